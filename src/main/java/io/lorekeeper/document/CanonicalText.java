@@ -1,0 +1,23 @@
+package io.lorekeeper.document;
+
+import java.util.List;
+
+import io.lorekeeper.text.Span;
+
+/**
+ * The one text every offset of a document points into, with the position of each conversation
+ * session and turn in it (empty lists for plain texts).
+ */
+record CanonicalText(String text, List<RenderedSession> sessions, List<RenderedTurn> turns) {
+
+    record RenderedSession(int index, String id, String dateTime, Span span) {
+    }
+
+    /** A turn's span covers its whole line, {@code speaker: text}. */
+    record RenderedTurn(String id, int sessionIndex, String sessionId, int turnIndex, String speaker, Span span) {
+    }
+
+    static CanonicalText plain(String text) {
+        return new CanonicalText(text, List.of(), List.of());
+    }
+}

@@ -1,0 +1,96 @@
+package io.lorekeeper.document;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.lorekeeper.document.DocumentRequests.Session;
+import io.lorekeeper.document.DocumentRequests.Turn;
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.text.Span;
+
+/**
+ * Renders conversation sessions into canonical text, one header line per session and one
+ * {@code speaker: text} line per turn:
+ *
+ * <pre>
+ * [Session 3, 7:55 pm on 9 June, 2023]
+ * Caroline: I went to the support group yesterday.
+ * </pre>
+ *
+ * and records where every session and turn landed. Validates as it goes, naming the field.
+ */
+final class ConversationRenderer {
+
+    private ConversationRenderer() {
+    }
+
+    static CanonicalText render(List<Session> sessions, DocumentLimits limits) {
+        if (sessions.size() > limits.maxSessions()) {
+            throw ApiProblem.invalid("sessions", "at most " + limits.maxSessions() + " sessions are allowed, got " + sessions.size());
+        }
+        StringBuilder text = new StringBuilder();
+        List<CanonicalText.RenderedSession> renderedSessions = new ArrayList<>();
+        List<CanonicalText.RenderedTurn> renderedTurns = new ArrayList<>();
+        Set<String> sessionIds = new HashSet<>();
+        Set<String> turnIds = new HashSet<>();
+        for (int s = 0; s < sessions.size(); s++) {
+            Session session = sessions.get(s);
+            String field = "sessions[" + s + "]";
+            if (session == null) {
+                throw ApiProblem.invalid(field, "a session must be an object");
+            }
+            List<Turn> turns = session.turns() == null ? List.of() : session.turns();
+            if (turns.size() > limits.maxTurnsPerSession()) {
+                throw ApiProblem.invalid(field + ".turns", "at most " + limits.maxTurnsPerSession() + " turns per session are allowed");
+            }
+            String sessionId = blank(session.id()) ? String.valueOf(s + 1) : session.id().strip();
+            if (!sessionIds.add(sessionId)) {
+                throw ApiProblem.invalid(field + ".id", "session id '" + sessionId + "' is used twice");
+            }
+            if (!text.isEmpty()) {
+                text.append("\n\n");
+            }
+            int sessionStart = text.length();
+            String dateTime = blank(session.dateTime()) ? null : oneLine(session.dateTime());
+            text.append("[Session ").append(s + 1).append(dateTime == null ? "" : ", " + dateTime).append(']');
+            for (int t = 0; t < turns.size(); t++) {
+                Turn turn = turns.get(t);
+                String turnField = field + ".turns[" + t + "]";
+                if (turn == null) {
+                    throw ApiProblem.invalid(turnField, "a turn must be an object");
+                }
+                if (blank(turn.speaker())) {
+                    throw ApiProblem.invalid(turnField + ".speaker", "speaker must not be blank");
+                }
+                if (blank(turn.text())) {
+                    throw ApiProblem.invalid(turnField + ".text", "text must not be blank");
+                }
+                String turnId = blank(turn.id()) ? "D" + (s + 1) + ":" + (t + 1) : turn.id().strip();
+                if (!turnIds.add(turnId)) {
+                    throw ApiProblem.invalid(turnField + ".id", "turn id '" + turnId + "' is used twice");
+                }
+                text.append('\n');
+                int turnStart = text.length();
+                String speaker = oneLine(turn.speaker());
+                text.append(speaker).append(": ").append(TextNormalizer.normalize(turn.text().strip()));
+                renderedTurns.add(new CanonicalText.RenderedTurn(turnId, s, sessionId, t, speaker,
+                        new Span(turnStart, text.length())));
+            }
+            renderedSessions.add(new CanonicalText.RenderedSession(s, sessionId, dateTime, new Span(sessionStart, text.length())));
+        }
+        if (renderedTurns.isEmpty()) {
+            throw ApiProblem.invalid("sessions", "a conversation needs at least one turn");
+        }
+        return new CanonicalText(text.toString(), renderedSessions, renderedTurns);
+    }
+
+    private static String oneLine(String s) {
+        return TextNormalizer.normalize(s).replace('\n', ' ').strip();
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,176 @@
+package io.lorekeeper.document;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+
+import io.lorekeeper.document.DocumentRequests.CreateDocument;
+import io.lorekeeper.document.DocumentResponses.Accepted;
+import io.lorekeeper.document.IngestionJob.IngestionScheduler;
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.security.CurrentTenant;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Validates a new document, renders its canonical text, stores it (or finds the identical one
+ * already stored for the tenant) and queues its ingestion.
+ */
+@Service
+class DocumentIntake {
+
+    private final DocumentStore store;
+    private final DocumentLimits limits;
+    private final IngestionPipeline pipeline;
+    private final IngestionScheduler scheduler;
+    private final CurrentTenant tenant;
+    private final JsonMapper json;
+    private final Documents documents;
+
+    DocumentIntake(DocumentStore store, DocumentLimits limits, IngestionPipeline pipeline, IngestionScheduler scheduler,
+            CurrentTenant tenant, JsonMapper json, Documents documents) {
+        this.store = store;
+        this.limits = limits;
+        this.pipeline = pipeline;
+        this.scheduler = scheduler;
+        this.tenant = tenant;
+        this.json = json;
+        this.documents = documents;
+    }
+
+    Accepted create(CreateDocument request) {
+        if (request == null) {
+            throw ApiProblem.invalid("body", "a JSON object with `text` or `sessions` is required");
+        }
+        boolean hasText = request.text() != null;
+        boolean hasSessions = request.sessions() != null;
+        if (hasText == hasSessions) {
+            throw ApiProblem.invalid(hasText ? "sessions" : "text", "give exactly one of `text` or `sessions`");
+        }
+        CanonicalText canonical;
+        DocumentKind kind;
+        if (hasText) {
+            checkSize("text", request.text());
+            String text = TextNormalizer.normalize(request.text());
+            if (text.isBlank()) {
+                throw ApiProblem.invalid("text", "text must not be empty or whitespace only");
+            }
+            canonical = CanonicalText.plain(text);
+            kind = DocumentKind.TEXT;
+        } else {
+            canonical = ConversationRenderer.render(request.sessions(), limits);
+            checkSize("sessions", canonical.text());
+            kind = DocumentKind.CONVERSATION;
+        }
+        String title = title(request.title(), canonical.text(), kind);
+        Map<String, Object> metadata = request.metadata() == null ? Map.of() : request.metadata();
+        if (json.writeValueAsBytes(metadata).length > limits.maxMetadataSize().toBytes()) {
+            throw ApiProblem.invalid("metadata", "metadata must be at most " + limits.maxMetadataSize());
+        }
+        String profile = IndexProfiles.validate(request.profile());
+        return store(title, kind, profile, metadata, canonical);
+    }
+
+    Accepted createFromUpload(String filename, byte[] content, String title, String profile, String metadataJson) {
+        if (content.length > limits.maxTextSize().toBytes()) {
+            throw ApiProblem.tooLarge("file", "the file is larger than the limit of " + limits.maxTextSize());
+        }
+        String text = TextNormalizer.normalize(Utf8.decode(content, "file"));
+        if (text.isBlank()) {
+            throw ApiProblem.invalid("file", "the file is empty or whitespace only");
+        }
+        Map<String, Object> metadata = Map.of();
+        if (metadataJson != null && !metadataJson.isBlank()) {
+            try {
+                metadata = json.readValue(metadataJson, Map.class);
+            } catch (RuntimeException e) {
+                throw ApiProblem.invalid("metadata", "metadata must be a JSON object");
+            }
+        }
+        String defaultTitle = title;
+        if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
+            defaultTitle = filename.replaceFirst("\\.[^.]+$", "");
+        }
+        return store(title(defaultTitle, text, DocumentKind.TEXT), DocumentKind.TEXT, IndexProfiles.validate(profile),
+                metadata, CanonicalText.plain(text));
+    }
+
+    void reindex(UUID id, List<String> stages) {
+        DocumentInfo doc = documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
+            throw ApiProblem.conflict("ingestion-running", "Ingestion running",
+                    "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
+        }
+        if (stages != null && !stages.isEmpty()) {
+            pipeline.resetStages(id, pipeline.stagesFrom(stages));
+        }
+        store.markStatus(id, DocumentStatus.QUEUED, null);
+        scheduler.schedule(id);
+    }
+
+    boolean delete(UUID id) {
+        boolean deleted = store.delete(tenant.id(), id);
+        documents.evict(id);
+        return deleted;
+    }
+
+    private Accepted store(String title, DocumentKind kind, String profile, Map<String, Object> metadata, CanonicalText canonical) {
+        String hash = sha256(kind.name() + "\n" + canonical.text());
+        Optional<UUID> existing = store.findByContentHash(tenant.id(), hash);
+        if (existing.isPresent()) {
+            return accepted(existing.get(), false);
+        }
+        UUID id = UUID.randomUUID();
+        try {
+            store.insert(new DocumentStore.NewDocument(id, tenant.id(), title, kind, profile, metadata, hash, canonical),
+                    pipeline.stageNames());
+        } catch (DuplicateKeyException raced) {
+            // Another request stored the same content between our lookup and insert.
+            return accepted(store.findByContentHash(tenant.id(), hash).orElseThrow(), false);
+        }
+        scheduler.schedule(id);
+        return new Accepted(id, DocumentStatus.QUEUED, true);
+    }
+
+    private Accepted accepted(UUID id, boolean created) {
+        return new Accepted(id, store.find(id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED), created);
+    }
+
+    private void checkSize(String field, String text) {
+        long limit = limits.maxTextSize().toBytes();
+        // Cheap bound first: a UTF-8 byte is at least one char, at most three per UTF-16 unit.
+        if (text.length() > limit || (text.length() * 3L > limit && text.getBytes(StandardCharsets.UTF_8).length > limit)) {
+            throw ApiProblem.tooLarge(field, "the text is larger than the limit of " + limits.maxTextSize());
+        }
+    }
+
+    private String title(String given, String text, DocumentKind kind) {
+        String title = given == null ? "" : given.strip();
+        if (title.length() > limits.maxTitleLength()) {
+            throw ApiProblem.invalid("title", "title must be at most " + limits.maxTitleLength() + " characters");
+        }
+        if (title.isEmpty()) {
+            String firstLine = text.strip().lines().findFirst().orElse("").strip();
+            title = kind == DocumentKind.CONVERSATION ? "Conversation" : firstLine;
+            if (title.length() > 120) {
+                title = title.substring(0, 120) + "…";
+            }
+        }
+        return title;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

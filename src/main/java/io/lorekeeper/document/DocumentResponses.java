@@ -1,0 +1,34 @@
+package io.lorekeeper.document;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** Response bodies of the document API. */
+final class DocumentResponses {
+
+    private DocumentResponses() {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record DocumentView(UUID id, String title, DocumentKind kind, String profile, DocumentStatus status,
+            String failureReason, Map<String, Object> metadata, int charCount, int tokenCount, int chunkCount,
+            Instant createdAt, Instant updatedAt, List<StageView> stages) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record StageView(String name, String status, int done, int total, String message) {
+    }
+
+    record DocumentPage(List<DocumentView> items, int page, int size, long total) {
+    }
+
+    record TextSpan(UUID documentId, int start, int end, String text) {
+    }
+
+    record Accepted(UUID id, DocumentStatus status, boolean created) {
+    }
+}

@@ -1,0 +1,5 @@
+package io.lorekeeper.document;
+
+public enum DocumentStatus {
+    QUEUED, INGESTING, READY, FAILED
+}

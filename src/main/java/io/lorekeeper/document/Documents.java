@@ -1,0 +1,88 @@
+package io.lorekeeper.document;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.springframework.stereotype.Service;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.text.Span;
+
+/**
+ * The document module's API for the rest of the service: look documents up within a tenant,
+ * read their canonical text (cached, since citations and answers read it constantly), and map a
+ * span back to the conversation turn it lies in.
+ */
+@Service
+public class Documents {
+
+    private final DocumentStore store;
+    private final Cache<UUID, String> texts = Caffeine.newBuilder()
+            .maximumWeight(256L * 1024 * 1024)
+            .weigher((UUID id, String text) -> 2 * text.length())
+            .expireAfterAccess(Duration.ofMinutes(30))
+            .build();
+
+    Documents(DocumentStore store) {
+        this.store = store;
+    }
+
+    public Optional<DocumentInfo> find(UUID tenantId, UUID id) {
+        return store.find(id).filter(d -> d.tenantId().equals(tenantId));
+    }
+
+    /**
+     * The named documents, in the order given, all belonging to the tenant and READY; otherwise a
+     * problem naming {@code field}.
+     */
+    public List<DocumentInfo> requireReady(UUID tenantId, List<UUID> ids, String field) {
+        if (ids == null || ids.isEmpty()) {
+            throw ApiProblem.invalid(field, "at least one document id is required");
+        }
+        List<UUID> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        Map<UUID, DocumentInfo> found = store.findAll(tenantId, distinct).stream()
+                .collect(Collectors.toMap(DocumentInfo::id, Function.identity()));
+        List<DocumentInfo> documents = new ArrayList<>();
+        for (UUID id : distinct) {
+            DocumentInfo doc = found.get(id);
+            if (doc == null) {
+                throw new ApiProblem(org.springframework.http.HttpStatus.NOT_FOUND, "not-found", "Document not found",
+                        "document " + id + " does not exist", field);
+            }
+            if (doc.status() != DocumentStatus.READY) {
+                throw ApiProblem.conflict("document-not-ready", "Document not ready",
+                        "document " + id + " is " + doc.status() + "; wait until it is READY", field);
+            }
+            documents.add(doc);
+        }
+        return documents;
+    }
+
+    /** The canonical text every offset of the document points into. */
+    public String text(UUID documentId) {
+        String text = texts.get(documentId, id -> store.text(id).orElse(null));
+        if (text == null) {
+            throw ApiProblem.notFound("Document", documentId);
+        }
+        return text;
+    }
+
+    /** The conversation turn that contains the span, for documents made of sessions. */
+    public Optional<String> turnAt(UUID documentId, Span span) {
+        return store.turnAt(documentId, span);
+    }
+
+    void evict(UUID documentId) {
+        texts.invalidate(documentId);
+    }
+}

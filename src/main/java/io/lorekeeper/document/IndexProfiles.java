@@ -1,0 +1,30 @@
+package io.lorekeeper.document;
+
+import java.util.Set;
+
+import io.lorekeeper.platform.ApiProblem;
+
+/**
+ * Named sets of memory layers a document is indexed with. {@code standard} builds every layer the
+ * service can build (the LLM-written ones only when an LLM is configured); {@code retrieval-only}
+ * never calls an LLM at ingestion, for documents that will only be searched or answered extractively.
+ */
+public final class IndexProfiles {
+
+    public static final String STANDARD = "standard";
+    public static final String RETRIEVAL_ONLY = "retrieval-only";
+    private static final Set<String> ALL = Set.of(STANDARD, RETRIEVAL_ONLY);
+
+    private IndexProfiles() {
+    }
+
+    static String validate(String profile) {
+        if (profile == null || profile.isBlank()) {
+            return STANDARD;
+        }
+        if (!ALL.contains(profile)) {
+            throw ApiProblem.invalid("profile", "unknown profile '" + profile + "'; use one of " + ALL);
+        }
+        return profile;
+    }
+}

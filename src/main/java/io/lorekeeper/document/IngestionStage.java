@@ -1,0 +1,38 @@
+package io.lorekeeper.document;
+
+/**
+ * One step of building a document's memory after intake (segmentation, embeddings, and later the
+ * LLM-written layers). Stages run in {@link #position()} order inside the ingestion job; each must
+ * be idempotent and resumable: after a crash the job calls {@link #run} again, and the stage
+ * continues from what it already stored.
+ */
+public interface IngestionStage {
+
+    /** Stable name shown in progress reports and accepted by reindex requests. */
+    String name();
+
+    /** Run order; the built-in segmentation stage is 10. */
+    int position();
+
+    /**
+     * Whether this stage applies to a document; a stage that does not (an LLM stage with no LLM
+     * configured, say) is recorded as skipped with this reason.
+     */
+    default Applicability applicability(DocumentInfo document) {
+        return Applicability.APPLIES;
+    }
+
+    void run(StageRun run) throws Exception;
+
+    /** Forget this stage's output so that the next run rebuilds it from scratch. */
+    default void reset(java.util.UUID documentId) {
+    }
+
+    record Applicability(boolean applies, String reason) {
+        public static final Applicability APPLIES = new Applicability(true, null);
+
+        public static Applicability skip(String reason) {
+            return new Applicability(false, reason);
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.lorekeeper.document;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lorekeeper.document.CanonicalText.RenderedSession;
+import io.lorekeeper.document.CanonicalText.RenderedTurn;
+import io.lorekeeper.text.SentenceSplitter;
+import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * Cuts canonical text into retrieval chunks and GAM pages.
+ *
+ * <p>Texts: sentence-aligned chunks of about {@code chunkTokens} tokens (a sentence longer than
+ * {@code maxChunkTokens} is cut at word boundaries so every chunk fits the embedding model's
+ * window), grouped into pages of at most {@code pageTokens}. Conversations: a chunk holds one turn
+ * or a few short consecutive turns of one session, never crossing sessions, and each session is one
+ * page, because a session is the natural unit a conversation memory is written about.
+ */
+final class Segmenter {
+
+    private final int chunkTokens;
+    private final int maxChunkTokens;
+    private final int turnChunkTokens;
+    private final int pageTokens;
+
+    Segmenter(int chunkTokens, int maxChunkTokens, int turnChunkTokens, int pageTokens) {
+        this.chunkTokens = chunkTokens;
+        this.maxChunkTokens = maxChunkTokens;
+        this.turnChunkTokens = turnChunkTokens;
+        this.pageTokens = pageTokens;
+    }
+
+    static Segmenter standard() {
+        return new Segmenter(256, 320, 128, 2048);
+    }
+
+    Segmentation segment(CanonicalText canonical) {
+        return canonical.turns().isEmpty() ? segmentText(canonical.text()) : segmentConversation(canonical);
+    }
+
+    private Segmentation segmentText(String text) {
+        List<Piece> pieces = pieces(text, SentenceSplitter.split(text));
+        List<Span> chunkSpans = pack(text, pieces, chunkTokens);
+        List<Segmentation.Chunk> chunks = new ArrayList<>();
+        List<Segmentation.Page> pages = new ArrayList<>();
+        int pageStartChunk = 0;
+        int pageTokensSoFar = 0;
+        for (int i = 0; i < chunkSpans.size(); i++) {
+            Span span = chunkSpans.get(i);
+            String chunkText = span.of(text);
+            int tokens = TokenCounter.count(chunkText);
+            if (pageTokensSoFar > 0 && pageTokensSoFar + tokens > pageTokens) {
+                pages.add(page(pages.size(), pageStartChunk, i - 1, chunks, pageTokensSoFar, null));
+                pageStartChunk = i;
+                pageTokensSoFar = 0;
+            }
+            chunks.add(new Segmentation.Chunk(i, pages.size(), span, chunkText, tokens, List.of()));
+            pageTokensSoFar += tokens;
+        }
+        if (!chunks.isEmpty()) {
+            pages.add(page(pages.size(), pageStartChunk, chunks.size() - 1, chunks, pageTokensSoFar, null));
+        }
+        return new Segmentation(chunks, pages);
+    }
+
+    private Segmentation segmentConversation(CanonicalText canonical) {
+        String text = canonical.text();
+        List<Segmentation.Chunk> chunks = new ArrayList<>();
+        List<Segmentation.Page> pages = new ArrayList<>();
+        for (RenderedSession session : canonical.sessions()) {
+            List<RenderedTurn> turns = canonical.turns().stream()
+                    .filter(t -> t.sessionIndex() == session.index()).toList();
+            int firstChunk = chunks.size();
+            int pageOrdinal = pages.size();
+            // The header line ("[Session 3, 7:55 pm on 9 June, 2023]") opens the session's first
+            // chunk, so that the date travels with what was said. -1: start at the next turn.
+            int openStart = session.span().start();
+            List<String> pendingTurns = new ArrayList<>();
+            int pendingEnd = -1;
+            int pendingTokens = 0;
+            for (RenderedTurn turn : turns) {
+                int turnTokens = TokenCounter.count(turn.span().of(text));
+                boolean oversize = turnTokens > maxChunkTokens;
+                if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
+                    chunks.add(chunk(chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+                    openStart = -1;
+                    pendingTurns = new ArrayList<>();
+                    pendingEnd = -1;
+                    pendingTokens = 0;
+                }
+                if (openStart < 0) {
+                    openStart = turn.span().start();
+                }
+                if (oversize) {
+                    List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()));
+                    List<Span> parts = pack(text, pieces, chunkTokens);
+                    for (int p = 0; p < parts.size(); p++) {
+                        Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
+                        chunks.add(chunk(chunks.size(), pageOrdinal, part, text, List.of(turn.id())));
+                    }
+                    openStart = -1;
+                    continue;
+                }
+                pendingTurns.add(turn.id());
+                pendingEnd = turn.span().end();
+                pendingTokens += turnTokens;
+            }
+            if (pendingEnd >= 0) {
+                chunks.add(chunk(chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+            }
+            if (chunks.size() > firstChunk) {
+                int tokens = chunks.subList(firstChunk, chunks.size()).stream().mapToInt(Segmentation.Chunk::tokens).sum();
+                pages.add(new Segmentation.Page(pageOrdinal, firstChunk, chunks.size() - 1,
+                        new Span(chunks.get(firstChunk).span().start(), chunks.getLast().span().end()), tokens, session.id()));
+            }
+        }
+        return new Segmentation(chunks, pages);
+    }
+
+    private Segmentation.Chunk chunk(int ordinal, int page, Span span, String text, List<String> turnIds) {
+        String chunkText = span.of(text);
+        return new Segmentation.Chunk(ordinal, page, span, chunkText, TokenCounter.count(chunkText), List.copyOf(turnIds));
+    }
+
+    private static Segmentation.Page page(int ordinal, int first, int last, List<Segmentation.Chunk> chunks, int tokens, String sessionId) {
+        return new Segmentation.Page(ordinal, first, last,
+                new Span(chunks.get(first).span().start(), chunks.get(last).span().end()), tokens, sessionId);
+    }
+
+    private record Piece(Span span, int tokens) {
+    }
+
+    /** Sentences, with any sentence over the hard limit cut into word-aligned parts. */
+    private List<Piece> pieces(String text, List<Span> sentences) {
+        List<Piece> pieces = new ArrayList<>();
+        for (Span sentence : sentences) {
+            int tokens = TokenCounter.count(sentence.of(text));
+            if (tokens <= maxChunkTokens) {
+                pieces.add(new Piece(sentence, tokens));
+            } else {
+                pieces.addAll(cutAtWords(text, sentence));
+            }
+        }
+        return pieces;
+    }
+
+    private List<Piece> cutAtWords(String text, Span sentence) {
+        List<Piece> parts = new ArrayList<>();
+        int start = sentence.start();
+        int tokens = 0;
+        int i = start;
+        while (i < sentence.end()) {
+            int wordEnd = i;
+            while (wordEnd < sentence.end() && !Character.isWhitespace(text.charAt(wordEnd))) {
+                wordEnd++;
+            }
+            int wordTokens = TokenCounter.count(text, i, wordEnd);
+            if (tokens > 0 && tokens + wordTokens > chunkTokens) {
+                parts.add(trimmed(text, start, i));
+                start = i;
+                tokens = 0;
+            }
+            if (wordTokens > maxChunkTokens) {
+                // A "word" longer than a chunk (a URL, base64): cut it by characters.
+                int step = Math.max(1, (wordEnd - i) * chunkTokens / wordTokens);
+                for (int s = i; s < wordEnd; s += step) {
+                    parts.add(trimmed(text, s, Math.min(wordEnd, s + step)));
+                }
+                start = wordEnd;
+                tokens = 0;
+            } else {
+                tokens += wordTokens + 1;
+            }
+            i = wordEnd;
+            while (i < sentence.end() && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+        }
+        if (start < sentence.end()) {
+            parts.add(trimmed(text, start, sentence.end()));
+        }
+        parts.removeIf(p -> p.span().length() == 0);
+        return parts;
+    }
+
+    private static Piece trimmed(String text, int start, int end) {
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return new Piece(new Span(start, end), TokenCounter.count(text, start, end));
+    }
+
+    /** Greedily packs consecutive pieces into spans of at most {@code budget} tokens. */
+    private static List<Span> pack(String text, List<Piece> pieces, int budget) {
+        List<Span> spans = new ArrayList<>();
+        int start = -1;
+        int end = -1;
+        int tokens = 0;
+        for (Piece piece : pieces) {
+            if (start >= 0 && tokens + piece.tokens() > budget) {
+                spans.add(new Span(start, end));
+                start = -1;
+                tokens = 0;
+            }
+            if (start < 0) {
+                start = piece.span().start();
+            }
+            end = piece.span().end();
+            tokens += piece.tokens();
+        }
+        if (start >= 0) {
+            spans.add(new Span(start, end));
+        }
+        return spans;
+    }
+}

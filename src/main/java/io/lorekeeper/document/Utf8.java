@@ -1,0 +1,26 @@
+package io.lorekeeper.document;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+import io.lorekeeper.platform.ApiProblem;
+
+/** Strict UTF-8 decoding: malformed input is the client's error, never silently replaced. */
+final class Utf8 {
+
+    private Utf8() {
+    }
+
+    static String decode(byte[] bytes, String field) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw ApiProblem.invalid(field, "the content is not valid UTF-8");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.lorekeeper.memory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.springframework.ai.document.Document;
+import org.springframework.ai.embedding.Embedding;
+import org.springframework.ai.embedding.EmbeddingModel;
+import org.springframework.ai.embedding.EmbeddingRequest;
+import org.springframework.ai.embedding.EmbeddingResponse;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+
+/**
+ * bge-small-en-v1.5 (quantized, 384 dimensions) running in-process on ONNX Runtime, behind Spring
+ * AI's {@link EmbeddingModel}. The model and tokenizer ship inside the LangChain4j jar, so this
+ * works with no network.
+ *
+ * <p>ONNX Runtime's own intra-op threads fight with concurrent callers on small machines, so the
+ * session gets one intra-op thread and texts are spread over a pool of {@code threads} callers
+ * instead (measured by the ingestion benchmark).
+ */
+class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
+
+    static final int DIMENSIONS = 384;
+    private static final String MODEL = "bge-small-en-v1.5-q.onnx";
+    private static final String TOKENIZER = "bge-small-en-v1.5-q-tokenizer.json";
+
+    private final OrtSession session;
+    private final ExecutorService pool;
+    private final AbstractInProcessEmbeddingModel model;
+
+    OnnxEmbeddingModel(int threads) {
+        try {
+            OrtEnvironment environment = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            this.session = environment.createSession(resource(MODEL).readAllBytes(), options);
+            OnnxBertBiEncoder encoder;
+            try (InputStream tokenizer = resource(TOKENIZER)) {
+                encoder = new OnnxBertBiEncoder(environment, session, tokenizer, PoolingMode.CLS);
+            }
+            this.pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("embed-", 0).daemon().factory());
+            this.model = new AbstractInProcessEmbeddingModel(pool) {
+                @Override
+                protected OnnxBertBiEncoder model() {
+                    return encoder;
+                }
+
+                @Override
+                protected Integer knownDimension() {
+                    return DIMENSIONS;
+                }
+            };
+        } catch (OrtException e) {
+            throw new IllegalStateException("cannot load the embedding model", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public EmbeddingResponse call(EmbeddingRequest request) {
+        List<String> texts = request.getInstructions();
+        if (texts.isEmpty()) {
+            return new EmbeddingResponse(List.of());
+        }
+        List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
+        List<dev.langchain4j.data.embedding.Embedding> vectors = model.embedAll(segments).content();
+        List<Embedding> embeddings = new ArrayList<>(vectors.size());
+        for (int i = 0; i < vectors.size(); i++) {
+            embeddings.add(new Embedding(vectors.get(i).vector(), i));
+        }
+        return new EmbeddingResponse(embeddings);
+    }
+
+    @Override
+    public float[] embed(Document document) {
+        return embed(document.getText());
+    }
+
+    @Override
+    public int dimensions() {
+        return DIMENSIONS;
+    }
+
+    @Override
+    public void close() throws OrtException {
+        pool.shutdownNow();
+        session.close();
+    }
+
+    private static InputStream resource(String name) {
+        InputStream in = OnnxEmbeddingModel.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) {
+            throw new IllegalStateException(name + " is missing from the classpath");
+        }
+        return in;
+    }
+}

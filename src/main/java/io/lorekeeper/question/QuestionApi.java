@@ -1,0 +1,47 @@
+package io.lorekeeper.question;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.lorekeeper.reasoning.Citation;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** Request and response bodies of the question API. */
+final class QuestionApi {
+
+    private QuestionApi() {
+    }
+
+    record AskRequest(
+            @Schema(description = "Documents to answer from (all READY, at most 50)") List<UUID> documentIds,
+            String question,
+            @Schema(description = "Answer strategy; default `extractive`. GET /v1/strategies lists them") String strategy,
+            @Schema(description = "Choices of a multiple-choice question") List<String> choices,
+            @Schema(description = "Strategy options (e.g. k, hops for extractive); unknown names are rejected") Map<String, Object> options,
+            @Schema(description = "Wait up to this many seconds (0 to 60) for the answer before returning 202") Integer waitSeconds) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record QuestionView(UUID id, QuestionStatus status, String question, String strategy, List<UUID> documentIds,
+            List<String> choices, Map<String, Object> options, String answer, String mode, Integer choiceIndex,
+            List<Citation> citations, Double confidence, Boolean budgetLimited, String failureReason, Timings timings,
+            Map<String, String> links) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Timings(Instant createdAt, Instant startedAt, Instant finishedAt, Long queuedMs, Long runMs) {
+    }
+
+    record TraceEvent(int seq, String type, Instant at, Object payload) {
+    }
+
+    record TraceView(UUID questionId, QuestionStatus status, List<TraceEvent> events) {
+    }
+
+    record StrategyView(String name, boolean needsLlm, boolean available, List<String> memoryStages, String summary) {
+    }
+}

@@ -1,0 +1,127 @@
+package io.lorekeeper.question;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.question.QuestionApi.AskRequest;
+import io.lorekeeper.question.QuestionApi.QuestionView;
+import io.lorekeeper.question.QuestionApi.StrategyView;
+import io.lorekeeper.question.QuestionApi.Timings;
+import io.lorekeeper.question.QuestionApi.TraceView;
+import io.lorekeeper.question.QuestionStore.StoredQuestion;
+import io.lorekeeper.reasoning.Strategies;
+import io.lorekeeper.security.CurrentTenant;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+@RestController
+@Tag(name = "Questions", description = "Ask questions over documents; follow their progress; read answers, citations and traces")
+class QuestionController {
+
+    private final QuestionIntake intake;
+    private final QuestionStore store;
+    private final QuestionEvents events;
+    private final Strategies strategies;
+    private final CurrentTenant tenant;
+    private final QuestionSettings settings;
+
+    QuestionController(QuestionIntake intake, QuestionStore store, QuestionEvents events, Strategies strategies,
+            CurrentTenant tenant, QuestionSettings settings) {
+        this.intake = intake;
+        this.store = store;
+        this.events = events;
+        this.strategies = strategies;
+        this.tenant = tenant;
+        this.settings = settings;
+    }
+
+    @PostMapping("/v1/questions")
+    @Operation(summary = "Ask a question",
+            description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.")
+    ResponseEntity<QuestionView> ask(@RequestBody AskRequest request) throws InterruptedException {
+        int wait = request == null || request.waitSeconds() == null ? 0 : request.waitSeconds();
+        if (wait < 0 || wait > settings.maxWait().toSeconds()) {
+            throw ApiProblem.invalid("waitSeconds", "waitSeconds must be between 0 and " + settings.maxWait().toSeconds());
+        }
+        UUID id = intake.ask(request);
+        long deadline = System.nanoTime() + Duration.ofSeconds(wait).toNanos();
+        StoredQuestion question = load(id);
+        while (!question.status().isFinished() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            question = load(id);
+        }
+        URI location = URI.create("/v1/questions/" + id);
+        return question.status().isFinished()
+                ? ResponseEntity.ok().location(location).body(view(question))
+                : ResponseEntity.accepted().location(location).body(view(question));
+    }
+
+    @GetMapping("/v1/questions/{id}")
+    @Operation(summary = "Status, answer, verified citations, confidence and timings")
+    QuestionView get(@PathVariable UUID id) {
+        return view(load(id));
+    }
+
+    @GetMapping("/v1/questions/{id}/trace")
+    @Operation(summary = "Every step the strategy recorded, in order")
+    TraceView trace(@PathVariable UUID id) {
+        StoredQuestion question = load(id);
+        return new TraceView(id, question.status(), store.trace(id, 0));
+    }
+
+    @GetMapping(path = "/v1/questions/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Operation(summary = "The trace as server-sent events while the question runs; ends with an `end` event")
+    SseEmitter events(@PathVariable UUID id, @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+        load(id);
+        int after = 0;
+        if (lastEventId != null && lastEventId.matches("\\d{1,9}")) {
+            after = Integer.parseInt(lastEventId);
+        }
+        return events.stream(id, after, settings.eventsTimeout());
+    }
+
+    @PostMapping("/v1/questions/{id}/retry")
+    @Operation(summary = "Run a FAILED question again")
+    ResponseEntity<QuestionView> retry(@PathVariable UUID id) {
+        intake.retry(id);
+        return ResponseEntity.accepted().location(URI.create("/v1/questions/" + id)).body(view(load(id)));
+    }
+
+    @GetMapping("/v1/strategies")
+    @Operation(summary = "The answer strategies and whether each can run with the current configuration")
+    List<StrategyView> strategies() {
+        return strategies.all().stream()
+                .map(s -> new StrategyView(s.name(), s.requirements().needsLlm(), strategies.isAvailable(s),
+                        List.copyOf(new java.util.TreeSet<>(s.requirements().memoryStages())), s.requirements().summary()))
+                .toList();
+    }
+
+    private StoredQuestion load(UUID id) {
+        return store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
+    }
+
+    private static QuestionView view(StoredQuestion q) {
+        Long queuedMs = q.startedAt() == null ? null : Duration.between(q.createdAt(), q.startedAt()).toMillis();
+        Long runMs = q.startedAt() == null || q.finishedAt() == null ? null : Duration.between(q.startedAt(), q.finishedAt()).toMillis();
+        String self = "/v1/questions/" + q.id();
+        return new QuestionView(q.id(), q.status(), q.question(), q.strategy(), q.documentIds(), q.choices(), q.options(),
+                q.answer(), q.mode(), q.choiceIndex(), q.citations(), q.confidence(),
+                q.status() == QuestionStatus.DONE ? q.budgetLimited() : null, q.failureReason(),
+                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs),
+                Map.of("self", self, "trace", self + "/trace", "events", self + "/events"));
+    }
+}

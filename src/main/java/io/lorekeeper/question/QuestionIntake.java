@@ -1,0 +1,97 @@
+package io.lorekeeper.question;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.question.AnswerJob.AnswerScheduler;
+import io.lorekeeper.question.QuestionApi.AskRequest;
+import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.Strategies;
+import io.lorekeeper.security.CurrentTenant;
+
+/** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */
+@Service
+class QuestionIntake {
+
+    private static final int MAX_CHOICES = 26;
+    private static final int MAX_CHOICE_LENGTH = 2000;
+
+    private final QuestionStore store;
+    private final Strategies strategies;
+    private final Documents documents;
+    private final AnswerScheduler scheduler;
+    private final CurrentTenant tenant;
+    private final QuestionSettings settings;
+
+    QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
+            CurrentTenant tenant, QuestionSettings settings) {
+        this.store = store;
+        this.strategies = strategies;
+        this.documents = documents;
+        this.scheduler = scheduler;
+        this.tenant = tenant;
+        this.settings = settings;
+    }
+
+    UUID ask(AskRequest request) {
+        if (request == null) {
+            throw ApiProblem.invalid("body", "a JSON body is required");
+        }
+        String question = request.question() == null ? "" : request.question().strip();
+        if (question.isEmpty()) {
+            throw ApiProblem.invalid("question", "question must not be blank");
+        }
+        if (question.length() > settings.maxQuestionLength()) {
+            throw ApiProblem.invalid("question", "question must be at most " + settings.maxQuestionLength() + " characters");
+        }
+        if (request.documentIds() != null && request.documentIds().size() > settings.maxDocuments()) {
+            throw ApiProblem.invalid("documentIds", "at most " + settings.maxDocuments() + " documents per question");
+        }
+        validateChoices(request.choices());
+        AnswerStrategy strategy = strategies.require(request.strategy());
+        Map<String, Object> options = request.options() == null ? Map.of() : request.options();
+        strategy.validate(new QuestionOptions(options));
+        List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
+                .map(DocumentInfo::id).toList();
+        UUID id = UUID.randomUUID();
+        store.insert(id, tenant.id(), ids, question, strategy.name(),
+                request.choices() == null || request.choices().isEmpty() ? null : request.choices(), options);
+        scheduler.schedule(id);
+        return id;
+    }
+
+    void retry(UUID id) {
+        QuestionStore.StoredQuestion question = store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
+        if (question.status() != QuestionStatus.FAILED) {
+            throw ApiProblem.conflict("not-failed", "Question not failed",
+                    "only a FAILED question can be retried; this one is " + question.status(), null);
+        }
+        store.markQueued(id);
+        scheduler.schedule(id);
+    }
+
+    private static void validateChoices(List<String> choices) {
+        if (choices == null) {
+            return;
+        }
+        if (choices.size() == 1 || choices.size() > MAX_CHOICES) {
+            throw ApiProblem.invalid("choices", "a multiple-choice question needs 2 to " + MAX_CHOICES + " choices");
+        }
+        for (int i = 0; i < choices.size(); i++) {
+            String choice = choices.get(i);
+            if (choice == null || choice.isBlank()) {
+                throw ApiProblem.invalid("choices[" + i + "]", "a choice must not be blank");
+            }
+            if (choice.length() > MAX_CHOICE_LENGTH) {
+                throw ApiProblem.invalid("choices[" + i + "]", "a choice must be at most " + MAX_CHOICE_LENGTH + " characters");
+            }
+        }
+    }
+}

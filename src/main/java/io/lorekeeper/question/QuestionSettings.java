@@ -1,0 +1,20 @@
+package io.lorekeeper.question;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param maxWallTime   a question still running after this long is stopped (its strategy sees cancellation)
+ * @param maxWait       upper bound of the {@code waitSeconds} a client may ask for
+ * @param eventsTimeout how long a server-sent event stream stays open
+ */
+@ConfigurationProperties("lorekeeper.questions")
+record QuestionSettings(
+        @DefaultValue("10m") Duration maxWallTime,
+        @DefaultValue("60s") Duration maxWait,
+        @DefaultValue("15m") Duration eventsTimeout,
+        @DefaultValue("4000") int maxQuestionLength,
+        @DefaultValue("50") int maxDocuments) {
+}

@@ -1,0 +1,28 @@
+package io.lorekeeper.question;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.lorekeeper.reasoning.Trace;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Stores each trace event as a row as soon as it happens, so that progress streams while the strategy runs. */
+final class TraceRecorder implements Trace {
+
+    private final UUID questionId;
+    private final QuestionStore store;
+    private final JsonMapper json;
+    private final AtomicInteger seq;
+
+    TraceRecorder(UUID questionId, QuestionStore store, JsonMapper json) {
+        this.questionId = questionId;
+        this.store = store;
+        this.json = json;
+        this.seq = new AtomicInteger(store.nextTraceSeq(questionId));
+    }
+
+    @Override
+    public synchronized void record(String type, Object payload) {
+        store.appendTrace(questionId, seq.getAndIncrement(), type, json.writeValueAsString(payload));
+    }
+}

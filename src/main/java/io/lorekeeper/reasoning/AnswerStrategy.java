@@ -1,0 +1,24 @@
+package io.lorekeeper.reasoning;
+
+/**
+ * One way of answering a question over stored documents (GAM, ComoRAG, MemCoT, MindGraph, COSMIR,
+ * RAG, extractive...). Implementations are Spring beans; the question module finds them by
+ * {@link #name()}, refuses those whose {@link #requirements()} cannot be met, and runs
+ * {@link #answer} in a background job.
+ *
+ * <p>A strategy reads memory only through the context's retriever (and its own persistence),
+ * records every intermediate state the method calls memory in the context's trace, and returns
+ * citations as spans of the canonical text; the caller verifies them and drops invented quotes.
+ */
+public interface AnswerStrategy {
+
+    String name();
+
+    StrategyRequirements requirements();
+
+    /** Checks the request's options before the question is accepted; throw an ApiProblem naming {@code options.<name>}. */
+    default void validate(QuestionOptions options) {
+    }
+
+    StrategyResult answer(QuestionContext context);
+}

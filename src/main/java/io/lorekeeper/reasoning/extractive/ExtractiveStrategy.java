@@ -1,0 +1,213 @@
+package io.lorekeeper.reasoning.extractive;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.QuestionContext;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.StrategyRequirements;
+import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.retrieval.PageText;
+import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.retrieval.SearchHit;
+
+/**
+ * Answers without an LLM by returning the source sentences that best answer the question.
+ *
+ * <ol>
+ * <li>Hybrid retrieval with the question (k chunks).</li>
+ * <li>Bridging: names the best hits mention but the question does not become extra queries,
+ * {@code hops} times, so that two-hop evidence can be reached.</li>
+ * <li>Every sentence of the retrieved chunks is scored ({@link SentenceScorer}); the best one is
+ * the answer, and it and the runners-up close to it are the citations.</li>
+ * <li>Multiple choice: each choice is also searched, and the best-supported choice wins
+ * ({@link ChoicePicker}).</li>
+ * </ol>
+ * In a conversation, an answer to a "when" question is prefixed with its session's date line,
+ * because turns say "yesterday" and only the header says which day that was.
+ */
+@Component
+class ExtractiveStrategy implements AnswerStrategy {
+
+    static final String NAME = "extractive";
+    /** Runners-up are cited only when nearly as good as the answer; weaker ones would be noise. */
+    private static final double CITATION_RATIO = 0.92;
+    private static final Set<String> OPTIONS = Set.of("k", "hops", "maxSpans", "maxSentences");
+
+    private final Embeddings embeddings;
+
+    ExtractiveStrategy(Embeddings embeddings) {
+        this.embeddings = embeddings;
+    }
+
+    private record Settings(int k, int hops, int maxSpans, int maxSentences) {
+        static Settings of(QuestionOptions options) {
+            options.allowOnly(OPTIONS);
+            return new Settings(options.intValue("k", 12, 1, 50), options.intValue("hops", 1, 0, 3),
+                    options.intValue("maxSpans", 3, 1, 10), options.intValue("maxSentences", 160, 10, 1000));
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(false, Set.of("embed"),
+                "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        Settings.of(options);
+    }
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        Settings settings = Settings.of(context.options());
+        String question = context.question();
+        Retriever retriever = context.retriever();
+        List<UUID> ids = context.documentIds();
+        Map<UUID, DocumentKind> kinds = context.documents().stream()
+                .collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
+
+        Hits hits = new Hits();
+        hits.addAll(retriever.hybrid(ids, question, settings.k()));
+        context.trace().record("retrieve", Map.of("query", question, "mode", "hybrid", "hits", summary(hits.list)));
+
+        int followUpK = Math.max(3, settings.k() / 2);
+        for (int hop = 0; hop < settings.hops(); hop++) {
+            List<String> entities = BridgeEntities.from(hits.list.subList(0, Math.min(3, hits.list.size())), question, 2);
+            List<SearchHit> found = new ArrayList<>();
+            for (String entity : entities) {
+                found.addAll(hits.addAll(retriever.hybrid(ids, question + " " + entity, followUpK)));
+            }
+            context.trace().record("bridge", Map.of("hop", hop + 1, "entities", entities, "newHits", summary(found)));
+            if (entities.isEmpty()) {
+                break;
+            }
+        }
+        for (String choice : context.choices()) {
+            List<SearchHit> found = hits.addAll(retriever.hybrid(ids, question + " " + choice, followUpK));
+            context.trace().record("retrieve", Map.of("query", question + " " + choice, "mode", "hybrid", "hits", summary(found)));
+        }
+        context.cancellation().throwIfCancelled();
+
+        List<Candidate> candidates = CandidateSentences.from(hits.list, kinds::get);
+        if (candidates.size() > settings.maxSentences()) {
+            candidates = candidates.subList(0, settings.maxSentences());
+        }
+        if (candidates.isEmpty()) {
+            context.trace().record("answer", Map.of("reason", "nothing retrieved"));
+            return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
+        }
+        List<float[]> vectors = embeddings.passages(candidates.stream().map(Candidate::text).toList());
+        AnswerType type = AnswerType.of(question);
+        List<SentenceScorer.Scored> scored = SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
+        context.trace().record("sentences", Map.of("answerType", type.name().toLowerCase(), "candidates", candidates.size(),
+                "top", scored.stream().limit(8).map(ExtractiveStrategy::describe).toList()));
+
+        if (context.isMultipleChoice()) {
+            return choose(context, candidates, vectors);
+        }
+        SentenceScorer.Scored best = scored.getFirst();
+        double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
+        List<Citation> citations = new ArrayList<>();
+        StringBuilder answer = new StringBuilder();
+        if (type == AnswerType.TIME && kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION) {
+            sessionHeader(retriever, best.candidate()).ifPresent(header -> {
+                citations.add(header);
+                answer.append(header.quote()).append(' ');
+            });
+        }
+        answer.append(best.candidate().text());
+        for (SentenceScorer.Scored s : scored) {
+            if (citations.size() >= settings.maxSpans() || s.score() < CITATION_RATIO * best.score()) {
+                break;
+            }
+            citations.add(citation(s.candidate()));
+        }
+        double confidence = Confidence.of(best.score(), runnerUp, best.typeMatch());
+        context.trace().record("answer", Map.of("answer", answer.toString(), "confidence", confidence, "citations", citations.size()));
+        return new StrategyResult(answer.toString(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+    }
+
+    private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {
+        ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), context.choices(), candidates, vectors, embeddings);
+        Map<String, Object> supports = new LinkedHashMap<>();
+        for (int i = 0; i < context.choices().size(); i++) {
+            supports.put(context.choices().get(i), round(pick.supports()[i]));
+        }
+        context.trace().record("choices", Map.of("supports", supports, "chosen", pick.choice(),
+                "evidence", pick.evidence().text()));
+        return new StrategyResult(context.choices().get(pick.choice()), StrategyResult.EXTRACTIVE,
+                List.of(citation(pick.evidence())), pick.confidence(), pick.choice(), false);
+    }
+
+    private static java.util.Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
+        return retriever.page(candidate.documentId(), candidate.pageOrdinal())
+                .map(PageText::text)
+                .filter(text -> text.startsWith("[Session "))
+                .map(text -> text.substring(0, text.indexOf(']') + 1))
+                .flatMap(header -> retriever.page(candidate.documentId(), candidate.pageOrdinal())
+                        .map(page -> Citation.of(candidate.documentId(), page.start(), page.start() + header.length(), header)));
+    }
+
+    private static Citation citation(Candidate c) {
+        return Citation.of(c.documentId(), c.span().start(), c.span().end(), c.text());
+    }
+
+    private static Map<String, Object> describe(SentenceScorer.Scored s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("start", s.candidate().span().start());
+        m.put("end", s.candidate().span().end());
+        m.put("score", round(s.score()));
+        m.put("semantic", round(s.semantic()));
+        m.put("lexical", round(s.lexical()));
+        m.put("prior", round(s.prior()));
+        m.put("typeMatch", s.typeMatch());
+        m.put("text", s.candidate().text().length() > 240 ? s.candidate().text().substring(0, 240) + "…" : s.candidate().text());
+        return m;
+    }
+
+    private static List<Map<String, Object>> summary(List<SearchHit> hits) {
+        return hits.stream().map(h -> Map.<String, Object>of("documentId", h.documentId(), "chunk", h.chunkOrdinal(),
+                "start", h.start(), "end", h.end(), "score", round(h.score()))).toList();
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 10000) / 10000.0;
+    }
+
+    /** Hits in rank order without repeats; later searches append below the earlier ones. */
+    private static final class Hits {
+        final List<SearchHit> list = new ArrayList<>();
+        private final Set<SearchHit.ChunkKey> keys = new HashSet<>();
+
+        List<SearchHit> addAll(List<SearchHit> more) {
+            List<SearchHit> added = new ArrayList<>();
+            for (SearchHit hit : more) {
+                if (keys.add(hit.key())) {
+                    list.add(hit);
+                    added.add(hit);
+                }
+            }
+            return added;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.lorekeeper.reasoning.extractive;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.lorekeeper.text.Terms;
+
+/**
+ * Scores candidate sentences against a question from three signals, each in [0, 1]:
+ * <ul>
+ * <li>semantic: cosine similarity of sentence and question embeddings, min-max scaled over the
+ * candidates (absolute bge cosines bunch together, their order is what carries information);</li>
+ * <li>lexical: the IDF-weighted share of the question's terms the sentence contains, with IDF over
+ * the candidate pool so that words every candidate shares count for little;</li>
+ * <li>prior: how high retrieval ranked the sentence's chunk;</li>
+ * </ul>
+ * and then filtered by answer type: when the question asks for a person, time, quantity or place,
+ * a sentence holding nothing of that kind (no new name for "who"...) keeps only part of its score;
+ * otherwise the sentence that best restates the question wins over the one that answers it.
+ * Very short sentences ("Good.") are damped: they match by accident more than they answer.
+ */
+final class SentenceScorer {
+
+    static final double W_SEMANTIC = 0.47;
+    static final double W_LEXICAL = 0.35;
+    static final double W_PRIOR = 0.18;
+    /** Answer-type filtering: a who-question's sentence without a new name keeps half its score. */
+    static final double TYPE_MISMATCH = 0.5;
+
+    record Scored(Candidate candidate, double score, double semantic, double lexical, double prior, boolean typeMatch) {
+    }
+
+    private SentenceScorer() {
+    }
+
+    static List<Scored> score(String question, AnswerType type, List<Candidate> candidates, List<float[]> sentenceVectors,
+            float[] questionVector) {
+        List<Set<String>> sentenceTerms = candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
+        Map<String, Double> idf = idf(sentenceTerms);
+        Set<String> questionTerms = new HashSet<>(Terms.of(question));
+        double questionMass = questionTerms.stream().mapToDouble(t -> idf.getOrDefault(t, maxIdf(candidates.size()))).sum();
+
+        double[] cosines = new double[candidates.size()];
+        double min = Double.MAX_VALUE;
+        double max = -Double.MAX_VALUE;
+        for (int i = 0; i < candidates.size(); i++) {
+            cosines[i] = cosine(sentenceVectors.get(i), questionVector);
+            min = Math.min(min, cosines[i]);
+            max = Math.max(max, cosines[i]);
+        }
+        List<Scored> scored = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            Candidate c = candidates.get(i);
+            double semantic = max - min < 1e-9 ? 1.0 : (cosines[i] - min) / (max - min);
+            double matched = 0;
+            for (String term : sentenceTerms.get(i)) {
+                if (questionTerms.contains(term)) {
+                    matched += idf.get(term);
+                }
+            }
+            double lexical = questionMass == 0 ? 0 : Math.min(1.0, matched / questionMass);
+            boolean typeMatch = type.foundIn(c.text(), question);
+            double score = W_SEMANTIC * semantic + W_LEXICAL * lexical + W_PRIOR * c.prior();
+            if (type.isKnown() && !typeMatch) {
+                score *= TYPE_MISMATCH;
+            }
+            if (c.text().split("\\s+").length < 4) {
+                score *= 0.7;
+            }
+            scored.add(new Scored(c, score, semantic, lexical, c.prior(), typeMatch));
+        }
+        scored.sort(Comparator.comparingDouble(Scored::score).reversed());
+        return scored;
+    }
+
+    private static Map<String, Double> idf(List<Set<String>> documents) {
+        Map<String, Integer> df = new HashMap<>();
+        for (Set<String> terms : documents) {
+            for (String term : terms) {
+                df.merge(term, 1, Integer::sum);
+            }
+        }
+        Map<String, Double> idf = new HashMap<>();
+        int n = documents.size();
+        df.forEach((term, count) -> idf.put(term, Math.log(1 + (n - count + 0.5) / (count + 0.5))));
+        return idf;
+    }
+
+    private static double maxIdf(int n) {
+        return Math.log(1 + (n + 0.5) / 0.5);
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+}

@@ -1,0 +1,104 @@
+package io.lorekeeper.retrieval;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.security.CurrentTenant;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+@RestController
+@Tag(name = "Search", description = "The retrieval toolkit the strategies use, exposed directly")
+class SearchController {
+
+    private final Retriever retriever;
+    private final Documents documents;
+    private final CurrentTenant tenant;
+
+    SearchController(Retriever retriever, Documents documents, CurrentTenant tenant) {
+        this.retriever = retriever;
+        this.documents = documents;
+        this.tenant = tenant;
+    }
+
+    record SearchRequest(
+            List<UUID> documentIds,
+            String query,
+            @Schema(description = "vector, keyword or hybrid (default)") String mode,
+            @Schema(description = "hits to return, 1 to 100 (default 10)") Integer k,
+            @Schema(description = "neighbouring chunks on each side to return as context, 0 to 10 (default 0)") Integer window) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Hit(UUID documentId, int chunk, int page, int start, int end, double score, String text,
+            List<String> turnIds, Context context) {
+    }
+
+    record Context(int start, int end, String text) {
+    }
+
+    record SearchResponse(String mode, int k, List<Hit> hits, long tookMs) {
+    }
+
+    @PostMapping("/v1/search")
+    @Operation(summary = "Search documents by vector, keyword (BM25) or hybrid (reciprocal-rank fusion)")
+    SearchResponse search(@RequestBody SearchRequest request) {
+        if (request == null) {
+            throw ApiProblem.invalid("body", "a JSON body is required");
+        }
+        if (request.query() == null || request.query().isBlank()) {
+            throw ApiProblem.invalid("query", "query must not be blank");
+        }
+        if (request.query().length() > 4000) {
+            throw ApiProblem.invalid("query", "query must be at most 4000 characters");
+        }
+        SearchMode mode = mode(request.mode());
+        int k = request.k() == null ? 10 : request.k();
+        if (k < 1 || k > 100) {
+            throw ApiProblem.invalid("k", "k must be between 1 and 100");
+        }
+        int window = request.window() == null ? 0 : request.window();
+        if (window < 0 || window > 10) {
+            throw ApiProblem.invalid("window", "window must be between 0 and 10");
+        }
+        List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
+                .map(d -> d.id()).toList();
+        long started = System.nanoTime();
+        List<SearchHit> found = retriever.search(ids, request.query(), mode, k);
+        List<Hit> hits = new ArrayList<>();
+        for (SearchHit h : found) {
+            hits.add(new Hit(h.documentId(), h.chunkOrdinal(), h.pageOrdinal(), h.start(), h.end(), h.score(), h.text(),
+                    h.turnIds().isEmpty() ? null : h.turnIds(), window == 0 ? null : context(h, window)));
+        }
+        return new SearchResponse(mode.name().toLowerCase(Locale.ROOT), k, hits, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private Context context(SearchHit hit, int window) {
+        List<SearchHit> around = retriever.neighbours(hit.documentId(), hit.chunkOrdinal(), window);
+        int start = around.getFirst().start();
+        int end = around.getLast().end();
+        return new Context(start, end, documents.text(hit.documentId()).substring(start, end));
+    }
+
+    private static SearchMode mode(String mode) {
+        if (mode == null || mode.isBlank()) {
+            return SearchMode.HYBRID;
+        }
+        try {
+            return SearchMode.valueOf(mode.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.invalid("mode", "mode must be one of vector, keyword, hybrid");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.lorekeeper.retrieval;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A chunk found by a search: where it is ({@code [start, end)} of the document's canonical text),
+ * its text, the page it belongs to, the conversation turns it covers, and its score under the mode
+ * that found it (cosine similarity, BM25, or fused reciprocal rank).
+ */
+public record SearchHit(UUID documentId, int chunkOrdinal, int pageOrdinal, int start, int end, String text,
+        List<String> turnIds, double score) {
+
+    public SearchHit withScore(double newScore) {
+        return new SearchHit(documentId, chunkOrdinal, pageOrdinal, start, end, text, turnIds, newScore);
+    }
+
+    /** Identity of the chunk, independent of the score. */
+    public ChunkKey key() {
+        return new ChunkKey(documentId, chunkOrdinal);
+    }
+
+    public record ChunkKey(UUID documentId, int ordinal) {
+    }
+}

@@ -1,0 +1,5 @@
+package io.lorekeeper.retrieval;
+
+public enum SearchMode {
+    VECTOR, KEYWORD, HYBRID
+}

@@ -1,0 +1,44 @@
+package io.lorekeeper.retrieval;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.pgvector.PGvector;
+
+/**
+ * Nearest chunks by cosine distance through the HNSW index. Filtering by document happens during
+ * the index scan with pgvector's iterative scan, so a small document inside a large corpus still
+ * gets its k hits; relaxed ordering is restored by sorting the (few) results here.
+ */
+@Component
+class VectorSearch {
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transaction;
+
+    VectorSearch(JdbcClient jdbc, TransactionTemplate transaction) {
+        this.jdbc = jdbc;
+        this.transaction = transaction;
+    }
+
+    List<SearchHit> search(List<UUID> documentIds, float[] query, int k) {
+        PGvector vector = new PGvector(query);
+        return transaction.execute(status -> {
+            jdbc.sql("SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+                    .param(String.valueOf(Math.max(40, 2 * k))).query((rs, n) -> null).list();
+            return jdbc.sql("SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
+                            + "WHERE c.document_id = ANY(?) AND c.embedding IS NOT NULL "
+                            + "ORDER BY c.embedding <=> ? LIMIT ?")
+                    .params(vector, documentIds.toArray(UUID[]::new), vector, k)
+                    .query((rs, n) -> ChunkRows.hit(rs, 1.0 - rs.getDouble("distance")))
+                    .list().stream()
+                    .sorted(Comparator.comparingDouble(SearchHit::score).reversed())
+                    .toList();
+        });
+    }
+}
