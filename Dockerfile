@@ -47,6 +47,7 @@ COPY --from=build /workspace/extracted/application/ ./
 # The DJL tokenizer used by the in-process embedding model unpacks a native
 # library into its cache directory: it must be writable by the runtime user.
 ENV DJL_CACHE_DIR=/tmp/djl \
+    LOREKEEPER_LOG_FORMAT=ecs \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 
 USER 10001:10001

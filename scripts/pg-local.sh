@@ -124,6 +124,7 @@ case "${1:-start}" in
   stop)    run_pg "$(bindir)/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true ;;
   url)     echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
   reset)   target=${2:-$db}
+           install_postgres; install_pgvector; start_cluster
            psql_admin -c "DROP DATABASE IF EXISTS \"$target\" WITH (FORCE)"
            create_db "$target"; echo "jdbc:postgresql://127.0.0.1:$port/$target" ;;
   *) echo "usage: $0 install|start|stop|url|reset [db]" >&2; exit 2 ;;

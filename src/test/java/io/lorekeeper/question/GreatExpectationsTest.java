@@ -1,0 +1,51 @@
+package io.lorekeeper.question;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.IntegrationTest;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The README's walkthrough, end to end: a whole novel (about 250,000 tokens) uploaded as a file,
+ * ingested, and asked who Pip's benefactor is with the extractive strategy.
+ */
+@IntegrationTest
+class GreatExpectationsTest {
+
+    private static final Path NOVEL = Path.of("..", "shared", "data", "novels", "great_expectations_pg1400.txt");
+
+    @Autowired
+    Api api;
+
+    @Test
+    void findsPipsBenefactorInTheWholeNovel() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(NOVEL), "the shared novels are not beside the repository");
+        Api.Response uploaded = api.upload("/v1/documents", "great_expectations.txt", "text/plain", Files.readAllBytes(NOVEL),
+                Map.of("title", "Great Expectations"));
+        UUID id = UUID.fromString(uploaded.json().get("id").asString());
+        JsonNode document = api.awaitDocument(id, "READY", Duration.ofMinutes(5));
+        assertThat(document.get("tokenCount").asInt()).isGreaterThan(200_000);
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(id), "question", "Who is Pip's secret benefactor?",
+                "strategy", "extractive"));
+
+        assertThat(answer.get("mode").asString()).isEqualTo("extractive");
+        assertThat(answer.get("answer").asString()).contains("Magwitch");
+        String novel = Files.readString(NOVEL).replace("\r\n", "\n").replace("\uFEFF", "");
+        for (JsonNode citation : answer.get("citations")) {
+            assertThat(novel.substring(citation.get("start").asInt(), citation.get("end").asInt()))
+                    .isEqualTo(citation.get("quote").asString());
+        }
+    }
+}

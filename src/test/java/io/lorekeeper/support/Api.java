@@ -1,0 +1,160 @@
+package io.lorekeeper.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small HTTP client for the service under test, speaking JSON like any client would. */
+public class Api {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Environment environment;
+
+    Api(Environment environment) {
+        this.environment = environment;
+    }
+
+    public record Response(int status, java.net.http.HttpHeaders headers, String body) {
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://localhost:" + environment.getRequiredProperty("local.server.port") + path);
+    }
+
+    public Response get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    public Response delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
+    public Response post(String path, Object body) {
+        return postRaw(path, "application/json", JSON.writeValueAsBytes(body));
+    }
+
+    public Response postRaw(String path, String contentType, byte[] body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
+    /** A multipart/form-data upload with one file part and plain fields. */
+    public Response upload(String path, String filename, String contentType, byte[] content, Map<String, String> fields) {
+        String boundary = "lk-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        fields.forEach((name, value) -> write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name
+                + "\"\r\n\r\n" + value + "\r\n"));
+        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
+                + "\"\r\nContent-Type: " + contentType + "\r\n\r\n");
+        body.writeBytes(content);
+        write(body, "\r\n--" + boundary + "--\r\n");
+        return postRaw(path, "multipart/form-data; boundary=" + boundary, body.toByteArray());
+    }
+
+    /** Posts a document and waits until it is READY; returns its id. */
+    public UUID ingest(Object document) {
+        Response response = post("/v1/documents", document);
+        assertThat(response.status()).as(response.body()).isIn(200, 202);
+        UUID id = UUID.fromString(response.json().get("id").asString());
+        awaitDocument(id, "READY", Duration.ofMinutes(3));
+        return id;
+    }
+
+    public JsonNode awaitDocument(UUID id, String status, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode doc;
+        do {
+            doc = get("/v1/documents/" + id).json();
+            if (doc.get("status").asString().equals(status)) {
+                return doc;
+            }
+            if (doc.get("status").asString().equals("FAILED") || doc.get("status").asString().equals("READY")) {
+                throw new AssertionError("document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
+            }
+            sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("document " + id + " not " + status + " in time: " + doc);
+    }
+
+    /** Asks and waits for the question to finish; returns the question as the API shows it. */
+    public JsonNode ask(Map<String, Object> request) {
+        Map<String, Object> body = new LinkedHashMap<>(request);
+        body.putIfAbsent("waitSeconds", 30);
+        Response response = post("/v1/questions", body);
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        return response.json();
+    }
+
+    public JsonNode awaitQuestion(UUID id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode question;
+        do {
+            question = get("/v1/questions/" + id).json();
+            String status = question.get("status").asString();
+            if (status.equals("DONE") || status.equals("FAILED")) {
+                return question;
+            }
+            sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("question " + id + " unfinished: " + question);
+    }
+
+    private Response send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(90)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new Response(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void write(ByteArrayOutputStream out, String s) {
+        out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    public static class Config {
+        @Bean
+        Api api(Environment environment) {
+            return new Api(environment);
+        }
+    }
+}
