@@ -41,7 +41,7 @@ final class Segmenter {
     }
 
     private Segmentation segmentText(String text) {
-        List<Piece> pieces = pieces(text, SentenceSplitter.split(text));
+        List<Piece> pieces = pieces(text, SentenceSplitter.split(text), maxChunkTokens);
         List<Span> chunkSpans = pack(text, pieces, chunkTokens);
         List<Segmentation.Chunk> chunks = new ArrayList<>();
         List<Segmentation.Page> pages = new ArrayList<>();
@@ -82,7 +82,9 @@ final class Segmenter {
             int pendingTokens = 0;
             for (RenderedTurn turn : turns) {
                 int turnTokens = TokenCounter.count(turn.span().of(text));
-                boolean oversize = turnTokens > maxChunkTokens;
+                // The first chunk of a session also carries the header line: count it too.
+                int chunkStart = pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
+                boolean oversize = TokenCounter.count(text, chunkStart, turn.span().end()) > maxChunkTokens;
                 if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
                     chunks.add(chunk(chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
                     openStart = -1;
@@ -94,7 +96,9 @@ final class Segmenter {
                     openStart = turn.span().start();
                 }
                 if (oversize) {
-                    List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()));
+                    int headerTokens = TokenCounter.count(text, openStart, turn.span().start());
+                    List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()),
+                            maxChunkTokens - headerTokens);
                     List<Span> parts = pack(text, pieces, chunkTokens);
                     for (int p = 0; p < parts.size(); p++) {
                         Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
@@ -132,12 +136,12 @@ final class Segmenter {
     private record Piece(Span span, int tokens) {
     }
 
-    /** Sentences, with any sentence over the hard limit cut into word-aligned parts. */
-    private List<Piece> pieces(String text, List<Span> sentences) {
+    /** Sentences, with any sentence over {@code limit} tokens cut into word-aligned parts. */
+    private List<Piece> pieces(String text, List<Span> sentences, int limit) {
         List<Piece> pieces = new ArrayList<>();
         for (Span sentence : sentences) {
             int tokens = TokenCounter.count(sentence.of(text));
-            if (tokens <= maxChunkTokens) {
+            if (tokens <= limit) {
                 pieces.add(new Piece(sentence, tokens));
             } else {
                 pieces.addAll(cutAtWords(text, sentence));
@@ -163,11 +167,7 @@ final class Segmenter {
                 tokens = 0;
             }
             if (wordTokens > maxChunkTokens) {
-                // A "word" longer than a chunk (a URL, base64): cut it by characters.
-                int step = Math.max(1, (wordEnd - i) * chunkTokens / wordTokens);
-                for (int s = i; s < wordEnd; s += step) {
-                    parts.add(trimmed(text, s, Math.min(wordEnd, s + step)));
-                }
+                parts.addAll(cutByCharacters(text, i, wordEnd));
                 start = wordEnd;
                 tokens = 0;
             } else {
@@ -185,6 +185,26 @@ final class Segmenter {
         return parts;
     }
 
+    /**
+     * A "word" longer than a chunk (a URL, base64, a table without spaces) is cut by characters;
+     * token density varies inside such strings, so each cut is shrunk until it fits.
+     */
+    private List<Piece> cutByCharacters(String text, int from, int to) {
+        List<Piece> parts = new ArrayList<>();
+        int s = from;
+        while (s < to) {
+            int e = Math.min(to, s + chunkTokens * 4);
+            int tokens = TokenCounter.count(text, s, e);
+            while (tokens > chunkTokens && e - s > 1) {
+                e = s + Math.max(1, (int) ((e - s) * 0.8 * chunkTokens / tokens));
+                tokens = TokenCounter.count(text, s, e);
+            }
+            parts.add(new Piece(new Span(s, e), tokens));
+            s = e;
+        }
+        return parts;
+    }
+
     private static Piece trimmed(String text, int start, int end) {
         while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
             end--;
@@ -192,23 +212,28 @@ final class Segmenter {
         return new Piece(new Span(start, end), TokenCounter.count(text, start, end));
     }
 
-    /** Greedily packs consecutive pieces into spans of at most {@code budget} tokens. */
+    /**
+     * Greedily packs consecutive pieces into spans of at most {@code budget} tokens, counting the
+     * whitespace between pieces too (a run of blank lines costs tokens of its own).
+     */
     private static List<Span> pack(String text, List<Piece> pieces, int budget) {
         List<Span> spans = new ArrayList<>();
         int start = -1;
         int end = -1;
         int tokens = 0;
         for (Piece piece : pieces) {
-            if (start >= 0 && tokens + piece.tokens() > budget) {
+            int separator = start < 0 ? 0 : TokenCounter.count(text, end, piece.span().start());
+            if (start >= 0 && tokens + separator + piece.tokens() > budget) {
                 spans.add(new Span(start, end));
                 start = -1;
                 tokens = 0;
+                separator = 0;
             }
             if (start < 0) {
                 start = piece.span().start();
             }
             end = piece.span().end();
-            tokens += piece.tokens();
+            tokens += separator + piece.tokens();
         }
         if (start >= 0) {
             spans.add(new Span(start, end));

@@ -17,7 +17,7 @@ public final class SentenceSplitter {
 
     private static final Set<String> ABBREVIATIONS = Set.of(
             "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "capt", "col", "gen", "lt", "rev", "hon",
-            "messrs", "mme", "mlle", "vs", "etc", "e.g", "i.e", "no", "mt", "ft", "sgt", "esq", "co", "inc",
+            "messrs", "mme", "mlle", "vs", "etc", "e.g", "i.e", "mt", "ft", "sgt", "esq", "co", "inc",
             "ltd", "vol", "fig", "approx", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
             "sep", "sept", "oct", "nov", "dec");
 
@@ -76,8 +76,11 @@ public final class SentenceSplitter {
             return true;
         }
         String word = wordBefore(text, sentenceStart, mark);
-        if (word.length() == 1 && Character.isUpperCase(word.charAt(0))) {
-            return false; // an initial, as in "J. Smith"
+        if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && !word.equals("I")) {
+            return false; // an initial, as in "J. Smith" (but "said I." ends a sentence)
+        }
+        if (word.equalsIgnoreCase("no")) {
+            return !Character.isDigit(following); // "No. 5" is a number; "No." alone is an answer
         }
         return !ABBREVIATIONS.contains(word.toLowerCase(Locale.ROOT));
     }

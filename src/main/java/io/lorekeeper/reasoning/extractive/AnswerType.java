@@ -70,14 +70,14 @@ enum AnswerType {
     }
 
     static boolean hasNewName(String sentence, String question) {
-        String q = question.toLowerCase(Locale.ROOT);
+        Set<String> asked = Set.of(question.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"));
         var m = NAME.matcher(sentence);
         while (m.find()) {
             String word = m.group();
             if (isFirstWord(sentence, m.start()) || NOT_NAMES.contains(word)) {
                 continue;
             }
-            if (!q.contains(word.toLowerCase(Locale.ROOT))) {
+            if (!asked.contains(word.toLowerCase(Locale.ROOT))) {
                 return true;
             }
         }

@@ -25,6 +25,10 @@ final class BridgeEntities {
     private BridgeEntities() {
     }
 
+    private static String withoutPossessive(String name) {
+        return name.replaceFirst("['’]s$", "");
+    }
+
     private static String withoutLeadingCommonWords(String name) {
         String rest = name;
         int space;
@@ -48,8 +52,10 @@ final class BridgeEntities {
         for (SearchHit hit : hits) {
             Matcher m = NAME.matcher(hit.text());
             while (m.find()) {
-                String name = withoutLeadingCommonWords(m.group().strip());
-                if (startsSentence(hit.text(), m.start()) && !name.contains(" ")) {
+                String raw = m.group().strip();
+                String name = withoutPossessive(withoutLeadingCommonWords(raw));
+                int nameStart = m.start() + raw.indexOf(name.isEmpty() ? raw : name);
+                if (startsSentence(hit.text(), nameStart) && !name.contains(" ")) {
                     continue; // a capitalised first word is usually just a first word
                 }
                 String lower = name.toLowerCase(Locale.ROOT);
