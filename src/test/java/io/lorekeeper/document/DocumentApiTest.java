@@ -193,6 +193,15 @@ class DocumentApiTest {
     }
 
     @Test
+    void textsOverTheSizeLimitAre413NamingTheField() {
+        String tooLong = "a".repeat(20 * 1024 * 1024 + 1);
+
+        Response response = api.post("/v1/documents", Map.of("text", tooLong));
+
+        assertProblem(response, 413, "text");
+    }
+
+    @Test
     void unknownDocumentsAndBadIdsAreClientErrors() {
         assertProblem(api.get("/v1/documents/" + UUID.randomUUID()), 404, null);
         assertProblem(api.get("/v1/documents/not-a-uuid"), 400, "id");

@@ -70,7 +70,7 @@ enum AnswerType {
     }
 
     static boolean hasNewName(String sentence, String question) {
-        Set<String> asked = Set.of(question.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"));
+        Set<String> asked = new java.util.HashSet<>(java.util.Arrays.asList(question.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
         var m = NAME.matcher(sentence);
         while (m.find()) {
             String word = m.group();

@@ -57,7 +57,7 @@ class ExtractiveStrategy implements AnswerStrategy {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
             return new Settings(options.intValue("k", 12, 1, 50), options.intValue("hops", 1, 0, 3),
-                    options.intValue("maxSpans", 3, 1, 10), options.intValue("maxSentences", 160, 10, 1000));
+                    options.intValue("maxSpans", 3, 1, 10), options.intValue("maxSentences", 400, 10, 2000));
         }
     }
 
@@ -89,6 +89,12 @@ class ExtractiveStrategy implements AnswerStrategy {
         Hits hits = new Hits();
         hits.addAll(retriever.hybrid(ids, question, settings.k()));
         context.trace().record("retrieve", Map.of("query", question, "mode", "hybrid", "hits", summary(hits.list)));
+        // Widen recall below the fused list: a chunk that only one retriever ranks well (a rare
+        // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
+        List<SearchHit> keywordOnly = hits.addAll(retriever.keyword(ids, question, 2 * settings.k()));
+        List<SearchHit> vectorOnly = hits.addAll(retriever.vector(ids, question, 2 * settings.k()));
+        context.trace().record("retrieve", Map.of("query", question, "mode", "keyword+vector", "hits",
+                summary(keywordOnly), "vectorHits", summary(vectorOnly)));
 
         int followUpK = Math.max(3, settings.k() / 2);
         for (int hop = 0; hop < settings.hops(); hop++) {

@@ -26,9 +26,10 @@ import io.lorekeeper.text.Terms;
  */
 final class SentenceScorer {
 
-    static final double W_SEMANTIC = 0.47;
-    static final double W_LEXICAL = 0.35;
-    static final double W_PRIOR = 0.18;
+    static final double W_SEMANTIC = 0.5;
+    static final double W_LEXICAL = 0.4;
+    /** Chunk rank only breaks near-ties: sentence-level evidence is more precise than chunk-level. */
+    static final double W_PRIOR = 0.1;
     /** Answer-type filtering: a who-question's sentence without a new name keeps half its score. */
     static final double TYPE_MISMATCH = 0.5;
 

@@ -93,6 +93,11 @@ class AnswerTypeTest {
     }
 
     @Test
+    void questionsThatRepeatAWordAreFine() {
+        assertThat(AnswerType.PERSON.foundIn("Hector Munro left the lamp burning.", "Who started the fire at the old mill?")).isTrue();
+    }
+
+    @Test
     void lowerCaseSentenceHasNoPerson() {
         assertThat(AnswerType.PERSON.foundIn("the money came from a friend.", WHO_SENT)).isFalse();
     }
