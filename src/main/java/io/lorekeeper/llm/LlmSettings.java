@@ -1,28 +1,91 @@
 package io.lorekeeper.llm;
 
+import java.time.Duration;
+import java.util.Map;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Where the OpenAI-compatible endpoint is. Setting only an API key (OpenAI) or only a base URL
- * (a local Ollama, vLLM or llama.cpp server) is enough to count as configured.
+ * LLM configuration under {@code lorekeeper.llm}. The top-level fields are the {@code default}
+ * profile; {@code profiles} adds named profiles that override any of them; {@code roles} maps a
+ * role (memorizer, builder, planner, researcher, judge, answerer) to a profile name. Setting only
+ * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
- * @param baseUrl e.g. {@code http://localhost:11434/v1}; blank means api.openai.com when a key is set
- * @param apiKey  never logged; blank for local servers that need none
- * @param model   the default chat model
+ * @param apiKey never logged or traced
  */
 @ConfigurationProperties("lorekeeper.llm")
-public record LlmSettings(String baseUrl, String apiKey, String model) {
+public record LlmSettings(
+        String baseUrl,
+        String apiKey,
+        @DefaultValue("gpt-4o-mini") String model,
+        @DefaultValue("0") double temperature,
+        @DefaultValue("1024") int maxOutputTokens,
+        @DefaultValue("32768") int contextWindow,
+        @DefaultValue("native") StructuredOutputMode structuredOutput,
+        @DefaultValue("4") int maxConcurrency,
+        @DefaultValue("0") int tokensPerMinute,
+        @DefaultValue("120s") Duration timeout,
+        Map<String, ProfileOverrides> profiles,
+        Map<String, String> roles,
+        @DefaultValue Retry retry,
+        @DefaultValue Cache cache,
+        @DefaultValue Budget budget) {
 
-    public boolean isConfigured() {
-        return hasText(baseUrl) || hasText(apiKey);
+    public LlmSettings {
+        profiles = profiles == null ? Map.of() : Map.copyOf(profiles);
+        roles = roles == null ? Map.of() : Map.copyOf(roles);
     }
 
-    private static boolean hasText(String s) {
+    /** Whether any OpenAI-compatible endpoint is configured, on the default profile or a named one. */
+    public boolean isConfigured() {
+        return hasText(baseUrl) || hasText(apiKey)
+                || profiles.values().stream().anyMatch(p -> hasText(p.baseUrl()) || hasText(p.apiKey()));
+    }
+
+    static boolean hasText(String s) {
         return s != null && !s.isBlank();
     }
 
     @Override
     public String toString() {
-        return "LlmSettings[baseUrl=" + baseUrl + ", apiKey=" + (hasText(apiKey) ? "****" : "") + ", model=" + model + "]";
+        return "LlmSettings[baseUrl=" + baseUrl + ", apiKey=" + (hasText(apiKey) ? "****" : "") + ", model=" + model
+                + ", profiles=" + profiles.keySet() + ", roles=" + roles + "]";
+    }
+
+    public enum StructuredOutputMode {
+        /** JSON schema sent in the request (response_format json_schema). */
+        NATIVE,
+        /** Schema described in the prompt and the reply parsed leniently, for servers without schema support. */
+        PROMPT
+    }
+
+    /** Any field left out inherits the default profile's value. */
+    public record ProfileOverrides(String baseUrl, String apiKey, String model, Double temperature, Integer maxOutputTokens,
+            Integer contextWindow, StructuredOutputMode structuredOutput, Integer maxConcurrency, Integer tokensPerMinute,
+            Duration timeout) {
+
+        @Override
+        public String toString() {
+            return "ProfileOverrides[baseUrl=" + baseUrl + ", apiKey=" + (hasText(apiKey) ? "****" : "") + ", model=" + model + "]";
+        }
+    }
+
+    /**
+     * @param maxAttempts   calls per request, first included, on 429, 5xx and timeouts
+     * @param initialBackoff first wait, doubled each attempt, with full jitter
+     * @param maxWait       the longest wait done in-process; longer Retry-After windows re-queue the job
+     */
+    public record Retry(@DefaultValue("5") int maxAttempts, @DefaultValue("500ms") Duration initialBackoff,
+            @DefaultValue("20s") Duration maxBackoff, @DefaultValue("60s") Duration maxWait) {
+    }
+
+    /** @param enabled cache replies of temperature-0 calls, keyed by model, messages and parameters */
+    public record Cache(@DefaultValue("true") boolean enabled) {
+    }
+
+    /** Default per-question budget; a question's {@code options.budget} may lower or raise it. */
+    public record Budget(@DefaultValue("200") int maxCalls, @DefaultValue("2000000") long maxTokens,
+            @DefaultValue("10m") Duration maxWallTime) {
     }
 }

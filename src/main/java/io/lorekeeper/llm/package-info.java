@@ -1,5 +1,7 @@
 /**
- * The LLM gateway every generating strategy goes through. For now: whether an OpenAI-compatible
- * endpoint is configured at all, so that strategies needing one can be refused up front.
+ * The LLM gateway every generating strategy and memory stage goes through: role-based routing to
+ * model profiles, prompt templates, structured output with one repair, gateway-driven tool loops,
+ * budgets, retries that honour Retry-After, per-profile limits, a persistent response cache, and a
+ * record of every call.
  */
 package io.lorekeeper.llm;
