@@ -14,6 +14,8 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
+import io.lorekeeper.platform.RequeueOnRetryLater;
+
 /**
  * Ingestion as a db-scheduler job, so that any replica sharing the database can pick it up and a
  * job whose replica died (no heartbeat) is revived elsewhere and resumes from its stages' progress.
@@ -27,6 +29,7 @@ class IngestionJob {
     @Bean
     OneTimeTask<Void> ingestDocumentTask(IngestionPipeline pipeline) {
         return Tasks.oneTime(TASK)
+                .onFailure(new RequeueOnRetryLater<>())
                 .onDeadExecutionRevive()
                 .execute((instance, context) -> pipeline.run(UUID.fromString(instance.getId())));
     }

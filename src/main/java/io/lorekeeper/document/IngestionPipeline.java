@@ -12,11 +12,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.platform.RetryLaterException;
 
 /**
  * Runs a document's ingestion stages in order. A stage already DONE or SKIPPED is passed over, so
  * running the pipeline again after a crash or a failure resumes where it stopped; a failing stage
- * marks the document FAILED with the reason and keeps everything stored before it.
+ * marks the document FAILED with the reason and keeps everything stored before it. A stage that
+ * must wait (a long rate-limit window) leaves the document QUEUED and the job re-queued.
  */
 @Component
 class IngestionPipeline {
@@ -82,6 +84,10 @@ class IngestionPipeline {
             long started = System.nanoTime();
             try {
                 stage.run(new Run(document, stage.name()));
+            } catch (RetryLaterException later) {
+                store.markStage(documentId, stage.name(), "PENDING", "waiting: " + later.getMessage());
+                store.markStatus(documentId, DocumentStatus.QUEUED, null);
+                throw later;
             } catch (Exception e) {
                 String reason = stage.name() + " failed: " + describe(e);
                 log.warn("Ingestion of {} stopped: {}", documentId, reason, e);

@@ -14,6 +14,8 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
+import io.lorekeeper.platform.RequeueOnRetryLater;
+
 /** Answering as a db-scheduler job: any replica may run it, and a dead replica's questions are revived. */
 @Configuration(proxyBeanMethods = false)
 class AnswerJob {
@@ -24,6 +26,7 @@ class AnswerJob {
     @Bean
     OneTimeTask<Void> answerQuestionTask(QuestionRunner runner) {
         return Tasks.oneTime(TASK)
+                .onFailure(new RequeueOnRetryLater<>())
                 .onDeadExecutionRevive()
                 .execute((instance, context) -> runner.run(UUID.fromString(instance.getId())));
     }

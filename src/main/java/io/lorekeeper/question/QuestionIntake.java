@@ -8,6 +8,7 @@ import org.springframework.stereotype.Service;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.AnswerJob.AnswerScheduler;
 import io.lorekeeper.question.QuestionApi.AskRequest;
@@ -29,9 +30,11 @@ class QuestionIntake {
     private final AnswerScheduler scheduler;
     private final CurrentTenant tenant;
     private final QuestionSettings settings;
+    private final LlmGateway gateway;
 
     QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings) {
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway) {
+        this.gateway = gateway;
         this.store = store;
         this.strategies = strategies;
         this.documents = documents;
@@ -57,7 +60,9 @@ class QuestionIntake {
         validateChoices(request.choices());
         AnswerStrategy strategy = strategies.require(request.strategy());
         Map<String, Object> options = request.options() == null ? Map.of() : request.options();
-        strategy.validate(new QuestionOptions(options));
+        QuestionOptions parsed = new QuestionOptions(options);
+        strategy.validate(parsed);
+        QuestionBudget.of(parsed, gateway);
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
                 .map(DocumentInfo::id).toList();
         UUID id = UUID.randomUUID();

@@ -12,7 +12,11 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.CallScope;
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Cancellation;
@@ -42,9 +46,11 @@ class QuestionRunner {
     private final CitationVerifier verifier;
     private final QuestionSettings settings;
     private final JsonMapper json;
+    private final LlmGateway gateway;
 
     QuestionRunner(QuestionStore store, Strategies strategies, Documents documents, Retriever retriever,
-            CitationVerifier verifier, QuestionSettings settings, JsonMapper json) {
+            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway) {
+        this.gateway = gateway;
         this.store = store;
         this.strategies = strategies;
         this.documents = documents;
@@ -68,8 +74,10 @@ class QuestionRunner {
             AnswerStrategy strategy = strategies.require(question.strategy());
             List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
             Cancellation cancellation = () -> System.nanoTime() > deadline;
-            QuestionContext context = new QuestionContext(id, question.question(), question.choices(),
-                    new QuestionOptions(question.options()), docs, retriever, trace, cancellation);
+            QuestionOptions options = new QuestionOptions(question.options());
+            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway));
+            QuestionContext context = new QuestionContext(id, question.question(), question.choices(), options, docs,
+                    retriever, llm, trace, cancellation);
             StrategyResult result = strategy.answer(context);
             CitationVerifier.Verification verification = verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
             Map<String, Object> check = new LinkedHashMap<>();
@@ -78,7 +86,13 @@ class QuestionRunner {
             check.put("droppedQuotes", verification.dropped().stream().limit(5).map(Citation::quote).toList());
             trace.record("citations", check);
             store.complete(id, result.withCitations(verification.kept()));
-            trace.record("status", Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000));
+            trace.record("status", Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
+                    "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens()));
+        } catch (RetryLaterException later) {
+            // Rate-limited for longer than is worth waiting here: the job runs again later.
+            store.markQueued(id);
+            trace.record("requeued", Map.of("reason", later.getMessage(), "afterSeconds", later.after().toSeconds()));
+            throw later;
         } catch (Exception e) {
             String reason = reason(e);
             log.warn("Question {} failed: {}", id, reason, e);

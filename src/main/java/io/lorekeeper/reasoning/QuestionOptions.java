@@ -1,5 +1,6 @@
 package io.lorekeeper.reasoning;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -7,14 +8,24 @@ import io.lorekeeper.platform.ApiProblem;
 
 /**
  * The free-form {@code options} object of a question, read with defaults and bounds. Strategies
- * read hyperparameters from here so that every paper default can be overridden per request.
+ * read hyperparameters from here so that every paper default can be overridden per request; a bad
+ * value is a problem naming its field ({@code options.k}, {@code options.budget.maxCalls}).
  */
 public final class QuestionOptions {
 
+    /** Options every strategy accepts: the question's LLM budget. */
+    public static final String BUDGET = "budget";
+
     private final Map<String, Object> values;
+    private final String path;
 
     public QuestionOptions(Map<String, Object> values) {
+        this(values, "options");
+    }
+
+    private QuestionOptions(Map<String, Object> values, String path) {
         this.values = values == null ? Map.of() : Map.copyOf(values);
+        this.path = path;
     }
 
     public static QuestionOptions none() {
@@ -25,19 +36,29 @@ public final class QuestionOptions {
         return values;
     }
 
+    public boolean has(String name) {
+        return values.containsKey(name);
+    }
+
     public int intValue(String name, int defaultValue, int min, int max) {
+        Long n = longValue(name, min, max);
+        return n == null ? defaultValue : n.intValue();
+    }
+
+    /** An integer option, or null when absent. */
+    public Long longValue(String name, long min, long max) {
         Object value = values.get(name);
         if (value == null) {
-            return defaultValue;
+            return null;
         }
         if (!(value instanceof Number number) || number.doubleValue() != Math.rint(number.doubleValue())) {
-            throw ApiProblem.invalid("options." + name, name + " must be an integer");
+            throw ApiProblem.invalid(field(name), name + " must be an integer");
         }
         long n = number.longValue();
         if (n < min || n > max) {
-            throw ApiProblem.invalid("options." + name, name + " must be between " + min + " and " + max);
+            throw ApiProblem.invalid(field(name), name + " must be between " + min + " and " + max);
         }
-        return (int) n;
+        return n;
     }
 
     public double doubleValue(String name, double defaultValue, double min, double max) {
@@ -46,11 +67,11 @@ public final class QuestionOptions {
             return defaultValue;
         }
         if (!(value instanceof Number number)) {
-            throw ApiProblem.invalid("options." + name, name + " must be a number");
+            throw ApiProblem.invalid(field(name), name + " must be a number");
         }
         double d = number.doubleValue();
         if (d < min || d > max || Double.isNaN(d)) {
-            throw ApiProblem.invalid("options." + name, name + " must be between " + min + " and " + max);
+            throw ApiProblem.invalid(field(name), name + " must be between " + min + " and " + max);
         }
         return d;
     }
@@ -61,17 +82,49 @@ public final class QuestionOptions {
             return defaultValue;
         }
         if (!(value instanceof Boolean b)) {
-            throw ApiProblem.invalid("options." + name, name + " must be true or false");
+            throw ApiProblem.invalid(field(name), name + " must be true or false");
         }
         return b;
     }
 
-    /** Rejects options no one reads, so that a typo ("maxDeph") is an error rather than a silent default. */
+    public String stringValue(String name, String defaultValue, Set<String> allowed) {
+        Object value = values.get(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (!(value instanceof String s) || (!allowed.isEmpty() && !allowed.contains(s))) {
+            throw ApiProblem.invalid(field(name), name + " must be one of " + allowed);
+        }
+        return s;
+    }
+
+    /** A nested options object, e.g. {@code budget}; empty when absent. */
+    public QuestionOptions nested(String name) {
+        Object value = values.get(name);
+        if (value == null) {
+            return new QuestionOptions(Map.of(), field(name));
+        }
+        if (!(value instanceof Map<?, ?> map)) {
+            throw ApiProblem.invalid(field(name), name + " must be an object");
+        }
+        Map<String, Object> copy = new HashMap<>();
+        map.forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return new QuestionOptions(copy, field(name));
+    }
+
+    /**
+     * Rejects options no one reads, so that a typo ("maxDeph") is an error rather than a silent
+     * default. At the top level, {@value #BUDGET} is always allowed.
+     */
     public void allowOnly(Set<String> known) {
         for (String name : values.keySet()) {
-            if (!known.contains(name)) {
-                throw ApiProblem.invalid("options." + name, "unknown option '" + name + "'; this strategy accepts " + known);
+            if (!known.contains(name) && !(name.equals(BUDGET) && path.equals("options"))) {
+                throw ApiProblem.invalid(field(name), "unknown option '" + name + "'; accepted: " + known);
             }
         }
+    }
+
+    private String field(String name) {
+        return path + "." + name;
     }
 }

@@ -4,7 +4,7 @@ import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** Points the application under test at {@link TestDatabase}, with no LLM configured. */
+/** Points the application under test at {@link TestDatabase}. */
 public class TestDatabaseInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
     @Override
@@ -14,8 +14,6 @@ public class TestDatabaseInitializer implements ApplicationContextInitializer<Co
                 "spring.datasource.url=" + db.url(),
                 "spring.datasource.username=" + db.username(),
                 "spring.datasource.password=" + db.password(),
-                "lorekeeper.llm.base-url=",
-                "lorekeeper.llm.api-key=",
                 "logging.structured.format.console=",
                 "db-scheduler.polling-interval=500ms")
                 .applyTo(context);

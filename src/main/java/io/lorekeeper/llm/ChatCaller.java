@@ -1,0 +1,188 @@
+package io.lorekeeper.llm;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.metadata.Usage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.text.TokenCounter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Makes one model call the careful way: budget check, response cache, client-side limits, retries
+ * with backoff that honour Retry-After (or re-queue the job when the window is too long), and a
+ * record of the outcome. Everything the gateway sends goes through here.
+ */
+@Component
+class ChatCaller {
+
+    private static final Logger log = LoggerFactory.getLogger(ChatCaller.class);
+
+    private final ChatModelProvider models;
+    private final ProfileLimiter limiter;
+    private final ResponseCache cache;
+    private final CallLog calls;
+    private final RetryPolicy retry;
+    private final LlmSettings settings;
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    ChatCaller(ChatModelProvider models, ProfileLimiter limiter, ResponseCache cache, CallLog calls, LlmSettings settings) {
+        this.models = models;
+        this.limiter = limiter;
+        this.cache = cache;
+        this.calls = calls;
+        this.settings = settings;
+        this.retry = new RetryPolicy(settings.retry());
+    }
+
+    /** A request as the gateway built it: messages, and optionally a JSON schema (native mode) and tools. */
+    record Request(CallScope scope, Role role, ModelProfile profile, String template, List<Message> messages,
+            String jsonSchema, List<ToolCallback> tools) {
+    }
+
+    Reply call(Request request, Budget budget) {
+        ModelProfile profile = request.profile();
+        budget.beginCall();
+        boolean cacheable = settings.cache().enabled() && profile.temperature() == 0.0;
+        String key = cacheable ? ResponseCache.key(canonical(request)) : null;
+        if (cacheable) {
+            var hit = cache.get(key);
+            if (hit.isPresent()) {
+                Reply reply = json.readValue(hit.get().reply(), Reply.class);
+                record(request, reply.promptTokens(), reply.completionTokens(), 0, true, "ok", null);
+                budget.spend(reply.promptTokens(), reply.completionTokens());
+                return new Reply(reply.text(), reply.toolCalls(), reply.promptTokens(), reply.completionTokens(), true);
+            }
+        }
+        long estimate = request.messages().stream().mapToLong(m -> TokenCounter.count(String.valueOf(m.getText()))).sum();
+        for (int attempt = 1; ; attempt++) {
+            long started = System.nanoTime();
+            try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
+                ChatResponse response = models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
+                long latency = (System.nanoTime() - started) / 1_000_000;
+                Reply reply = reply(response);
+                budget.spend(reply.promptTokens(), reply.completionTokens());
+                record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
+                if (cacheable) {
+                    cache.put(key, new ResponseCache.Entry(json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
+                }
+                return reply;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LlmException("interrupted while waiting for the model", e);
+            } catch (LlmException e) {
+                throw e;
+            } catch (Exception e) {
+                long latency = (System.nanoTime() - started) / 1_000_000;
+                RetryPolicy.Failure failure = RetryPolicy.classify(e);
+                String reason = redact(failure.reason(), profile);
+                if (!failure.retryable()) {
+                    record(request, 0, 0, latency, false, "error", reason);
+                    throw new LlmException("the " + profile.name() + " model endpoint refused the call: " + reason, e);
+                }
+                Duration wait = retry.backoff(attempt, failure.retryAfter());
+                if (failure.retryAfter().isPresent() && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
+                    record(request, 0, 0, latency, false, "rate_limited", reason);
+                    throw new RateLimitedException(profile.name(), failure.retryAfter().get());
+                }
+                if (attempt >= retry.maxAttempts()) {
+                    record(request, 0, 0, latency, false, "error", reason);
+                    throw new LlmException("the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason, e);
+                }
+                if (wait.compareTo(budget.remaining()) > 0) {
+                    record(request, 0, 0, latency, false, "error", reason);
+                    throw new BudgetExhaustedException("wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
+                }
+                record(request, 0, 0, latency, false, "retry", reason);
+                log.info("Model call to {} failed ({}); attempt {} of {} in {} ms", profile.name(), reason, attempt + 1,
+                        retry.maxAttempts(), wait.toMillis());
+                sleep(wait);
+            }
+        }
+    }
+
+    private OpenAiChatOptions options(Request request) {
+        ModelProfile profile = request.profile();
+        OpenAiChatOptions.Builder options = OpenAiChatOptions.builder()
+                .model(profile.model())
+                .temperature(profile.temperature())
+                .maxTokens(profile.maxOutputTokens());
+        if (request.jsonSchema() != null) {
+            options.responseFormat(OpenAiChatModel.ResponseFormat.builder()
+                    .type(OpenAiChatModel.ResponseFormat.Type.JSON_SCHEMA).jsonSchema(request.jsonSchema()).build());
+        }
+        if (request.tools() != null && !request.tools().isEmpty()) {
+            options.toolCallbacks(request.tools()); // Spring AI 2 models return tool calls; the loop runs in LlmSession
+        }
+        return options.build();
+    }
+
+    private static Reply reply(ChatResponse response) {
+        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
+            throw new LlmException("the model returned no choices");
+        }
+        AssistantMessage output = response.getResult().getOutput();
+        List<Reply.ToolRequest> tools = new ArrayList<>();
+        for (AssistantMessage.ToolCall call : output.getToolCalls()) {
+            tools.add(new Reply.ToolRequest(call.id(), call.name(), call.arguments()));
+        }
+        Usage usage = response.getMetadata() == null ? null : response.getMetadata().getUsage();
+        long prompt = usage == null || usage.getPromptTokens() == null ? 0 : usage.getPromptTokens();
+        long completion = usage == null || usage.getCompletionTokens() == null ? 0 : usage.getCompletionTokens();
+        return new Reply(output.getText(), tools, prompt, completion, false);
+    }
+
+    /** Everything that determines the reply, in a stable textual form. */
+    private String canonical(Request request) {
+        StringBuilder s = new StringBuilder()
+                .append(request.profile().baseUrl()).append('\n')
+                .append(request.profile().model()).append('\n')
+                .append(request.profile().temperature()).append('|').append(request.profile().maxOutputTokens()).append('\n')
+                .append(request.jsonSchema()).append('\n');
+        if (request.tools() != null) {
+            for (ToolCallback tool : request.tools()) {
+                s.append("tool:").append(tool.getToolDefinition().name()).append(tool.getToolDefinition().inputSchema()).append('\n');
+            }
+        }
+        for (Message m : request.messages()) {
+            s.append(m.getMessageType()).append(':').append(m.getText()).append('\n');
+            if (m instanceof AssistantMessage a) {
+                a.getToolCalls().forEach(c -> s.append("call:").append(c.name()).append(c.arguments()).append('\n'));
+            }
+            if (m instanceof ToolResponseMessage t) {
+                t.getResponses().forEach(r -> s.append("result:").append(r.name()).append(r.responseData()).append('\n'));
+            }
+        }
+        return s.toString();
+    }
+
+    private void record(Request request, long prompt, long completion, long latency, boolean hit, String outcome, String error) {
+        calls.record(new CallRecord(request.scope(), request.role(), request.profile().name(), request.profile().model(),
+                request.template(), prompt, completion, latency, hit, outcome, error));
+    }
+
+    private static String redact(String text, ModelProfile profile) {
+        return profile.apiKey() == null || profile.apiKey().length() < 4 ? text : text.replace(profile.apiKey(), "****");
+    }
+
+    private static void sleep(Duration wait) {
+        try {
+            Thread.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LlmException("interrupted while backing off", e);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.lorekeeper.llm;
+
+/** A model call that did not produce a usable reply; the message is safe to show to users. */
+public class LlmException extends RuntimeException {
+
+    public LlmException(String message) {
+        super(message);
+    }
+
+    public LlmException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,164 @@
+package io.lorekeeper.llm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.definition.ToolDefinition;
+
+import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
+
+/**
+ * The model, as one question or one ingestion stage sees it: every call is routed by role,
+ * rendered from a named template, counted against this session's {@link Budget} and recorded
+ * under its {@link CallScope}.
+ */
+public final class LlmSession {
+
+    private final CallScope scope;
+    private final Budget budget;
+    private final ModelProfiles profiles;
+    private final PromptTemplates templates;
+    private final ChatCaller caller;
+    private final StructuredOutput output;
+
+    LlmSession(CallScope scope, Budget budget, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller,
+            StructuredOutput output) {
+        this.scope = scope;
+        this.budget = budget;
+        this.profiles = profiles;
+        this.templates = templates;
+        this.caller = caller;
+        this.output = output;
+    }
+
+    public Budget budget() {
+        return budget;
+    }
+
+    /** Free text from the template's prompt. */
+    public String text(Role role, String template, Map<String, ?> variables) {
+        ModelProfile profile = profiles.forRole(role);
+        PromptTemplates.Rendered prompt = templates.render(template, variables);
+        return caller.call(request(role, profile, template, messages(prompt, null), null, null), budget).text();
+    }
+
+    /**
+     * A reply bound to {@code type} and validated. In native mode the JSON schema travels in the
+     * request; in prompt mode it is described in the system prompt. A reply that does not parse or
+     * validate gets one repair call that shows the model its error.
+     */
+    public <T> T structured(Role role, String template, Map<String, ?> variables, Class<T> type) {
+        ModelProfile profile = profiles.forRole(role);
+        PromptTemplates.Rendered prompt = templates.render(template, variables);
+        String schema = StructuredOutput.schemaOf(type);
+        List<Message> messages = messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
+        String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
+        String reply = caller.call(request(role, profile, template, messages, nativeSchema, null), budget).text();
+        try {
+            return output.parse(reply, type);
+        } catch (StructuredOutput.InvalidReply invalid) {
+            List<Message> repair = new ArrayList<>(messages);
+            repair.add(new AssistantMessage(reply == null ? "" : reply));
+            repair.add(new UserMessage("That reply cannot be used: " + invalid.getMessage()
+                    + ". Answer again with only one JSON object that matches this schema:\n" + schema));
+            String repaired = caller.call(request(role, profile, template + "#repair", repair, nativeSchema, null), budget).text();
+            try {
+                return output.parse(repaired, type);
+            } catch (StructuredOutput.InvalidReply stillInvalid) {
+                throw new LlmException("the model's reply to " + template + " did not match its schema after one repair: "
+                        + stillInvalid.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A tool loop driven here, not inside the client, so the budget applies to every round: the
+     * model may call tools for up to {@code maxRounds} rounds; its first reply without tool calls is
+     * bound to {@code type}. When the rounds run out, one last call without tools asks for the answer.
+     */
+    public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
+            Class<T> type, ToolObserver observer) {
+        ModelProfile profile = profiles.forRole(role);
+        PromptTemplates.Rendered prompt = templates.render(template, variables);
+        String schema = StructuredOutput.schemaOf(type);
+        List<Message> messages = messages(prompt, schema);
+        Map<String, LlmTool> byName = tools.stream().collect(Collectors.toMap(LlmTool::name, Function.identity()));
+        List<ToolCallback> callbacks = tools.stream().map(LlmSession::callback).toList();
+        for (int round = 1; round <= maxRounds; round++) {
+            Reply reply = caller.call(request(role, profile, template, messages, null, callbacks), budget);
+            if (!reply.wantsTools()) {
+                return output.parse(reply.text(), type);
+            }
+            List<AssistantMessage.ToolCall> calls = reply.toolCalls().stream()
+                    .map(c -> new AssistantMessage.ToolCall(c.id(), "function", c.name(), c.arguments())).toList();
+            messages.add(AssistantMessage.builder().content(reply.text() == null ? "" : reply.text()).toolCalls(calls).build());
+            List<ToolResponseMessage.ToolResponse> results = new ArrayList<>();
+            for (Reply.ToolRequest call : reply.toolCalls()) {
+                LlmTool tool = byName.get(call.name());
+                String result;
+                if (tool == null) {
+                    result = "error: there is no tool named '" + call.name() + "'; tools are " + byName.keySet();
+                } else {
+                    try {
+                        result = tool.call(call.arguments());
+                    } catch (RuntimeException e) {
+                        result = "error: " + e.getMessage();
+                    }
+                }
+                observer.called(round, call.name(), call.arguments(), result);
+                results.add(new ToolResponseMessage.ToolResponse(call.id(), call.name(), result));
+            }
+            messages.add(ToolResponseMessage.builder().responses(results).build());
+        }
+        messages.add(new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
+        Reply last = caller.call(request(role, profile, template + "#final", messages, null, null), budget);
+        return output.parse(last.text(), type);
+    }
+
+    /** Sees every tool call of a loop, for the trace. */
+    @FunctionalInterface
+    public interface ToolObserver {
+        void called(int round, String tool, String arguments, String result);
+
+        ToolObserver NONE = (round, tool, arguments, result) -> { };
+    }
+
+    private ChatCaller.Request request(Role role, ModelProfile profile, String template, List<Message> messages,
+            String schema, List<ToolCallback> tools) {
+        return new ChatCaller.Request(scope, role, profile, template, messages, schema, tools);
+    }
+
+    private static List<Message> messages(PromptTemplates.Rendered prompt, String schemaInPrompt) {
+        String system = schemaInPrompt == null ? prompt.system()
+                : prompt.system() + "\n\nReply with only one JSON object that matches this JSON schema, and nothing else:\n" + schemaInPrompt;
+        List<Message> messages = new ArrayList<>();
+        messages.add(new SystemMessage(system));
+        messages.add(new UserMessage(prompt.user()));
+        return messages;
+    }
+
+    private static ToolCallback callback(LlmTool tool) {
+        ToolDefinition definition = ToolDefinition.builder().name(tool.name()).description(tool.description())
+                .inputSchema(tool.parametersSchema()).build();
+        return new ToolCallback() {
+            @Override
+            public ToolDefinition getToolDefinition() {
+                return definition;
+            }
+
+            @Override
+            public String call(String arguments) {
+                return tool.call(arguments);
+            }
+        };
+    }
+}

@@ -1,0 +1,16 @@
+package io.lorekeeper.llm;
+
+import java.time.Duration;
+
+import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
+
+/** A fully resolved model profile: where to call, which model, with which limits. */
+public record ModelProfile(String name, String baseUrl, String apiKey, String model, double temperature,
+        int maxOutputTokens, int contextWindow, StructuredOutputMode structuredOutput, int maxConcurrency,
+        int tokensPerMinute, Duration timeout) {
+
+    @Override
+    public String toString() {
+        return "ModelProfile[" + name + ", " + model + " at " + (baseUrl == null ? "api.openai.com" : baseUrl) + "]";
+    }
+}

@@ -1,0 +1,55 @@
+package io.lorekeeper.llm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.llm.LlmSettings.ProfileOverrides;
+
+/** Resolves roles to profiles, filling every profile's gaps from the default one. */
+@Component
+class ModelProfiles {
+
+    static final String DEFAULT = "default";
+
+    private final Map<String, ModelProfile> byName = new LinkedHashMap<>();
+    private final Map<String, String> roles;
+
+    ModelProfiles(LlmSettings settings) {
+        ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
+                settings.model(), settings.temperature(), settings.maxOutputTokens(), settings.contextWindow(),
+                settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout());
+        byName.put(DEFAULT, base);
+        settings.profiles().forEach((name, o) -> byName.put(name, merge(name, base, o)));
+        for (Map.Entry<String, String> role : settings.roles().entrySet()) {
+            if (!byName.containsKey(role.getValue())) {
+                throw new IllegalStateException("lorekeeper.llm.roles." + role.getKey() + " names an unknown profile '"
+                        + role.getValue() + "'; profiles are " + byName.keySet());
+            }
+        }
+        this.roles = settings.roles();
+    }
+
+    ModelProfile forRole(Role role) {
+        return byName.get(roles.getOrDefault(role.key(), DEFAULT));
+    }
+
+    private static ModelProfile merge(String name, ModelProfile base, ProfileOverrides o) {
+        return new ModelProfile(name,
+                o.baseUrl() != null ? blankToNull(o.baseUrl()) : base.baseUrl(),
+                o.apiKey() != null ? blankToNull(o.apiKey()) : base.apiKey(),
+                o.model() != null ? o.model() : base.model(),
+                o.temperature() != null ? o.temperature() : base.temperature(),
+                o.maxOutputTokens() != null ? o.maxOutputTokens() : base.maxOutputTokens(),
+                o.contextWindow() != null ? o.contextWindow() : base.contextWindow(),
+                o.structuredOutput() != null ? o.structuredOutput() : base.structuredOutput(),
+                o.maxConcurrency() != null ? o.maxConcurrency() : base.maxConcurrency(),
+                o.tokensPerMinute() != null ? o.tokensPerMinute() : base.tokensPerMinute(),
+                o.timeout() != null ? o.timeout() : base.timeout());
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,84 @@
+package io.lorekeeper.llm;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIServiceException;
+
+/**
+ * Decides what to do when a call fails: retry 429, 408, 409 and 5xx replies and timeouts or broken
+ * connections with exponential backoff and full jitter, waiting at least what {@code Retry-After}
+ * asks; give up at once on other client errors (a bad key will not get better).
+ */
+final class RetryPolicy {
+
+    private final LlmSettings.Retry settings;
+
+    RetryPolicy(LlmSettings.Retry settings) {
+        this.settings = settings;
+    }
+
+    record Failure(boolean retryable, Optional<Duration> retryAfter, String reason) {
+    }
+
+    static Failure classify(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof OpenAIServiceException service) {
+                int status = service.statusCode();
+                boolean retryable = status == 429 || status == 408 || status == 409 || status >= 500;
+                return new Failure(retryable, retryAfter(service.headers().values("retry-after-ms"), true)
+                        .or(() -> retryAfter(service.headers().values("retry-after"), false)),
+                        "HTTP " + status + describe(service));
+            }
+            if (t instanceof OpenAIIoException || t instanceof IOException) {
+                return new Failure(true, Optional.empty(), "connection failed or timed out (" + t.getClass().getSimpleName() + ")");
+            }
+        }
+        return new Failure(false, Optional.empty(), error.getClass().getSimpleName() + ": " + error.getMessage());
+    }
+
+    /** How long to wait before attempt {@code attempt + 1} (attempt counts from 1). */
+    Duration backoff(int attempt, Optional<Duration> retryAfter) {
+        long cap = settings.maxBackoff().toMillis();
+        long exponential = Math.min(cap, settings.initialBackoff().toMillis() << Math.min(20, attempt - 1));
+        long jittered = ThreadLocalRandom.current().nextLong(exponential / 2, exponential + 1);
+        return retryAfter.filter(r -> r.toMillis() > jittered).orElse(Duration.ofMillis(jittered));
+    }
+
+    int maxAttempts() {
+        return settings.maxAttempts();
+    }
+
+    Duration maxWait() {
+        return settings.maxWait();
+    }
+
+    private static Optional<Duration> retryAfter(List<String> values, boolean millis) {
+        if (values.isEmpty()) {
+            return Optional.empty();
+        }
+        String value = values.getFirst().strip();
+        try {
+            double amount = Double.parseDouble(value);
+            return Optional.of(millis ? Duration.ofMillis((long) amount) : Duration.ofMillis((long) (amount * 1000)));
+        } catch (NumberFormatException notANumber) {
+            try {
+                Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME));
+                return Optional.of(until.isNegative() ? Duration.ZERO : until);
+            } catch (RuntimeException notADate) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    private static String describe(OpenAIServiceException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        return message.isBlank() ? "" : ": " + (message.length() > 300 ? message.substring(0, 300) + "…" : message);
+    }
+}

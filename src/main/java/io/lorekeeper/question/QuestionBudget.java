@@ -1,0 +1,24 @@
+package io.lorekeeper.question;
+
+import io.lorekeeper.llm.Budget;
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.reasoning.QuestionOptions;
+
+/**
+ * A question's LLM budget from {@code options.budget = {maxCalls, maxTokens, maxSeconds}}, each
+ * defaulting to {@code lorekeeper.llm.budget.*}.
+ */
+final class QuestionBudget {
+
+    private QuestionBudget() {
+    }
+
+    static Budget of(QuestionOptions options, LlmGateway gateway) {
+        QuestionOptions budget = options.nested(QuestionOptions.BUDGET);
+        budget.allowOnly(java.util.Set.of("maxCalls", "maxTokens", "maxSeconds"));
+        Long calls = budget.longValue("maxCalls", 1, 10_000);
+        Long tokens = budget.longValue("maxTokens", 1, 100_000_000);
+        Long seconds = budget.longValue("maxSeconds", 1, 24 * 3600);
+        return gateway.questionBudget(calls == null ? null : calls.intValue(), tokens, seconds == null ? null : seconds.intValue());
+    }
+}

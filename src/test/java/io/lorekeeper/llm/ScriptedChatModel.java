@@ -1,0 +1,199 @@
+package io.lorekeeper.llm;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.MessageType;
+import org.springframework.ai.chat.metadata.ChatResponseMetadata;
+import org.springframework.ai.chat.metadata.DefaultUsage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+
+/**
+ * A scripted {@link ChatModel} for tests of LLM-backed logic. Calls are routed by the prompt
+ * template named on the first line of the system message ({@code [task: rag/answer]}); each
+ * template has a queue of one-shot replies and an optional standing reply. Every call is recorded,
+ * and replies can be failures or delayed.
+ *
+ * <pre>
+ * model.on("rag/answer").reply("{\"answer\": \"Magwitch\", ...}");
+ * model.on("gam/plan").once(json1).once(json2);
+ * model.on("rag/answer").failOnce(new RuntimeException("boom"));
+ * </pre>
+ */
+public class ScriptedChatModel implements ChatModel {
+
+    private static final Pattern TASK = Pattern.compile("^\\[task: ([^\\]#]+)(#[a-z]+)?]");
+
+    /** One recorded call. {@code template} includes a {@code #repair} or {@code #final} suffix when the gateway added one. */
+    public record Call(String template, List<Message> messages, ChatOptions options) {
+        public String system() {
+            return text(MessageType.SYSTEM);
+        }
+
+        /** The last user message (the repair request, for a repair call). */
+        public String user() {
+            return text(MessageType.USER);
+        }
+
+        private String text(MessageType type) {
+            String found = null;
+            for (Message m : messages) {
+                if (m.getMessageType() == type) {
+                    found = m.getText();
+                }
+            }
+            return found;
+        }
+    }
+
+    private final Map<String, Script> scripts = new ConcurrentHashMap<>();
+    private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+
+    public Script on(String template) {
+        return scripts.computeIfAbsent(template, t -> new Script());
+    }
+
+    public List<Call> calls() {
+        return List.copyOf(calls);
+    }
+
+    public List<Call> calls(String template) {
+        return calls().stream().filter(c -> c.template().equals(template)).toList();
+    }
+
+    public void reset() {
+        scripts.clear();
+        calls.clear();
+    }
+
+    @Override
+    public ChatResponse call(Prompt prompt) {
+        List<Message> messages = prompt.getInstructions();
+        String system = messages.stream().filter(m -> m.getMessageType() == MessageType.SYSTEM).map(Message::getText)
+                .findFirst().orElse("");
+        Matcher task = TASK.matcher(system);
+        String template = task.find() ? task.group(1) : "(none)";
+        String suffix = repairOrFinal(messages);
+        Call call = new Call(template + suffix, List.copyOf(messages), prompt.getOptions());
+        calls.add(call);
+        Script script = scripts.get(template);
+        if (script == null) {
+            throw new IllegalStateException("no script for prompt template '" + template + "'");
+        }
+        return script.next().apply(call);
+    }
+
+    /** The gateway marks repair and final-answer calls only by their last user message. */
+    private static String repairOrFinal(List<Message> messages) {
+        Message last = messages.getLast();
+        if (last.getMessageType() == MessageType.USER && last.getText().startsWith("That reply cannot be used")) {
+            return "#repair";
+        }
+        if (last.getMessageType() == MessageType.USER && last.getText().startsWith("No more tool calls are possible")) {
+            return "#final";
+        }
+        return "";
+    }
+
+    /** Replies for one template: one-shot replies first, in order, then the standing reply. */
+    public static final class Script {
+        private final Deque<Function<Call, ChatResponse>> once = new ArrayDeque<>();
+        private volatile Function<Call, ChatResponse> standing;
+        private volatile Duration delay = Duration.ZERO;
+        private final AtomicInteger served = new AtomicInteger();
+
+        /** Every call not served by a one-shot reply gets this text. */
+        public Script reply(String text) {
+            standing = call -> response(text, List.of(), call);
+            return this;
+        }
+
+        /** Computes the reply from the call (e.g. echoing a passage the prompt contains). */
+        public Script reply(Function<Call, String> text) {
+            standing = call -> response(text.apply(call), List.of(), call);
+            return this;
+        }
+
+        public Script once(String text) {
+            synchronized (once) {
+                once.add(call -> response(text, List.of(), call));
+            }
+            return this;
+        }
+
+        /** A one-shot reply asking to call tools: pairs of (tool name, JSON arguments). */
+        public Script onceCallTools(String... nameAndArguments) {
+            List<AssistantMessage.ToolCall> toolCalls = new ArrayList<>();
+            for (int i = 0; i < nameAndArguments.length; i += 2) {
+                toolCalls.add(new AssistantMessage.ToolCall("call_" + (i / 2) + "_" + nameAndArguments[i], "function",
+                        nameAndArguments[i], nameAndArguments[i + 1]));
+            }
+            synchronized (once) {
+                once.add(call -> response("", toolCalls, call));
+            }
+            return this;
+        }
+
+        public Script failOnce(RuntimeException error) {
+            synchronized (once) {
+                once.add(call -> {
+                    throw error;
+                });
+            }
+            return this;
+        }
+
+        public Script delay(Duration latency) {
+            this.delay = latency;
+            return this;
+        }
+
+        public int served() {
+            return served.get();
+        }
+
+        Function<Call, ChatResponse> next() {
+            served.incrementAndGet();
+            if (!delay.isZero()) {
+                try {
+                    Thread.sleep(delay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            synchronized (once) {
+                if (!once.isEmpty()) {
+                    return once.poll();
+                }
+            }
+            if (standing == null) {
+                throw new IllegalStateException("the script ran out of replies");
+            }
+            return standing;
+        }
+
+        private static ChatResponse response(String text, List<AssistantMessage.ToolCall> toolCalls, Call call) {
+            int prompt = call.messages().stream().mapToInt(m -> String.valueOf(m.getText()).length() / 4 + 1).sum();
+            int completion = text.length() / 4 + 1;
+            AssistantMessage message = AssistantMessage.builder().content(text).toolCalls(toolCalls).build();
+            return new ChatResponse(List.of(new Generation(message)),
+                    ChatResponseMetadata.builder().usage(new DefaultUsage(prompt, completion)).build());
+        }
+    }
+}
