@@ -17,8 +17,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>Rendering is a single pass: an inserted value is never scanned again, so document text full
  * of braces, quotes or instructions stays data. Templates put such text inside tags
- * ({@code <passage>...</passage>}); a value that tries to close one of our tags has the closing
- * sequence defused, so it cannot break out of its block.
+ * ({@code <passage>...</passage>}); a string value that tries to close one of our tags has the
+ * closing sequence defused, so it cannot break out of its block. Markup the caller assembled
+ * itself comes as {@link PromptMarkup} and goes in unchanged.
  */
 @Component
 class PromptTemplates {
@@ -53,7 +54,9 @@ class PromptTemplates {
             if (!variables.containsKey(name)) {
                 throw new IllegalStateException("prompt " + template + " needs variable '" + name + "'");
             }
-            m.appendReplacement(out, Matcher.quoteReplacement(defuse(String.valueOf(variables.get(name)))));
+            Object value = variables.get(name);
+            String inserted = value instanceof PromptMarkup markup ? markup.text() : defuse(String.valueOf(value));
+            m.appendReplacement(out, Matcher.quoteReplacement(inserted));
         }
         m.appendTail(out);
         return out.toString();

@@ -93,7 +93,10 @@ class QuestionRunner {
             store.markQueued(id);
             trace.record("requeued", Map.of("reason", later.getMessage(), "afterSeconds", later.after().toSeconds()));
             throw later;
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
             String reason = reason(e);
             log.warn("Question {} failed: {}", id, reason, e);
             store.fail(id, reason);
@@ -105,7 +108,7 @@ class QuestionRunner {
         }
     }
 
-    private static String reason(Exception e) {
+    private static String reason(Throwable e) {
         if (e instanceof ApiProblem problem) {
             return problem.getMessage();
         }

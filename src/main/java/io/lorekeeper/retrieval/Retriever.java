@@ -71,6 +71,23 @@ public class Retriever {
                 }).optional();
     }
 
+    /**
+     * The header line of a conversation page ({@code [Session 3, 7:55 pm on 9 June, 2023]}) with
+     * its span: turns say "yesterday", only the header says which day that was. Empty for pages of
+     * plain texts.
+     */
+    public Optional<SessionHeader> sessionHeader(UUID documentId, int pageOrdinal) {
+        return page(documentId, pageOrdinal)
+                .filter(page -> page.sessionId() != null && page.text().startsWith("[Session "))
+                .map(page -> {
+                    String line = page.text().substring(0, page.text().indexOf(']') + 1);
+                    return new SessionHeader(documentId, page.start(), page.start() + line.length(), line);
+                });
+    }
+
+    public record SessionHeader(UUID documentId, int start, int end, String text) {
+    }
+
     public int pageCount(UUID documentId) {
         return jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?").param(documentId).query(Integer.class).single();
     }

@@ -20,7 +20,6 @@ import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.StrategyRequirements;
 import io.lorekeeper.reasoning.StrategyResult;
-import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
 
@@ -166,12 +165,8 @@ class ExtractiveStrategy implements AnswerStrategy {
     }
 
     private static java.util.Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
-        return retriever.page(candidate.documentId(), candidate.pageOrdinal())
-                .map(PageText::text)
-                .filter(text -> text.startsWith("[Session "))
-                .map(text -> text.substring(0, text.indexOf(']') + 1))
-                .flatMap(header -> retriever.page(candidate.documentId(), candidate.pageOrdinal())
-                        .map(page -> Citation.of(candidate.documentId(), page.start(), page.start() + header.length(), header)));
+        return retriever.sessionHeader(candidate.documentId(), candidate.pageOrdinal())
+                .map(h -> Citation.of(h.documentId(), h.start(), h.end(), h.text()));
     }
 
     private static Citation citation(Candidate c) {

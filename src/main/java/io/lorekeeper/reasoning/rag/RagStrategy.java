@@ -1,0 +1,138 @@
+package io.lorekeeper.reasoning.rag;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.PromptMarkup;
+import io.lorekeeper.llm.Role;
+import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.QuestionContext;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.SpanLocator;
+import io.lorekeeper.reasoning.StrategyRequirements;
+import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * The single-shot baseline every comparison table starts from: hybrid retrieval of the top-k
+ * chunks with the question, one answer call over them, citations located in the passages the
+ * model quotes. No iteration, no memory beyond the index.
+ */
+@Component
+class RagStrategy implements AnswerStrategy {
+
+    private final Documents documents;
+
+    RagStrategy(Documents documents) {
+        this.documents = documents;
+    }
+
+    private static final Set<String> OPTIONS = Set.of("k", "window");
+
+    private record Settings(int k, int window) {
+        static Settings of(QuestionOptions options) {
+            options.allowOnly(OPTIONS);
+            return new Settings(options.intValue("k", 8, 1, 50), options.intValue("window", 0, 0, 5));
+        }
+    }
+
+    @Override
+    public String name() {
+        return "rag";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(true, Set.of("embed"), "single-shot baseline: hybrid top-k retrieval and one answer call");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        Settings.of(options);
+    }
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        Settings settings = Settings.of(context.options());
+        List<SearchHit> hits = context.retriever().hybrid(context.documentIds(), context.question(), settings.k());
+        List<Passages.Passage> passages = hits.stream()
+                .map(hit -> new Passages.Passage(settings.window() == 0 ? hit : widen(context, hit, settings.window()), session(context, hit)))
+                .toList();
+        PromptMarkup rendered = Passages.render(passages);
+        context.trace().record("retrieve", Map.of("query", context.question(), "mode", "hybrid", "k", settings.k(),
+                "passages", Passages.summary(passages), "contextTokens", TokenCounter.count(rendered.text())));
+
+        RagReply reply;
+        try {
+            reply = context.llm().structured(Role.ANSWERER, "rag/answer", variables(context, rendered), RagReply.class);
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage()));
+            return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
+        }
+        List<Citation> citations = new ArrayList<>();
+        List<Map<String, Object>> located = new ArrayList<>();
+        for (RagReply.Evidence evidence : reply.evidence() == null ? List.<RagReply.Evidence>of() : reply.evidence()) {
+            int index = evidence.passage() - 1;
+            if (index < 0 || index >= passages.size()) {
+                located.add(Map.of("passage", evidence.passage(), "found", false, "reason", "no such passage"));
+                continue;
+            }
+            SearchHit passage = passages.get(index).hit();
+            var span = SpanLocator.locate(evidence.quote(), passage.text(), passage.start());
+            // An unlocatable quote is still handed on, pinned to its passage, so that the
+            // verifier drops and counts it like any invented quote.
+            citations.add(span.map(s -> Citation.of(passage.documentId(), s.start(), s.end(), evidence.quote().strip()))
+                    .orElse(Citation.of(passage.documentId(), passage.start(), passage.end(), evidence.quote())));
+            located.add(Map.of("passage", evidence.passage(), "found", span.isPresent()));
+        }
+        Integer choice = context.isMultipleChoice() ? validChoice(reply.choice(), context.choices().size()) : null;
+        String answer = choice != null ? context.choices().get(choice) : reply.answer();
+        context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence(), "evidence", located));
+        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, false);
+    }
+
+    private static Map<String, Object> variables(QuestionContext context, PromptMarkup passages) {
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("passages", passages);
+        vars.put("question", context.question());
+        if (context.isMultipleChoice()) {
+            StringBuilder choices = new StringBuilder("Choices:\n");
+            for (int i = 0; i < context.choices().size(); i++) {
+                choices.append(i).append(". ").append(context.choices().get(i)).append('\n');
+            }
+            vars.put("choices", choices.toString());
+            vars.put("choiceRules", "- This is a multiple-choice question: set choice to the number of the best-supported choice, and answer with its text.");
+        } else {
+            vars.put("choices", "");
+            vars.put("choiceRules", "- Leave choice empty (null).");
+        }
+        return vars;
+    }
+
+    private static Integer validChoice(Integer choice, int count) {
+        return choice != null && choice >= 0 && choice < count ? choice : null;
+    }
+
+    /** The chunk with its neighbours, as one span of the canonical text (separators included, so offsets stay exact). */
+    private SearchHit widen(QuestionContext context, SearchHit hit, int window) {
+        List<SearchHit> around = context.retriever().neighbours(hit.documentId(), hit.chunkOrdinal(), window);
+        int start = around.getFirst().start();
+        int end = around.getLast().end();
+        return new SearchHit(hit.documentId(), hit.chunkOrdinal(), hit.pageOrdinal(), start, end,
+                documents.text(hit.documentId()).substring(start, end), hit.turnIds(), hit.score());
+    }
+
+    /** The session line of a conversation chunk's page, or null for plain texts. */
+    private static String session(QuestionContext context, SearchHit hit) {
+        return context.retriever().sessionHeader(hit.documentId(), hit.pageOrdinal()).map(h -> h.text()).orElse(null);
+    }
+}

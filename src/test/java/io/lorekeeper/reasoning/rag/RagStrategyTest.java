@@ -1,0 +1,181 @@
+package io.lorekeeper.reasoning.rag;
+
+import static io.lorekeeper.support.TestDocuments.aConversation;
+import static io.lorekeeper.support.TestDocuments.aText;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.LlmIntegrationTest;
+import tools.jackson.databind.JsonNode;
+
+@LlmIntegrationTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RagStrategyTest {
+
+    private static final String FIRE = "The fire was started by a lamp that Hector Munro, the miller's apprentice, had left burning in the loft.";
+    private static final String CHRONICLE = """
+            The village of Ardnacross stood at the mouth of a cold river.
+
+            In the spring of 1902 the old mill burned down. %s Nobody was hurt.
+
+            The new mill was finished in 1904. It was built of grey stone and had a slate roof.
+            """.formatted(FIRE);
+
+    @Autowired
+    Api api;
+    @Autowired
+    ScriptedChatModel model;
+    @Autowired
+    JdbcClient jdbc;
+
+    UUID chronicle;
+    UUID chat;
+
+    @BeforeAll
+    void ingest() {
+        chronicle = api.ingest(aText(CHRONICLE).titled("RAG chronicle").build());
+        chat = api.ingest(aConversation()
+                .session("1:56 pm on 8 May, 2023", "Caroline", "I went to a support group yesterday.", "Melanie", "Good for you!")
+                .session("3:10 pm on 1 June, 2023", "Caroline", "Next month I start a counselling course.")
+                .build());
+    }
+
+    @BeforeEach
+    void resetModel() {
+        model.reset();
+    }
+
+    @Test
+    void answersFromRetrievedPassagesWithVerifiedCitations() {
+        model.on("rag/answer").reply(call -> """
+                {"answer": "Hector Munro", "confidence": 0.9,
+                 "evidence": [{"passage": %d, "quote": "a lamp that Hector Munro, the miller's apprentice, had left burning"}]}"""
+                .formatted(passageContaining(call.user(), "Hector Munro")));
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the mill fire?", "strategy", "rag"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
+        assertThat(answer.get("mode").asString()).isEqualTo("generated");
+        JsonNode citation = answer.get("citations").get(0);
+        assertThat(citation.get("quote").asString()).isEqualTo("a lamp that Hector Munro, the miller's apprentice, had left burning");
+        assertThat(CHRONICLE.replace("\r", "").substring(citation.get("start").asInt(), citation.get("end").asInt()))
+                .isEqualTo(citation.get("quote").asString());
+        assertThat(model.calls("rag/answer")).hasSize(1);
+        assertThat(model.calls("rag/answer").getFirst().user()).contains("<passage n=\"1\"").contains("Who started the mill fire?");
+        UUID id = UUID.fromString(answer.get("id").asString());
+        assertThat(jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id = ? AND role = 'answerer' AND outcome = 'ok'")
+                .param(id).query(Integer.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    void quotesNotInTheSourceAreDroppedAndCounted() {
+        model.on("rag/answer").reply("""
+                {"answer": "Hector Munro", "confidence": 0.8,
+                 "evidence": [{"passage": 1, "quote": "Hector Munro confessed to the magistrate"}, {"passage": 9, "quote": "x"}]}""");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who confessed?", "strategy", "rag"));
+
+        assertThat(answer.get("citations")).isEmpty();
+        JsonNode trace = api.get("/v1/questions/" + answer.get("id").asString() + "/trace").json();
+        JsonNode check = null;
+        for (JsonNode event : trace.get("events")) {
+            if (event.get("type").asString().equals("citations")) {
+                check = event.get("payload");
+            }
+        }
+        assertThat(check.get("dropped").asInt()).isEqualTo(1);
+        assertThat(check.get("droppedQuotes").get(0).asString()).isEqualTo("Hector Munro confessed to the magistrate");
+    }
+
+    @Test
+    void conversationPassagesCarryTheirSessionDate() {
+        model.on("rag/answer").reply("""
+                {"answer": "7 May 2023", "confidence": 0.7, "evidence": []}""");
+
+        api.ask(Map.of("documentIds", List.of(chat), "question", "When did Caroline go to the support group?", "strategy", "rag"));
+
+        assertThat(model.calls("rag/answer").getFirst().user()).contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"");
+    }
+
+    @Test
+    void multipleChoiceAnswersWithTheChosenChoice() {
+        model.on("rag/answer").reply("""
+                {"answer": "grey stone", "confidence": 0.8, "choice": 1, "evidence": []}""");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "What was the new mill built of?",
+                "strategy", "rag", "choices", List.of("red brick", "grey stone")));
+
+        assertThat(answer.get("choiceIndex").asInt()).isEqualTo(1);
+        assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
+        assertThat(model.calls("rag/answer").getFirst().user()).contains("1. grey stone");
+    }
+
+    @Test
+    void anInvalidReplyIsRepairedOnce() {
+        model.on("rag/answer").once("{\"answer\": \"Munro\"}").reply("{\"answer\": \"Hector Munro\", \"confidence\": 0.6, \"evidence\": []}");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who?", "strategy", "rag"));
+
+        assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
+        assertThat(model.calls("rag/answer#repair")).hasSize(1);
+        assertThat(model.calls("rag/answer#repair").getFirst().user()).contains("confidence");
+    }
+
+    @Test
+    void aSpentBudgetStopsCleanlyAndSaysSo() {
+        model.on("rag/answer").reply("{\"answer\": \"unfinished\"}");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who?", "strategy", "rag",
+                "options", Map.of("budget", Map.of("maxCalls", 1))));
+
+        assertThat(answer.get("status").asString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(model.calls()).hasSize(1);
+    }
+
+    @Test
+    void badBudgetsAreRefusedUpFront() {
+        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "Who?",
+                "strategy", "rag", "options", Map.of("budget", Map.of("maxCalls", -1))));
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("field").asString()).isEqualTo("options.budget.maxCalls");
+    }
+
+    @Test
+    void usageReportsTheTenantsCallsByRoleAndModel() {
+        model.on("rag/answer").reply("{\"answer\": \"x\", \"confidence\": 0.5, \"evidence\": []}");
+        api.ask(Map.of("documentIds", List.of(chronicle), "question", "How many mills?", "strategy", "rag"));
+
+        JsonNode usage = api.get("/v1/usage").json();
+
+        assertThat(usage.get("total").get("calls").asLong()).isPositive();
+        assertThat(usage.get("byRoleAndModel").toString()).contains("\"role\":\"answerer\"");
+        assertThat(api.get("/v1/usage?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z").status()).isEqualTo(400);
+    }
+
+    private static int passageContaining(String prompt, String text) {
+        Matcher m = Pattern.compile("<passage n=\"(\\d+)\"[^>]*>\\n([^<]*)</passage>").matcher(prompt);
+        while (m.find()) {
+            if (m.group(2).contains(text)) {
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        throw new AssertionError("no passage contains " + text);
+    }
+}
