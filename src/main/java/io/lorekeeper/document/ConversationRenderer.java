@@ -27,17 +27,36 @@ final class ConversationRenderer {
     }
 
     static CanonicalText render(List<Session> sessions, DocumentLimits limits) {
-        if (sessions.size() > limits.maxSessions()) {
-            throw ApiProblem.invalid("sessions", "at most " + limits.maxSessions() + " sessions are allowed, got " + sessions.size());
+        CanonicalText rendered = append(CanonicalText.plain(""), sessions, limits);
+        if (rendered.turns().isEmpty()) {
+            throw ApiProblem.invalid("sessions", "a conversation needs at least one turn");
         }
-        StringBuilder text = new StringBuilder();
-        List<CanonicalText.RenderedSession> renderedSessions = new ArrayList<>();
-        List<CanonicalText.RenderedTurn> renderedTurns = new ArrayList<>();
+        return rendered;
+    }
+
+    /**
+     * The conversation {@code before} with {@code sessions} rendered after it. Everything already
+     * there keeps its offsets; session numbers, default session ids and default turn ids continue
+     * where {@code before} stopped, so appending sessions one call at a time yields the same text
+     * as sending them all at once. Field paths in problems index into {@code sessions}.
+     */
+    static CanonicalText append(CanonicalText before, List<Session> sessions, DocumentLimits limits) {
+        int existing = before.sessions().size();
+        if (existing + sessions.size() > limits.maxSessions()) {
+            throw ApiProblem.invalid("sessions", "at most " + limits.maxSessions() + " sessions are allowed, got "
+                    + (existing + sessions.size()) + (existing > 0 ? " with the " + existing + " already stored" : ""));
+        }
+        StringBuilder text = new StringBuilder(before.text());
+        List<CanonicalText.RenderedSession> renderedSessions = new ArrayList<>(before.sessions());
+        List<CanonicalText.RenderedTurn> renderedTurns = new ArrayList<>(before.turns());
         Set<String> sessionIds = new HashSet<>();
+        before.sessions().forEach(s -> sessionIds.add(s.id()));
         Set<String> turnIds = new HashSet<>();
-        for (int s = 0; s < sessions.size(); s++) {
-            Session session = sessions.get(s);
-            String field = "sessions[" + s + "]";
+        before.turns().forEach(t -> turnIds.add(t.id()));
+        for (int i = 0; i < sessions.size(); i++) {
+            Session session = sessions.get(i);
+            int s = existing + i;
+            String field = "sessions[" + i + "]";
             if (session == null) {
                 throw ApiProblem.invalid(field, "a session must be an object");
             }
@@ -47,7 +66,8 @@ final class ConversationRenderer {
             }
             String sessionId = blank(session.id()) ? String.valueOf(s + 1) : session.id().strip();
             if (!sessionIds.add(sessionId)) {
-                throw ApiProblem.invalid(field + ".id", "session id '" + sessionId + "' is used twice");
+                throw ApiProblem.invalid(field + ".id", "session id '" + sessionId + "' is used twice"
+                        + (isStored(before.sessions().stream().map(CanonicalText.RenderedSession::id), sessionId) ? " (it is already in the conversation)" : ""));
             }
             if (!text.isEmpty()) {
                 text.append("\n\n");
@@ -69,7 +89,8 @@ final class ConversationRenderer {
                 }
                 String turnId = blank(turn.id()) ? "D" + (s + 1) + ":" + (t + 1) : turn.id().strip();
                 if (!turnIds.add(turnId)) {
-                    throw ApiProblem.invalid(turnField + ".id", "turn id '" + turnId + "' is used twice");
+                    throw ApiProblem.invalid(turnField + ".id", "turn id '" + turnId + "' is used twice"
+                            + (isStored(before.turns().stream().map(CanonicalText.RenderedTurn::id), turnId) ? " (it is already in the conversation)" : ""));
                 }
                 text.append('\n');
                 int turnStart = text.length();
@@ -80,10 +101,11 @@ final class ConversationRenderer {
             }
             renderedSessions.add(new CanonicalText.RenderedSession(s, sessionId, dateTime, new Span(sessionStart, text.length())));
         }
-        if (renderedTurns.isEmpty()) {
-            throw ApiProblem.invalid("sessions", "a conversation needs at least one turn");
-        }
         return new CanonicalText(text.toString(), renderedSessions, renderedTurns);
+    }
+
+    private static boolean isStored(java.util.stream.Stream<String> storedIds, String id) {
+        return storedIds.anyMatch(id::equals);
     }
 
     private static String oneLine(String s) {

@@ -19,11 +19,13 @@ import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
 
+import io.lorekeeper.document.DocumentRequests.AppendSessions;
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentRequests.Reindex;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.DocumentResponses.DocumentPage;
 import io.lorekeeper.document.DocumentResponses.DocumentView;
+import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
@@ -43,12 +45,15 @@ class DocumentController {
     private final DocumentStore store;
     private final Documents documents;
     private final CurrentTenant tenant;
+    private final SessionAppender appender;
 
-    DocumentController(DocumentIntake intake, DocumentStore store, Documents documents, CurrentTenant tenant) {
+    DocumentController(DocumentIntake intake, DocumentStore store, Documents documents, CurrentTenant tenant,
+            SessionAppender appender) {
         this.intake = intake;
         this.store = store;
         this.documents = documents;
         this.tenant = tenant;
+        this.appender = appender;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -117,6 +122,14 @@ class DocumentController {
             throw ApiProblem.invalid("end", "end must be within [start, " + text.length() + "]");
         }
         return new TextSpan(id, from, to, text.substring(from, to));
+    }
+
+    @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Append sessions to a conversation",
+            description = "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
+                    + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
+    ResponseEntity<SessionsAppended> appendSessions(@PathVariable UUID id, @RequestBody AppendSessions request) {
+        return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(appender.append(id, request));
     }
 
     @PostMapping("/{id}/reindex")

@@ -1,9 +1,5 @@
 package io.lorekeeper.document;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +53,7 @@ class DocumentIntake {
         CanonicalText canonical;
         DocumentKind kind;
         if (hasText) {
-            checkSize("text", request.text());
+            limits.checkTextSize("text", request.text());
             String text = TextNormalizer.normalize(request.text());
             if (text.isBlank()) {
                 throw ApiProblem.invalid("text", "text must not be empty or whitespace only");
@@ -66,7 +62,7 @@ class DocumentIntake {
             kind = DocumentKind.TEXT;
         } else {
             canonical = ConversationRenderer.render(request.sessions(), limits);
-            checkSize("sessions", canonical.text());
+            limits.checkTextSize("sessions", canonical.text());
             kind = DocumentKind.CONVERSATION;
         }
         String title = title(request.title(), canonical.text(), kind);
@@ -122,7 +118,7 @@ class DocumentIntake {
     }
 
     private Accepted store(String title, DocumentKind kind, String profile, Map<String, Object> metadata, CanonicalText canonical) {
-        String hash = sha256(kind.name() + "\n" + canonical.text());
+        String hash = ContentHash.of(kind, canonical.text());
         Optional<UUID> existing = store.findByContentHash(tenant.id(), hash);
         if (existing.isPresent()) {
             return accepted(existing.get(), false);
@@ -143,14 +139,6 @@ class DocumentIntake {
         return new Accepted(id, store.find(id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED), created);
     }
 
-    private void checkSize(String field, String text) {
-        long limit = limits.maxTextSize().toBytes();
-        // Cheap bound first: a UTF-8 byte is at least one char, at most three per UTF-16 unit.
-        if (text.length() > limit || (text.length() * 3L > limit && text.getBytes(StandardCharsets.UTF_8).length > limit)) {
-            throw ApiProblem.tooLarge(field, "the text is larger than the limit of " + limits.maxTextSize());
-        }
-    }
-
     private String title(String given, String text, DocumentKind kind) {
         String title = given == null ? "" : given.strip();
         if (title.length() > limits.maxTitleLength()) {
@@ -164,13 +152,5 @@ class DocumentIntake {
             }
         }
         return title;
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,8 +1,12 @@
 package io.lorekeeper.document;
 
+import java.nio.charset.StandardCharsets;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
+
+import io.lorekeeper.platform.ApiProblem;
 
 /** Intake limits; each has a property under {@code lorekeeper.documents}. */
 @ConfigurationProperties("lorekeeper.documents")
@@ -12,4 +16,13 @@ record DocumentLimits(
         @DefaultValue("5000") int maxSessions,
         @DefaultValue("5000") int maxTurnsPerSession,
         @DefaultValue("16KB") DataSize maxMetadataSize) {
+
+    /** Refuses a text over {@code maxTextSize} UTF-8 bytes with 413, naming {@code field}. */
+    void checkTextSize(String field, String text) {
+        long limit = maxTextSize.toBytes();
+        // Cheap bound first: a UTF-8 byte is at least one char, at most three per UTF-16 unit.
+        if (text.length() > limit || (text.length() * 3L > limit && text.getBytes(StandardCharsets.UTF_8).length > limit)) {
+            throw ApiProblem.tooLarge(field, "the text is larger than the limit of " + maxTextSize);
+        }
+    }
 }

@@ -32,6 +32,11 @@ final class DocumentRequests {
             String text) {
     }
 
+    @Schema(description = "Sessions to add after the last one of a conversation document")
+    record AppendSessions(
+            @Schema(description = "New sessions, in order; numbering and default ids continue after the stored sessions") List<Session> sessions) {
+    }
+
     record Reindex(@Schema(description = "Stages to rebuild (with every later stage); empty resumes unfinished stages") List<String> stages) {
     }
 }

@@ -31,4 +31,12 @@ final class DocumentResponses {
 
     record Accepted(UUID id, DocumentStatus status, boolean created) {
     }
+
+    /** The conversation's id and new status, and what each appended session became. */
+    record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {
+    }
+
+    /** @param number 1-based position in the conversation, as in the {@code [Session n]} line */
+    record AppendedSession(String id, int number, int start, int end, List<String> turnIds) {
+    }
 }

@@ -53,21 +53,32 @@ class DocumentStore {
                 .update();
         jdbc.sql("INSERT INTO document_text (document_id, text) VALUES (?, ?)")
                 .params(doc.id(), doc.canonical().text()).update();
-        List<RenderedSession> sessions = doc.canonical().sessions();
+        insertSessions(doc.id(), doc.canonical().sessions());
+        insertTurns(doc.id(), doc.canonical().turns());
+        for (int i = 0; i < stageNames.size(); i++) {
+            jdbc.sql("INSERT INTO ingestion_stage (document_id, stage, position, status) VALUES (?, ?, ?, 'PENDING')")
+                    .params(doc.id(), stageNames.get(i), i).update();
+        }
+    }
+
+    private void insertSessions(UUID documentId, List<RenderedSession> sessions) {
         jdbcTemplate.batchUpdate("""
                 INSERT INTO conversation_session (document_id, session_index, session_id, date_time, start_offset, end_offset)
                 VALUES (?, ?, ?, ?, ?, ?)""", sessions, 500, (ps, s) -> {
-            ps.setObject(1, doc.id());
+            ps.setObject(1, documentId);
             ps.setInt(2, s.index());
             ps.setString(3, s.id());
             ps.setString(4, s.dateTime());
             ps.setInt(5, s.span().start());
             ps.setInt(6, s.span().end());
         });
+    }
+
+    private void insertTurns(UUID documentId, List<RenderedTurn> turns) {
         jdbcTemplate.batchUpdate("""
                 INSERT INTO conversation_turn (document_id, turn_id, session_id, session_index, turn_index, speaker, start_offset, end_offset)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""", doc.canonical().turns(), 1000, (ps, t) -> {
-            ps.setObject(1, doc.id());
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""", turns, 1000, (ps, t) -> {
+            ps.setObject(1, documentId);
             ps.setString(2, t.id());
             ps.setString(3, t.sessionId());
             ps.setInt(4, t.sessionIndex());
@@ -76,10 +87,33 @@ class DocumentStore {
             ps.setInt(7, t.span().start());
             ps.setInt(8, t.span().end());
         });
-        for (int i = 0; i < stageNames.size(); i++) {
-            jdbc.sql("INSERT INTO ingestion_stage (document_id, stage, position, status) VALUES (?, ?, ?, 'PENDING')")
-                    .params(doc.id(), stageNames.get(i), i).update();
-        }
+    }
+
+    /** The document, locked until the surrounding transaction ends: appends to one conversation queue up here. */
+    Optional<DocumentInfo> lock(UUID tenantId, UUID id) {
+        return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ? FOR UPDATE").params(tenantId, id).query(INFO).optional();
+    }
+
+    /**
+     * Grows a conversation: {@code suffix} goes after the stored text (so no stored offset moves),
+     * the new sessions and turns are recorded, and the document is queued again with every stage
+     * pending. Stages keep their output; each processes only what it has not seen yet.
+     */
+    void appendSessions(UUID id, String suffix, String contentHash, int charCount, List<RenderedSession> sessions,
+            List<RenderedTurn> turns) {
+        jdbc.sql("UPDATE document_text SET text = text || ? WHERE document_id = ?").params(suffix, id).update();
+        jdbc.sql("""
+                UPDATE document SET content_hash = ?, char_count = ?, status = 'QUEUED', failure_reason = NULL, updated_at = now()
+                WHERE id = ?""").params(contentHash, charCount, id).update();
+        insertSessions(id, sessions);
+        insertTurns(id, turns);
+        jdbc.sql("UPDATE ingestion_stage SET status = 'PENDING', message = NULL, updated_at = now() WHERE document_id = ?")
+                .param(id).update();
+    }
+
+    /** Length of the canonical text, which only ever grows: a cached text of another length is stale. */
+    Optional<Integer> charCount(UUID id) {
+        return jdbc.sql("SELECT char_count FROM document WHERE id = ?").param(id).query(Integer.class).optional();
     }
 
     Optional<UUID> findByContentHash(UUID tenantId, String hash) {
@@ -146,8 +180,13 @@ class DocumentStore {
 
     @Transactional
     void replaceSegmentation(UUID documentId, Segmentation segmentation) {
-        jdbc.sql("DELETE FROM page WHERE document_id = ?").param(documentId).update();
-        jdbc.sql("DELETE FROM chunk WHERE document_id = ?").param(documentId).update();
+        deleteSegmentation(documentId);
+        appendSegmentation(documentId, segmentation);
+    }
+
+    /** Adds chunks and pages after the stored ones (a conversation that grew), in one transaction. */
+    @Transactional
+    void appendSegmentation(UUID documentId, Segmentation segmentation) {
         List<Segmentation.Chunk> chunks = segmentation.chunks();
         jdbcTemplate.batchUpdate("""
                 INSERT INTO chunk (document_id, ordinal, page_ordinal, start_offset, end_offset, text, token_count, turn_ids)
@@ -183,6 +222,28 @@ class DocumentStore {
             ps.setInt(7, p.tokens());
             ps.setString(8, p.sessionId());
         });
+        refreshCounts(documentId);
+    }
+
+    @Transactional
+    void deleteSegmentation(UUID documentId) {
+        jdbc.sql("DELETE FROM page WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("DELETE FROM chunk WHERE document_id = ?").param(documentId).update();
+        refreshCounts(documentId);
+    }
+
+    /** Where the stored segmentation ends: the end of its last chunk, and the next chunk and page ordinals. */
+    Segmenter.Continuation segmentationEnd(UUID documentId) {
+        return jdbc.sql("""
+                SELECT coalesce((SELECT max(end_offset) FROM chunk WHERE document_id = ?), 0) AS end_offset,
+                       coalesce((SELECT max(ordinal) + 1 FROM chunk WHERE document_id = ?), 0) AS next_chunk,
+                       coalesce((SELECT max(ordinal) + 1 FROM page WHERE document_id = ?), 0) AS next_page""")
+                .params(documentId, documentId, documentId)
+                .query((rs, n) -> new Segmenter.Continuation(rs.getInt("end_offset"), rs.getInt("next_chunk"), rs.getInt("next_page")))
+                .single();
+    }
+
+    private void refreshCounts(UUID documentId) {
         jdbc.sql("""
                 UPDATE document SET chunk_count = s.n, token_count = s.tokens, term_total = s.terms, updated_at = now()
                 FROM (SELECT count(*) n, coalesce(sum(token_count), 0) tokens, coalesce(sum(term_count), 0) terms

@@ -68,11 +68,17 @@ public class Documents {
         return documents;
     }
 
-    /** The canonical text every offset of the document points into. */
+    /**
+     * The canonical text every offset of the document points into. A conversation's text grows when
+     * sessions are appended, possibly through another replica whose eviction this cache never sees;
+     * the text only ever grows, so a cached copy is current exactly when its length is the stored one.
+     */
     public String text(UUID documentId) {
-        String text = texts.get(documentId, id -> store.text(id).orElse(null));
-        if (text == null) {
-            throw ApiProblem.notFound("Document", documentId);
+        Integer length = store.charCount(documentId).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
+        String text = texts.getIfPresent(documentId);
+        if (text == null || text.length() != length) {
+            text = store.text(documentId).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
+            texts.put(documentId, text);
         }
         return text;
     }

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.RetryLaterException;
 
 /**
@@ -89,10 +90,10 @@ class IngestionPipeline {
                 store.markStatus(documentId, DocumentStatus.QUEUED, null);
                 throw later;
             } catch (Exception e) {
-                String reason = stage.name() + " failed: " + describe(e);
+                String reason = stage.name() + " failed: " + Failures.describe(e);
                 log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
                 if (store.find(documentId).isPresent()) {
-                    store.markStage(documentId, stage.name(), "FAILED", describe(e));
+                    store.markStage(documentId, stage.name(), "FAILED", Failures.describe(e));
                     store.markStatus(documentId, DocumentStatus.FAILED, reason);
                 }
                 return;
@@ -102,15 +103,6 @@ class IngestionPipeline {
             log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
         }
         store.markStatus(documentId, DocumentStatus.READY, null);
-    }
-
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.length() > 500 ? message.substring(0, 500) + "…" : message;
     }
 
     private final class Run implements StageRun {

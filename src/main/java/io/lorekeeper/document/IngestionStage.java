@@ -5,6 +5,11 @@ package io.lorekeeper.document;
  * LLM-written layers). Stages run in {@link #position()} order inside the ingestion job; each must
  * be idempotent and resumable: after a crash the job calls {@link #run} again, and the stage
  * continues from what it already stored.
+ *
+ * <p>A conversation grows when sessions are appended: every stage then runs again with its
+ * earlier output in place, and must add what the new chunks and pages need without rebuilding
+ * the rest (the segment stage appends chunks and pages; later stages find the units they have
+ * not processed yet).
  */
 public interface IngestionStage {
 

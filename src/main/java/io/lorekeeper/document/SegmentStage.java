@@ -1,11 +1,18 @@
 package io.lorekeeper.document;
 
+import java.util.UUID;
+
 import org.springframework.stereotype.Component;
 
 /**
- * First ingestion stage: cuts the canonical text into chunks and pages. Replaces any earlier
- * segmentation in one transaction, so a re-run is safe. The keyword index needs no stage of its
- * own: PostgreSQL derives each chunk's text-search vector as the chunk is written.
+ * First ingestion stage: cuts the canonical text into chunks and pages. The keyword index needs no
+ * stage of its own: PostgreSQL derives each chunk's text-search vector as the chunk is written.
+ *
+ * <p>A text is segmented in one go, replacing any earlier segmentation in one transaction, so a
+ * re-run is safe. A conversation grows by appended sessions, so it is segmented incrementally:
+ * only sessions after the last stored chunk are cut, and their chunks and pages are added after
+ * the stored ones in one transaction. Earlier chunks keep their ids and embeddings, and earlier
+ * pages their memos and headers.
  */
 @Component
 class SegmentStage implements IngestionStage {
@@ -31,9 +38,20 @@ class SegmentStage implements IngestionStage {
 
     @Override
     public void run(StageRun run) {
-        CanonicalText canonical = store.canonical(run.document().id());
-        Segmentation segmentation = segmenter.segment(canonical);
-        store.replaceSegmentation(run.document().id(), segmentation);
-        run.progress(segmentation.chunks().size(), segmentation.chunks().size());
+        UUID id = run.document().id();
+        CanonicalText canonical = store.canonical(id);
+        if (run.document().kind() == DocumentKind.CONVERSATION) {
+            store.appendSegmentation(id, segmenter.segmentConversation(canonical, store.segmentationEnd(id)));
+        } else {
+            store.replaceSegmentation(id, segmenter.segment(canonical));
+        }
+        int chunks = store.find(id).map(DocumentInfo::chunkCount).orElse(0);
+        run.progress(chunks, chunks);
+    }
+
+    /** Rebuilding the segmentation starts from nothing, for conversations too. */
+    @Override
+    public void reset(UUID documentId) {
+        store.deleteSegmentation(documentId);
     }
 }

@@ -2,6 +2,8 @@ package io.lorekeeper.document;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import io.lorekeeper.document.CanonicalText.RenderedSession;
 import io.lorekeeper.document.CanonicalText.RenderedTurn;
@@ -37,7 +39,37 @@ final class Segmenter {
     }
 
     Segmentation segment(CanonicalText canonical) {
-        return canonical.turns().isEmpty() ? segmentText(canonical.text()) : segmentConversation(canonical);
+        return canonical.turns().isEmpty() ? segmentText(canonical.text()) : segmentConversation(canonical, Continuation.START);
+    }
+
+    /**
+     * Where a conversation's stored segmentation ends: sessions starting at or after {@code offset}
+     * are not segmented yet, and new chunks and pages are numbered from {@code nextChunk} and
+     * {@code nextPage}.
+     */
+    record Continuation(int offset, int nextChunk, int nextPage) {
+        static final Continuation START = new Continuation(0, 0, 0);
+    }
+
+    /**
+     * Chunks and pages for the sessions of a grown conversation that are not segmented yet. Chunks
+     * never cross sessions and a page is one session, so segmenting the new sessions alone gives
+     * exactly the tail that segmenting the whole conversation would: earlier chunks, their ids and
+     * embeddings, and the memos written about earlier pages all stay valid.
+     */
+    Segmentation segmentConversation(CanonicalText canonical, Continuation from) {
+        String text = canonical.text();
+        List<Segmentation.Chunk> chunks = new ArrayList<>();
+        List<Segmentation.Page> pages = new ArrayList<>();
+        Map<Integer, List<RenderedTurn>> turnsBySession = canonical.turns().stream()
+                .collect(Collectors.groupingBy(RenderedTurn::sessionIndex));
+        for (RenderedSession session : canonical.sessions()) {
+            if (session.span().start() < from.offset()) {
+                continue;
+            }
+            segmentSession(turnsBySession.getOrDefault(session.index(), List.of()), session, text, chunks, pages, from);
+        }
+        return new Segmentation(chunks, pages);
     }
 
     private Segmentation segmentText(String text) {
@@ -65,62 +97,56 @@ final class Segmenter {
         return new Segmentation(chunks, pages);
     }
 
-    private Segmentation segmentConversation(CanonicalText canonical) {
-        String text = canonical.text();
-        List<Segmentation.Chunk> chunks = new ArrayList<>();
-        List<Segmentation.Page> pages = new ArrayList<>();
-        for (RenderedSession session : canonical.sessions()) {
-            List<RenderedTurn> turns = canonical.turns().stream()
-                    .filter(t -> t.sessionIndex() == session.index()).toList();
-            int firstChunk = chunks.size();
-            int pageOrdinal = pages.size();
-            // The header line ("[Session 3, 7:55 pm on 9 June, 2023]") opens the session's first
-            // chunk, so that the date travels with what was said. -1: start at the next turn.
-            int openStart = session.span().start();
-            List<String> pendingTurns = new ArrayList<>();
-            int pendingEnd = -1;
-            int pendingTokens = 0;
-            for (RenderedTurn turn : turns) {
-                int turnTokens = TokenCounter.count(turn.span().of(text));
-                // The first chunk of a session also carries the header line: count it too.
-                int chunkStart = pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
-                boolean oversize = TokenCounter.count(text, chunkStart, turn.span().end()) > maxChunkTokens;
-                if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
-                    chunks.add(chunk(chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
-                    openStart = -1;
-                    pendingTurns = new ArrayList<>();
-                    pendingEnd = -1;
-                    pendingTokens = 0;
-                }
-                if (openStart < 0) {
-                    openStart = turn.span().start();
-                }
-                if (oversize) {
-                    int headerTokens = TokenCounter.count(text, openStart, turn.span().start());
-                    List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()),
-                            maxChunkTokens - headerTokens);
-                    List<Span> parts = pack(text, pieces, chunkTokens);
-                    for (int p = 0; p < parts.size(); p++) {
-                        Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
-                        chunks.add(chunk(chunks.size(), pageOrdinal, part, text, List.of(turn.id())));
-                    }
-                    openStart = -1;
-                    continue;
-                }
-                pendingTurns.add(turn.id());
-                pendingEnd = turn.span().end();
-                pendingTokens += turnTokens;
+    /** Appends one session's chunks and its page, numbered after {@code from} and what is already in the lists. */
+    private void segmentSession(List<RenderedTurn> turns, RenderedSession session, String text, List<Segmentation.Chunk> chunks,
+            List<Segmentation.Page> pages, Continuation from) {
+        int firstChunk = chunks.size();
+        int pageOrdinal = from.nextPage() + pages.size();
+        // The header line ("[Session 3, 7:55 pm on 9 June, 2023]") opens the session's first
+        // chunk, so that the date travels with what was said. -1: start at the next turn.
+        int openStart = session.span().start();
+        List<String> pendingTurns = new ArrayList<>();
+        int pendingEnd = -1;
+        int pendingTokens = 0;
+        for (RenderedTurn turn : turns) {
+            int turnTokens = TokenCounter.count(turn.span().of(text));
+            // The first chunk of a session also carries the header line: count it too.
+            int chunkStart = pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
+            boolean oversize = TokenCounter.count(text, chunkStart, turn.span().end()) > maxChunkTokens;
+            if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
+                chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+                openStart = -1;
+                pendingTurns = new ArrayList<>();
+                pendingEnd = -1;
+                pendingTokens = 0;
             }
-            if (pendingEnd >= 0) {
-                chunks.add(chunk(chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+            if (openStart < 0) {
+                openStart = turn.span().start();
             }
-            if (chunks.size() > firstChunk) {
-                int tokens = chunks.subList(firstChunk, chunks.size()).stream().mapToInt(Segmentation.Chunk::tokens).sum();
-                pages.add(new Segmentation.Page(pageOrdinal, firstChunk, chunks.size() - 1,
-                        new Span(chunks.get(firstChunk).span().start(), chunks.getLast().span().end()), tokens, session.id()));
+            if (oversize) {
+                int headerTokens = TokenCounter.count(text, openStart, turn.span().start());
+                List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()),
+                        maxChunkTokens - headerTokens);
+                List<Span> parts = pack(text, pieces, chunkTokens);
+                for (int p = 0; p < parts.size(); p++) {
+                    Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
+                    chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, part, text, List.of(turn.id())));
+                }
+                openStart = -1;
+                continue;
             }
+            pendingTurns.add(turn.id());
+            pendingEnd = turn.span().end();
+            pendingTokens += turnTokens;
         }
-        return new Segmentation(chunks, pages);
+        if (pendingEnd >= 0) {
+            chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+        }
+        if (chunks.size() > firstChunk) {
+            int tokens = chunks.subList(firstChunk, chunks.size()).stream().mapToInt(Segmentation.Chunk::tokens).sum();
+            pages.add(new Segmentation.Page(pageOrdinal, from.nextChunk() + firstChunk, from.nextChunk() + chunks.size() - 1,
+                    new Span(chunks.get(firstChunk).span().start(), chunks.getLast().span().end()), tokens, session.id()));
+        }
     }
 
     private Segmentation.Chunk chunk(int ordinal, int page, Span span, String text, List<String> turnIds) {

@@ -72,7 +72,13 @@ class ChatCaller {
             try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
                 ChatResponse response = models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
                 long latency = (System.nanoTime() - started) / 1_000_000;
-                Reply reply = reply(response);
+                Reply reply;
+                try {
+                    reply = reply(response);
+                } catch (LlmException empty) {
+                    record(request, 0, 0, latency, false, "error", empty.getMessage());
+                    throw empty;
+                }
                 budget.spend(reply.promptTokens(), reply.completionTokens());
                 record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
                 if (cacheable) {
@@ -90,7 +96,7 @@ class ChatCaller {
                 String reason = redact(failure.reason(), profile);
                 if (!failure.retryable()) {
                     record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException("the " + profile.name() + " model endpoint refused the call: " + reason, e);
+                    throw new LlmException("the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
                 }
                 Duration wait = retry.backoff(attempt, failure.retryAfter());
                 if (failure.retryAfter().isPresent() && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
@@ -99,7 +105,8 @@ class ChatCaller {
                 }
                 if (attempt >= retry.maxAttempts()) {
                     record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException("the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason, e);
+                    throw new LlmException("the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
+                            redacted(e, profile));
                 }
                 if (wait.compareTo(budget.remaining()) > 0) {
                     record(request, 0, 0, latency, false, "error", reason);
@@ -117,6 +124,8 @@ class ChatCaller {
         ModelProfile profile = request.profile();
         OpenAiChatOptions.Builder options = OpenAiChatOptions.builder()
                 .model(profile.model())
+                // Per-request options replace the client's: without this the SDK default (60 s) would apply, not the profile's.
+                .timeout(profile.timeout())
                 .temperature(profile.temperature())
                 .maxTokens(profile.maxOutputTokens());
         if (request.jsonSchema() != null) {
@@ -175,6 +184,32 @@ class ChatCaller {
 
     private static String redact(String text, ModelProfile profile) {
         return profile.apiKey() == null || profile.apiKey().length() < 4 ? text : text.replace(profile.apiKey(), "****");
+    }
+
+    /**
+     * The failure to chain as a cause: the original, unless a message anywhere in its chain contains
+     * the key (an endpoint or proxy echoing it), in which case a copy with redacted messages and the
+     * original stack traces, so that logging the exception cannot leak it.
+     */
+    private static Throwable redacted(Throwable error, ModelProfile profile) {
+        String key = profile.apiKey();
+        if (key == null || key.length() < 4) {
+            return error;
+        }
+        boolean leaks = false;
+        for (Throwable t = error; t != null && !leaks; t = t.getCause() == t ? null : t.getCause()) {
+            leaks = t.getMessage() != null && t.getMessage().contains(key);
+        }
+        return leaks ? copyRedacted(error, key, 0) : error;
+    }
+
+    private static RuntimeException copyRedacted(Throwable t, String key, int depth) {
+        Throwable cause = t.getCause() == null || t.getCause() == t || depth > 20 ? null : t.getCause();
+        String message = t.getMessage() == null ? "" : ": " + t.getMessage().replace(key, "****");
+        RuntimeException copy = new RuntimeException(t.getClass().getName() + message,
+                cause == null ? null : copyRedacted(cause, key, depth + 1));
+        copy.setStackTrace(t.getStackTrace());
+        return copy;
     }
 
     private static void sleep(Duration wait) {

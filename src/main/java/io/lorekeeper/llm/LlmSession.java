@@ -63,6 +63,12 @@ public final class LlmSession {
         List<Message> messages = messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
         String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
         String reply = caller.call(request(role, profile, template, messages, nativeSchema, null), budget).text();
+        return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema);
+    }
+
+    /** Binds a reply to {@code type}; if it does not parse or validate, one repair call shows the model its error. */
+    private <T> T bindOrRepair(Role role, ModelProfile profile, String template, List<Message> messages, String reply,
+            Class<T> type, String schema, String nativeSchema) {
         try {
             return output.parse(reply, type);
         } catch (StructuredOutput.InvalidReply invalid) {
@@ -83,7 +89,8 @@ public final class LlmSession {
     /**
      * A tool loop driven here, not inside the client, so the budget applies to every round: the
      * model may call tools for up to {@code maxRounds} rounds; its first reply without tool calls is
-     * bound to {@code type}. When the rounds run out, one last call without tools asks for the answer.
+     * bound to {@code type} (with one repair call, as in {@link #structured}). When the rounds run out,
+     * one last call without tools asks for the answer.
      */
     public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
             Class<T> type, ToolObserver observer) {
@@ -96,7 +103,7 @@ public final class LlmSession {
         for (int round = 1; round <= maxRounds; round++) {
             Reply reply = caller.call(request(role, profile, template, messages, null, callbacks), budget);
             if (!reply.wantsTools()) {
-                return output.parse(reply.text(), type);
+                return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null);
             }
             List<AssistantMessage.ToolCall> calls = reply.toolCalls().stream()
                     .map(c -> new AssistantMessage.ToolCall(c.id(), "function", c.name(), c.arguments())).toList();
@@ -121,7 +128,7 @@ public final class LlmSession {
         }
         messages.add(new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
         Reply last = caller.call(request(role, profile, template + "#final", messages, null, null), budget);
-        return output.parse(last.text(), type);
+        return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null);
     }
 
     /** Sees every tool call of a loop, for the trace. */

@@ -1,6 +1,7 @@
 package io.lorekeeper.llm;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -8,7 +9,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.openai.errors.OpenAIInvalidDataException;
 import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIRetryableException;
 import com.openai.errors.OpenAIServiceException;
 
 /**
@@ -36,8 +40,18 @@ final class RetryPolicy {
                         .or(() -> retryAfter(service.headers().values("retry-after"), false)),
                         "HTTP " + status + describe(service));
             }
-            if (t instanceof OpenAIIoException || t instanceof IOException) {
-                return new Failure(true, Optional.empty(), "connection failed or timed out (" + t.getClass().getSimpleName() + ")");
+            if (t instanceof OpenAIInvalidDataException invalid && !readFailed(invalid)) {
+                // 200 with a body that is not a chat completion (truncated JSON, an HTML page behind a wrong base URL):
+                // the same request will get the same answer, so do not retry
+                return new Failure(false, Optional.empty(), "the endpoint's reply is not a valid chat completion ("
+                        + firstLine(root(invalid).getMessage()) + ")");
+            }
+            if (t instanceof OpenAIIoException || t instanceof OpenAIRetryableException || t instanceof IOException) {
+                // OkHttp's call timeout is an InterruptedIOException("timeout") caused by the socket it closed
+                Throwable timeout = find(t, InterruptedIOException.class);
+                Throwable shown = timeout != null ? timeout : root(t);
+                return new Failure(true, Optional.empty(), (timeout != null ? "timed out" : "connection failed") + " ("
+                        + shown.getClass().getSimpleName() + (shown.getMessage() == null ? "" : ": " + firstLine(shown.getMessage())) + ")");
             }
         }
         return new Failure(false, Optional.empty(), error.getClass().getSimpleName() + ": " + error.getMessage());
@@ -78,7 +92,48 @@ final class RetryPolicy {
     }
 
     private static String describe(OpenAIServiceException e) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
+        // the SDK's messages start with the status ("429: Rate limit reached ..."), which the reason already names
+        String message = e.getMessage() == null ? "" : e.getMessage().replaceFirst("^" + e.statusCode() + ": ", "");
         return message.isBlank() ? "" : ": " + (message.length() > 300 ? message.substring(0, 300) + "…" : message);
+    }
+
+    /** The body could not be read at all (connection lost or timed out mid-body), as opposed to read but not understood. */
+    private static boolean readFailed(OpenAIInvalidDataException invalid) {
+        for (Throwable t = invalid.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof JsonProcessingException) {
+                return false;
+            }
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable find(Throwable error, Class<? extends Throwable> type) {
+        int depth = 0;
+        for (Throwable t = error; t != null && depth < 20; t = t.getCause() == t ? null : t.getCause(), depth++) {
+            if (type.isInstance(t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static Throwable root(Throwable t) {
+        Throwable root = t;
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
     }
 }

@@ -3,6 +3,7 @@ package io.lorekeeper.llm;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -21,7 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 final class StructuredOutput {
 
     private static final Pattern THINKING = Pattern.compile("(?s)<(think|thinking|reasoning)>.*?</\\1>");
+    private static final Pattern ORPHAN_THINKING_END = Pattern.compile("(?s)^.*</(think|thinking|reasoning)>");
     private static final Pattern FENCE = Pattern.compile("(?s)```(?:json)?\\s*(.*?)```");
+    private static final JsonMapper STRICT = JsonMapper.builder().build();
     private static final Map<Class<?>, String> SCHEMAS = new ConcurrentHashMap<>();
 
     private final JsonMapper json = JsonMapper.builder()
@@ -63,14 +66,58 @@ final class StructuredOutput {
     }
 
     static String extractJson(String reply) {
-        String text = THINKING.matcher(reply).replaceAll("").strip();
+        String text = THINKING.matcher(reply).replaceAll("");
+        // reasoning models served with the opening tag in their chat template emit only the closing one
+        Matcher orphan = ORPHAN_THINKING_END.matcher(text);
+        if (orphan.find()) {
+            text = text.substring(orphan.end());
+        }
+        text = text.strip();
         var fence = FENCE.matcher(text);
         if (fence.find()) {
             text = fence.group(1).strip();
         }
+        // the first balanced {...} that is JSON: prose around it may contain braces of its own
+        for (int start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
+            int end = closingBrace(text, start);
+            if (end > start && isJson(text.substring(start, end + 1))) {
+                return text.substring(start, end + 1);
+            }
+        }
         int start = text.indexOf('{');
         int end = text.lastIndexOf('}');
         return start >= 0 && end > start ? text.substring(start, end + 1) : text;
+    }
+
+    /** Index of the brace closing the object opened at {@code start}, skipping braces inside strings; -1 if none. */
+    private static int closingBrace(String text, int start) {
+        int depth = 0;
+        boolean inString = false;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isJson(String candidate) {
+        try {
+            return STRICT.readTree(candidate).isObject();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private static String firstLine(String s) {

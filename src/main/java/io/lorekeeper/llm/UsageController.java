@@ -27,6 +27,7 @@ class UsageController {
         this.tenant = tenant;
     }
 
+    /** Tokens count what the provider billed: cache hits add calls and hits, not tokens. */
     record Totals(long calls, long promptTokens, long completionTokens, long cacheHits, long errors) {
     }
 
@@ -45,12 +46,13 @@ class UsageController {
         if (!start.isBefore(end)) {
             throw ApiProblem.invalid("from", "from must be before to");
         }
-        // A retried call leaves one row per attempt; only the final outcome counts as a call.
+        // A retried call leaves one row per attempt; only the final outcome counts as a call. A
+        // cache hit repeats the tokens of the reply it replays: they were not spent again.
         List<Line> lines = jdbc.sql("""
                 SELECT role, model,
                        count(*) FILTER (WHERE outcome <> 'retry') AS calls,
-                       coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
-                       coalesce(sum(completion_tokens), 0) AS completion_tokens,
+                       coalesce(sum(prompt_tokens) FILTER (WHERE NOT cache_hit), 0) AS prompt_tokens,
+                       coalesce(sum(completion_tokens) FILTER (WHERE NOT cache_hit), 0) AS completion_tokens,
                        count(*) FILTER (WHERE cache_hit) AS cache_hits,
                        count(*) FILTER (WHERE outcome NOT IN ('ok', 'retry')) AS errors
                 FROM llm_call WHERE tenant_id = ? AND at >= ? AND at < ?

@@ -1,5 +1,6 @@
 /**
- * Memory built from segmented documents: embeddings now; the LLM-written layers (memos, page
- * headers, triples, summaries, graphs) join as further ingestion stages.
+ * Memory built from segmented documents, as ingestion stages: embeddings of every chunk, and the
+ * GAM memorizer's memos and page headers (written by the LLM, skipped when none is configured).
+ * Further LLM-written layers (triples, summaries, graphs) join as further stages.
  */
 package io.lorekeeper.memory;

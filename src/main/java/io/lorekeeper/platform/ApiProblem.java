@@ -7,7 +7,7 @@ import org.springframework.http.HttpStatus;
  * request field at fault (a JSON pointer-like path such as {@code sessions[2].turns[0].text}) so a
  * client can show the error next to the input that caused it.
  */
-public class ApiProblem extends RuntimeException {
+public class ApiProblem extends RuntimeException implements Failures.Readable {
 
     private final HttpStatus status;
     private final String type;

@@ -15,7 +15,7 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
-import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.AnswerStrategy;
@@ -109,17 +109,10 @@ class QuestionRunner {
     }
 
     private static String reason(Throwable e) {
-        if (e instanceof ApiProblem problem) {
-            return problem.getMessage();
-        }
         if (e instanceof java.util.concurrent.CancellationException) {
             return "stopped: the question ran longer than its wall-time limit";
         }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.length() > 500 ? message.substring(0, 500) + "…" : message;
+        return Failures.describe(e);
     }
+
 }

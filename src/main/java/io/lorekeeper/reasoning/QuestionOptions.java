@@ -98,6 +98,19 @@ public final class QuestionOptions {
         return s;
     }
 
+    /** A list of strings, each one of {@code allowed}; {@code defaultValue} when absent. */
+    public java.util.List<String> stringList(String name, java.util.List<String> defaultValue, Set<String> allowed) {
+        Object value = values.get(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (!(value instanceof java.util.List<?> list) || list.isEmpty()
+                || !list.stream().allMatch(v -> v instanceof String s && allowed.contains(s))) {
+            throw ApiProblem.invalid(field(name), name + " must be a non-empty list of " + allowed);
+        }
+        return list.stream().map(String.class::cast).distinct().toList();
+    }
+
     /** A nested options object, e.g. {@code budget}; empty when absent. */
     public QuestionOptions nested(String name) {
         Object value = values.get(name);

@@ -3,6 +3,9 @@ package io.lorekeeper.retrieval;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -22,6 +25,7 @@ public class Retriever {
     private final Embeddings embeddings;
     private final JdbcClient jdbc;
     private final Documents documents;
+    private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
 
     Retriever(VectorSearch vectors, KeywordSearch keywords, Embeddings embeddings, JdbcClient jdbc, Documents documents) {
         this.vectors = vectors;
@@ -47,17 +51,28 @@ public class Retriever {
         return keywords.search(documentIds, query, k);
     }
 
-    /** Vector and keyword rankings, each three times deeper than k, fused by reciprocal rank. */
+    /**
+     * Vector and keyword rankings, each three times deeper than k, fused by reciprocal rank. The
+     * two searches run concurrently (each on its own connection), so hybrid costs about the slower
+     * of the two rather than their sum.
+     */
     public List<SearchHit> hybrid(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
-        return RankFusion.fuse(List.of(vector(documentIds, query, depth), keyword(documentIds, query, depth)), k);
+        CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
+        List<SearchHit> byVector = vector(documentIds, query, depth);
+        return RankFusion.fuse(List.of(byVector, byKeyword.join()), k);
+    }
+
+    /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
+    public List<SearchHit> chunks(UUID documentId, int from, int to) {
+        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
+                .params(documentId, from, to)
+                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
     }
 
     /** Zoom-out: the chunks within {@code window} ordinals of a chunk, in document order (the chunk included). */
     public List<SearchHit> neighbours(UUID documentId, int chunkOrdinal, int window) {
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
-                .params(documentId, chunkOrdinal - window, chunkOrdinal + window)
-                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+        return chunks(documentId, chunkOrdinal - window, chunkOrdinal + window);
     }
 
     public Optional<PageText> page(UUID documentId, int ordinal) {
@@ -86,6 +101,21 @@ public class Retriever {
     }
 
     public record SessionHeader(UUID documentId, int start, int end, String text) {
+    }
+
+    /** A GAM memo: the memorizer's note about one page, with the page's span. */
+    public record MemoText(UUID documentId, int pageOrdinal, int start, int end, String text) {
+    }
+
+    /** Every memo of the documents, in document and page order; empty when the memos stage has not run. */
+    public List<MemoText> memos(List<UUID> documentIds) {
+        return jdbc.sql("""
+                SELECT document_id, page_ordinal, start_offset, end_offset, text FROM memo
+                WHERE document_id = ANY(?) ORDER BY array_position(?, document_id), page_ordinal""")
+                .params(documentIds.toArray(UUID[]::new), documentIds.toArray(UUID[]::new))
+                .query((rs, n) -> new MemoText(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"),
+                        rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getString("text")))
+                .list();
     }
 
     public int pageCount(UUID documentId) {

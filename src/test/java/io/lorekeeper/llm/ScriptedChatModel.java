@@ -24,6 +24,8 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 
+import io.lorekeeper.text.TokenCounter;
+
 /**
  * A scripted {@link ChatModel} for tests of LLM-backed logic. Calls are routed by the prompt
  * template named on the first line of the system message ({@code [task: rag/answer]}); each
@@ -63,10 +65,20 @@ public class ScriptedChatModel implements ChatModel {
     }
 
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
+    private final Map<String, Script> defaults = new ConcurrentHashMap<>();
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
 
     public Script on(String template) {
         return scripts.computeIfAbsent(template, t -> new Script());
+    }
+
+    /**
+     * The script used for {@code template} while no test scripted it with {@link #on}; kept across
+     * {@link #reset()}. For calls that happen in every test without being its subject, such as the
+     * memorizer's ingestion stages running for any document a test ingests.
+     */
+    public Script byDefault(String template) {
+        return defaults.computeIfAbsent(template, t -> new Script());
     }
 
     public List<Call> calls() {
@@ -92,7 +104,7 @@ public class ScriptedChatModel implements ChatModel {
         String suffix = repairOrFinal(messages);
         Call call = new Call(template + suffix, List.copyOf(messages), prompt.getOptions());
         calls.add(call);
-        Script script = scripts.get(template);
+        Script script = scripts.getOrDefault(template, defaults.get(template));
         if (script == null) {
             throw new IllegalStateException("no script for prompt template '" + template + "'");
         }
@@ -189,8 +201,9 @@ public class ScriptedChatModel implements ChatModel {
         }
 
         private static ChatResponse response(String text, List<AssistantMessage.ToolCall> toolCalls, Call call) {
-            int prompt = call.messages().stream().mapToInt(m -> String.valueOf(m.getText()).length() / 4 + 1).sum();
-            int completion = text.length() / 4 + 1;
+            // Real token counts (cl100k), so that usage figures measured with the double mean something.
+            int prompt = call.messages().stream().mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4).sum();
+            int completion = TokenCounter.count(text);
             AssistantMessage message = AssistantMessage.builder().content(text).toolCalls(toolCalls).build();
             return new ChatResponse(List.of(new Generation(message)),
                     ChatResponseMetadata.builder().usage(new DefaultUsage(prompt, completion)).build());

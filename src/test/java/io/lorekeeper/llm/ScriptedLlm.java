@@ -4,13 +4,37 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
+import tools.jackson.databind.json.JsonMapper;
+
 /** Puts one {@link ScriptedChatModel} behind every model profile. */
 @TestConfiguration(proxyBeanMethods = false)
 public class ScriptedLlm {
 
+    /**
+     * Every document ingested with an LLM configured gets GAM memos and page headers; unless a test
+     * scripts them, they are a fixed sentence naming the page's first line, as valid JSON.
+     */
     @Bean
     ScriptedChatModel scriptedChatModel() {
-        return new ScriptedChatModel();
+        ScriptedChatModel model = new ScriptedChatModel();
+        model.byDefault("gam/memo").reply(call -> json("memo", "Memo of " + firstPageLine(call.user())));
+        model.byDefault("gam/page-header").reply(call -> json("header", "Context for " + firstPageLine(call.user())));
+        return model;
+    }
+
+    /** The first line inside the prompt's {@code <page>} block. */
+    public static String firstPageLine(String prompt) {
+        int open = prompt.indexOf("<page>\n");
+        if (open < 0) {
+            return "";
+        }
+        int start = open + "<page>\n".length();
+        int end = prompt.indexOf('\n', start);
+        return prompt.substring(start, end < 0 ? prompt.length() : end);
+    }
+
+    private static String json(String field, String value) {
+        return JsonMapper.builder().build().writeValueAsString(java.util.Map.of(field, value));
     }
 
     @Bean

@@ -4,7 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -24,6 +29,7 @@ public final class TestDatabase {
     }
 
     private static Connection connection;
+    private static final Map<String, Connection> siblings = new HashMap<>();
     private static PostgreSQLContainer container;
 
     private TestDatabase() {
@@ -34,6 +40,32 @@ public final class TestDatabase {
             connection = start();
         }
         return connection;
+    }
+
+    /**
+     * A fresh database beside {@link #get()}'s, on the same server, created once per test JVM. An
+     * application context with different settings (an LLM configured, say) gets its own, because
+     * contexts sharing one database also share db-scheduler's task table: a job queued by one
+     * context could run in the other, with the other's settings.
+     */
+    public static synchronized Connection sibling(String suffix) {
+        return siblings.computeIfAbsent(suffix, TestDatabase::createSibling);
+    }
+
+    private static Connection createSibling(String suffix) {
+        Connection base = get();
+        int slash = base.url().indexOf('/', "jdbc:postgresql://".length());
+        int query = base.url().indexOf('?', slash);
+        String name = base.url().substring(slash + 1, query < 0 ? base.url().length() : query) + "_" + suffix;
+        try (java.sql.Connection admin = DriverManager.getConnection(base.url(), base.username(), base.password());
+                Statement statement = admin.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS \"" + name + "\" WITH (FORCE)");
+            statement.execute("CREATE DATABASE \"" + name + "\"");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the test database " + name + " beside " + base.url(), e);
+        }
+        String url = base.url().substring(0, slash + 1) + name + (query < 0 ? "" : base.url().substring(query));
+        return new Connection(url, base.username(), base.password());
     }
 
     private static Connection start() {

@@ -9,7 +9,18 @@ public class TestDatabaseInitializer implements ApplicationContextInitializer<Co
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
-        TestDatabase.Connection db = TestDatabase.get();
+        apply(TestDatabase.get(), context);
+    }
+
+    /** For the context with an LLM configured: a database of its own (see {@link TestDatabase#sibling}). */
+    public static class WithLlm implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+        @Override
+        public void initialize(ConfigurableApplicationContext context) {
+            apply(TestDatabase.sibling("llm"), context);
+        }
+    }
+
+    private static void apply(TestDatabase.Connection db, ConfigurableApplicationContext context) {
         TestPropertyValues.of(
                 "spring.datasource.url=" + db.url(),
                 "spring.datasource.username=" + db.username(),

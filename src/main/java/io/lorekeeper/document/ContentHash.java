@@ -1,0 +1,26 @@
+package io.lorekeeper.document;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The identity of a document's content within a tenant: re-posting identical content finds the
+ * stored document. A conversation grown by appends hashes like the same sessions posted at once.
+ */
+final class ContentHash {
+
+    private ContentHash() {
+    }
+
+    static String of(DocumentKind kind, String canonicalText) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest((kind.name() + "\n" + canonicalText).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.lorekeeper.document;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import io.lorekeeper.document.CanonicalText.RenderedSession;
+import io.lorekeeper.document.CanonicalText.RenderedTurn;
+import io.lorekeeper.document.DocumentRequests.AppendSessions;
+import io.lorekeeper.document.DocumentResponses.AppendedSession;
+import io.lorekeeper.document.DocumentResponses.SessionsAppended;
+import io.lorekeeper.document.IngestionJob.IngestionScheduler;
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.security.CurrentTenant;
+
+/**
+ * Appends sessions to a conversation document (an agent's memory growing over time). The new
+ * sessions are rendered after the stored text, so every stored offset, chunk, embedding and memo
+ * stays valid, and ingestion runs again over the new part only.
+ *
+ * <p>The document row is locked while the text grows, so two appends to one conversation cannot
+ * both render after the same end; the job is scheduled only once that transaction has committed.
+ */
+@Service
+class SessionAppender {
+
+    private final DocumentStore store;
+    private final DocumentLimits limits;
+    private final IngestionScheduler scheduler;
+    private final CurrentTenant tenant;
+    private final Documents documents;
+    private final TransactionTemplate transaction;
+
+    SessionAppender(DocumentStore store, DocumentLimits limits, IngestionScheduler scheduler, CurrentTenant tenant,
+            Documents documents, TransactionTemplate transaction) {
+        this.store = store;
+        this.limits = limits;
+        this.scheduler = scheduler;
+        this.tenant = tenant;
+        this.documents = documents;
+        this.transaction = transaction;
+    }
+
+    SessionsAppended append(UUID id, AppendSessions request) {
+        if (request == null || request.sessions() == null || request.sessions().isEmpty()) {
+            throw ApiProblem.invalid("sessions", "give at least one session to append");
+        }
+        UUID tenantId = tenant.id();
+        SessionsAppended appended;
+        try {
+            appended = transaction.execute(status -> appendLocked(tenantId, id, request));
+        } catch (DuplicateKeyException sameContent) {
+            throw ApiProblem.conflict("duplicate-content", "Duplicate content",
+                    "another document of this tenant already holds exactly this conversation", "sessions");
+        }
+        documents.evict(id);
+        scheduler.schedule(id);
+        return appended;
+    }
+
+    private SessionsAppended appendLocked(UUID tenantId, UUID id, AppendSessions request) {
+        DocumentInfo doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        if (doc.kind() != DocumentKind.CONVERSATION) {
+            throw ApiProblem.conflict("not-a-conversation", "Not a conversation",
+                    "document " + id + " is a " + doc.kind() + " document; sessions can only be appended to a CONVERSATION", null);
+        }
+        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
+            throw ApiProblem.conflict("ingestion-running", "Ingestion running",
+                    "document " + id + " is being ingested; append once it is READY or FAILED", null);
+        }
+        CanonicalText before = store.canonical(id);
+        CanonicalText after = ConversationRenderer.append(before, request.sessions(), limits);
+        List<RenderedSession> newSessions = after.sessions().subList(before.sessions().size(), after.sessions().size());
+        List<RenderedTurn> newTurns = after.turns().subList(before.turns().size(), after.turns().size());
+        if (newTurns.isEmpty()) {
+            throw ApiProblem.invalid("sessions", "the appended sessions need at least one turn");
+        }
+        limits.checkTextSize("sessions", after.text());
+        store.appendSessions(id, after.text().substring(before.text().length()), ContentHash.of(DocumentKind.CONVERSATION, after.text()),
+                after.text().length(), newSessions, newTurns);
+        List<AppendedSession> sessions = new ArrayList<>();
+        for (RenderedSession session : newSessions) {
+            sessions.add(new AppendedSession(session.id(), session.index() + 1, session.span().start(), session.span().end(),
+                    newTurns.stream().filter(t -> t.sessionIndex() == session.index()).map(RenderedTurn::id).toList()));
+        }
+        return new SessionsAppended(id, DocumentStatus.QUEUED, sessions);
+    }
+}

@@ -1,0 +1,9 @@
+package io.lorekeeper.reasoning.gam;
+
+import java.util.List;
+
+import jakarta.validation.constraints.NotNull;
+
+/** Whether the notes are enough, and if not, what to search for next. */
+record Reflection(@NotNull Boolean enough, String missing, @NotNull List<String> followUps) {
+}

@@ -1,0 +1,12 @@
+package io.lorekeeper.reasoning.gam;
+
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+/** The planner's output: what the request needs, and the searches to run for it. */
+record ResearchPlan(@NotNull List<String> informationNeeds, @NotNull @Size(max = 10) List<String> keywordQueries,
+        @NotNull @Size(max = 10) List<String> vectorQueries, @NotNull @Size(max = 20) List<@Valid PageRef> pages) {
+}

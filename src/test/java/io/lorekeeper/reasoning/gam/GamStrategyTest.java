@@ -1,0 +1,203 @@
+package io.lorekeeper.reasoning.gam;
+
+import static io.lorekeeper.support.TestDocuments.aConversation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.LlmIntegrationTest;
+import tools.jackson.databind.JsonNode;
+
+/** The GAM researcher loop, driven by scripted model replies over a real ingested conversation. */
+@LlmIntegrationTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GamStrategyTest {
+
+    private static final String GROUP = "I went to an LGBTQ support group yesterday and it was so powerful.";
+    private static final String DOG = "We adopted a puppy named Biscuit last weekend!";
+
+    @Autowired
+    Api api;
+    @Autowired
+    ScriptedChatModel model;
+
+    UUID chat;
+
+    @BeforeAll
+    void ingest() {
+        model.reset();
+        scriptMemorizer();
+        chat = api.ingest(aConversation()
+                .session("1:56 pm on 8 May, 2023", "Caroline", GROUP, "Melanie", "That's great, Caroline!")
+                .session("8:10 pm on 20 June, 2023", "Melanie", "I painted a sunrise over the lake.", "Caroline", "Beautiful.")
+                .session("2:00 pm on 3 July, 2023", "Caroline", DOG, "Melanie", "Biscuit is such a cute name.")
+                .build());
+    }
+
+    @BeforeEach
+    void reset() {
+        model.reset();
+        scriptMemorizer();
+    }
+
+    private void scriptMemorizer() {
+        model.on("gam/memo").reply(call -> "{\"memo\": \"" + (call.user().contains("Biscuit") ? "Caroline adopted a puppy, Biscuit."
+                : call.user().contains("support group") ? "Caroline went to a support group." : "Melanie painted a sunrise.") + "\"}");
+        model.on("gam/page-header").reply("{\"header\": \"A chat between Caroline and Melanie.\"}");
+    }
+
+    @Test
+    void aQuestionTheMemosCannotSettleTriggersASecondRoundDrivenByTheFollowUps() {
+        model.on("gam/plan")
+                .once(plan(List.of("support group"), List.of(), List.of()))
+                .once(plan(List.of("puppy Biscuit adopted"), List.of(), List.of()));
+        model.on("gam/integrate")
+                .once(integration("Caroline went to a support group on 7 May 2023.", 1, 0))
+                .once(integration("Caroline went to a support group on 7 May 2023 and adopted Biscuit in July.", 1, 2));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"missing\": \"the dog\", \"followUps\": [\"When did Caroline adopt her dog?\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply(call -> answerQuoting(call.user(), "named Biscuit"));
+
+        JsonNode answer = ask("What did Caroline do after the support group?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        List<ScriptedChatModel.Call> plans = model.calls("gam/plan");
+        assertThat(plans).hasSize(2);
+        assertThat(plans.get(1).user()).contains("Still missing").contains("When did Caroline adopt her dog?")
+                .contains("Caroline went to a support group on 7 May 2023. [D1-P0]");
+        JsonNode searches = events(answer, "search");
+        assertThat(searches.get(1).get("searches").get(0).get("query").asString()).isEqualTo("puppy Biscuit adopted");
+        assertThat(searches.get(1).get("searches").get(0).get("pages").get(0).asString()).isEqualTo("D1-P2");
+        assertThat(model.calls("gam/integrate").get(1).user()).contains("<page ref=\"D1-P2\">").contains(DOG);
+        JsonNode citation = answer.get("citations").get(0);
+        assertThat(citation.get("quote").asString()).isEqualTo("named Biscuit");
+        assertThat(citation.get("turnId").asString()).isEqualTo("D3:1");
+        assertThat(answer.get("budgetLimited").asBoolean()).isFalse();
+    }
+
+    @Test
+    void theLoopStopsAtMaxDepth() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of("painting"), List.of()));
+        model.on("gam/integrate").reply(integration("Still unclear.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": false, \"followUps\": [\"more\", \"and more\"]}");
+        model.on("gam/answer").reply("{\"answer\": \"unknown\", \"evidence\": [], \"confidence\": 0.1}");
+
+        JsonNode answer = ask("Anything?", Map.of("maxDepth", 2));
+
+        assertThat(model.calls("gam/plan")).hasSize(2);
+        assertThat(model.calls("gam/reflect")).hasSize(2);
+        assertThat(model.calls("gam/answer")).hasSize(1);
+        assertThat(answer.get("status").asString()).isEqualTo("DONE");
+    }
+
+    @Test
+    void thePageIdToolReadsOnlyPagesTheMemosJustify() {
+        model.on("gam/plan").once(plan(List.of(), List.of(), List.of(new int[] {1, 2}, new int[] {1, 99}, new int[] {2, 0})));
+        model.on("gam/integrate").reply(integration("Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("What is the puppy called?", Map.of());
+
+        JsonNode plan = events(answer, "plan").get(0);
+        assertThat(plan.get("rejectedPages")).extracting(JsonNode::asString).containsExactly("D1-P99", "D2-P0");
+        String integrate = model.calls("gam/integrate").getFirst().user();
+        assertThat(integrate).contains("<page ref=\"D1-P2\">").doesNotContain("D1-P99").doesNotContain("D2-P0");
+        assertThat(integrate).contains("(context: A chat between Caroline and Melanie.)");
+    }
+
+    @Test
+    void disabledToolsAreNeverCalled() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of("a painting"), List.of(new int[] {1, 1})));
+        model.on("gam/integrate").reply(integration("Melanie painted.", 1, 1));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"a sunrise\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("What did Melanie paint?", Map.of("tools", List.of("page")));
+
+        JsonNode searches = events(answer, "search").get(0).get("searches");
+        List<String> tools = new ArrayList<>();
+        searches.forEach(s -> tools.add(s.get("tool").asString()));
+        assertThat(tools).containsExactly("page");
+        assertThat(model.calls("gam/plan").getFirst().system()).contains("pages:").doesNotContain("keywordQueries:")
+                .doesNotContain("vectorQueries:");
+    }
+
+    @Test
+    void aSpentBudgetStopsTheLoopCleanlyWithTheBestAnswerSoFar() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": false, \"followUps\": [\"when?\"]}");
+        model.on("gam/answer").reply("{\"answer\": \"never used\", \"evidence\": [], \"confidence\": 1}");
+
+        JsonNode answer = ask("What did Caroline do?", Map.of("budget", Map.of("maxCalls", 3)));
+
+        assertThat(answer.get("status").asString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("Caroline went to a support group.");
+        assertThat(model.calls()).hasSize(3);
+        assertThat(answer.get("citations")).isNotEmpty();
+    }
+
+    @Test
+    void unknownToolsAndOutputsAreRefused() {
+        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chat), "question", "q", "strategy", "gam",
+                "options", Map.of("tools", List.of("grep"))));
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("field").asString()).isEqualTo("options.tools");
+    }
+
+    private JsonNode ask(String question, Map<String, Object> options) {
+        return api.ask(Map.of("documentIds", List.of(chat), "question", question, "strategy", "gam", "options", options));
+    }
+
+    private JsonNode events(JsonNode question, String type) {
+        List<JsonNode> found = new ArrayList<>();
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
+            if (e.get("type").asString().equals(type)) {
+                found.add(e.get("payload"));
+            }
+        });
+        return tools.jackson.databind.json.JsonMapper.builder().build().valueToTree(found);
+    }
+
+    private static String plan(List<String> keyword, List<String> vector, List<int[]> pages) {
+        StringBuilder refs = new StringBuilder();
+        for (int[] p : pages) {
+            refs.append(refs.isEmpty() ? "" : ",").append("{\"doc\": ").append(p[0]).append(", \"page\": ").append(p[1]).append('}');
+        }
+        return "{\"informationNeeds\": [\"what happened\"], \"keywordQueries\": " + json(keyword) + ", \"vectorQueries\": "
+                + json(vector) + ", \"pages\": [" + refs + "]}";
+    }
+
+    private static String integration(String summary, int doc, int page) {
+        return "{\"summary\": \"" + summary + "\", \"facts\": [{\"fact\": \"" + summary + "\", \"sources\": [{\"doc\": " + doc
+                + ", \"page\": " + page + "}]}]}";
+    }
+
+    private static String answerQuoting(String prompt, String quote) {
+        int excerpt = prompt.indexOf(quote);
+        String before = prompt.substring(0, excerpt);
+        int n = before.lastIndexOf("<excerpt n=\"");
+        String number = before.substring(n + 12, before.indexOf('"', n + 12));
+        return "{\"answer\": \"She adopted a puppy named Biscuit.\", \"evidence\": [{\"excerpt\": " + number + ", \"quote\": \""
+                + quote + "\"}], \"confidence\": 0.8}";
+    }
+
+    private static String json(List<String> values) {
+        return "[" + String.join(",", values.stream().map(v -> "\"" + v + "\"").toList()) + "]";
+    }
+}
