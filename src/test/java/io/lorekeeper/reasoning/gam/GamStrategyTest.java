@@ -33,11 +33,15 @@ class GamStrategyTest {
     ScriptedChatModel model;
 
     UUID chat;
+    UUID report;
 
     @BeforeAll
     void ingest() {
         model.reset();
         scriptMemorizer();
+        report = api.ingest(io.lorekeeper.support.TestDocuments.aText(
+                "Annual report of the Kilmory lifeboat station. In 2022 the crew launched 31 times and rescued 12 people. "
+                        + "The new boat, the Margaret Lindsay, arrived in March.").titled("Lifeboat report").build());
         chat = api.ingest(aConversation()
                 .session("1:56 pm on 8 May, 2023", "Caroline", GROUP, "Melanie", "That's great, Caroline!")
                 .session("8:10 pm on 20 June, 2023", "Melanie", "I painted a sunrise over the lake.", "Caroline", "Beautiful.")
@@ -152,6 +156,25 @@ class GamStrategyTest {
     }
 
     @Test
+    void researchSpansSeveralDocumentsAndLabelsTheirPages() {
+        model.on("gam/plan").once(plan(List.of("lifeboat rescued"), List.of(), List.of(new int[] {2, 2})));
+        model.on("gam/integrate").reply(integration("The crew rescued 12 people in 2022.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply(call -> answerQuoting(call.user(), "rescued 12 people"));
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(report, chat), "question", "How many people did the crew rescue?",
+                "strategy", "gam"));
+
+        assertThat(model.calls("gam/plan").getFirst().user()).contains("D1-P0: ").contains("D2-P2: ");
+        assertThat(events(answer, "plan").get(0).get("rejectedPages")).isEmpty();
+        String pages = model.calls("gam/integrate").getFirst().user();
+        assertThat(pages).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D2-P2\">");
+        JsonNode citation = answer.get("citations").get(0);
+        assertThat(citation.get("documentId").asString()).isEqualTo(report.toString());
+        assertThat(citation.get("quote").asString()).isEqualTo("rescued 12 people");
+    }
+
+    @Test
     void unknownToolsAndOutputsAreRefused() {
         Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chat), "question", "q", "strategy", "gam",
                 "options", Map.of("tools", List.of("grep"))));
@@ -189,7 +212,7 @@ class GamStrategyTest {
     }
 
     private static String answerQuoting(String prompt, String quote) {
-        int excerpt = prompt.indexOf(quote);
+        int excerpt = prompt.indexOf(quote, prompt.indexOf("<excerpt"));
         String before = prompt.substring(0, excerpt);
         int n = before.lastIndexOf("<excerpt n=\"");
         String number = before.substring(n + 12, before.indexOf('"', n + 12));
