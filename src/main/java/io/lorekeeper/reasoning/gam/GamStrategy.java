@@ -12,11 +12,11 @@ import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
-import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.reasoning.StrategyRequirements;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.retrieval.PageText;
@@ -126,37 +126,23 @@ class GamStrategy implements AnswerStrategy {
                     continue;
                 }
                 SearchHit excerpt = excerpts.get(index);
-                citations.add(SpanLocator.locate(evidence.quote(), excerpt.text(), excerpt.start())
-                        .map(s -> Citation.of(excerpt.documentId(), s.start(), s.end(), evidence.quote().strip()))
-                        .orElse(Citation.of(excerpt.documentId(), excerpt.start(), excerpt.end(), evidence.quote())));
+                citations.add(AnswerParts.quoted(excerpt.documentId(), excerpt.start(), excerpt.text(), evidence.quote()).citation());
             }
         } else {
             // The answerer saw only the notes; cite the snippets of the pages the notes rest on.
             excerpts.stream().limit(3).forEach(e -> citations.add(Citation.of(e.documentId(), e.start(), e.end(), e.text())));
         }
-        Integer choice = context.isMultipleChoice() && reply.choice() != null && reply.choice() >= 0
-                && reply.choice() < context.choices().size() ? reply.choice() : null;
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence()));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
     }
 
     private static Map<String, Object> answerVariables(QuestionContext context, Integration integration, PromptMarkup excerpts) {
-        Map<String, Object> vars = new LinkedHashMap<>();
+        Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("integration", integration.render());
         vars.put("excerpts", excerpts);
         vars.put("question", context.question());
-        if (context.isMultipleChoice()) {
-            StringBuilder choices = new StringBuilder("Choices:\n");
-            for (int i = 0; i < context.choices().size(); i++) {
-                choices.append(i).append(". ").append(context.choices().get(i)).append('\n');
-            }
-            vars.put("choices", choices.toString());
-            vars.put("choiceRules", "- This is a multiple-choice question: set choice to the number of the best-supported choice and answer with its text.");
-        } else {
-            vars.put("choices", "");
-            vars.put("choiceRules", "- Leave choice empty (null).");
-        }
         return vars;
     }
 

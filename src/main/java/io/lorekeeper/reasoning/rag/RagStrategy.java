@@ -12,11 +12,11 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
-import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.reasoning.StrategyRequirements;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.retrieval.SearchHit;
@@ -87,39 +87,21 @@ class RagStrategy implements AnswerStrategy {
                 continue;
             }
             SearchHit passage = passages.get(index).hit();
-            var span = SpanLocator.locate(evidence.quote(), passage.text(), passage.start());
-            // An unlocatable quote is still handed on, pinned to its passage, so that the
-            // verifier drops and counts it like any invented quote.
-            citations.add(span.map(s -> Citation.of(passage.documentId(), s.start(), s.end(), evidence.quote().strip()))
-                    .orElse(Citation.of(passage.documentId(), passage.start(), passage.end(), evidence.quote())));
-            located.add(Map.of("passage", evidence.passage(), "found", span.isPresent()));
+            AnswerParts.Quoted quoted = AnswerParts.quoted(passage.documentId(), passage.start(), passage.text(), evidence.quote());
+            citations.add(quoted.citation());
+            located.add(Map.of("passage", evidence.passage(), "found", quoted.located()));
         }
-        Integer choice = context.isMultipleChoice() ? validChoice(reply.choice(), context.choices().size()) : null;
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence(), "evidence", located));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, false);
     }
 
     private static Map<String, Object> variables(QuestionContext context, PromptMarkup passages) {
-        Map<String, Object> vars = new LinkedHashMap<>();
+        Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("passages", passages);
         vars.put("question", context.question());
-        if (context.isMultipleChoice()) {
-            StringBuilder choices = new StringBuilder("Choices:\n");
-            for (int i = 0; i < context.choices().size(); i++) {
-                choices.append(i).append(". ").append(context.choices().get(i)).append('\n');
-            }
-            vars.put("choices", choices.toString());
-            vars.put("choiceRules", "- This is a multiple-choice question: set choice to the number of the best-supported choice, and answer with its text.");
-        } else {
-            vars.put("choices", "");
-            vars.put("choiceRules", "- Leave choice empty (null).");
-        }
         return vars;
-    }
-
-    private static Integer validChoice(Integer choice, int count) {
-        return choice != null && choice >= 0 && choice < count ? choice : null;
     }
 
     /** The chunk with its neighbours, as one span of the canonical text (separators included, so offsets stay exact). */

@@ -1,0 +1,56 @@
+package io.lorekeeper.reasoning;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The pieces every generating strategy's answer step shares: how multiple choice is put to the
+ * answerer, how its chosen index is checked, and how a quote it copied from a passage becomes a
+ * citation.
+ */
+public final class AnswerParts {
+
+    private AnswerParts() {
+    }
+
+    /** Template variables {@code choices} and {@code choiceRules} for the question's (possibly absent) choices. */
+    public static Map<String, Object> choiceVariables(QuestionContext context) {
+        Map<String, Object> vars = new LinkedHashMap<>();
+        if (context.isMultipleChoice()) {
+            StringBuilder choices = new StringBuilder("Choices:\n");
+            for (int i = 0; i < context.choices().size(); i++) {
+                choices.append(i).append(". ").append(context.choices().get(i)).append('\n');
+            }
+            vars.put("choices", choices.toString());
+            vars.put("choiceRules", "- This is a multiple-choice question: set choice to the number of the best-supported choice, and answer with its text.");
+        } else {
+            vars.put("choices", "");
+            vars.put("choiceRules", "- Leave choice empty (null).");
+        }
+        return vars;
+    }
+
+    /** The chosen index if the question has choices and the index names one of them, else null. */
+    public static Integer validChoice(QuestionContext context, Integer choice) {
+        List<String> choices = context.choices();
+        return !choices.isEmpty() && choice != null && choice >= 0 && choice < choices.size() ? choice : null;
+    }
+
+    /**
+     * A citation for a quote the model copied from a passage (text starting at {@code passageStart}
+     * of the document). A quote that cannot be found is still returned, pinned to the whole passage,
+     * so that the verifier drops and counts it like any invented quote.
+     */
+    public static Quoted quoted(UUID documentId, int passageStart, String passageText, String quote) {
+        return SpanLocator.locate(quote, passageText, passageStart)
+                .map(s -> new Quoted(Citation.of(documentId, s.start(), s.end(), quote.strip()), true))
+                .orElse(new Quoted(Citation.of(documentId, passageStart, passageStart + passageText.length(),
+                        quote == null ? "" : quote), false));
+    }
+
+    /** A citation built from a model's quote, and whether the quote was found in its passage. */
+    public record Quoted(Citation citation, boolean located) {
+    }
+}
