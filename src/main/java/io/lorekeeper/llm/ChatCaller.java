@@ -124,10 +124,14 @@ class ChatCaller {
         ModelProfile profile = request.profile();
         OpenAiChatOptions.Builder options = OpenAiChatOptions.builder()
                 .model(profile.model())
-                // Per-request options replace the client's: without this the SDK default (60 s) would apply, not the profile's.
-                .timeout(profile.timeout())
-                .temperature(profile.temperature())
-                .maxTokens(profile.maxOutputTokens());
+                // Per-call options replace the client's, so the profile's timeout must be repeated here.
+                .timeout(profile.timeout());
+        if (profile.reasoningModel()) {
+            // Reasoning models reject max_tokens and any temperature but the default.
+            options.maxCompletionTokens(profile.maxOutputTokens());
+        } else {
+            options.temperature(profile.temperature()).maxTokens(profile.maxOutputTokens());
+        }
         if (request.jsonSchema() != null) {
             options.responseFormat(OpenAiChatModel.ResponseFormat.builder()
                     .type(OpenAiChatModel.ResponseFormat.Type.JSON_SCHEMA).jsonSchema(request.jsonSchema()).build());

@@ -12,7 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * role (memorizer, builder, planner, researcher, judge, answerer) to a profile name. Setting only
  * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
- * @param apiKey never logged or traced
+ * @param apiKey         never logged or traced
+ * @param reasoningModel the model is an o-series/gpt-5 style reasoning model: it takes
+ *                       {@code max_completion_tokens} and no temperature
  */
 @ConfigurationProperties("lorekeeper.llm")
 public record LlmSettings(
@@ -26,6 +28,7 @@ public record LlmSettings(
         @DefaultValue("4") int maxConcurrency,
         @DefaultValue("0") int tokensPerMinute,
         @DefaultValue("120s") Duration timeout,
+        @DefaultValue("false") boolean reasoningModel,
         Map<String, ProfileOverrides> profiles,
         Map<String, String> roles,
         @DefaultValue Retry retry,
@@ -63,7 +66,7 @@ public record LlmSettings(
     /** Any field left out inherits the default profile's value. */
     public record ProfileOverrides(String baseUrl, String apiKey, String model, Double temperature, Integer maxOutputTokens,
             Integer contextWindow, StructuredOutputMode structuredOutput, Integer maxConcurrency, Integer tokensPerMinute,
-            Duration timeout) {
+            Duration timeout, Boolean reasoningModel) {
 
         @Override
         public String toString() {

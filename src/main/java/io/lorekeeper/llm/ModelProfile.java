@@ -7,7 +7,7 @@ import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
 /** A fully resolved model profile: where to call, which model, with which limits. */
 public record ModelProfile(String name, String baseUrl, String apiKey, String model, double temperature,
         int maxOutputTokens, int contextWindow, StructuredOutputMode structuredOutput, int maxConcurrency,
-        int tokensPerMinute, Duration timeout) {
+        int tokensPerMinute, Duration timeout, boolean reasoningModel) {
 
     @Override
     public String toString() {

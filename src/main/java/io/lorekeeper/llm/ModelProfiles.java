@@ -19,7 +19,8 @@ class ModelProfiles {
     ModelProfiles(LlmSettings settings) {
         ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
                 settings.model(), settings.temperature(), settings.maxOutputTokens(), settings.contextWindow(),
-                settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout());
+                settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout(),
+                settings.reasoningModel());
         byName.put(DEFAULT, base);
         settings.profiles().forEach((name, o) -> byName.put(name, merge(name, base, o)));
         for (Map.Entry<String, String> role : settings.roles().entrySet()) {
@@ -46,7 +47,8 @@ class ModelProfiles {
                 o.structuredOutput() != null ? o.structuredOutput() : base.structuredOutput(),
                 o.maxConcurrency() != null ? o.maxConcurrency() : base.maxConcurrency(),
                 o.tokensPerMinute() != null ? o.tokensPerMinute() : base.tokensPerMinute(),
-                o.timeout() != null ? o.timeout() : base.timeout());
+                o.timeout() != null ? o.timeout() : base.timeout(),
+                o.reasoningModel() != null ? o.reasoningModel() : base.reasoningModel());
     }
 
     private static String blankToNull(String s) {

@@ -425,7 +425,9 @@ public final class FakeOpenAi {
                     "lorekeeper.llm.roles.judge=dead",
                     "lorekeeper.llm.roles.researcher=impatient",
                     "lorekeeper.llm.roles.memorizer=prompt-mode",
-                    "lorekeeper.llm.roles.planner=warm")
+                    "lorekeeper.llm.profiles.reasoner.reasoning-model=true",
+                    "lorekeeper.llm.roles.planner=warm",
+                    "lorekeeper.llm.roles.builder=reasoner")
                     .applyTo(context);
         }
 

@@ -125,6 +125,18 @@ class FakeOpenAiGatewayTest {
         assertThat(session.budget().tokens()).isEqualTo(127);
     }
 
+    @Test
+    void reasoningModelProfilesSendMaxCompletionTokensAndNoTemperature() {
+        fake.always(completion("pong"));
+
+        session.text(Role.BUILDER, "test/echo", echo("pong"));
+
+        FakeOpenAi.Request request = fake.requests().getFirst();
+        assertThat(request.body().path("max_completion_tokens").asInt()).isEqualTo(1024);
+        assertThat(request.body().has("max_tokens")).isFalse();
+        assertThat(request.body().has("temperature")).isFalse();
+    }
+
     // ------------------------------------------------------------------ structured output
 
     @Test
