@@ -49,8 +49,8 @@ class DocumentApiTest {
         assertThat(doc.get("metadata").get("source").asString()).isEqualTo("test");
         assertThat(doc.get("chunkCount").asInt()).isPositive();
         assertThat(doc.get("stages")).extracting(s -> s.get("name").asString())
-                .containsExactly("segment", "embed", "memos", "page-headers");
-        assertThat(doc.get("stages")).extracting(s -> s.get("status").asString()).containsExactly("DONE", "DONE", "SKIPPED", "SKIPPED");
+                .containsExactly("segment", "embed", "memos", "page-headers", "graph");
+        assertThat(doc.get("stages")).extracting(s -> s.get("status").asString()).containsExactly("DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED");
         for (JsonNode stage : doc.get("stages")) {
             if (stage.get("status").asString().equals("DONE")) {
                 assertThat(stage.get("done").asInt()).isEqualTo(stage.get("total").asInt()).isEqualTo(doc.get("chunkCount").asInt());

@@ -19,6 +19,8 @@ public class ScriptedLlm {
         ScriptedChatModel model = new ScriptedChatModel();
         model.byDefault("gam/memo").reply(call -> json("memo", "Memo of " + firstPageLine(call.user())));
         model.byDefault("gam/page-header").reply(call -> json("header", "Context for " + firstPageLine(call.user())));
+        // the MindGraph "graph" stage: an empty shared graph unless a test scripts the builder
+        model.byDefault("mindgraph/build").reply("{\"operations\": []}");
         return model;
     }
 

@@ -99,6 +99,7 @@ class AnsweringOverHttpTest {
     void gamAnswersOverAConversationWithVerifiedCitations() {
         fake.onTask("gam/memo", completion("{\"memo\": \"Caroline tells Melanie she adopted a puppy called Biscuit.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"Caroline and Melanie catch up in July 2023.\"}"));
+        fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
         UUID chat = api.ingest(aConversation()
                 .session("2:00 pm on 3 July, 2023", "Caroline", "We adopted a puppy named Biscuit last weekend!",
                         "Melanie", "Biscuit is such a cute name.")
@@ -127,6 +128,7 @@ class AnsweringOverHttpTest {
     private UUID ingest(String text) {
         fake.onTask("gam/memo", completion("{\"memo\": \"A note about the text.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"An excerpt of a local history.\"}"));
+        fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
         UUID id = api.ingest(aText(text).build());
         fake.reset();
         return id;

@@ -1,0 +1,216 @@
+package io.lorekeeper.reasoning.mindgraph;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.PromptMarkup;
+import io.lorekeeper.llm.Role;
+import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.QuestionContext;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.StrategyRequirements;
+import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * MindGraph (seed 003): a question-aware concept graph with character-level provenance, built
+ * incrementally block by block (or taken from the shared graph of the {@code graph} stage), then
+ * a tool loop over it with {@code lookup_source} and {@code subgraph_summary}. Citations are the
+ * spans of the nodes the answer cites, and quotes from the passages it looked up.
+ *
+ * <p>Options: {@code chunkTokens} (build block size, default 8,192), {@code maxRounds} (tool
+ * rounds, default 40), {@code graph}: {@code question} (default; a question-aware build, seeded
+ * from the shared graph when there is one) or {@code shared} (answer from the shared graph as is,
+ * no build calls).
+ */
+@Component
+class MindGraphStrategy implements AnswerStrategy {
+
+    static final String TEMPLATE = "mindgraph/answer";
+    private static final Set<String> OPTIONS = Set.of("chunkTokens", "maxRounds", "graph");
+
+    private final GraphBuilder builder;
+    private final GraphStore store;
+    private final Documents documents;
+    private final MindGraphSettings defaults;
+
+    MindGraphStrategy(GraphBuilder builder, GraphStore store, Documents documents, MindGraphSettings defaults) {
+        this.builder = builder;
+        this.store = store;
+        this.documents = documents;
+        this.defaults = defaults;
+    }
+
+    record Settings(int chunkTokens, int maxRounds, String graph) {
+    }
+
+    Settings settings(QuestionOptions options) {
+        options.allowOnly(OPTIONS);
+        return new Settings(options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),
+                options.intValue("maxRounds", defaults.maxRounds(), 1, 100),
+                options.stringValue("graph", "question", Set.of("question", "shared")));
+    }
+
+    @Override
+    public String name() {
+        return "mindgraph";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(true, Set.of(),
+                "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        settings(options);
+    }
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        Settings settings = settings(context.options());
+        List<GraphSet.Part> parts = new ArrayList<>();
+        try {
+            for (DocumentInfo document : context.documents()) {
+                GraphBuilder.Built built = null;
+                if (settings.graph().equals("shared")) {
+                    built = store.shared(document.id()).filter(r -> r.status().equals(GraphStore.READY))
+                            .map(r -> new GraphBuilder.Built(r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
+                            .orElse(null);
+                }
+                if (built == null) {
+                    built = builder.obtain(context.llm(), document.id(), context.question(), settings.chunkTokens(),
+                            context.cancellation(), context.trace(), GraphBuilder.Progress.NONE);
+                }
+                parts.add(new GraphSet.Part(document.id(), documents.text(document.id()), built));
+            }
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "build"));
+            return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
+        }
+        GraphSet graphs = new GraphSet(parts);
+        recordGraph(context, graphs, settings);
+        return answer(context, settings, graphs);
+    }
+
+    private void recordGraph(QuestionContext context, GraphSet graphs, Settings settings) {
+        for (GraphSet.Part part : graphs.parts()) {
+            ConceptGraph graph = part.built().graph();
+            int graphTokens = TokenCounter.count(graph.compactJson());
+            int documentTokens = TokenCounter.count(part.text());
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("documentId", part.documentId());
+            event.put("graphId", part.built().graphId());
+            event.put("mode", settings.graph());
+            event.put("reused", part.built().reused());
+            event.put("builderCalls", part.built().calls());
+            event.put("seededFrom", part.built().seededFrom() == null ? "" : part.built().seededFrom());
+            event.put("blocks", part.built().blocks());
+            event.put("nodes", graph.nodeCount());
+            event.put("edges", graph.edgeCount());
+            event.put("rejected", part.built().rejected());
+            event.put("graphTokens", graphTokens);
+            event.put("documentTokens", documentTokens);
+            event.put("compaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
+            event.put("graph", graph.view(part.text()));
+            context.trace().record("graph", event);
+        }
+    }
+
+    private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs) {
+        GraphTools tools = new GraphTools(graphs, context.llm(), store, defaults.lookupChars(), defaults.maxClusterSize(), context.trace());
+        Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
+        int[] rounds = {0};
+        MindGraphAnswer reply;
+        try {
+            reply = context.llm().withTools(Role.ANSWERER, TEMPLATE, vars, tools.tools(), settings.maxRounds(), MindGraphAnswer.class,
+                    (round, tool, arguments, result) -> {
+                        rounds[0] = round;
+                        context.trace().record("tool", Map.of("round", round, "tool", tool, "arguments", arguments,
+                                "result", result.length() > 2000 ? result.substring(0, 2000) + "…" : result));
+                    });
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
+            List<Citation> looked = new ArrayList<>();
+            tools.lookedUp().keySet().forEach(id -> looked.add(nodeCitation(graphs.find(id))));
+            return new StrategyResult("", StrategyResult.GENERATED, looked, 0.0, null, true);
+        }
+        List<Citation> citations = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(reply.citedNodes() == null ? List.<String>of() : reply.citedNodes())) {
+            GraphSet.Located node = graphs.find(id);
+            if (node == null) {
+                unknown.add(id);
+            } else {
+                citations.add(nodeCitation(node));
+            }
+        }
+        int quotesDropped = 0;
+        for (MindGraphAnswer.Quote quote : reply.quotes() == null ? List.<MindGraphAnswer.Quote>of() : reply.quotes()) {
+            GraphSet.Located node = quote == null ? null : graphs.find(quote.nodeId());
+            Span window = node == null ? null : tools.lookedUp().get(node.qualifiedId());
+            if (window == null) {
+                quotesDropped++;
+                continue;
+            }
+            String text = node.part().text();
+            var found = QuoteResolver.resolve(quote.quote(), window.of(text), window.start());
+            if (found.isEmpty()) {
+                quotesDropped++;
+                continue;
+            }
+            Span s = found.get().span();
+            citations.add(Citation.of(node.part().documentId(), s.start(), s.end(), s.of(text)));
+        }
+        Integer choice = context.isMultipleChoice() && reply.choice() != null && reply.choice() >= 0
+                && reply.choice() < context.choices().size() ? reply.choice() : null;
+        String answer = choice != null ? context.choices().get(choice) : reply.answer();
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("answer", answer);
+        event.put("confidence", reply.confidence() == null ? "" : reply.confidence());
+        event.put("citedNodes", reply.citedNodes() == null ? List.of() : reply.citedNodes());
+        event.put("unknownNodes", unknown);
+        event.put("lookedUp", List.copyOf(tools.lookedUp().keySet()));
+        event.put("quotesDropped", quotesDropped);
+        context.trace().record("answer", event);
+        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, false);
+    }
+
+    /** The answer prompt's variables: the graph as JSON with its statistics, the question and any choices. */
+    static Map<String, Object> answerVariables(String question, List<String> choiceList, GraphSet graphs) {
+        ConceptGraph union = graphs.union();
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("graph", PromptMarkup.of(PromptMarkup.data(union.compactJson())));
+        vars.put("stats", union.nodeCount() + " nodes, " + union.edgeCount() + " edges, built from " + graphs.blocks() + " chunks");
+        vars.put("question", question);
+        if (!choiceList.isEmpty()) {
+            StringBuilder choices = new StringBuilder("Choices:\n");
+            for (int i = 0; i < choiceList.size(); i++) {
+                choices.append(i).append(". ").append(choiceList.get(i)).append('\n');
+            }
+            vars.put("choices", choices.toString());
+            vars.put("choiceField", "\n- choice: the number of the best-supported choice (its text is the answer)");
+        } else {
+            vars.put("choices", "");
+            vars.put("choiceField", "");
+        }
+        return vars;
+    }
+
+    private static Citation nodeCitation(GraphSet.Located node) {
+        Span span = node.node().span();
+        return Citation.of(node.part().documentId(), span.start(), span.end(), span.of(node.part().text()));
+    }
+}

@@ -1,0 +1,367 @@
+package io.lorekeeper.reasoning.mindgraph;
+
+import static io.lorekeeper.support.TestDocuments.aText;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.LlmIntegrationTest;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The MindGraph build and answer stages, driven by scripted model replies over real ingested documents. */
+@LlmIntegrationTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MindGraphStrategyTest {
+
+    static final String P1 = "Pip was raised by his sister and her husband Joe Gargery, the village blacksmith. "
+            + "One Christmas Eve he met an escaped convict in the marshes.";
+    static final String P2 = "Years later the lawyer Jaggers told Pip that he had great expectations from a secret benefactor. "
+            + "Pip believed the benefactor was Miss Havisham.";
+    static final String P3 = "The convict Magwitch returned from New South Wales and revealed that he was the benefactor. "
+            + "Pip was ashamed at first but came to love him.";
+    static final String STORY = P1 + "\n\n" + P2 + "\n\n" + P3;
+    static final String WHALE = "Captain Ahab hunted the white whale Moby Dick. Ishmael sailed with him on the Pequod. "
+            + "Starbuck, the first mate, argued against the hunt.";
+
+    @Autowired
+    Api api;
+    @Autowired
+    ScriptedChatModel model;
+
+    UUID story;
+    UUID whale;
+
+    @BeforeAll
+    void ingest() {
+        model.reset();
+        story = api.ingest(aText(STORY).titled("Great Expectations, briefly").build());
+        model.on("mindgraph/build").reply(sharedWhaleGraph());
+        whale = api.ingest(aText(WHALE).titled("Moby Dick, briefly").build());
+        model.reset();
+    }
+
+    @BeforeEach
+    void reset() {
+        model.reset();
+    }
+
+    @Test
+    void editsApplyInOrderAcrossBlocksAndTheGraphIsReusedForTheSameQuestion() {
+        scriptStoryBuild();
+        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\", \"ghost\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(story, "Who was Pip's benefactor?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
+        assertThat(builds).hasSize(3);
+        assertThat(builds.get(0).user()).contains("Graph so far:\n(empty)").contains("Block 1 of 3").contains(P1).doesNotContain(P2);
+        assertThat(builds.get(1).user()).contains("\"id\":\"pip\"").contains("\"id\":\"convict\"").contains("Block 2 of 3").contains(P2);
+        assertThat(builds.get(2).user()).contains("\"id\":\"jaggers\"").contains(P3);
+        assertThat(builds.get(0).user()).contains("Question: Who was Pip's benefactor?");
+
+        List<JsonNode> blocks = events(answer, "graph.build");
+        assertThat(blocks).hasSize(3);
+        assertThat(blocks.get(1).get("rejected").get("quote-not-found").asInt()).isEqualTo(1);
+        assertThat(blocks.get(1).get("rejected").get("unknown-id").asInt()).isEqualTo(1);
+        assertThat(blocks.get(2).get("applied").get("edit_node").asInt()).isEqualTo(1);
+
+        JsonNode graph = events(answer, "graph").getFirst();
+        assertThat(graph.get("reused").asBoolean()).isFalse();
+        assertThat(graph.get("nodes").asInt()).isEqualTo(4);
+        assertThat(graph.get("edges").asInt()).isEqualTo(2);
+        assertThat(graph.get("rejected").get("quote-not-found").asInt()).isEqualTo(1);
+        assertThat(graph.get("graphTokens").asInt()).isPositive();
+        assertThat(graph.get("documentTokens").asInt()).isPositive();
+        JsonNode convict = node(graph.get("graph"), "convict");
+        assertThat(convict.get("content").asString()).isEqualTo("Magwitch, the escaped convict and Pip's secret benefactor");
+        assertThat(convict.get("quote").asString()).isEqualTo("an escaped convict");
+        assertThat(convict.get("chunk").asInt()).isZero();
+        JsonNode merged = convict.get("mergedSpans").get(0);
+        assertThat(STORY.substring(merged.get(0).asInt(), merged.get(1).asInt()))
+                .isEqualTo("The convict Magwitch returned from New South Wales");
+        assertThat(node(graph.get("graph"), "havisham_claim")).as("deleted in block 3").isNull();
+
+        assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
+        assertThat(answer.get("citations")).hasSize(1);
+        JsonNode citation = answer.get("citations").get(0);
+        assertThat(citation.get("quote").asString()).isEqualTo("an escaped convict");
+        assertThat(STORY.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo("an escaped convict");
+        assertThat(events(answer, "answer").getFirst().get("unknownNodes").get(0).asString()).isEqualTo("ghost");
+        String firstAnswerCall = model.calls("mindgraph/answer").getFirst().user();
+        assertThat(firstAnswerCall).contains("4 nodes, 2 edges, built from 3 chunks").contains("\"id\":\"convict\"");
+
+        model.reset();
+        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
+        JsonNode again = ask(story, "Who was Pip's benefactor?", Map.of("chunkTokens", 40));
+
+        assertThat(again.get("status").asString()).as(again.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/build")).as("the stored graph is reused").isEmpty();
+        assertThat(events(again, "graph").getFirst().get("reused").asBoolean()).isTrue();
+        assertThat(events(again, "graph").getFirst().get("nodes").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void lookupSourceReturnsThePassageAroundTheNodeAndItsQuotesBecomeCitations() {
+        scriptStoryBuild();
+        model.on("mindgraph/answer")
+                .onceCallTools("lookup_source", "{\"node_id\": \"convict\"}", "lookup_source", "{\"node_id\": \"nobody\"}")
+                .once("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"medium\", "
+                        + "\"quotes\": [{\"node_id\": \"convict\", \"quote\": \"revealed that  he was the benefactor\"},"
+                        + " {\"node_id\": \"pip\", \"quote\": \"Pip was raised\"}]}");
+
+        JsonNode answer = ask(story, "Who paid for Pip's expectations?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        List<JsonNode> tools = events(answer, "tool");
+        assertThat(tools).hasSize(2);
+        String result = tools.get(0).get("result").asString();
+        assertThat(result).contains("Source of node convict").contains("<source>\n" + STORY + "\n</source>");
+        assertThat(tools.get(1).get("result").asString()).startsWith("error: there is no node 'nobody'");
+        List<ScriptedChatModel.Call> calls = model.calls("mindgraph/answer");
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1).messages().stream().anyMatch(m -> String.valueOf(m.getText()).contains("Source of node convict")
+                || m.toString().contains("Source of node convict"))).isTrue();
+        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
+                .containsExactly("an escaped convict", "revealed that he was the benefactor");
+        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt()).as("pip was never looked up").isEqualTo(1);
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.6);
+    }
+
+    @Test
+    void communitySummariesAreWrittenOnceAndCachedForLaterQuestionsOnTheSameGraph() {
+        model.on("mindgraph/summary").reply(call -> "{\"title\": \"Part " + (call.user().contains("ahab") ? "Ahab" : "crew")
+                + "\", \"rating\": 7, \"summary\": \"Who hunts what.\", \"findings\": [\"Ahab hunts the whale.\"]}");
+        scriptSummaryWalk();
+
+        JsonNode first = ask(whale, "Whom did Ahab hunt?", Map.of("graph", "shared"));
+
+        assertThat(first.get("status").asString()).as(first.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/build")).as("the shared graph needs no build").isEmpty();
+        int communities = events(first, "graph.communities").getFirst().get("communities").asInt();
+        assertThat(communities).isPositive();
+        assertThat(model.calls("mindgraph/summary")).hasSize(communities);
+        List<JsonNode> tools = events(first, "tool");
+        assertThat(tools.get(0).get("result").asString()).startsWith("subgraph_id | title | impact | nodes").contains("| 7.0 |");
+        assertThat(tools.get(1).get("result").asString()).startsWith("Subgraph 1: ").contains("Findings:\n- Ahab hunts the whale.");
+        assertThat(first.get("citations").get(0).get("quote").asString()).isEqualTo("the white whale Moby Dick");
+
+        model.reset();
+        scriptSummaryWalk();
+        JsonNode second = ask(whale, "What did Starbuck think of the hunt?", Map.of("graph", "shared"));
+
+        assertThat(second.get("status").asString()).as(second.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/summary")).as("reports are cached per graph hash").isEmpty();
+        assertThat(events(second, "graph.communities").getFirst().get("cached").asBoolean()).isTrue();
+        assertThat(events(second, "tool").get(1).get("result").asString()).contains("Findings:\n- Ahab hunts the whale.");
+    }
+
+    @Test
+    void theRoundCapEndsTheToolLoopWithOneFinalCall() {
+        model.on("mindgraph/answer")
+                .onceCallTools("lookup_source", "{\"node_id\": \"ahab\"}")
+                .onceCallTools("lookup_source", "{\"node_id\": \"whale\"}")
+                .onceCallTools("lookup_source", "{\"node_id\": \"pequod\"}")
+                .once("{\"answer\": \"the Pequod\", \"cited_nodes\": [\"pequod\"], \"confidence\": \"low\"}");
+
+        JsonNode answer = ask(whale, "Which ship?", Map.of("graph", "shared", "maxRounds", 2));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/answer")).hasSize(2);
+        assertThat(model.calls("mindgraph/answer#final")).hasSize(1);
+        assertThat(events(answer, "tool")).hasSize(2);
+        assertThat(answer.get("answer").asString()).isEqualTo("the Pequod");
+    }
+
+    @Test
+    void aSpentBudgetStopsTheBuildWhichResumesOnTheNextQuestion() {
+        scriptStoryBuild();
+        model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
+
+        JsonNode limited = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40, "budget", Map.of("maxCalls", 2)));
+
+        assertThat(limited.get("status").asString()).as(limited.toString()).isEqualTo("DONE");
+        assertThat(limited.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(model.calls("mindgraph/build")).hasSize(2);
+        assertThat(model.calls("mindgraph/answer")).isEmpty();
+        assertThat(events(limited, "graph.build")).hasSize(2);
+
+        JsonNode resumed = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40));
+
+        assertThat(resumed.get("budgetLimited").asBoolean()).isFalse();
+        assertThat(model.calls("mindgraph/build")).as("only the third block is left").hasSize(3);
+        assertThat(events(resumed, "graph.build")).singleElement().satisfies(b -> assertThat(b.get("block").asInt()).isEqualTo(3));
+        assertThat(resumed.get("citations").get(0).get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+    }
+
+    @Test
+    void aSpentBudgetInTheToolLoopReturnsTheLookedUpNodesAsTheBestSoFar() {
+        model.on("mindgraph/answer").onceCallTools("lookup_source", "{\"node_id\": \"starbuck\"}")
+                .reply("{\"answer\": \"never\", \"cited_nodes\": [], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(whale, "Who argued?", Map.of("graph", "shared", "budget", Map.of("maxCalls", 1)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(model.calls()).hasSize(1);
+        assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("Starbuck, the first mate");
+    }
+
+    @Test
+    void theSharedGraphIsServedWithSpansAndCommunities() {
+        JsonNode graph = api.get("/v1/documents/" + whale + "/graph").json();
+
+        assertThat(graph.get("status").asString()).isEqualTo("READY");
+        assertThat(graph.get("nodes")).hasSize(5);
+        assertThat(graph.get("edges")).hasSize(3);
+        for (JsonNode n : graph.get("nodes")) {
+            assertThat(WHALE.substring(n.get("start").asInt(), n.get("end").asInt())).isEqualTo(n.get("quote").asString());
+        }
+        assertThat(graph.get("communities")).isNotEmpty();
+        int members = 0;
+        for (JsonNode c : graph.get("communities")) {
+            members += c.get("nodes").size();
+        }
+        assertThat(members).isEqualTo(5);
+        assertThat(graph.get("rejected").get("unknown-id").asInt()).isEqualTo(1);
+
+        assertThat(api.get("/v1/documents/" + UUID.randomUUID() + "/graph").status()).isEqualTo(404);
+        UUID plain = api.ingest(Map.of("text", "Nothing to see here.", "profile", "retrieval-only"));
+        Api.Response none = api.get("/v1/documents/" + plain + "/graph");
+        assertThat(none.status()).isEqualTo(404);
+        assertThat(none.body()).contains("no-graph");
+    }
+
+    @Test
+    void theGraphStageBuildsASharedGraphAndExtendsItWithAppendedSessionsOnly() {
+        model.on("mindgraph/build").reply(call -> {
+            String user = call.user();
+            String block = user.substring(user.indexOf("<block>\n") + 8, user.lastIndexOf("\n</block>"));
+            String number = user.replaceAll("(?s).*Block (\\d+) of \\d+.*", "$1");
+            String line = block.lines().filter(l -> l.contains(": ")).findFirst().orElseThrow();
+            return ops(add("turn_" + number, "event", "First turn of block " + number, line));
+        });
+        UUID chat = api.ingest(io.lorekeeper.support.TestDocuments.aConversation()
+                .session("9:00 am on 2 March, 2024", "Ines", "I start at the Kestrel observatory on Monday.", "Tomas", "Good luck!")
+                .build());
+        assertThat(model.calls("mindgraph/build")).hasSize(1);
+        JsonNode stage = null;
+        for (JsonNode s : api.get("/v1/documents/" + chat).json().get("stages")) {
+            if (s.get("name").asString().equals("graph")) {
+                stage = s;
+            }
+        }
+        assertThat(stage.get("status").asString()).isEqualTo("DONE");
+        assertThat(stage.get("done").asInt()).isEqualTo(stage.get("total").asInt()).isEqualTo(1);
+
+        Api.Response appended = api.post("/v1/documents/" + chat + "/sessions", Map.of("sessions", List.of(Map.of(
+                "dateTime", "7:05 am on 6 April, 2024", "turns", List.of(Map.of("speaker", "Ines", "text", "Margit is closed until May."))))));
+        assertThat(appended.status()).as(appended.body()).isEqualTo(202);
+        api.awaitDocument(chat, "READY", java.time.Duration.ofMinutes(1));
+
+        List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
+        assertThat(builds).as("only the appended text is built").hasSize(2);
+        assertThat(builds.get(1).user()).contains("Block 2 of 2").contains("Margit is closed until May.")
+                .doesNotContain("Kestrel observatory on Monday.\n").contains("\"id\":\"turn_1\"");
+        JsonNode graph = api.get("/v1/documents/" + chat + "/graph").json();
+        assertThat(graph.get("blocks").asInt()).isEqualTo(2);
+        assertThat(graph.get("nodes")).extracting(n -> n.get("quote").asString())
+                .containsExactly("Ines: I start at the Kestrel observatory on Monday.", "Ines: Margit is closed until May.");
+    }
+
+    @Test
+    void unknownOptionsAreRefused() {
+        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(story), "question", "?", "strategy",
+                "mindgraph", "options", Map.of("maxRound", 3)));
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("field").asString()).isEqualTo("options.maxRound");
+    }
+
+    /** Block 1 introduces pip, joe and the convict; block 2 adds Jaggers and a claim, with one bad quote and one unknown id; block 3 merges the convict with Magwitch and retracts the claim. */
+    private void scriptStoryBuild() {
+        model.on("mindgraph/build")
+                .once(ops(add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
+                        add("joe", "entity", "Joe Gargery, blacksmith", "Joe Gargery, the village blacksmith"),
+                        add("convict", "entity", "An escaped convict Pip meets", "an escaped convict")))
+                .once(ops(add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
+                        edge("jaggers", "pip", "informs", "the lawyer Jaggers told Pip"),
+                        add("havisham_claim", "claim", "Pip thinks Miss Havisham is his benefactor", "Pip believed the benefactor was Miss Havisham"),
+                        add("estella", "entity", "Estella", "Estella broke his heart"),
+                        edge("havisham", "pip", "benefactor_of", "the benefactor was Miss Havisham")))
+                .once(ops("{\"op\": \"edit_node\", \"id\": \"convict\", \"content\": \"Magwitch, the escaped convict and Pip's secret benefactor\", "
+                        + "\"src\": \"The convict Magwitch returned from New South Wales\"}",
+                        edge("convict", "pip", "benefactor_of", "revealed that he was the benefactor"),
+                        "{\"op\": \"delete_node\", \"id\": \"havisham_claim\"}"));
+    }
+
+    private void scriptSummaryWalk() {
+        model.on("mindgraph/answer")
+                .onceCallTools("subgraph_summary", "{\"mode\": \"index\"}")
+                .onceCallTools("subgraph_summary", "{\"mode\": \"detail\", \"subgraph_id\": 1}")
+                .once("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"whale\"], \"confidence\": \"high\"}");
+    }
+
+    private static String sharedWhaleGraph() {
+        return ops(add("ahab", "entity", "Captain Ahab", "Captain Ahab"),
+                add("whale", "entity", "Moby Dick, a white whale", "the white whale Moby Dick"),
+                add("ishmael", "entity", "Ishmael, a sailor", "Ishmael sailed"),
+                add("pequod", "entity", "The Pequod, a ship", "the Pequod"),
+                add("starbuck", "entity", "Starbuck, first mate", "Starbuck, the first mate"),
+                edge("ahab", "whale", "hunts", "Captain Ahab hunted the white whale"),
+                edge("ishmael", "pequod", "sails_on", "Ishmael sailed with him on the Pequod"),
+                edge("starbuck", "ahab", "opposes", "argued against the hunt"),
+                edge("queequeg", "pequod", "sails_on", "the Pequod"));
+    }
+
+    static String ops(String... operations) {
+        return "{\"operations\": [" + String.join(", ", operations) + "]}";
+    }
+
+    static String add(String id, String type, String content, String src) {
+        return json(Map.of("op", "add_node", "id", id, "type", type, "content", content, "src", src));
+    }
+
+    static String edge(String source, String target, String relation, String src) {
+        return json(Map.of("op", "add_edge", "source", source, "target", target, "relation", relation, "src", src));
+    }
+
+    private static String json(Map<String, String> fields) {
+        return JsonMapper.builder().build().writeValueAsString(new HashMap<>(fields));
+    }
+
+    private static JsonNode node(JsonNode graph, String id) {
+        for (JsonNode n : graph.get("nodes")) {
+            if (n.get("id").asString().equals(id)) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    private JsonNode ask(UUID document, String question, Map<String, Object> options) {
+        return api.ask(Map.of("documentIds", List.of(document), "question", question, "strategy", "mindgraph", "options", options));
+    }
+
+    private List<JsonNode> events(JsonNode question, String type) {
+        List<JsonNode> found = new ArrayList<>();
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
+            if (e.get("type").asString().equals(type)) {
+                found.add(e.get("payload"));
+            }
+        });
+        return found;
+    }
+}
