@@ -2,6 +2,7 @@ package io.lorekeeper.document;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -27,6 +28,7 @@ import io.lorekeeper.document.DocumentResponses.DocumentPage;
 import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.DocumentResponses.TextSpan;
+import io.lorekeeper.document.DocumentResponses.TurnSpan;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
@@ -122,6 +124,13 @@ class DocumentController {
             throw ApiProblem.invalid("end", "end must be within [start, " + text.length() + "]");
         }
         return new TextSpan(id, from, to, text.substring(from, to));
+    }
+
+    @GetMapping("/{id}/turns")
+    @Operation(summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
+    List<TurnSpan> turns(@PathVariable UUID id) {
+        documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        return store.turns(id);
     }
 
     @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)

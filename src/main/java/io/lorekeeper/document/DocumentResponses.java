@@ -32,6 +32,10 @@ final class DocumentResponses {
     record Accepted(UUID id, DocumentStatus status, boolean created) {
     }
 
+    /** Where a conversation turn sits in the canonical text: {@code [start, end)}. */
+    record TurnSpan(String turnId, String sessionId, String speaker, int start, int end) {
+    }
+
     /** The conversation's id and new status, and what each appended session became. */
     record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {
     }

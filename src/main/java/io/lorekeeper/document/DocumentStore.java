@@ -170,6 +170,15 @@ class DocumentStore {
         return new CanonicalText(text, sessions, turns);
     }
 
+    List<DocumentResponses.TurnSpan> turns(UUID documentId) {
+        return jdbc.sql("""
+                SELECT turn_id, session_id, speaker, start_offset, end_offset FROM conversation_turn
+                WHERE document_id = ? ORDER BY start_offset""")
+                .param(documentId)
+                .query((rs, i) -> new DocumentResponses.TurnSpan(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5)))
+                .list();
+    }
+
     Optional<String> turnAt(UUID documentId, Span span) {
         return jdbc.sql("""
                 SELECT turn_id FROM conversation_turn

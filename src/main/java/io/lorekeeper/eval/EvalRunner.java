@@ -1,0 +1,249 @@
+package io.lorekeeper.eval;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lorekeeper.eval.Metrics.DocSpan;
+import io.lorekeeper.text.TokenCounter;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs a dataset against the service over HTTP: ingests each distinct document once, asks every
+ * question with every strategy (at most {@code concurrency} at a time), scores the answers and the
+ * evidence in the context the strategy used, and collects cost and latency from the trace.
+ *
+ * <p>A strategy named {@code search:vector}, {@code search:keyword} or {@code search:hybrid} is not a
+ * strategy but a retrieval probe: the top {@code searchK} chunks of {@code POST /v1/search} for the
+ * question are the context, and only evidence recall (and the tokens of that context) is measured.
+ */
+public class EvalRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(EvalRunner.class);
+    static final String SEARCH_PREFIX = "search:";
+
+    /**
+     * @param options per strategy, the options sent with each question (strategies reject unknown ones)
+     * @param searchK chunks taken from each search probe
+     */
+    public record Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
+            int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+
+        public Request {
+            options = options == null ? Map.of() : options;
+            concurrency = Math.max(1, concurrency);
+            searchK = searchK <= 0 ? 10 : searchK;
+            questionTimeout = questionTimeout == null ? Duration.ofMinutes(10) : questionTimeout;
+            ingestTimeout = ingestTimeout == null ? Duration.ofMinutes(30) : ingestTimeout;
+        }
+    }
+
+    /** The outcome of one question with one strategy. Null metrics do not apply (or failed). */
+    public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
+            String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
+            Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
+            Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
+
+        /** The headline score: choice accuracy for multiple choice, else F1. */
+        public Double score() {
+            return accuracy != null ? accuracy : f1;
+        }
+    }
+
+    private record Doc(String id, String text, Map<String, ServiceClient.TurnSpan> turns) {
+    }
+
+    private final ServiceClient client;
+
+    public EvalRunner(ServiceClient client) {
+        this.client = client;
+    }
+
+    /** Runs the evaluation; {@code progress} gets (done, total) after each question. */
+    public Report run(Request request, BiConsumer<Integer, Integer> progress) throws InterruptedException {
+        Instant started = Instant.now();
+        int total = request.items().size() * request.strategies().size();
+        progress.accept(0, total);
+        Map<String, Doc> docs = ingest(request);
+        List<ItemResult> results = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger done = new AtomicInteger();
+        Semaphore slots = new Semaphore(request.concurrency());
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (EvalItem item : request.items()) {
+                for (String strategy : request.strategies()) {
+                    slots.acquire();
+                    futures.add(pool.submit(() -> {
+                        try {
+                            results.add(runOne(request, item, strategy, docs.get(item.documentKey())));
+                        } finally {
+                            slots.release();
+                            int d = done.incrementAndGet();
+                            progress.accept(d, total);
+                            if (d % 25 == 0 || d == total) {
+                                log.info("evaluation: {}/{} questions", d, total);
+                            }
+                        }
+                    }));
+                }
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException(e.getCause());
+                }
+            }
+        }
+        // Stable order: as the dataset lists the items, strategies in the order asked.
+        Map<String, Integer> order = new ConcurrentHashMap<>();
+        for (int i = 0; i < request.items().size(); i++) {
+            order.put(request.items().get(i).id(), i);
+        }
+        List<ItemResult> sorted = new ArrayList<>(results);
+        sorted.sort((a, b) -> a.itemId().equals(b.itemId())
+                ? Integer.compare(request.strategies().indexOf(a.strategy()), request.strategies().indexOf(b.strategy()))
+                : Integer.compare(order.get(a.itemId()), order.get(b.itemId())));
+        return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted);
+    }
+
+    private Map<String, Doc> ingest(Request request) throws InterruptedException {
+        Map<String, EvalItem> firsts = new LinkedHashMap<>();
+        request.items().forEach(i -> firsts.putIfAbsent(i.documentKey(), i));
+        Map<String, Doc> docs = new ConcurrentHashMap<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, Math.max(1, firsts.size())))) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (var entry : firsts.entrySet()) {
+                futures.add(pool.submit(() -> {
+                    String id = client.ingest(entry.getValue().document(), request.ingestTimeout());
+                    Map<String, ServiceClient.TurnSpan> turns = new LinkedHashMap<>();
+                    if (entry.getValue().conversation()) {
+                        client.turns(id).forEach(t -> turns.put(t.turnId(), t));
+                    }
+                    docs.put(entry.getKey(), new Doc(id, client.text(id), turns));
+                    log.info("evaluation: document {} ready as {}", entry.getKey(), id);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException("ingestion failed: " + e.getCause().getMessage(), e.getCause());
+                }
+            }
+        }
+        return docs;
+    }
+
+    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc) {
+        List<DocSpan> gold = new ArrayList<>();
+        int unresolved = 0;
+        for (String e : item.evidence()) {
+            DocSpan span = goldSpan(item, doc, e);
+            if (span == null) {
+                unresolved++;
+            } else {
+                gold.add(span);
+            }
+        }
+        long started = System.nanoTime();
+        try {
+            if (strategy.startsWith(SEARCH_PREFIX)) {
+                return probe(request, item, strategy, doc, gold, unresolved, started);
+            }
+            JsonNode view = client.ask(List.of(doc.id()), item.question(), strategy, item.choices(),
+                    request.options().get(strategy), request.questionTimeout());
+            long latency = (System.nanoTime() - started) / 1_000_000;
+            String questionId = view.path("id").asString();
+            String status = view.path("status").asString();
+            JsonNode trace = client.trace(questionId);
+            List<DocSpan> context = new ArrayList<>(TraceSpans.context(trace, doc.id()));
+            for (JsonNode c : view.path("citations")) {
+                context.add(new DocSpan(c.path("documentId").asString(doc.id()), c.path("start").asInt(), c.path("end").asInt()));
+            }
+            long[] usage = TraceSpans.usage(trace);
+            Long runMs = view.path("timings").has("runMs") ? view.path("timings").path("runMs").asLong() : null;
+            if (!status.equals("DONE")) {
+                return new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), null, item.answers(),
+                        null, item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, context.size(), null,
+                        usage[0], usage[1], latency, runMs, view.path("failureReason").asString(status));
+            }
+            String answer = view.path("answer").asString("");
+            Integer choice = view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
+            Scores s = score(item, answer, choice);
+            return new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer, item.answers(),
+                    choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context), gold.size(),
+                    unresolved, context.size(), null, usage[0], usage[1], latency, runMs, null);
+        } catch (RuntimeException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            long latency = (System.nanoTime() - started) / 1_000_000;
+            return new ItemResult(item.id(), item.category(), strategy, null, "ERROR", item.question(), null, item.answers(), null,
+                    item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, 0, null, 0, 0, latency, null,
+                    String.valueOf(e.getMessage()));
+        }
+    }
+
+    private ItemResult probe(Request request, EvalItem item, String strategy, Doc doc, List<DocSpan> gold, int unresolved,
+            long started) {
+        String mode = strategy.substring(SEARCH_PREFIX.length());
+        JsonNode found = client.search(List.of(doc.id()), item.question(), mode, request.searchK());
+        long latency = (System.nanoTime() - started) / 1_000_000;
+        List<DocSpan> context = new ArrayList<>();
+        int tokens = 0;
+        for (JsonNode hit : found.path("hits")) {
+            context.add(new DocSpan(hit.path("documentId").asString(doc.id()), hit.path("start").asInt(), hit.path("end").asInt()));
+            tokens += TokenCounter.count(hit.path("text").asString(""));
+        }
+        return new ItemResult(item.id(), item.category(), strategy, null, "DONE", item.question(), null, item.answers(), null,
+                item.answerIndex(), null, null, null, null, Metrics.evidenceRecall(gold, context), gold.size(), unresolved,
+                context.size(), tokens, 0, 0, latency, null, null);
+    }
+
+    private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {
+        if (item.conversation()) {
+            ServiceClient.TurnSpan turn = doc.turns().get(evidence);
+            return turn == null ? null : new DocSpan(doc.id(), turn.start(), turn.end());
+        }
+        int[] span = TextLocator.find(doc.text(), evidence);
+        return span == null ? null : new DocSpan(doc.id(), span[0], span[1]);
+    }
+
+    record Scores(Double f1, Double em, Double rougeL, Double accuracy) {
+    }
+
+    static Scores score(EvalItem item, String answer, Integer choice) {
+        if (item.dataset().equals("locomo")) {
+            int category = Integer.parseInt(item.category());
+            String gold = item.answers().isEmpty() ? "" : item.answers().getFirst();
+            return new Scores(Metrics.locomoF1(answer, gold, category), Metrics.locomoExactMatch(answer, gold, category),
+                    category == 5 ? null : Metrics.rougeL(answer, gold), null);
+        }
+        if (item.dataset().equals("ruler")) {
+            return new Scores(null, null, null, Metrics.rulerStringMatchAll(answer, item.answers()));
+        }
+        Double accuracy = item.answerIndex() != null ? Metrics.choiceAccuracy(choice, item.answerIndex()) : null;
+        if (item.answers().isEmpty()) {
+            return new Scores(null, null, null, accuracy);
+        }
+        return new Scores(Metrics.squadF1(answer, item.answers()), Metrics.squadExactMatch(answer, item.answers()),
+                Metrics.rougeL(answer, item.answers()), accuracy);
+    }
+}

@@ -1,0 +1,214 @@
+package io.lorekeeper.eval;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import io.lorekeeper.eval.EvalRunner.ItemResult;
+
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * An evaluation's result: every item, and a summary per strategy and category (plus "overall").
+ * Averages skip items where a metric does not apply; {@code failed} counts questions that did not
+ * finish DONE (they score 0 in F1/EM/accuracy, since a failure is a wrong answer).
+ */
+public record Report(String dataset, List<String> strategies, Instant startedAt, Instant finishedAt, List<Row> summary,
+        List<ItemResult> items) {
+
+    public static final String OVERALL = "overall";
+
+    /** One strategy on one category. Averages are per question; latency is the client's wall time per question. */
+    public record Row(String strategy, String category, int n, int failed, Double f1, Double em, Double rougeL, Double accuracy,
+            Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double contextTokens, long p50LatencyMs,
+            long p95LatencyMs) {
+
+        /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
+        public Double score() {
+            return f1 != null ? f1 : accuracy;
+        }
+    }
+
+    static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items) {
+        List<Row> rows = new ArrayList<>();
+        TreeSet<String> categories = new TreeSet<>();
+        items.forEach(i -> categories.add(i.category()));
+        for (String strategy : strategies) {
+            List<ItemResult> mine = items.stream().filter(i -> i.strategy().equals(strategy)).toList();
+            for (String category : categories) {
+                List<ItemResult> cell = mine.stream().filter(i -> i.category().equals(category)).toList();
+                if (!cell.isEmpty()) {
+                    rows.add(row(strategy, category, cell));
+                }
+            }
+            if (!mine.isEmpty()) {
+                rows.add(row(strategy, OVERALL, mine));
+            }
+        }
+        return new Report(dataset, strategies, started, finished, rows, items);
+    }
+
+    private static Row row(String strategy, String category, List<ItemResult> cell) {
+        boolean probe = strategy.startsWith(EvalRunner.SEARCH_PREFIX);
+        int failed = (int) cell.stream().filter(i -> !"DONE".equals(i.status())).count();
+        List<Long> latencies = cell.stream().map(ItemResult::latencyMs).sorted().toList();
+        return new Row(strategy, category, cell.size(), failed,
+                probe ? null : meanFailedAsZero(cell, ItemResult::f1), probe ? null : meanFailedAsZero(cell, ItemResult::em),
+                mean(cell, ItemResult::rougeL), probe ? null : meanAccuracy(cell),
+                mean(cell, ItemResult::evidenceRecall), (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
+                cell.stream().mapToLong(ItemResult::llmCalls).average().orElse(0),
+                cell.stream().mapToLong(ItemResult::llmTokens).average().orElse(0),
+                mean(cell, i -> i.contextTokens() == null ? null : i.contextTokens().doubleValue()),
+                percentile(latencies, 50), percentile(latencies, 95));
+    }
+
+    /** Mean over items the metric applies to; a failed item counts 0 when the metric would have applied. */
+    private static Double meanFailedAsZero(List<ItemResult> cell, Function<ItemResult, Double> metric) {
+        List<Double> values = new ArrayList<>();
+        for (ItemResult i : cell) {
+            Double v = metric.apply(i);
+            if (v != null) {
+                values.add(v);
+            } else if (!"DONE".equals(i.status()) && !i.gold().isEmpty() && i.answerIndex() == null) {
+                values.add(0.0);
+            }
+        }
+        return values.isEmpty() ? null : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    private static Double meanAccuracy(List<ItemResult> cell) {
+        List<Double> values = cell.stream().filter(i -> i.answerIndex() != null || i.accuracy() != null || i.category().startsWith("niah") || i.category().equals("vt"))
+                .map(i -> i.accuracy() == null ? 0.0 : i.accuracy()).toList();
+        return values.isEmpty() ? null : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    private static Double mean(List<ItemResult> cell, Function<ItemResult, Double> metric) {
+        var stats = cell.stream().map(metric).filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
+        return stats.getCount() == 0 ? null : stats.getAverage();
+    }
+
+    static long percentile(List<Long> sorted, int p) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    // ---- writers ----
+
+    /** Writes report.json, report.md and accuracy-vs-tokens.svg into the folder; returns the folder. */
+    public Path write(Path folder) {
+        try {
+            Files.createDirectories(folder);
+            JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+            Files.writeString(folder.resolve("report.json"), json.writeValueAsString(this));
+            Files.writeString(folder.resolve("report.md"), markdown());
+            Files.writeString(folder.resolve("accuracy-vs-tokens.svg"), svg());
+            return folder;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String markdown() {
+        StringBuilder out = new StringBuilder();
+        out.append("## Evaluation: ").append(dataset).append("\n\n")
+                .append(startedAt).append(" to ").append(finishedAt).append(", ").append(items.stream().map(ItemResult::itemId).distinct().count())
+                .append(" questions, strategies ").append(String.join(", ", strategies)).append("\n\n");
+        for (String strategy : strategies) {
+            out.append("### ").append(strategy).append("\n\n")
+                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | evidence recall | LLM calls | LLM tokens | context tokens | p50 latency ms | p95 latency ms |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (Row r : summary) {
+                if (!r.strategy().equals(strategy)) {
+                    continue;
+                }
+                out.append("| ").append(r.category().equals(OVERALL) ? "**overall**" : r.category()).append(" | ").append(r.n())
+                        .append(" | ").append(r.failed()).append(" | ").append(fmt(r.f1())).append(" | ").append(fmt(r.em()))
+                        .append(" | ").append(fmt(r.rougeL())).append(" | ").append(fmt(r.accuracy())).append(" | ")
+                        .append(fmt(r.evidenceRecall())).append(r.evidenceItems() < r.n() && r.evidenceRecall() != null
+                                ? " (" + r.evidenceItems() + ")" : "")
+                        .append(" | ").append(String.format(Locale.ROOT, "%.1f", r.llmCalls())).append(" | ")
+                        .append(String.format(Locale.ROOT, "%.0f", r.llmTokens())).append(" | ")
+                        .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
+                        .append(" | ").append(r.p50LatencyMs()).append(" | ").append(r.p95LatencyMs()).append(" |\n");
+            }
+            out.append('\n');
+        }
+        out.append("Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
+                + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
+                + "evidence when fewer than n.\n");
+        return out.toString();
+    }
+
+    private static String fmt(Double d) {
+        return d == null ? "" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    /** Accuracy (overall score) against LLM tokens per question, one point per strategy. */
+    public String svg() {
+        Map<String, Row> overall = new LinkedHashMap<>();
+        summary.stream().filter(r -> r.category().equals(OVERALL) && r.score() != null).forEach(r -> overall.put(r.strategy(), r));
+        int width = 640;
+        int height = 400;
+        int left = 70;
+        int right = 30;
+        int top = 40;
+        int bottom = 60;
+        double maxTokens = Math.max(1, overall.values().stream().mapToDouble(Row::llmTokens).max().orElse(1)) * 1.1;
+        StringBuilder out = new StringBuilder();
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
+                .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n")
+                .append("<text x=\"").append(width / 2).append("\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">")
+                .append(escape(dataset)).append(": score vs LLM tokens per question</text>\n");
+        int plotW = width - left - right;
+        int plotH = height - top - bottom;
+        out.append(line(left, top + plotH, left + plotW, top + plotH)).append(line(left, top, left, top + plotH));
+        for (int i = 0; i <= 5; i++) {
+            double v = i / 5.0;
+            int y = (int) (top + plotH - v * plotH);
+            out.append(line(left - 4, y, left, y)).append(text(left - 8, y + 4, String.format(Locale.ROOT, "%.1f", v), "end"));
+            double t = maxTokens * i / 5.0;
+            int x = (int) (left + plotW * i / 5.0);
+            out.append(line(x, top + plotH, x, top + plotH + 4)).append(text(x, top + plotH + 18, String.format(Locale.ROOT, "%.0f", t), "middle"));
+        }
+        out.append(text(left + plotW / 2, height - 15, "LLM tokens per question (mean)", "middle"));
+        out.append("<text x=\"18\" y=\"").append(top + plotH / 2).append("\" text-anchor=\"middle\" transform=\"rotate(-90 18 ")
+                .append(top + plotH / 2).append(")\">score (F1 or accuracy, overall)</text>\n");
+        String[] colours = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+        int c = 0;
+        for (Row r : overall.values()) {
+            int x = (int) (left + plotW * r.llmTokens() / maxTokens);
+            int y = (int) (top + plotH - Math.max(0, Math.min(1, r.score())) * plotH);
+            String colour = colours[c++ % colours.length];
+            out.append("<circle cx=\"").append(x).append("\" cy=\"").append(y).append("\" r=\"6\" fill=\"").append(colour).append("\"/>\n")
+                    .append(text(x + 9, y - 8, r.strategy() + String.format(Locale.ROOT, " (%.3f)", r.score()), "start"));
+        }
+        return out.append("</svg>\n").toString();
+    }
+
+    private static String line(int x1, int y1, int x2, int y2) {
+        return "<line x1=\"" + x1 + "\" y1=\"" + y1 + "\" x2=\"" + x2 + "\" y2=\"" + y2 + "\" stroke=\"black\"/>\n";
+    }
+
+    private static String text(int x, int y, String s, String anchor) {
+        return "<text x=\"" + x + "\" y=\"" + y + "\" text-anchor=\"" + anchor + "\">" + escape(s) + "</text>\n";
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

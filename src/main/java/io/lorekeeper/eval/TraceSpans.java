@@ -1,0 +1,61 @@
+package io.lorekeeper.eval;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import io.lorekeeper.eval.Metrics.DocSpan;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a question's trace says about the context its strategy used and what it cost. Context: every
+ * span ({@code start}, {@code end}, optional {@code documentId}) inside the payloads of the
+ * {@code retrieve}, {@code bridge} and {@code context} events (extractive: hits and bridge hits; rag:
+ * the passages; gam: the excerpts handed to the answerer). Cost: {@code llmCalls} and
+ * {@code llmTokens} of the final {@code status} event.
+ */
+final class TraceSpans {
+
+    private TraceSpans() {
+    }
+
+    static final Set<String> CONTEXT_EVENTS = Set.of("retrieve", "bridge", "context");
+
+    static List<DocSpan> context(JsonNode trace, String defaultDocument) {
+        List<DocSpan> out = new ArrayList<>();
+        for (JsonNode event : trace.path("events")) {
+            if (CONTEXT_EVENTS.contains(event.path("type").asString())) {
+                collect(event.path("payload"), defaultDocument, out);
+            }
+        }
+        return out;
+    }
+
+    private static void collect(JsonNode node, String defaultDocument, List<DocSpan> out) {
+        if (node.isObject()) {
+            if (node.path("start").isNumber() && node.path("end").isNumber()) {
+                out.add(new DocSpan(node.path("documentId").asString(defaultDocument), node.get("start").asInt(), node.get("end").asInt()));
+            }
+            for (String name : node.propertyNames()) {
+                collect(node.get(name), defaultDocument, out);
+            }
+        } else if (node.isArray()) {
+            node.forEach(child -> collect(child, defaultDocument, out));
+        }
+    }
+
+    /** {calls, tokens} from the last status event that carries them (0 when none does). */
+    static long[] usage(JsonNode trace) {
+        long calls = 0;
+        long tokens = 0;
+        for (JsonNode event : trace.path("events")) {
+            JsonNode p = event.path("payload");
+            if (event.path("type").asString().equals("status") && p.has("llmCalls")) {
+                calls = p.path("llmCalls").asLong();
+                tokens = p.path("llmTokens").asLong();
+            }
+        }
+        return new long[] {calls, tokens};
+    }
+}

@@ -1,0 +1,78 @@
+package io.lorekeeper.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+
+import io.lorekeeper.text.TokenCounter;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The simulated model's fixed rules, with real token counts and the configured latency. */
+class SimulatedChatModelsTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static ChatResponse call(SimulatedChatModels models, String template, String system, String user) {
+        return models.forProfile(null).call(new Prompt(List.of(new SystemMessage("[task: " + template + "]\n" + system), new UserMessage(user))));
+    }
+
+    private static JsonNode json(ChatResponse r) {
+        return JSON.readTree(r.getResult().getOutput().getText());
+    }
+
+    @Test
+    void ragAnswersWithTheFirstSentenceOfPassageOneAndCitesIt() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        String user = "<passage n=\"1\" session=\"[Session 1, 1 May]\">\nAnn: I adopted a cat. It is grey.\n</passage>\n\n"
+                + "<passage n=\"2\">\nBob: nice.\n</passage>\n\nQuestion: What did Ann adopt?\n";
+        ChatResponse r = call(models, "rag/answer", "rules", user);
+        JsonNode reply = json(r);
+        assertThat(reply.path("answer").asString()).isEqualTo("Ann: I adopted a cat.");
+        assertThat(reply.path("evidence").get(0).path("passage").asInt()).isEqualTo(1);
+        assertThat(reply.path("evidence").get(0).path("quote").asString()).isEqualTo("Ann: I adopted a cat.");
+        assertThat(reply.path("choice").isNull()).isTrue();
+        assertThat(r.getMetadata().getUsage().getCompletionTokens()).isEqualTo(TokenCounter.count(r.getResult().getOutput().getText()));
+        assertThat(r.getMetadata().getUsage().getPromptTokens()).isGreaterThan(TokenCounter.count(user));
+
+        JsonNode none = json(call(models, "rag/answer", "rules", "\n\nQuestion: What?\n"));
+        assertThat(none.path("answer").asString()).contains("not available");
+        assertThat(none.path("evidence")).isEmpty();
+    }
+
+    @Test
+    void gamTemplates() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        JsonNode plan = json(call(models, "gam/plan", "tools:\n- keywordQueries: BM25\n- pages: read", "<memos>\nm\n</memos>\n\n<request>\nWho won?\n</request>"));
+        assertThat(plan.path("keywordQueries").get(0).asString()).isEqualTo("Who won?");
+        assertThat(plan.path("vectorQueries")).isEmpty();
+        JsonNode integration = json(call(models, "gam/integrate", "", "<question>\nq\n</question>\n\n<page ref=\"D1-P3\">\n(context: ctx)\nOne. Two. Three.\n</page>\n"));
+        assertThat(integration.path("summary").asString()).isEqualTo("One. Two.");
+        assertThat(integration.path("facts").get(0).path("sources").get(0).path("page").asInt()).isEqualTo(3);
+        assertThat(json(call(models, "gam/reflect", "", "x")).path("enough").asBoolean()).isTrue();
+        JsonNode answer = json(call(models, "gam/answer", "", "<notes>\nn\n</notes>\n\n<excerpt n=\"1\" page=\"D1-P3\">\nIt was Tom. Yes.\n</excerpt>\n"));
+        assertThat(answer.path("answer").asString()).isEqualTo("It was Tom.");
+        assertThat(answer.path("evidence").get(0).path("excerpt").asInt()).isEqualTo(1);
+        assertThat(json(call(models, "gam/memo", "", "Page 0:\n<page>\nFirst line. Second.\n</page>")).path("memo").asString()).isEqualTo("First line.");
+        assertThat(json(call(models, "gam/page-header", "", "Page 0:\n<page>\nFirst line. Second.\n</page>")).path("header").asString())
+                .isEqualTo("First line.");
+        assertThatThrownBy(() -> call(models, "mindgraph/extract", "", "x")).hasMessageContaining("no rule");
+    }
+
+    @Test
+    void sleepsTheConfiguredLatency() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ofMillis(120));
+        long started = System.nanoTime();
+        call(models, "gam/reflect", "", "x");
+        assertThat((System.nanoTime() - started) / 1_000_000).isGreaterThanOrEqualTo(120);
+    }
+}
