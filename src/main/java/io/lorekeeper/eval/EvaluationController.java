@@ -69,7 +69,9 @@ class EvaluationController {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record EvaluationView(UUID id, String status, String dataset, int done, int total, String error, Instant createdAt,
-            Instant finishedAt, JsonNode report) {
+            Instant finishedAt,
+            // Typed Object, not JsonNode: springdoc would list JsonNode's getters, in no stable order.
+            @Schema(description = "The report (as report.json of the command line) once DONE") Object report) {
     }
 
     @PostMapping("/v1/evaluations")
