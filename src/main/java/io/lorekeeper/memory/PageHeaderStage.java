@@ -1,20 +1,13 @@
 package io.lorekeeper.memory;
 
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
-import io.lorekeeper.llm.Budget;
-import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.llm.LlmSession;
-import io.lorekeeper.llm.Role;
 import jakarta.validation.constraints.NotBlank;
 
 /**
@@ -31,14 +24,12 @@ class PageHeaderStage implements IngestionStage {
 
     private final LlmGateway gateway;
     private final MemorizerStore store;
-    private final Documents documents;
-    private final MemorizerSettings settings;
+    private final PageMemorizer pages;
 
-    PageHeaderStage(LlmGateway gateway, MemorizerStore store, Documents documents, MemorizerSettings settings) {
+    PageHeaderStage(LlmGateway gateway, MemorizerStore store, PageMemorizer pages) {
         this.gateway = gateway;
         this.store = store;
-        this.documents = documents;
-        this.settings = settings;
+        this.pages = pages;
     }
 
     /** What the memorizer returns as a page's header. */
@@ -63,28 +54,8 @@ class PageHeaderStage implements IngestionStage {
     @Override
     public void run(StageRun run) {
         UUID documentId = run.document().id();
-        List<MemorizerStore.Page> pages = store.pages(documentId);
-        int done = (int) pages.stream().filter(MemorizerStore.Page::hasHeader).count();
-        run.progress(done, pages.size());
-        if (done == pages.size()) {
-            return;
-        }
-        String text = documents.text(documentId);
-        List<MemorizerStore.Memo> memos = store.memos(documentId);
-        LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
-        for (MemorizerStore.Page page : pages) {
-            if (page.hasHeader()) {
-                continue;
-            }
-            PageExcerpt excerpt = PageExcerpt.of(page.span().of(text), settings.maxPageTokens());
-            HeaderReply reply = llm.structured(Role.MEMORIZER, TEMPLATE, Map.of(
-                    "memos", MemoryContext.before(memos, page.ordinal(), settings.contextTokens()),
-                    "pageNumber", page.ordinal(),
-                    "pageNote", excerpt.note(),
-                    "page", excerpt.text()), HeaderReply.class);
-            store.setHeader(documentId, page.ordinal(), reply.header().strip());
-            run.progress(++done, pages.size());
-        }
+        pages.forEachPending(run, store.pages(documentId), MemorizerStore.Page::hasHeader, store.memos(documentId), TEMPLATE,
+                HeaderReply.class, (page, reply) -> store.setHeader(documentId, page.ordinal(), reply.header().strip()));
     }
 
     @Override
