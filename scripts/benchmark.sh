@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
-# Benchmarks Lorekeeper end to end over HTTP and prints a Markdown block for the README:
-# ingestion throughput (tokens/s, total and per stage) of Great Expectations, and search latency
-# p50/p95/mean for the vector, keyword and hybrid modes at k=10 (see scripts/Benchmark.java).
+# Benchmarks Lorekeeper over HTTP and prints Markdown blocks for the README (also saved under
+# bench-results/). A benchmark, not a test: numbers depend on the machine and its load.
 #
-#   scripts/benchmark.sh
+#   scripts/benchmark.sh [ingest] [scale] [strategies]      (default: all three, ~25 min on 2 cores)
 #
-# Builds the jar when it is missing or older than the sources, resets the lorekeeper_bench
-# database of scripts/pg-local.sh, starts the service on a free port (18080 upward; never touches
-# a service on 8080 or the lorekeeper database), waits for readiness, runs the benchmark and stops
-# the service. A benchmark, not a test: numbers depend on the machine and its load.
+#   ingest      ingestion throughput of a novel, total and per stage, and its ratio to the raw
+#               speed of the embedding model on the same chunks (the service's embedding-benchmark
+#               command, run after the service has stopped so that nothing else competes).
+#   scale       search latency p50/p95 per mode at 100K, 1M and 10M stored tokens (cumulative), in
+#               one document and across all documents; ratios against the first tier.
+#   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
+#               fixed latency per call; ratios against the model time and the rag baseline.
 #
-# Environment: LK_BENCH_NOVEL (default ../shared/data/novels/great_expectations_pg1400.txt),
-# LK_BENCH_PORT (default: the first free port from 18080), LK_BENCH_DB (default lorekeeper_bench).
+# Each phase resets its own database of scripts/pg-local.sh (never the lorekeeper one), starts the
+# service from a private copy of the jar on a free port (18080 upward) with the phase's settings,
+# runs the client in scripts/bench (plain JDK 21+ sources, compiled here) and stops the service.
+#
+# Environment: LK_BENCH_NOVEL (ingest; default ../shared/data/novels/great_expectations_pg1400.txt),
+# LK_BENCH_NOVELS (scale corpus folder; default ../shared/data/novels), LK_BENCH_TIERS (default
+# 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph),
+# LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
+# LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_DB
+# (default lorekeeper_bench).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 source scripts/java-env.sh
 
+phases=("$@")
+[ ${#phases[@]} -gt 0 ] || phases=(ingest scale strategies)
 novel=${LK_BENCH_NOVEL:-$here/../shared/data/novels/great_expectations_pg1400.txt}
+novels=${LK_BENCH_NOVELS:-$here/../shared/data/novels}
 db=${LK_BENCH_DB:-lorekeeper_bench}
 jar=target/lorekeeper-0.1.0-SNAPSHOT.jar
 
 log() { printf '[benchmark] %s\n' "$*" >&2; }
 
+for phase in "${phases[@]}"; do
+  case $phase in ingest|scale|strategies) ;; *) log "unknown phase: $phase (ingest, scale, strategies)"; exit 2 ;; esac
+done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
 
@@ -32,28 +48,17 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -type f -print
   ./mvnw -q -B -o package -DskipTests
 fi
 
-LK_PG_DB=$db scripts/pg-local.sh start >/dev/null
-url=$(scripts/pg-local.sh reset "$db")
-log "database reset: $url"
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=${LK_BENCH_PORT:-}
-if [ -z "$port" ]; then
-  for candidate in $(seq 18080 18180); do
-    if port_free "$candidate"; then port=$candidate; break; fi
-  done
-  [ -n "$port" ] || { log "no free port in 18080-18180"; exit 1; }
-elif ! port_free "$port"; then
-  log "port $port is in use"; exit 1
-fi
-
-# Run a private copy of the jar, so that a rebuild during the run cannot change it underneath.
 work=$(mktemp -d)
+# A private copy of the jar, so that a rebuild during the run cannot change it underneath.
 cp "$jar" "$work/lorekeeper.jar"
-service_log=$work/service.log
+javac -d "$work/classes" scripts/bench/*.java
+mkdir -p bench-results
+results=bench-results/$(date -u +%Y%m%dT%H%M%SZ).md
+LK_PG_DB=$db scripts/pg-local.sh start >/dev/null
+
 pid=""
-cleanup() {
-  rc=$?
+service_log=""
+stop_service() {
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     log "stopping the service (pid $pid)"
     kill "$pid" 2>/dev/null || true
@@ -61,25 +66,78 @@ cleanup() {
     kill -9 "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   fi
-  if [ "$rc" -ne 0 ] && [ -f "$service_log" ]; then
+  pid=""
+}
+cleanup() {
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ -n "$service_log" ] && [ -f "$service_log" ]; then
     log "failed; last lines of the service log:"; tail -n 40 "$service_log" >&2
   fi
+  stop_service
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-log "starting the service on port $port"
-SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= \
-  java -jar "$work/lorekeeper.jar" --server.port="$port" >"$service_log" 2>&1 &
-pid=$!
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_port() {
+  if [ -n "${LK_BENCH_PORT:-}" ]; then
+    port_free "$LK_BENCH_PORT" || { log "port $LK_BENCH_PORT is in use"; exit 1; }
+    echo "$LK_BENCH_PORT"; return
+  fi
+  for candidate in $(seq 18080 18180); do
+    if port_free "$candidate"; then echo "$candidate"; return; fi
+  done
+  log "no free port in 18080-18180"; exit 1
+}
 
-base=http://127.0.0.1:$port
-deadline=$((SECONDS + 120))
-until curl -fsS -o /dev/null --max-time 5 "$base/actuator/health/readiness" 2>/dev/null; do
-  kill -0 "$pid" 2>/dev/null || { log "the service exited during startup"; exit 1; }
-  [ "$SECONDS" -lt "$deadline" ] || { log "the service was not ready within 120 s"; exit 1; }
-  sleep 0.5
+# start_service <phase> [service arguments…]: a fresh database, the service on it; sets base.
+start_service() {
+  local phase=$1; shift
+  url=$(scripts/pg-local.sh reset "$db")
+  port=$(pick_port)
+  service_log=$work/$phase.log
+  log "$phase: starting the service on port $port ($*)"
+  SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= \
+    java -jar "$work/lorekeeper.jar" --server.port="$port" "$@" >"$service_log" 2>&1 &
+  pid=$!
+  base=http://127.0.0.1:$port
+  local deadline=$((SECONDS + 180))
+  until curl -fsS -o /dev/null --max-time 5 "$base/actuator/health/readiness" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || { log "the service exited during startup"; exit 1; }
+    [ "$SECONDS" -lt "$deadline" ] || { log "the service was not ready within 180 s"; exit 1; }
+    sleep 0.5
+  done
+}
+
+bench() { java -cp "$work/classes" Main "$@" | tee -a "$results"; }
+
+for phase in "${phases[@]}"; do
+  case $phase in
+    ingest)
+      start_service ingest
+      bench ingest "$base" "$novel" "$service_log" "$work/ingest.state"
+      stop_service
+      document=$(sed -n 's/^document=//p' "$work/ingest.state")
+      log "ingest: the raw embedding model on the same chunks"
+      raw=$(SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= java -jar "$work/lorekeeper.jar" \
+        --spring.profiles.active=embedding-benchmark --spring.main.web-application-type=none \
+        --lorekeeper.benchmark.document="$document" 2>&1 | grep '^raw-embedding ' || true)
+      [ -n "$raw" ] || { log "the embedding benchmark printed no result"; exit 1; }
+      bench embedding-ratio "$work/ingest.state" "$raw"
+      ;;
+    scale)
+      start_service scale --lorekeeper.embedding.mode=sentence-mean
+      bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}"
+      stop_service
+      ;;
+    strategies)
+      latency=${LK_BENCH_LLM_LATENCY_MS:-200}
+      start_service strategies --lorekeeper.llm.simulated.enabled=true --lorekeeper.llm.simulated.latency="${latency}ms" \
+        --lorekeeper.llm.base-url=http://simulated.invalid/v1
+      bench strategies "$base" "$novel" "${LK_BENCH_CHARS:-400000}" "$latency" \
+        "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
+      stop_service
+      ;;
+  esac
 done
-log "service ready after $((SECONDS + 120 - deadline)) s"
-
-java scripts/Benchmark.java "$base" "$novel" "$service_log"
+log "results saved to $results"

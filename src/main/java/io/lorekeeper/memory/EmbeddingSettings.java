@@ -4,15 +4,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * @param threads     parallel ONNX sessions; each runs one intra-op thread (see {@link OnnxEmbeddingModel})
- * @param batchSize   chunks embedded and written per checkpoint of the embed stage
- * @param queryPrefix instruction bge-small-en-v1.5 expects in front of short search queries
+ * @param threads           parallel ONNX sessions; each runs one intra-op thread (see {@link OnnxEmbeddingModel})
+ * @param batchSize         chunks embedded and written per checkpoint of the embed stage
+ * @param queryPrefix       instruction bge-small-en-v1.5 expects in front of short search queries
+ * @param mode              {@code passage} (every chunk embedded whole) or, for scale benchmarks only,
+ *                          {@code sentence-mean} (see {@link SentenceMeanEmbeddingModel})
+ * @param sentenceCacheSize sentences whose vectors {@code sentence-mean} keeps
  */
 @ConfigurationProperties("lorekeeper.embedding")
 record EmbeddingSettings(
         @DefaultValue("0") int threads,
         @DefaultValue("64") int batchSize,
-        @DefaultValue("Represent this sentence for searching relevant passages: ") String queryPrefix) {
+        @DefaultValue("Represent this sentence for searching relevant passages: ") String queryPrefix,
+        @DefaultValue("passage") String mode,
+        @DefaultValue("200000") long sentenceCacheSize) {
 
     int effectiveThreads() {
         return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();

@@ -1,0 +1,234 @@
+// Ingestion throughput of one novel, POST → READY, in total and per stage (polled every 100 ms;
+// the service's own "Stage X of document Y done in N ms" log lines are shown next to the polled
+// times), and its ratio to the raw speed of the embedding model on the same chunks, measured by
+// the service's embedding-benchmark command after the service has stopped (see benchmark.sh).
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+final class IngestionBench {
+
+    private IngestionBench() {
+    }
+
+    /** Ingests the novel, prints the stage table and saves what the ratio needs into {@code state}. */
+    static void run(String base, Path novel, Path serviceLog, Path state) throws Exception {
+        Ingestion in = ingest(base, novel);
+        Map<String, String> logged = loggedStages(serviceLog, in.id);
+        StringBuilder out = new StringBuilder();
+        out.append("### Ingestion: ").append(novel.getFileName()).append("\n\n").append(Bench.header());
+        out.append(String.format(Locale.ROOT, "| Document | %,d bytes, %,d tokens, %,d chunks |%n%n",
+                Files.size(novel), in.tokenCount, in.chunkCount));
+        out.append("| Ingestion stage | Seconds (polled, 100 ms) | Tokens/s | Server-logged ms |\n");
+        out.append("|---|---:|---:|---:|\n");
+        for (var e : in.stageSeconds.entrySet()) {
+            String outcome = in.stageOutcome.get(e.getKey());
+            String name = e.getKey() + ("DONE".equals(outcome) ? "" : " (" + outcome + ")");
+            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %s |%n", name, e.getValue(),
+                    rate(in.tokenCount, e.getValue()), logged.getOrDefault(e.getKey(), "–")));
+        }
+        out.append(String.format(Locale.ROOT, "| **total** (POST → READY) | %.2f | %s | – |%n", in.totalSeconds,
+                rate(in.tokenCount, in.totalSeconds)));
+        System.out.println();
+        System.out.print(out);
+
+        Properties p = new Properties();
+        p.setProperty("document", in.id);
+        p.setProperty("tokens", String.valueOf(in.tokenCount));
+        p.setProperty("totalSeconds", String.valueOf(in.totalSeconds));
+        p.setProperty("embedMs", logged.getOrDefault("embed", ""));
+        try (var w = Files.newBufferedWriter(state)) {
+            p.store(w, "ingestion benchmark");
+        }
+    }
+
+    /** Prints ingestion (and its embed stage) against the raw model on the same chunks. */
+    static void ratio(Path state, String rawLine) throws Exception {
+        Properties p = new Properties();
+        try (var r = Files.newBufferedReader(state)) {
+            p.load(r);
+        }
+        Matcher m = Pattern.compile("raw-embedding chunks=(\\d+) tokens=(\\d+) seconds=([0-9.]+)").matcher(rawLine);
+        if (!m.find()) {
+            throw new IllegalStateException("not a raw-embedding line: " + rawLine);
+        }
+        long rawTokens = Long.parseLong(m.group(2));
+        double raw = rawTokens / Double.parseDouble(m.group(3));
+        double ingest = Long.parseLong(p.getProperty("tokens")) / Double.parseDouble(p.getProperty("totalSeconds"));
+        StringBuilder out = new StringBuilder("\n| Baseline: the embedding model alone (same chunks, batches of 64, no database) | Tokens/s | Ratio |\n|---|---:|---:|\n");
+        out.append(String.format(Locale.ROOT, "| raw model (%s chunks) | %,.0f | 1.00 |%n", m.group(1), raw));
+        String embedMs = p.getProperty("embedMs", "");
+        if (!embedMs.isEmpty()) {
+            double embed = Long.parseLong(p.getProperty("tokens")) / (Long.parseLong(embedMs) / 1000.0);
+            out.append(String.format(Locale.ROOT, "| embed stage (server-logged, with writes and checkpoints) | %,.0f | %.2f |%n", embed, embed / raw));
+        }
+        out.append(String.format(Locale.ROOT, "| whole ingestion, POST → READY | %,.0f | %.2f |%n", ingest, ingest / raw));
+        System.out.print(out);
+    }
+
+    static String rate(int tokens, double seconds) {
+        return seconds > 0 ? String.format(Locale.ROOT, "%,.0f", tokens / seconds) : "n/a (< poll interval)";
+    }
+
+    record Stage(String name, String status) {
+    }
+
+    static final class Ingestion {
+        String id;
+        int tokenCount;
+        int chunkCount;
+        double totalSeconds;
+        final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+        final Map<String, String> stageOutcome = new LinkedHashMap<>();
+    }
+
+    static Ingestion ingest(String base, Path novel) throws Exception {
+        byte[] file = Files.readAllBytes(novel);
+        Bench.log("uploading " + novel.getFileName() + " (" + file.length + " bytes)");
+        long t0 = System.nanoTime();
+        String accepted = upload(base, novel, file);
+        String id = Bench.field(accepted, "id");
+        if (!"true".equals(Bench.rawField(accepted, "created"))) {
+            // The same text is already stored (the database was not reset): delete it and upload again.
+            Bench.log("document " + id + " already existed; deleting it and uploading again");
+            Bench.send(HttpRequest.newBuilder(URI.create(base + "/v1/documents/" + id)).DELETE(), 204);
+            t0 = System.nanoTime();
+            accepted = upload(base, novel, file);
+            id = Bench.field(accepted, "id");
+        }
+        Bench.log("document " + id + " accepted; polling every 100 ms");
+
+        List<String> order = new ArrayList<>();
+        Map<String, Long> firstRunning = new LinkedHashMap<>();
+        Map<String, Long> firstDone = new LinkedHashMap<>();
+        Map<String, String> finalStatus = new LinkedHashMap<>();
+        String view;
+        long readyAt;
+        long deadline = t0 + Duration.ofMinutes(30).toNanos();
+        String lastProgress = "";
+        while (true) {
+            view = Bench.get(base + "/v1/documents/" + id);
+            long now = System.nanoTime();
+            for (Stage s : stages(view)) {
+                if (!order.contains(s.name)) {
+                    order.add(s.name);
+                }
+                finalStatus.put(s.name, s.status);
+                if (s.status.equals("RUNNING")) {
+                    firstRunning.putIfAbsent(s.name, now);
+                } else if (s.status.equals("DONE") || s.status.equals("SKIPPED")) {
+                    firstDone.putIfAbsent(s.name, now);
+                }
+            }
+            String status = Bench.field(view, "status");
+            if (status.equals("READY")) {
+                readyAt = now;
+                break;
+            }
+            if (status.equals("FAILED")) {
+                throw new IllegalStateException("ingestion failed: " + view);
+            }
+            if (now > deadline) {
+                throw new IllegalStateException("ingestion not READY after 30 minutes: " + view);
+            }
+            String progress = status + " " + finalStatus;
+            if (!progress.equals(lastProgress)) {
+                Bench.log(progress);
+                lastProgress = progress;
+            }
+            Thread.sleep(100);
+        }
+
+        Ingestion result = new Ingestion();
+        result.id = id;
+        result.tokenCount = Integer.parseInt(Bench.rawField(view, "tokenCount"));
+        result.chunkCount = Integer.parseInt(Bench.rawField(view, "chunkCount"));
+        result.totalSeconds = (readyAt - t0) / 1e9;
+        for (int i = 0; i < order.size(); i++) {
+            String name = order.get(i);
+            // A stage starts when it first shows RUNNING or when the previous stage became DONE,
+            // whichever was seen first; the first stage, if never seen RUNNING, at the upload.
+            long start = i == 0 ? t0 : Long.MAX_VALUE;
+            if (i > 0 && firstDone.containsKey(order.get(i - 1))) {
+                start = firstDone.get(order.get(i - 1));
+            }
+            if (firstRunning.containsKey(name)) {
+                start = i == 0 ? firstRunning.get(name) : Math.min(start, firstRunning.get(name));
+            }
+            long end = firstDone.getOrDefault(name, readyAt);
+            result.stageOutcome.put(name, finalStatus.get(name));
+            result.stageSeconds.put(name, start == Long.MAX_VALUE ? Double.NaN : Math.max(0, end - start) / 1e9);
+        }
+        Bench.log(String.format(Locale.ROOT, "READY: %d tokens, %d chunks in %.2f s", result.tokenCount, result.chunkCount,
+                result.totalSeconds));
+        return result;
+    }
+
+    static String upload(String base, Path novel, byte[] file) throws Exception {
+        String boundary = "----lorekeeper-bench-" + System.nanoTime();
+        String head = "--" + boundary + "\r\n"
+                + "Content-Disposition: form-data; name=\"title\"\r\n\r\n"
+                + novel.getFileName() + " (benchmark)\r\n"
+                + "--" + boundary + "\r\n"
+                + "Content-Disposition: form-data; name=\"file\"; filename=\"" + novel.getFileName() + "\"\r\n"
+                + "Content-Type: text/plain\r\n\r\n";
+        String tail = "\r\n--" + boundary + "--\r\n";
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/v1/documents"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(
+                        head.getBytes(StandardCharsets.UTF_8), file, tail.getBytes(StandardCharsets.UTF_8))));
+        HttpResponse<String> response = Bench.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202 && response.statusCode() != 200) {
+            throw new IllegalStateException("upload: HTTP " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    /** The stages array of a document view, in order (Jackson writes record fields in declaration order). */
+    static List<Stage> stages(String view) {
+        int at = view.indexOf("\"stages\":[");
+        List<Stage> stages = new ArrayList<>();
+        if (at < 0) {
+            return stages;
+        }
+        Matcher m = Pattern.compile("\"name\":\"([^\"]+)\",\"status\":\"([A-Z_]+)\"").matcher(view);
+        m.region(at, view.length());
+        while (m.find()) {
+            stages.add(new Stage(m.group(1), m.group(2)));
+        }
+        return stages;
+    }
+
+    /** Stage durations the service logged for the document ("Stage embed of document … done in 123 ms"). */
+    static Map<String, String> loggedStages(Path serviceLog, String id) throws Exception {
+        Pattern line = Pattern.compile("Stage (\\S+) of document " + Pattern.quote(id) + " done in (\\d+) ms");
+        Map<String, String> found = new LinkedHashMap<>();
+        for (int attempt = 0; attempt < 20 && found.size() < 2; attempt++) { // the log may lag a moment
+            found.clear();
+            for (String l : Files.readAllLines(serviceLog, StandardCharsets.UTF_8)) {
+                Matcher m = line.matcher(l);
+                if (m.find()) {
+                    found.put(m.group(1), m.group(2));
+                }
+            }
+            if (found.size() < 2) {
+                Thread.sleep(100);
+            }
+        }
+        return found;
+    }
+
+}
