@@ -2,15 +2,19 @@ package io.lorekeeper.llm;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.MessageType;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.metadata.ChatResponseMetadata;
 import org.springframework.ai.chat.metadata.DefaultUsage;
 import org.springframework.ai.chat.model.ChatModel;
@@ -46,7 +50,12 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code gam/reflect}: enough;</li>
  * <li>{@code gam/answer}: the first sentence of excerpt 1, cited;</li>
  * <li>{@code gam/memo}, {@code gam/page-header}: the first sentence of the page;</li>
- * <li>{@code mindgraph/build}: no operations (an empty graph), so that ingestion completes.</li>
+ * <li>{@code mindgraph/build}: one claim node per block, its content and quote the block's first sentence;</li>
+ * <li>{@code mindgraph/answer}: first {@code lookup_source} on the first node of the graph, then the first
+ * sentence of the passage it returned, citing that node (no node: "not available");</li>
+ * <li>{@code eval/judge}: correct when every word of one reference answer (lower case, a/an/the/and dropped)
+ * appears in the candidate, or, when the reference says the information is not available, when the
+ * candidate says so too.</li>
  * </ul>
  * Any other template fails the call (a strategy that needs it cannot be simulated yet).
  */
@@ -74,7 +83,16 @@ class SimulatedChatModels implements ChatModelProvider {
         private static final Pattern PAGE_REF = Pattern.compile("<page ref=\"D(\\d+)-P(\\d+)\">\\n(?:\\(context: [^\\n]*\\)\\n)?(.*?)\\n</page>",
                 Pattern.DOTALL);
         private static final Pattern PAGE = Pattern.compile("<page>\\n(.*?)\\n</page>", Pattern.DOTALL);
+        private static final Pattern BLOCK = Pattern.compile("<block>\\n(.*?)\\n</block>", Pattern.DOTALL);
+        private static final Pattern BLOCK_NUMBER = Pattern.compile("Block (\\d+) of \\d+:");
+        private static final Pattern NODE_ID = Pattern.compile("\"id\":\"([^\"]+)\"");
+        private static final Pattern SOURCE = Pattern.compile("<source>\\n(.*?)\\n</source>", Pattern.DOTALL);
         private static final Pattern REQUEST = Pattern.compile("<request>\\n(.*?)\\n</request>", Pattern.DOTALL);
+        private static final Pattern REFERENCE = Pattern.compile("<reference>\\n(.*?)\\n</reference>", Pattern.DOTALL);
+        private static final Pattern CANDIDATE = Pattern.compile("<candidate>\\n(.*?)\\n</candidate>", Pattern.DOTALL);
+        private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
+        private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "and");
+        private static final Pattern DECLINES = Pattern.compile("not available|no information|not mentioned|cannot be answered");
         private static final JsonMapper JSON = JsonMapper.builder().build();
         static final String NOT_AVAILABLE = "The information is not available in the documents.";
 
@@ -91,7 +109,14 @@ class SimulatedChatModels implements ChatModelProvider {
             String user = text(messages, MessageType.USER);
             Matcher task = TASK.matcher(system);
             String template = task.find() ? task.group(1) : "(none)";
-            String reply = JSON.writeValueAsString(reply(template, system, user));
+            if (template.equals("mindgraph/answer")) {
+                return respond(mindGraphAnswer(user, toolResult(messages)), messages);
+            }
+            return respond(AssistantMessage.builder().content(JSON.writeValueAsString(reply(template, system, user))).build(), messages);
+        }
+
+        /** Sleeps the simulated latency and wraps the reply with usage counted by the real tokenizer. */
+        private ChatResponse respond(AssistantMessage message, List<Message> messages) {
             if (!latency.isZero()) {
                 try {
                     Thread.sleep(latency);
@@ -100,9 +125,48 @@ class SimulatedChatModels implements ChatModelProvider {
                 }
             }
             int promptTokens = messages.stream().mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4).sum();
-            AssistantMessage message = AssistantMessage.builder().content(reply).build();
+            String reply = message.getText() == null ? "" : message.getText();
+            int completionTokens = TokenCounter.count(reply) + message.getToolCalls().stream()
+                    .mapToInt(c -> TokenCounter.count(c.name() + c.arguments())).sum();
             return new ChatResponse(List.of(new Generation(message)), ChatResponseMetadata.builder()
-                    .usage(new DefaultUsage(promptTokens, TokenCounter.count(reply))).build());
+                    .usage(new DefaultUsage(promptTokens, completionTokens)).build());
+        }
+
+        /**
+         * MindGraph's tool loop in two rounds: look up the first node of the graph, then answer with the
+         * first sentence of the passage that came back, citing the node.
+         */
+        static AssistantMessage mindGraphAnswer(String user, String toolResult) {
+            Matcher node = NODE_ID.matcher(user.substring(Math.max(0, user.indexOf("Graph:"))));
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (toolResult == null && node.find()) {
+                return AssistantMessage.builder().content("").toolCalls(List.of(new AssistantMessage.ToolCall("call_1", "function",
+                        "lookup_source", JSON.writeValueAsString(Map.of("node_id", node.group(1)))))).build();
+            }
+            String first = toolResult == null ? "" : firstSentences(group(SOURCE, toolResult, 1), 1);
+            if (first.isEmpty() || !node.find()) {
+                out.put("answer", NOT_AVAILABLE);
+                out.put("cited_nodes", List.of());
+                out.put("confidence", "low");
+            } else {
+                out.put("answer", first);
+                out.put("cited_nodes", List.of(node.group(1)));
+                out.put("confidence", "medium");
+                out.put("quotes", List.of(Map.of("node_id", node.group(1), "quote", first)));
+            }
+            if (user.contains("\nChoices:\n")) {
+                out.put("choice", 0);
+            }
+            return AssistantMessage.builder().content(JSON.writeValueAsString(out)).build();
+        }
+
+        private static String toolResult(List<Message> messages) {
+            for (Message m : messages) {
+                if (m instanceof ToolResponseMessage tool && !tool.getResponses().isEmpty()) {
+                    return tool.getResponses().getFirst().responseData();
+                }
+            }
+            return null;
         }
 
         static Map<String, Object> reply(String template, String system, String user) {
@@ -141,11 +205,19 @@ class SimulatedChatModels implements ChatModelProvider {
                     out.put("missing", "");
                     out.put("followUps", List.of());
                 }
-                // MindGraph's ingestion stage (work in progress elsewhere): an empty edit list, so that
-                // documents still ingest with the simulated model; the graph stays empty.
-                case "mindgraph/build" -> out.put("operations", List.of());
+                case "mindgraph/build" -> {
+                    String first = firstSentences(group(BLOCK, user, 1), 1);
+                    out.put("operations", first.isEmpty() ? List.of() : List.of(Map.of("op", "add_node",
+                            "id", "n" + group(BLOCK_NUMBER, user, 1) + "x" + Integer.toHexString(first.hashCode()),
+                            "type", "claim", "content", first, "src", first)));
+                }
                 case "gam/memo" -> out.put("memo", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
                 case "gam/page-header" -> out.put("header", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
+                case "eval/judge" -> {
+                    boolean correct = judge(group(REFERENCE, user, 1), group(CANDIDATE, user, 1));
+                    out.put("verdict", correct ? "correct" : "incorrect");
+                    out.put("reason", correct ? "simulated: the candidate contains the reference" : "simulated: the reference is missing");
+                }
                 default -> throw new IllegalStateException("the simulated model has no rule for prompt template '" + template + "'");
             }
             return out;
@@ -162,6 +234,23 @@ class SimulatedChatModels implements ChatModelProvider {
                 out.put("confidence", 0.5);
             }
             out.put("choice", choices ? 0 : null);
+        }
+
+        /** Token containment, not meaning: a deterministic stand-in that needs no model. */
+        static boolean judge(String reference, String candidate) {
+            String answer = candidate.toLowerCase(Locale.ROOT);
+            List<String> golds = reference.lines().map(l -> l.startsWith("- ") ? l.substring(2) : l).filter(l -> !l.isBlank()).toList();
+            if (golds.stream().anyMatch(g -> DECLINES.matcher(g.toLowerCase(Locale.ROOT)).find())) {
+                return DECLINES.matcher(answer).find();
+            }
+            Set<String> said = words(answer);
+            return golds.stream().map(g -> words(g.toLowerCase(Locale.ROOT))).anyMatch(g -> !g.isEmpty() && said.containsAll(g));
+        }
+
+        private static Set<String> words(String text) {
+            Set<String> out = new HashSet<>(List.of(NON_WORD.split(text)));
+            out.removeIf(w -> w.isEmpty() || STOP_WORDS.contains(w));
+            return out;
         }
 
         private static String orDefault(String s, String fallback) {

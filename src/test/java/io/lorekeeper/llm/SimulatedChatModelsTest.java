@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -50,6 +52,21 @@ class SimulatedChatModelsTest {
     }
 
     @Test
+    void judgeGradesByWordContainmentAndDeclinesForTheUnanswerable() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        String prompt = "<question>\nq\n</question>\n\n<reference>\n%s\n</reference>\n\n<candidate>\n%s\n</candidate>";
+        assertThat(json(call(models, "eval/judge", "", prompt.formatted("- Oswin Clay\n- the keeper", "It was Oswin Clay, the keeper.")))
+                .path("verdict").asString()).isEqualTo("correct");
+        assertThat(json(call(models, "eval/judge", "", prompt.formatted("- Oswin Clay", "Oswin Marsh"))).path("verdict").asString())
+                .isEqualTo("incorrect");
+        String none = "(none: the document does not contain this information; the correct answer says it is not available)";
+        assertThat(json(call(models, "eval/judge", "", prompt.formatted(none, "That is not available in the documents.")))
+                .path("verdict").asString()).isEqualTo("correct");
+        assertThat(json(call(models, "eval/judge", "", prompt.formatted(none, "Oswin Clay"))).path("verdict").asString())
+                .isEqualTo("incorrect");
+    }
+
+    @Test
     void gamTemplates() {
         SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
         JsonNode plan = json(call(models, "gam/plan", "tools:\n- keywordQueries: BM25\n- pages: read", "<memos>\nm\n</memos>\n\n<request>\nWho won?\n</request>"));
@@ -66,6 +83,34 @@ class SimulatedChatModelsTest {
         assertThat(json(call(models, "gam/page-header", "", "Page 0:\n<page>\nFirst line. Second.\n</page>")).path("header").asString())
                 .isEqualTo("First line.");
         assertThatThrownBy(() -> call(models, "mindgraph/extract", "", "x")).hasMessageContaining("no rule");
+    }
+
+    @Test
+    void mindGraphBuildsOneNodePerBlockThenLooksUpTheFirstNodeBeforeAnswering() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        JsonNode build = json(call(models, "mindgraph/build", "", "Graph:\n(empty)\n\nBlock 2 of 5:\n<block>\nPip met a convict. It was cold.\n</block>"));
+        JsonNode op = build.path("operations").get(0);
+        assertThat(op.path("op").asString()).isEqualTo("add_node");
+        assertThat(op.path("src").asString()).isEqualTo("Pip met a convict.");
+        assertThat(op.path("id").asString()).startsWith("n2x");
+
+        String user = "Graph:\n{\"nodes\":[{\"id\":\"D1:n2x9\",\"type\":\"claim\",\"content\":\"Pip met a convict.\"}],\"edges\":[]}\n\nQuestion: Whom did Pip meet?\n";
+        SystemMessage system = new SystemMessage("[task: mindgraph/answer]\nrules");
+        ChatResponse first = models.forProfile(null).call(new Prompt(List.of(system, new UserMessage(user))));
+        AssistantMessage lookup = first.getResult().getOutput();
+        assertThat(lookup.getToolCalls()).singleElement().satisfies(call -> {
+            assertThat(call.name()).isEqualTo("lookup_source");
+            assertThat(JSON.readTree(call.arguments()).path("node_id").asString()).isEqualTo("D1:n2x9");
+        });
+
+        ToolResponseMessage passage = ToolResponseMessage.builder().responses(List.of(new ToolResponseMessage.ToolResponse("call_1",
+                "lookup_source", "D1:n2x9, characters 0-31:\n<source>\nPip met a convict. It was cold.\n</source>"))).build();
+        JsonNode answer = json(models.forProfile(null).call(new Prompt(List.of(system, new UserMessage(user), lookup, passage))));
+        assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
+        assertThat(answer.path("cited_nodes").get(0).asString()).isEqualTo("D1:n2x9");
+
+        JsonNode empty = json(call(models, "mindgraph/answer", "", "Graph:\n(empty)\n\nQuestion: Whom?\n"));
+        assertThat(empty.path("answer").asString()).contains("not available");
     }
 
     @Test
