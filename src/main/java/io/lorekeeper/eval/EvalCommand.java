@@ -18,6 +18,9 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.security.CurrentTenant;
+
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,6 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The command-line evaluation: with the {@code eval} profile the service starts as usual, runs the
  * evaluation against its own HTTP port (or {@code lorekeeper.eval.base-url}), writes the report and
  * exits: 0 when done, 2 when more than half of the questions failed, 1 on an error.
+ * {@code lorekeeper.eval.judge=true} has the LLM judge grade every answer; it runs here, with this
+ * process's LLM settings (the {@code judge} role), also when the evaluated service is remote.
  *
  * <pre>
  * java -jar lorekeeper.jar --spring.profiles.active=eval --lorekeeper.eval.dataset=locomo \
@@ -40,10 +45,14 @@ class EvalCommand implements ApplicationRunner {
 
     private final ConfigurableApplicationContext context;
     private final Environment env;
+    private final LlmGateway gateway;
+    private final CurrentTenant tenant;
 
-    EvalCommand(ConfigurableApplicationContext context, Environment env) {
+    EvalCommand(ConfigurableApplicationContext context, Environment env, LlmGateway gateway, CurrentTenant tenant) {
         this.context = context;
         this.env = env;
+        this.gateway = gateway;
+        this.tenant = tenant;
     }
 
     @Value("${lorekeeper.eval.dataset:locomo}")
@@ -76,6 +85,8 @@ class EvalCommand implements ApplicationRunner {
     long rulerSeed;
     @Value("${lorekeeper.eval.ruler.count:10}")
     int rulerCount;
+    @Value("${lorekeeper.eval.judge:false}")
+    boolean judge;
     @Value("${lorekeeper.eval.exit:true}")
     boolean exit;
 
@@ -84,6 +95,10 @@ class EvalCommand implements ApplicationRunner {
         int code;
         try {
             code = evaluate();
+        } catch (IllegalArgumentException e) {
+            // A setting is wrong: the message says which; a stack trace would only bury it.
+            log.error("evaluation not started: {}", e.getMessage());
+            code = 1;
         } catch (Exception e) {
             log.error("evaluation failed", e);
             code = 1;
@@ -98,6 +113,10 @@ class EvalCommand implements ApplicationRunner {
         if (path.isBlank()) {
             throw new IllegalArgumentException("set lorekeeper.eval.path to the dataset's file or folder");
         }
+        if (judge && !gateway.isConfigured()) {
+            throw new IllegalArgumentException("lorekeeper.eval.judge=true needs an LLM for the judge: set OPENAI_API_KEY or "
+                    + "LOREKEEPER_LLM_BASE_URL (or LK_EVAL_SIMULATED=1 for the simulated model)");
+        }
         List<EvalItem> items = dataset.equals("ruler")
                 ? Ruler.generate(Path.of(path), Arrays.stream(rulerTasks.split(",")).map(String::strip).toList(), rulerLength, rulerSeed, rulerCount)
                 : Datasets.load(dataset, Path.of(path), limit);
@@ -109,8 +128,8 @@ class EvalCommand implements ApplicationRunner {
                 : JsonMapper.builder().build().readValue(options, new TypeReference<LinkedHashMap<String, Map<String, Object>>>() {
                 });
         String base = baseUrl.isBlank() ? "http://localhost:" + env.getRequiredProperty("local.server.port") : baseUrl;
-        log.info("evaluation: {} questions of {} with {} against {}", items.size(), dataset, names, base);
-        Report report = new EvalRunner(new ServiceClient(base, apiKey)).run(
+        log.info("evaluation: {} questions of {} with {} against {}{}", items.size(), dataset, names, base, judge ? ", LLM judge on" : "");
+        Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, tenant.id()) : null).run(
                 new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, questionTimeout, null), (d, t) -> {
                 });
         Path folder = report.write(Path.of(out));

@@ -3,11 +3,14 @@ package io.lorekeeper.eval;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +34,9 @@ import tools.jackson.databind.JsonNode;
  * <p>A strategy named {@code search:vector}, {@code search:keyword} or {@code search:hybrid} is not a
  * strategy but a retrieval probe: the top {@code searchK} chunks of {@code POST /v1/search} for the
  * question are the context, and only evidence recall (and the tokens of that context) is measured.
+ *
+ * <p>With a {@link Judge}, every answer that came back DONE is also graded by the LLM judge. A run
+ * can resume: results passed in as already done are kept and their questions not asked again.
  */
 public class EvalRunner {
 
@@ -53,59 +59,157 @@ public class EvalRunner {
         }
     }
 
-    /** The outcome of one question with one strategy. Null metrics do not apply (or failed). */
+    /**
+     * The outcome of one question with one strategy. Null metrics do not apply (or failed).
+     *
+     * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
+     * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
+     */
     public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
             String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
             Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-            Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
+            Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error, Double judge,
+            Judgement judgement) {
+
+        /** A result not (yet) judged. */
+        public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
+                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
+                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
+                Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
+            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
+                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, llmCalls, llmTokens,
+                    latencyMs, runMs, error, null, null);
+        }
 
         /** The headline score: choice accuracy for multiple choice, else F1. */
         public Double score() {
             return accuracy != null ? accuracy : f1;
         }
+
+        ItemResult judged(Judgement j) {
+            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
+                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, llmCalls,
+                    llmTokens, latencyMs, runMs, error, j.score(), j);
+        }
+
+        /** Identifies the result within a run: one per item and strategy. */
+        Key key() {
+            return new Key(itemId, strategy);
+        }
+    }
+
+    record Key(String itemId, String strategy) {
+    }
+
+    /**
+     * What the LLM judge said of one answer: verdict ("correct" or "incorrect") and reason, or the
+     * error that kept it from judging; the calls and tokens judging cost (not part of {@code llmCalls}).
+     */
+    public record Judgement(String verdict, String reason, String error, long calls, long tokens) {
+
+        /** 1 for correct, 0 for incorrect, null when the judge failed. */
+        public Double score() {
+            return verdict == null ? null : verdict.equals("correct") ? 1.0 : 0.0;
+        }
+    }
+
+    /** Hears of the run's progress; {@code finished} gets each new result as soon as it is scored (to store it). */
+    public interface Listener {
+        void progress(int done, int total);
+
+        default void finished(ItemResult result) {
+        }
+
+        Listener NONE = (done, total) -> {
+        };
     }
 
     private record Doc(String id, String text, Map<String, ServiceClient.TurnSpan> turns) {
     }
 
     private final ServiceClient client;
+    private final Judge judge;
 
     public EvalRunner(ServiceClient client) {
+        this(client, null);
+    }
+
+    /** @param judge grades every answer when given; null: no LLM judge */
+    EvalRunner(ServiceClient client, Judge judge) {
         this.client = client;
+        this.judge = judge;
     }
 
     /** Runs the evaluation; {@code progress} gets (done, total) after each question. */
     public Report run(Request request, BiConsumer<Integer, Integer> progress) throws InterruptedException {
+        return run(request, List.of(), progress::accept);
+    }
+
+    /**
+     * Runs the questions that {@code earlier} has no result for (a resumed run), and reports on all.
+     * An interrupt stops the run with {@link InterruptedException} and leaves unfinished questions
+     * without a result, so that a later resume asks them again.
+     */
+    Report run(Request request, Collection<ItemResult> earlier, Listener listener) throws InterruptedException {
         Instant started = Instant.now();
         int total = request.items().size() * request.strategies().size();
-        progress.accept(0, total);
-        Map<String, Doc> docs = ingest(request);
+        Map<Key, ItemResult> previous = new HashMap<>();
+        earlier.forEach(r -> previous.put(r.key(), r));
         List<ItemResult> results = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger done = new AtomicInteger();
+        List<EvalItem> pending = new ArrayList<>();
+        for (EvalItem item : request.items()) {
+            boolean missing = false;
+            for (String strategy : request.strategies()) {
+                ItemResult kept = previous.get(new Key(item.id(), strategy));
+                if (kept != null) {
+                    results.add(kept);
+                } else {
+                    missing = true;
+                }
+            }
+            if (missing) {
+                pending.add(item);
+            }
+        }
+        AtomicInteger done = new AtomicInteger(results.size());
+        listener.progress(done.get(), total);
+        if (!results.isEmpty()) {
+            log.info("evaluation: resuming with {}/{} questions already done", results.size(), total);
+        }
+        Map<String, Doc> docs = ingest(request, pending);
         Semaphore slots = new Semaphore(request.concurrency());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
-            for (EvalItem item : request.items()) {
+            for (EvalItem item : pending) {
                 for (String strategy : request.strategies()) {
+                    if (previous.containsKey(new Key(item.id(), strategy))) {
+                        continue;
+                    }
                     slots.acquire();
                     futures.add(pool.submit(() -> {
                         try {
-                            results.add(runOne(request, item, strategy, docs.get(item.documentKey())));
-                        } finally {
-                            slots.release();
+                            ItemResult result = runOne(request, item, strategy, docs.get(item.documentKey()));
+                            listener.finished(result);
+                            results.add(result);
                             int d = done.incrementAndGet();
-                            progress.accept(d, total);
+                            listener.progress(d, total);
                             if (d % 25 == 0 || d == total) {
                                 log.info("evaluation: {}/{} questions", d, total);
                             }
+                        } finally {
+                            slots.release();
                         }
+                        return null;
                     }));
                 }
             }
             for (Future<?> f : futures) {
                 try {
                     f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof InterruptedException interrupted) {
+                        throw interrupted;
+                    }
                     throw new IllegalStateException(e.getCause());
                 }
             }
@@ -119,12 +223,12 @@ public class EvalRunner {
         sorted.sort((a, b) -> a.itemId().equals(b.itemId())
                 ? Integer.compare(request.strategies().indexOf(a.strategy()), request.strategies().indexOf(b.strategy()))
                 : Integer.compare(order.get(a.itemId()), order.get(b.itemId())));
-        return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted);
+        return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted, judge != null);
     }
 
-    private Map<String, Doc> ingest(Request request) throws InterruptedException {
+    private Map<String, Doc> ingest(Request request, List<EvalItem> items) throws InterruptedException {
         Map<String, EvalItem> firsts = new LinkedHashMap<>();
-        request.items().forEach(i -> firsts.putIfAbsent(i.documentKey(), i));
+        items.forEach(i -> firsts.putIfAbsent(i.documentKey(), i));
         Map<String, Doc> docs = new ConcurrentHashMap<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, Math.max(1, firsts.size())))) {
             List<Future<?>> futures = new ArrayList<>();
@@ -143,7 +247,10 @@ public class EvalRunner {
             for (Future<?> f : futures) {
                 try {
                     f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof InterruptedException interrupted) {
+                        throw interrupted;
+                    }
                     throw new IllegalStateException("ingestion failed: " + e.getCause().getMessage(), e.getCause());
                 }
             }
@@ -151,7 +258,8 @@ public class EvalRunner {
         return docs;
     }
 
-    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc) {
+    /** One question with one strategy; any failure but an interrupt becomes the result's error. */
+    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc) throws InterruptedException {
         List<DocSpan> gold = new ArrayList<>();
         int unresolved = 0;
         for (String e : item.evidence()) {
@@ -187,12 +295,14 @@ public class EvalRunner {
             String answer = view.path("answer").asString("");
             Integer choice = view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
             Scores s = score(item, answer, choice);
-            return new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer, item.answers(),
-                    choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context), gold.size(),
-                    unresolved, context.size(), null, usage[0], usage[1], latency, runMs, null);
-        } catch (RuntimeException | InterruptedException e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
+            ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
+                    item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
+                    gold.size(), unresolved, context.size(), null, usage[0], usage[1], latency, runMs, null);
+            return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                // Stopped, not failed (the replica is shutting down): no result, so a resume asks again.
+                throw new InterruptedException("evaluation interrupted");
             }
             long latency = (System.nanoTime() - started) / 1_000_000;
             return new ItemResult(item.id(), item.category(), strategy, null, "ERROR", item.question(), null, item.answers(), null,

@@ -22,17 +22,23 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * An evaluation's result: every item, and a summary per strategy and category (plus "overall").
  * Averages skip items where a metric does not apply; {@code failed} counts questions that did not
- * finish DONE (they score 0 in F1/EM/accuracy, since a failure is a wrong answer).
+ * finish DONE (they score 0 in F1/EM/accuracy and with the judge, since a failure is a wrong answer).
+ *
+ * @param judging what the LLM judge did and cost, when the run was judged; else null
  */
 public record Report(String dataset, List<String> strategies, Instant startedAt, Instant finishedAt, List<Row> summary,
-        List<ItemResult> items) {
+        List<ItemResult> items, Judging judging) {
 
     public static final String OVERALL = "overall";
 
-    /** One strategy on one category. Averages are per question; latency is the client's wall time per question. */
+    /**
+     * One strategy on one category. Averages are per question; latency is the client's wall time per question.
+     *
+     * @param judge mean LLM judge score (answers the judge could not grade left out); null when not judged
+     */
     public record Row(String strategy, String category, int n, int failed, Double f1, Double em, Double rougeL, Double accuracy,
-            Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double contextTokens, long p50LatencyMs,
-            long p95LatencyMs) {
+            Double judge, Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double contextTokens,
+            long p50LatencyMs, long p95LatencyMs) {
 
         /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
         public Double score() {
@@ -40,7 +46,27 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         }
     }
 
+    /**
+     * The LLM judge's work over the whole run: answers graded, answers it failed to grade (no score;
+     * the reason is in each item's {@code judgement}), and its calls and tokens, which are the
+     * evaluation's cost, not any strategy's, so they are not in {@code llmCalls}/{@code llmTokens}.
+     */
+    public record Judging(int judged, int failed, long calls, long tokens) {
+
+        static Judging of(List<ItemResult> items) {
+            List<EvalRunner.Judgement> all = items.stream().map(ItemResult::judgement).filter(Objects::nonNull).toList();
+            return new Judging((int) all.stream().filter(j -> j.score() != null).count(), (int) all.stream().filter(j -> j.score() == null).count(),
+                    all.stream().mapToLong(EvalRunner.Judgement::calls).sum(), all.stream().mapToLong(EvalRunner.Judgement::tokens).sum());
+        }
+    }
+
     static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items) {
+        return of(dataset, strategies, started, finished, items, false);
+    }
+
+    /** @param judged whether the run had the LLM judge grade its answers */
+    static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items,
+            boolean judged) {
         List<Row> rows = new ArrayList<>();
         TreeSet<String> categories = new TreeSet<>();
         items.forEach(i -> categories.add(i.category()));
@@ -49,23 +75,23 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
             for (String category : categories) {
                 List<ItemResult> cell = mine.stream().filter(i -> i.category().equals(category)).toList();
                 if (!cell.isEmpty()) {
-                    rows.add(row(strategy, category, cell));
+                    rows.add(row(strategy, category, cell, judged));
                 }
             }
             if (!mine.isEmpty()) {
-                rows.add(row(strategy, OVERALL, mine));
+                rows.add(row(strategy, OVERALL, mine, judged));
             }
         }
-        return new Report(dataset, strategies, started, finished, rows, items);
+        return new Report(dataset, strategies, started, finished, rows, items, judged ? Judging.of(items) : null);
     }
 
-    private static Row row(String strategy, String category, List<ItemResult> cell) {
+    private static Row row(String strategy, String category, List<ItemResult> cell, boolean judged) {
         boolean probe = strategy.startsWith(EvalRunner.SEARCH_PREFIX);
         int failed = (int) cell.stream().filter(i -> !"DONE".equals(i.status())).count();
         List<Long> latencies = cell.stream().map(ItemResult::latencyMs).sorted().toList();
         return new Row(strategy, category, cell.size(), failed,
                 probe ? null : meanFailedAsZero(cell, ItemResult::f1), probe ? null : meanFailedAsZero(cell, ItemResult::em),
-                mean(cell, ItemResult::rougeL), probe ? null : meanAccuracy(cell),
+                mean(cell, ItemResult::rougeL), probe ? null : meanAccuracy(cell), probe || !judged ? null : meanJudge(cell),
                 mean(cell, ItemResult::evidenceRecall), (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
                 cell.stream().mapToLong(ItemResult::llmCalls).average().orElse(0),
                 cell.stream().mapToLong(ItemResult::llmTokens).average().orElse(0),
@@ -85,6 +111,19 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
             }
         }
         return values.isEmpty() ? null : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    /**
+     * Over judged answers, with failed questions as 0 (as for F1); an answer the judge could not
+     * grade is left out, and so is a cell where nothing was judged (RULER, items without gold).
+     */
+    private static Double meanJudge(List<ItemResult> cell) {
+        List<Double> values = new ArrayList<>(cell.stream().map(ItemResult::judge).filter(Objects::nonNull).toList());
+        if (values.isEmpty()) {
+            return null;
+        }
+        cell.stream().filter(i -> !"DONE".equals(i.status())).forEach(i -> values.add(0.0));
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     private static Double meanAccuracy(List<ItemResult> cell) {
@@ -127,10 +166,13 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         out.append("## Evaluation: ").append(dataset).append("\n\n")
                 .append(startedAt).append(" to ").append(finishedAt).append(", ").append(items.stream().map(ItemResult::itemId).distinct().count())
                 .append(" questions, strategies ").append(String.join(", ", strategies)).append("\n\n");
+        // The judge column only when some answer was actually graded: no empty column in unjudged runs.
+        boolean judgeColumn = items.stream().anyMatch(i -> i.judge() != null);
         for (String strategy : strategies) {
             out.append("### ").append(strategy).append("\n\n")
-                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | evidence recall | LLM calls | LLM tokens | context tokens | p50 latency ms | p95 latency ms |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ").append(judgeColumn ? "judge | " : "")
+                    .append("evidence recall | LLM calls | LLM tokens | context tokens | p50 latency ms | p95 latency ms |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|").append(judgeColumn ? "---:|" : "").append("---:|---:|---:|---:|---:|---:|\n");
             for (Row r : summary) {
                 if (!r.strategy().equals(strategy)) {
                     continue;
@@ -138,6 +180,7 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 out.append("| ").append(r.category().equals(OVERALL) ? "**overall**" : r.category()).append(" | ").append(r.n())
                         .append(" | ").append(r.failed()).append(" | ").append(fmt(r.f1())).append(" | ").append(fmt(r.em()))
                         .append(" | ").append(fmt(r.rougeL())).append(" | ").append(fmt(r.accuracy())).append(" | ")
+                        .append(judgeColumn ? fmt(r.judge()) + " | " : "")
                         .append(fmt(r.evidenceRecall())).append(r.evidenceItems() < r.n() && r.evidenceRecall() != null
                                 ? " (" + r.evidenceItems() + ")" : "")
                         .append(" | ").append(String.format(Locale.ROOT, "%.1f", r.llmCalls())).append(" | ")
@@ -150,6 +193,13 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         out.append("Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
                 + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
                 + "evidence when fewer than n.\n");
+        if (judging != null) {
+            out.append("\nJudge: the LLM judge (role judge) graded ").append(judging.judged()).append(" answers as correct (1) or incorrect (0)")
+                    .append(judging.failed() > 0 ? "; it could not grade " + judging.failed() + " (left out of the judge mean)" : "")
+                    .append(". Judging took ").append(judging.calls()).append(" LLM calls and ")
+                    .append(String.format(Locale.ROOT, "%,d", judging.tokens()))
+                    .append(" tokens, not counted in the LLM columns above.\n");
+        }
         return out.toString();
     }
 

@@ -26,7 +26,7 @@ class PromptTemplates {
 
     static final String USER_SEPARATOR = "=== user ===";
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z][a-zA-Z0-9_]*)}}");
-    private static final Pattern CLOSING_TAG = Pattern.compile("</(passage|memo|memos|page|document|question|context|source|graph|facts|summary|notes)\\b",
+    private static final Pattern CLOSING_TAG = Pattern.compile("</(passage|memo|memos|page|document|question|context|source|graph|facts|summary|notes|reference|candidate)\\b",
             Pattern.CASE_INSENSITIVE);
 
     private final Map<String, String> cache = new ConcurrentHashMap<>();

@@ -60,6 +60,28 @@ class ReportTest {
     }
 
     @Test
+    void theJudgeMeanCountsFailedQuestionsAsWrongAndShowsOnlyWhenSomethingWasJudged() {
+        List<ItemResult> items = List.of(
+                result("a", "1", "rag", "DONE", 1.0, null, 1, 100, 10).judged(new EvalRunner.Judgement("correct", "same", null, 1, 300)),
+                result("b", "1", "rag", "DONE", 0.5, null, 1, 100, 10).judged(new EvalRunner.Judgement(null, null, "boom", 2, 500)),
+                result("c", "2", "rag", "FAILED", null, null, 0, 0, 10),
+                result("d", "2", "rag", "DONE", 0.0, null, 1, 100, 10).judged(new EvalRunner.Judgement("incorrect", "no", null, 1, 200)));
+        Report report = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items, true);
+        Report.Row overall = report.summary().stream().filter(r -> r.category().equals("overall")).findFirst().orElseThrow();
+        // a (1) + d (0) + failed c (0); b's judge failed and is left out
+        assertThat(overall.judge()).isCloseTo(1.0 / 3, within(1e-9));
+        assertThat(report.summary().getFirst().judge()).isEqualTo(1.0);
+        assertThat(overall.llmTokens()).as("the judge's tokens are not the strategy's").isCloseTo(75.0, within(1e-9));
+        assertThat(report.judging()).isEqualTo(new Report.Judging(2, 1, 4, 1000));
+        assertThat(report.markdown()).contains("| accuracy | judge | evidence recall |").contains("| 0.333 |").contains("1,000 tokens");
+
+        Report unjudged = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items.subList(2, 3), false);
+        assertThat(unjudged.judging()).isNull();
+        assertThat(unjudged.summary().getFirst().judge()).isNull();
+        assertThat(unjudged.markdown()).doesNotContain("judge");
+    }
+
+    @Test
     void percentiles() {
         assertThat(Report.percentile(List.of(10L, 20L, 30L, 40L), 50)).isEqualTo(20);
         assertThat(Report.percentile(List.of(10L, 20L, 30L, 40L), 95)).isEqualTo(40);
