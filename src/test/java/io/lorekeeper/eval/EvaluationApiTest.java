@@ -94,6 +94,16 @@ class EvaluationApiTest {
         assertThat(api.get("/v1/evaluations/" + UUID.randomUUID()).status()).isEqualTo(404);
     }
 
+    @Test
+    void theLlmJudgeIsRefusedWithoutAnLlm() {
+        Api.Response judged = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", List.of(Map.of("question", "q",
+                "answer", "a", "document", Map.of("text", "t"))), "strategies", List.of("extractive"), "judge", true));
+        assertThat(judged.status()).isEqualTo(400);
+        assertThat(judged.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(judged.json().path("field").asString()).isEqualTo("judge");
+        assertThat(judged.json().path("detail").asString()).contains("needs an LLM");
+    }
+
     private JsonNode await(String location, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode view = api.get(location).json();

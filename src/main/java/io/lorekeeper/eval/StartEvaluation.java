@@ -1,0 +1,78 @@
+package io.lorekeeper.eval;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.lorekeeper.platform.ApiProblem;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The body of {@code POST /v1/evaluations}, stored as is with the evaluation: the job that runs it,
+ * on whichever replica, loads its items again from it (inline items, or the dataset file under that
+ * replica's data folder).
+ */
+record StartEvaluation(
+        @Schema(description = "locomo, hotpotqa, loogle, comorag or jsonl") String dataset,
+        @Schema(description = "File or folder relative to the server's lorekeeper.eval.data-dir") String path,
+        @Schema(description = "Inline items in the generic JSONL format (dataset jsonl), instead of path") List<Map<String, Object>> items,
+        @Schema(description = "Strategies to compare, or search:vector|keyword|hybrid retrieval probes") List<String> strategies,
+        @Schema(description = "Per strategy, the options sent with each question, e.g. {\"rag\": {\"k\": 10}}") Map<String, Map<String, Object>> options,
+        @Schema(description = "At most this many questions (0 or absent: all)") Integer limit,
+        @Schema(description = "Questions in flight at once (default 4)") Integer concurrency,
+        @Schema(description = "Chunks per search probe (default 10)") Integer searchK,
+        @Schema(description = "Also have the LLM judge (role judge) grade every answer as correct or incorrect; needs an LLM configured")
+        Boolean judge) {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    boolean judged() {
+        return Boolean.TRUE.equals(judge);
+    }
+
+    /** The items to run, from the inline items or the dataset file; a problem names the field at fault. */
+    List<EvalItem> load(Path dataDir) {
+        if (dataset == null || !Datasets.NAMES.contains(dataset)) {
+            throw ApiProblem.invalid("dataset", "dataset must be one of " + Datasets.NAMES);
+        }
+        int max = limit == null ? 0 : limit;
+        if (max < 0) {
+            throw ApiProblem.invalid("limit", "limit must be >= 0");
+        }
+        if (items != null && !items.isEmpty()) {
+            if (!dataset.equals("jsonl")) {
+                throw ApiProblem.invalid("items", "inline items are in the generic format: use dataset jsonl");
+            }
+            List<JsonNode> records = new ArrayList<>();
+            items.forEach(i -> records.add(JSON.valueToTree(i)));
+            try {
+                List<EvalItem> loaded = Datasets.jsonl(records);
+                return max > 0 && loaded.size() > max ? loaded.subList(0, max) : loaded;
+            } catch (IllegalArgumentException e) {
+                throw ApiProblem.invalid("items", e.getMessage());
+            }
+        }
+        if (path == null || path.isBlank()) {
+            throw ApiProblem.invalid("path", "give a path (relative to the data folder) or inline items");
+        }
+        Path file = dataDir.resolve(path).normalize();
+        if (!file.startsWith(dataDir) || !Files.exists(file)) {
+            throw ApiProblem.invalid("path", "no such file or folder in the data folder: " + path);
+        }
+        try {
+            return Datasets.load(dataset, file, max);
+        } catch (RuntimeException e) {
+            throw ApiProblem.invalid("path", "cannot load " + path + " as " + dataset + ": " + e.getMessage());
+        }
+    }
+
+    EvalRunner.Request run(List<EvalItem> loaded) {
+        return new EvalRunner.Request(dataset, loaded, List.copyOf(strategies), options,
+                concurrency == null ? 4 : Math.min(32, concurrency), searchK == null ? 10 : searchK, null, null);
+    }
+}
