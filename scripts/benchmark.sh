@@ -4,7 +4,7 @@
 #
 #   scripts/benchmark.sh [ingest] [scale] [strategies]      (default: all three, ~25 min on 2 cores)
 #
-#   ingest      ingestion throughput of a novel, total and per stage, and its ratio to the raw
+#   ingest      ingestion throughput of each novel, total and per stage, and its ratio to the raw
 #               speed of the embedding model on the same chunks (the service's embedding-benchmark
 #               command, run after the service has stopped so that nothing else competes).
 #   scale       search latency p50/p95 per mode at 100K, 1M and 10M stored tokens (cumulative), in
@@ -16,8 +16,9 @@
 # service from a private copy of the jar on a free port (18080 upward) with the phase's settings,
 # runs the client in scripts/bench (plain JDK 21+ sources, compiled here) and stops the service.
 #
-# Environment: LK_BENCH_NOVEL (ingest; default ../shared/data/novels/great_expectations_pg1400.txt),
-# LK_BENCH_NOVELS (scale corpus folder; default ../shared/data/novels), LK_BENCH_TIERS (default
+# Environment: LK_BENCH_NOVELS (the novels to ingest and the scale corpus: a folder of .txt files,
+# default ../shared/data/novels), LK_BENCH_NOVEL (the strategies document; default Great
+# Expectations), LK_BENCH_TIERS (default
 # 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph),
 # LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
 # LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_DB
@@ -115,15 +116,15 @@ for phase in "${phases[@]}"; do
   case $phase in
     ingest)
       start_service ingest
-      bench ingest "$base" "$novel" "$service_log" "$work/ingest.state"
+      bench ingest "$base" "$novels" "$service_log" "$work/ingest.state"
       stop_service
-      document=$(sed -n 's/^document=//p' "$work/ingest.state")
+      documents=$(sed -n 's/^documents=//p' "$work/ingest.state")
       log "ingest: the raw embedding model on the same chunks"
-      raw=$(SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= java -jar "$work/lorekeeper.jar" \
+      SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= java -jar "$work/lorekeeper.jar" \
         --spring.profiles.active=embedding-benchmark --spring.main.web-application-type=none \
-        --lorekeeper.benchmark.document="$document" 2>&1 | grep '^raw-embedding ' || true)
-      [ -n "$raw" ] || { log "the embedding benchmark printed no result"; exit 1; }
-      bench embedding-ratio "$work/ingest.state" "$raw"
+        --lorekeeper.benchmark.documents="$documents" >"$work/raw.log" 2>&1 || { tail -n 40 "$work/raw.log" >&2; exit 1; }
+      grep -q '^raw-embedding ' "$work/raw.log" || { log "the embedding benchmark printed no result"; exit 1; }
+      bench embedding-ratio "$work/ingest.state" "$work/raw.log"
       ;;
     scale)
       start_service scale --lorekeeper.embedding.mode=sentence-mean

@@ -1,6 +1,6 @@
-// Ingestion throughput of one novel, POST → READY, in total and per stage (polled every 100 ms;
-// the service's own "Stage X of document Y done in N ms" log lines are shown next to the polled
-// times), and its ratio to the raw speed of the embedding model on the same chunks, measured by
+// Ingestion throughput of the novels, one at a time, POST → READY in total and per stage (the
+// service's own "Stage X of document Y done in N ms" log lines; polled times where a line is
+// missing), and its ratio to the raw speed of the embedding model on the same chunks, measured by
 // the service's embedding-benchmark command after the service has stopped (see benchmark.sh).
 
 import java.net.URI;
@@ -24,63 +24,78 @@ final class IngestionBench {
     private IngestionBench() {
     }
 
-    /** Ingests the novel, prints the stage table and saves what the ratio needs into {@code state}. */
-    static void run(String base, Path novel, Path serviceLog, Path state) throws Exception {
-        Ingestion in = ingest(base, novel);
-        Map<String, String> logged = loggedStages(serviceLog, in.id);
+    private static final List<String> STAGES = List.of("segment", "embed");
+
+    /** Ingests each novel, prints the stage table and saves what the ratio needs into {@code state}. */
+    static void run(String base, List<Path> novels, Path serviceLog, Path state) throws Exception {
         StringBuilder out = new StringBuilder();
-        out.append("### Ingestion: ").append(novel.getFileName()).append("\n\n").append(Bench.header());
-        out.append(String.format(Locale.ROOT, "| Document | %,d bytes, %,d tokens, %,d chunks |%n%n",
-                Files.size(novel), in.tokenCount, in.chunkCount));
-        out.append("| Ingestion stage | Seconds (polled, 100 ms) | Tokens/s | Server-logged ms |\n");
-        out.append("|---|---:|---:|---:|\n");
-        for (var e : in.stageSeconds.entrySet()) {
-            String outcome = in.stageOutcome.get(e.getKey());
-            String name = e.getKey() + ("DONE".equals(outcome) ? "" : " (" + outcome + ")");
-            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %s |%n", name, e.getValue(),
-                    rate(in.tokenCount, e.getValue()), logged.getOrDefault(e.getKey(), "–")));
+        out.append("### Ingestion\n\n").append(Bench.header()).append('\n');
+        out.append("| Novel | Tokens | Chunks | segment s | embed s | other stages | POST → READY s | Tokens/s |\n");
+        out.append("|---|---:|---:|---:|---:|---|---:|---:|\n");
+        Properties p = new Properties();
+        List<String> ids = new ArrayList<>();
+        for (Path novel : novels) {
+            Ingestion in = ingest(base, novel);
+            Map<String, String> logged = loggedStages(serviceLog, in.id);
+            out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", novel.getFileName(), in.tokenCount, in.chunkCount));
+            for (String stage : STAGES) {
+                String ms = logged.get(stage);
+                out.append(String.format(Locale.ROOT, " %.1f |", ms != null ? Long.parseLong(ms) / 1000.0 : in.stageSeconds.getOrDefault(stage, Double.NaN)));
+            }
+            List<String> others = new ArrayList<>();
+            in.stageOutcome.forEach((stage, outcome) -> {
+                if (!STAGES.contains(stage)) {
+                    others.add(stage + " " + outcome.toLowerCase(Locale.ROOT));
+                }
+            });
+            out.append(' ').append(others.isEmpty() ? "–" : String.join(", ", others)).append(" |");
+            out.append(String.format(Locale.ROOT, " %.1f | %s |%n", in.totalSeconds, rate(in.tokenCount, in.totalSeconds)));
+            ids.add(in.id);
+            p.setProperty(in.id + ".name", novel.getFileName().toString());
+            p.setProperty(in.id + ".tokens", String.valueOf(in.tokenCount));
+            p.setProperty(in.id + ".totalSeconds", String.valueOf(in.totalSeconds));
+            p.setProperty(in.id + ".embedMs", logged.getOrDefault("embed", ""));
         }
-        out.append(String.format(Locale.ROOT, "| **total** (POST → READY) | %.2f | %s | – |%n", in.totalSeconds,
-                rate(in.tokenCount, in.totalSeconds)));
         System.out.println();
         System.out.print(out);
-
-        Properties p = new Properties();
-        p.setProperty("document", in.id);
-        p.setProperty("tokens", String.valueOf(in.tokenCount));
-        p.setProperty("totalSeconds", String.valueOf(in.totalSeconds));
-        p.setProperty("embedMs", logged.getOrDefault("embed", ""));
+        p.setProperty("documents", String.join(",", ids));
         try (var w = Files.newBufferedWriter(state)) {
             p.store(w, "ingestion benchmark");
         }
     }
 
-    /** Prints ingestion (and its embed stage) against the raw model on the same chunks. */
-    static void ratio(Path state, String rawLine) throws Exception {
+    /** Prints ingestion (and its embed stage) against the raw model on the same chunks, per novel. */
+    static void ratio(Path state, Path rawLines) throws Exception {
         Properties p = new Properties();
         try (var r = Files.newBufferedReader(state)) {
             p.load(r);
         }
-        Matcher m = Pattern.compile("raw-embedding chunks=(\\d+) tokens=(\\d+) seconds=([0-9.]+)").matcher(rawLine);
-        if (!m.find()) {
-            throw new IllegalStateException("not a raw-embedding line: " + rawLine);
+        Pattern line = Pattern.compile("raw-embedding document=(\\S+) chunks=(\\d+) tokens=(\\d+) seconds=([0-9.]+)");
+        StringBuilder out = new StringBuilder("\n| Baseline: the embedding model alone on the same chunks (batches of 64, no database) | Raw tokens/s |"
+                + " embed stage tokens/s (÷ raw) | POST → READY tokens/s (÷ raw) |\n|---|---:|---:|---:|\n");
+        for (String l : Files.readAllLines(rawLines)) {
+            Matcher m = line.matcher(l);
+            if (!m.find()) {
+                continue;
+            }
+            String id = m.group(1);
+            double raw = Long.parseLong(m.group(3)) / Double.parseDouble(m.group(4));
+            long tokens = Long.parseLong(p.getProperty(id + ".tokens"));
+            double ingest = tokens / Double.parseDouble(p.getProperty(id + ".totalSeconds"));
+            String embedMs = p.getProperty(id + ".embedMs", "");
+            String embed = "–";
+            if (!embedMs.isEmpty()) {
+                double e = tokens / (Long.parseLong(embedMs) / 1000.0);
+                embed = String.format(Locale.ROOT, "%,.0f (%.2f)", e, e / raw);
+            }
+            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %,.0f (%.2f) |%n", p.getProperty(id + ".name"), raw, embed, ingest,
+                    ingest / raw));
         }
-        long rawTokens = Long.parseLong(m.group(2));
-        double raw = rawTokens / Double.parseDouble(m.group(3));
-        double ingest = Long.parseLong(p.getProperty("tokens")) / Double.parseDouble(p.getProperty("totalSeconds"));
-        StringBuilder out = new StringBuilder("\n| Baseline: the embedding model alone (same chunks, batches of 64, no database) | Tokens/s | Ratio |\n|---|---:|---:|\n");
-        out.append(String.format(Locale.ROOT, "| raw model (%s chunks) | %,.0f | 1.00 |%n", m.group(1), raw));
-        String embedMs = p.getProperty("embedMs", "");
-        if (!embedMs.isEmpty()) {
-            double embed = Long.parseLong(p.getProperty("tokens")) / (Long.parseLong(embedMs) / 1000.0);
-            out.append(String.format(Locale.ROOT, "| embed stage (server-logged, with writes and checkpoints) | %,.0f | %.2f |%n", embed, embed / raw));
-        }
-        out.append(String.format(Locale.ROOT, "| whole ingestion, POST → READY | %,.0f | %.2f |%n", ingest, ingest / raw));
         System.out.print(out);
     }
 
     static String rate(int tokens, double seconds) {
-        return seconds > 0 ? String.format(Locale.ROOT, "%,.0f", tokens / seconds) : "n/a (< poll interval)";
+        return seconds > 0 ? String.format(Locale.ROOT, "%,.0f", tokens / seconds) : "n/a";
     }
 
     record Stage(String name, String status) {

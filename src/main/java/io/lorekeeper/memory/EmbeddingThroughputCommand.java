@@ -17,15 +17,15 @@ import org.springframework.stereotype.Component;
 
 /**
  * The baseline of the ingestion benchmark: how fast the embedding model alone embeds the chunks of
- * an already ingested document, in the embed stage's batch size and through the same
+ * already ingested documents, in the embed stage's batch size and through the same
  * {@link Embeddings} call, with no database writes, checkpoints or job scheduling. Ingestion
  * throughput divided by this is the share of the model's speed the pipeline keeps.
  *
  * <pre>
  * java -jar lorekeeper.jar --spring.profiles.active=embedding-benchmark --spring.main.web-application-type=none \
- *   --lorekeeper.benchmark.document=&lt;id&gt;
+ *   --lorekeeper.benchmark.documents=&lt;id&gt;,&lt;id&gt;
  * </pre>
- * Prints one line, {@code raw-embedding chunks=… tokens=… seconds=…}, and exits.
+ * Prints a line per document, {@code raw-embedding document=… chunks=… tokens=… seconds=…}, and exits.
  */
 @Component
 @Profile("embedding-benchmark")
@@ -41,8 +41,8 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
     private final JdbcClient jdbc;
     private final ConfigurableApplicationContext context;
 
-    @Value("${lorekeeper.benchmark.document}")
-    UUID document;
+    @Value("${lorekeeper.benchmark.documents}")
+    List<UUID> documents;
 
     EmbeddingThroughputCommand(Embeddings embeddings, EmbeddingSettings settings, JdbcClient jdbc,
             ConfigurableApplicationContext context) {
@@ -56,7 +56,7 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
     public void run(ApplicationArguments args) {
         int code = 0;
         try {
-            measure();
+            documents.forEach(this::measure);
         } catch (RuntimeException e) {
             log.error("embedding benchmark failed", e);
             code = 1;
@@ -65,7 +65,7 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
         System.exit(SpringApplication.exit(context, () -> status));
     }
 
-    private void measure() {
+    private void measure(UUID document) {
         List<Chunk> chunks = jdbc.sql("SELECT text, token_count FROM chunk WHERE document_id = ? ORDER BY ordinal")
                 .param(document).query((rs, n) -> new Chunk(rs.getString(1), rs.getInt(2))).list();
         if (chunks.isEmpty()) {
@@ -79,6 +79,6 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
             embeddings.passages(chunks.subList(from, Math.min(from + batch, chunks.size())).stream().map(Chunk::text).toList());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.println(String.format(Locale.ROOT, "raw-embedding chunks=%d tokens=%d seconds=%.3f", chunks.size(), tokens, seconds));
+        System.out.println(String.format(Locale.ROOT, "raw-embedding document=%s chunks=%d tokens=%d seconds=%.3f", document, chunks.size(), tokens, seconds));
     }
 }

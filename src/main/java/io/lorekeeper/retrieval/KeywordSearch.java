@@ -15,6 +15,10 @@ import org.springframework.stereotype.Component;
  * {@code ts_rank} this is a real BM25 with corpus IDF over exactly the documents searched, and
  * unlike an in-memory Lucene index it is the same on every replica.
  *
+ * <p>Only the query's lexemes are unnested from each candidate's vector (marked with weight A by
+ * {@code setweight}, kept by {@code ts_filter}) rather than all of its ~150: five times faster on a
+ * million stored tokens, where unnesting every lexeme of every candidate dominated the query.
+ *
  * <p>Terms are ORed (websearch_to_tsquery would AND them and long questions would match nothing).
  * To keep the candidate set bounded on large corpora, the most frequent query terms still score
  * but no longer select candidates once the rarer ones already select enough.
@@ -51,7 +55,8 @@ class KeywordSearch {
         return jdbc.sql("SELECT " + ChunkRows.COLUMNS + """
                         , sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
                         FROM chunk c
-                        CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf FROM unnest(c.tsv) u) t
+                        CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
+                            FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
                         JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
                         WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
                         GROUP BY c.id
