@@ -52,6 +52,9 @@ class FakeOpenAiGatewayTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    LlmUsage usage;
+
     private final FakeOpenAi fake = FakeOpenAi.get();
     private UUID questionId;
     private LlmSession session;
@@ -533,9 +536,27 @@ class FakeOpenAiGatewayTest {
         Long cacheHits = jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id = ? AND cache_hit").param(questionId)
                 .query(Long.class).single();
         assertThat(cacheHits).isEqualTo(1);
+        // the question's usage: both calls, one of them a hit that billed no tokens
+        assertThat(usage.ofQuestion(questionId)).isEqualTo(new LlmUsage.Totals(2, 321, 9, 1, calls().getFirst().latencyMs()));
         // a different prompt is a different key
         session.text(Role.ANSWERER, "test/echo", echo("cache"));
         assertThat(fake.requestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aQuestionsUsageCountsARetriedCallOnceAndEveryAttemptsWait() {
+        fake.sequence(FakeOpenAi.error(503, "overloaded", null), completion("pong", 50, 2));
+
+        session.text(Role.ANSWERER, "test/echo", echo("retry"));
+
+        assertThat(calls()).extracting(Row::outcome).containsExactly("retry", "ok");
+        LlmUsage.Totals totals = usage.ofQuestion(questionId);
+        assertThat(totals.calls()).isEqualTo(1);
+        assertThat(totals.promptTokens()).isEqualTo(50);
+        assertThat(totals.completionTokens()).isEqualTo(2);
+        assertThat(totals.cacheHits()).isZero();
+        assertThat(totals.llmMs()).isEqualTo(calls().stream().mapToLong(Row::latencyMs).sum());
+        assertThat(usage.ofQuestion(UUID.randomUUID())).isEqualTo(new LlmUsage.Totals(0, 0, 0, 0, 0));
     }
 
     @Test
