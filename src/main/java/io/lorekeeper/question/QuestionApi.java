@@ -29,7 +29,19 @@ final class QuestionApi {
     record QuestionView(UUID id, QuestionStatus status, String question, String strategy, List<UUID> documentIds,
             List<String> choices, Map<String, Object> options, String answer, String mode, Integer choiceIndex,
             List<Citation> citations, Double confidence, Boolean budgetLimited, String failureReason, Timings timings,
+            @Schema(description = "What the model calls made for this question cost so far, over every run of a retried "
+                    + "question; absent while QUEUED") QuestionUsage usage,
             Map<String, String> links) {
+    }
+
+    /** Counted as GET /v1/usage counts them, from the same call log. */
+    @Schema(description = "Model calls made for the question, as recorded in the call log")
+    record QuestionUsage(
+            @Schema(description = "Model calls, cache hits included; a retried call counts once") long calls,
+            @Schema(description = "Prompt tokens the provider billed; a cache hit bills none") long promptTokens,
+            @Schema(description = "Completion tokens the provider billed; a cache hit bills none") long completionTokens,
+            @Schema(description = "Calls answered from the response cache (temperature-0 calls seen before)") long cacheHits,
+            @Schema(description = "Milliseconds spent waiting on the model, summed over calls and failed attempts") long llmMs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -16,8 +16,10 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import io.lorekeeper.llm.LlmUsage;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.QuestionApi.AskRequest;
+import io.lorekeeper.question.QuestionApi.QuestionUsage;
 import io.lorekeeper.question.QuestionApi.QuestionView;
 import io.lorekeeper.question.QuestionApi.StrategyView;
 import io.lorekeeper.question.QuestionApi.Timings;
@@ -26,6 +28,7 @@ import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 @RestController
@@ -38,20 +41,24 @@ class QuestionController {
     private final Strategies strategies;
     private final CurrentTenant tenant;
     private final QuestionSettings settings;
+    private final LlmUsage usage;
 
     QuestionController(QuestionIntake intake, QuestionStore store, QuestionEvents events, Strategies strategies,
-            CurrentTenant tenant, QuestionSettings settings) {
+            CurrentTenant tenant, QuestionSettings settings, LlmUsage usage) {
         this.intake = intake;
         this.store = store;
         this.events = events;
         this.strategies = strategies;
         this.tenant = tenant;
         this.settings = settings;
+        this.usage = usage;
     }
 
     @PostMapping("/v1/questions")
     @Operation(summary = "Ask a question",
             description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.")
+    @ApiResponse(responseCode = "202", description = "Queued (or still running after waitSeconds); poll Location")
+    @ApiResponse(responseCode = "200", description = "Finished within waitSeconds")
     ResponseEntity<QuestionView> ask(@RequestBody AskRequest request) throws InterruptedException {
         int wait = request == null || request.waitSeconds() == null ? 0 : request.waitSeconds();
         if (wait < 0 || wait > settings.maxWait().toSeconds()) {
@@ -71,7 +78,7 @@ class QuestionController {
     }
 
     @GetMapping("/v1/questions/{id}")
-    @Operation(summary = "Status, answer, verified citations, confidence and timings")
+    @Operation(summary = "Status, answer, verified citations, confidence, timings and model usage")
     QuestionView get(@PathVariable UUID id) {
         return view(load(id));
     }
@@ -96,6 +103,7 @@ class QuestionController {
 
     @PostMapping("/v1/questions/{id}/retry")
     @Operation(summary = "Run a FAILED question again")
+    @ApiResponse(responseCode = "202", description = "Queued again; poll Location")
     ResponseEntity<QuestionView> retry(@PathVariable UUID id) {
         intake.retry(id);
         return ResponseEntity.accepted().location(URI.create("/v1/questions/" + id)).body(view(load(id)));
@@ -114,14 +122,23 @@ class QuestionController {
         return store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
     }
 
-    private static QuestionView view(StoredQuestion q) {
+    /** Read on every view: one indexed aggregate, and a running question's cost grows while it is watched. */
+    private QuestionUsage usage(StoredQuestion q) {
+        if (q.status() == QuestionStatus.QUEUED) {
+            return null;
+        }
+        LlmUsage.Totals t = usage.ofQuestion(q.id());
+        return new QuestionUsage(t.calls(), t.promptTokens(), t.completionTokens(), t.cacheHits(), t.llmMs());
+    }
+
+    private QuestionView view(StoredQuestion q) {
         Long queuedMs = q.startedAt() == null ? null : Duration.between(q.createdAt(), q.startedAt()).toMillis();
         Long runMs = q.startedAt() == null || q.finishedAt() == null ? null : Duration.between(q.startedAt(), q.finishedAt()).toMillis();
         String self = "/v1/questions/" + q.id();
         return new QuestionView(q.id(), q.status(), q.question(), q.strategy(), q.documentIds(), q.choices(), q.options(),
                 q.answer(), q.mode(), q.choiceIndex(), q.citations(), q.confidence(),
                 q.status() == QuestionStatus.DONE ? q.budgetLimited() : null, q.failureReason(),
-                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs),
+                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs), usage(q),
                 Map.of("self", self, "trace", self + "/trace", "events", self + "/events"));
     }
 }

@@ -58,6 +58,36 @@ class AnsweringOverHttpTest {
                 .param(id).query().singleRow();
         assertThat(usage).containsEntry("prompt_tokens", 812L).containsEntry("completion_tokens", 40L).containsEntry("outcome", "ok");
         assertThat(events(answer, "citations").get("dropped").asInt()).isEqualTo(1);
+        // the view carries what the endpoint reported, as GET /v1/questions/{id} does
+        for (JsonNode view : List.of(answer, api.get("/v1/questions/" + id).json())) {
+            JsonNode cost = view.get("usage");
+            assertThat(cost.get("calls").asLong()).isEqualTo(1);
+            assertThat(cost.get("promptTokens").asLong()).isEqualTo(812);
+            assertThat(cost.get("completionTokens").asLong()).isEqualTo(40);
+            assertThat(cost.get("cacheHits").asLong()).isZero();
+            assertThat(cost.get("llmMs").asLong()).isNotNegative();
+        }
+    }
+
+    @Test
+    void askingTheSameQuestionAgainIsACacheHitThatBillsNoTokens() {
+        UUID doc = ingest("The bell of Iona abbey was recast in 1931 by the foundry of John Taylor at Loughborough.");
+        fake.onTask("rag/answer", completion("""
+                {"answer": "John Taylor", "confidence": 0.8, "choice": null, "evidence": []}""", 640, 12));
+        Map<String, Object> question = Map.of("documentIds", List.of(doc), "question", "Who recast the bell?", "strategy", "rag");
+
+        JsonNode first = api.ask(question);
+        JsonNode second = api.ask(question);
+
+        assertThat(fake.requestCount()).as("the second answer call is served by the response cache").isEqualTo(1);
+        assertThat(second.get("answer").asString()).isEqualTo("John Taylor");
+        assertThat(first.get("usage").get("cacheHits").asLong()).isZero();
+        assertThat(first.get("usage").get("promptTokens").asLong()).isEqualTo(640);
+        JsonNode cost = second.get("usage");
+        assertThat(cost.get("calls").asLong()).isEqualTo(1);
+        assertThat(cost.get("cacheHits").asLong()).isEqualTo(1);
+        assertThat(cost.get("promptTokens").asLong()).isZero();
+        assertThat(cost.get("completionTokens").asLong()).isZero();
     }
 
     @Test
@@ -77,6 +107,7 @@ class AnsweringOverHttpTest {
         UUID id = UUID.fromString(answer.get("id").asString());
         assertThat(jdbc.sql("SELECT outcome FROM llm_call WHERE question_id = ? ORDER BY id").param(id).query(String.class).list())
                 .containsExactly("retry", "retry", "retry", "ok");
+        assertThat(answer.get("usage").get("calls").asLong()).as("a retried call is one call").isEqualTo(1);
     }
 
     @Test
