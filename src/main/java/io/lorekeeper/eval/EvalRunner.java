@@ -62,23 +62,44 @@ public class EvalRunner {
     /**
      * The outcome of one question with one strategy. Null metrics do not apply (or failed).
      *
+     * @param contextTokens tokens of the context the strategy used (its trace's retrieved and context spans and its
+     *                      citations, overlaps once; a search probe: its hits)
+     * @param compaction the strategy's own compaction ratio from its trace (MindGraph: graph ÷ document tokens), else
+     *                   {@code contextTokens} ÷ document tokens; null when not measured
+     * @param llmCalls model calls for the question, cache hits included
+     * @param llmTokens prompt plus completion tokens billed (cache hits bill none); from a service without the
+     *                  question's {@code usage}, the trace's total instead, cache hits included
+     * @param promptTokens from the question's {@code usage}; null when the service did not report it
+     * @param completionTokens likewise
+     * @param cacheHits calls answered from the service's response cache; likewise
      * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
      * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
      */
     public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
             String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
             Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-            Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error, Double judge,
-            Judgement judgement) {
+            Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
+            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement) {
 
-        /** A result not (yet) judged. */
+        /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
         public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
                 String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
                 Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
                 Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
             this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
-                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, llmCalls, llmTokens,
-                    latencyMs, runMs, error, null, null);
+                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, null, llmCalls, llmTokens,
+                    null, null, null, latencyMs, runMs, error, null, null);
+        }
+
+        /** A result not (yet) judged. */
+        ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
+                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
+                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
+                Integer contextTokens, Double compaction, Cost cost, long latencyMs, Long runMs, String error) {
+            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
+                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
+                    cost.calls(), cost.tokens(), cost.promptTokens(), cost.completionTokens(), cost.cacheHits(), latencyMs, runMs,
+                    error, null, null);
         }
 
         /** The headline score: choice accuracy for multiple choice, else F1. */
@@ -88,8 +109,8 @@ public class EvalRunner {
 
         ItemResult judged(Judgement j) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
-                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, llmCalls,
-                    llmTokens, latencyMs, runMs, error, j.score(), j);
+                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j);
         }
 
         /** Identifies the result within a run: one per item and strategy. */
@@ -99,6 +120,29 @@ public class EvalRunner {
     }
 
     record Key(String itemId, String strategy) {
+    }
+
+    /**
+     * What one answer cost on the model: the question view's {@code usage} (the service's call log);
+     * from a service without it, the calls and tokens of the trace's last status event, unsplit.
+     */
+    record Cost(long calls, long tokens, Long promptTokens, Long completionTokens, Long cacheHits) {
+
+        static final Cost NONE = new Cost(0, 0, 0L, 0L, 0L);
+
+        /** A question that never got an answer back: its cost is unknown, counted as no calls. */
+        static final Cost UNKNOWN = new Cost(0, 0, null, null, null);
+
+        static Cost of(JsonNode view, JsonNode trace) {
+            JsonNode usage = view.path("usage");
+            if (usage.isObject()) {
+                long prompt = usage.path("promptTokens").asLong();
+                long completion = usage.path("completionTokens").asLong();
+                return new Cost(usage.path("calls").asLong(), prompt + completion, prompt, completion, usage.path("cacheHits").asLong());
+            }
+            long[] status = TraceSpans.usage(trace);
+            return new Cost(status[0], status[1], null, null, null);
+        }
     }
 
     /**
@@ -124,7 +168,8 @@ public class EvalRunner {
         };
     }
 
-    private record Doc(String id, String text, Map<String, ServiceClient.TurnSpan> turns) {
+    /** @param tokens the text's tokens, the denominator of compaction */
+    private record Doc(String id, String text, int tokens, Map<String, ServiceClient.TurnSpan> turns) {
     }
 
     private final ServiceClient client;
@@ -239,7 +284,8 @@ public class EvalRunner {
                     if (entry.getValue().conversation()) {
                         client.turns(id).forEach(t -> turns.put(t.turnId(), t));
                     }
-                    docs.put(entry.getKey(), new Doc(id, client.text(id), turns));
+                    String text = client.text(id);
+                    docs.put(entry.getKey(), new Doc(id, text, TokenCounter.count(text), turns));
                     log.info("evaluation: document {} ready as {}", entry.getKey(), id);
                     return null;
                 }));
@@ -285,19 +331,21 @@ public class EvalRunner {
             for (JsonNode c : view.path("citations")) {
                 context.add(new DocSpan(c.path("documentId").asString(doc.id()), c.path("start").asInt(), c.path("end").asInt()));
             }
-            long[] usage = TraceSpans.usage(trace);
+            Cost cost = Cost.of(view, trace);
+            int contextTokens = Compaction.contextTokens(doc.text(), doc.id(), context);
+            Double compaction = Compaction.ratio(TraceSpans.compaction(trace, doc.id()), contextTokens, doc.tokens());
             Long runMs = view.path("timings").has("runMs") ? view.path("timings").path("runMs").asLong() : null;
             if (!status.equals("DONE")) {
                 return new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), null, item.answers(),
-                        null, item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, context.size(), null,
-                        usage[0], usage[1], latency, runMs, view.path("failureReason").asString(status));
+                        null, item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, context.size(), contextTokens,
+                        compaction, cost, latency, runMs, view.path("failureReason").asString(status));
             }
             String answer = view.path("answer").asString("");
             Integer choice = view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
             Scores s = score(item, answer, choice);
             ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
                     item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
-                    gold.size(), unresolved, context.size(), null, usage[0], usage[1], latency, runMs, null);
+                    gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null);
             return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
@@ -306,7 +354,7 @@ public class EvalRunner {
             }
             long latency = (System.nanoTime() - started) / 1_000_000;
             return new ItemResult(item.id(), item.category(), strategy, null, "ERROR", item.question(), null, item.answers(), null,
-                    item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, 0, null, 0, 0, latency, null,
+                    item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, 0, null, null, Cost.UNKNOWN, latency, null,
                     String.valueOf(e.getMessage()));
         }
     }
@@ -324,7 +372,7 @@ public class EvalRunner {
         }
         return new ItemResult(item.id(), item.category(), strategy, null, "DONE", item.question(), null, item.answers(), null,
                 item.answerIndex(), null, null, null, null, Metrics.evidenceRecall(gold, context), gold.size(), unresolved,
-                context.size(), tokens, 0, 0, latency, null, null);
+                context.size(), tokens, Compaction.ratio(null, tokens, doc.tokens()), Cost.NONE, latency, null, null);
     }
 
     private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {

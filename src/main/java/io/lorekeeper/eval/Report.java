@@ -33,12 +33,19 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
 
     /**
      * One strategy on one category. Averages are per question; latency is the client's wall time per question.
+     * Tokens are those the provider billed: a call answered from the service's response cache counts in
+     * {@code llmCalls} and {@code cacheHits} but adds no tokens.
      *
      * @param judge mean LLM judge score (answers the judge could not grade left out); null when not judged
+     * @param promptTokens mean over the questions whose service reported the split (null when none did); likewise
+     *                     {@code completionTokens} and {@code cacheHits}
+     * @param compaction mean share of the document put before the model: the strategy's own figure from its trace
+     *                   (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens
      */
     public record Row(String strategy, String category, int n, int failed, Double f1, Double em, Double rougeL, Double accuracy,
-            Double judge, Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double contextTokens,
-            long p50LatencyMs, long p95LatencyMs) {
+            Double judge, Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double promptTokens,
+            Double completionTokens, Double cacheHits, Double contextTokens, Double compaction, long p50LatencyMs,
+            long p95LatencyMs) {
 
         /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
         public Double score() {
@@ -95,8 +102,14 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 mean(cell, ItemResult::evidenceRecall), (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
                 cell.stream().mapToLong(ItemResult::llmCalls).average().orElse(0),
                 cell.stream().mapToLong(ItemResult::llmTokens).average().orElse(0),
+                mean(cell, i -> asDouble(i.promptTokens())), mean(cell, i -> asDouble(i.completionTokens())),
+                mean(cell, i -> asDouble(i.cacheHits())),
                 mean(cell, i -> i.contextTokens() == null ? null : i.contextTokens().doubleValue()),
-                percentile(latencies, 50), percentile(latencies, 95));
+                mean(cell, ItemResult::compaction), percentile(latencies, 50), percentile(latencies, 95));
+    }
+
+    private static Double asDouble(Long value) {
+        return value == null ? null : value.doubleValue();
     }
 
     /** Mean over items the metric applies to; a failed item counts 0 when the metric would have applied. */
@@ -171,8 +184,10 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         for (String strategy : strategies) {
             out.append("### ").append(strategy).append("\n\n")
                     .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ").append(judgeColumn ? "judge | " : "")
-                    .append("evidence recall | LLM calls | LLM tokens | context tokens | p50 latency ms | p95 latency ms |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|").append(judgeColumn ? "---:|" : "").append("---:|---:|---:|---:|---:|---:|\n");
+                    .append("evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
+                    .append("p50 latency ms | p95 latency ms |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|").append(judgeColumn ? "---:|" : "")
+                    .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (Row r : summary) {
                 if (!r.strategy().equals(strategy)) {
                     continue;
@@ -185,14 +200,22 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                                 ? " (" + r.evidenceItems() + ")" : "")
                         .append(" | ").append(String.format(Locale.ROOT, "%.1f", r.llmCalls())).append(" | ")
                         .append(String.format(Locale.ROOT, "%.0f", r.llmTokens())).append(" | ")
-                        .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
+                        .append(r.promptTokens() == null ? "" : String.format(Locale.ROOT, "%.0f / %.0f", r.promptTokens(),
+                                r.completionTokens()))
+                        .append(" | ").append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
+                        .append(" | ").append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
+                        .append(" | ").append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
                         .append(" | ").append(r.p50LatencyMs()).append(" | ").append(r.p95LatencyMs()).append(" |\n");
             }
             out.append('\n');
         }
         out.append("Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
                 + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
-                + "evidence when fewer than n.\n");
+                + "evidence when fewer than n.\n\n"
+                + "Cost, per question: LLM calls include answers from the service's response cache (cache hits); LLM tokens and "
+                + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
+                + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
+                + "its trace (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens.\n");
         if (judging != null) {
             out.append("\nJudge: the LLM judge (role judge) graded ").append(judging.judged()).append(" answers as correct (1) or incorrect (0)")
                     .append(judging.failed() > 0 ? "; it could not grade " + judging.failed() + " (left out of the judge mean)" : "")

@@ -13,7 +13,9 @@ import tools.jackson.databind.JsonNode;
  * span ({@code start}, {@code end}, optional {@code documentId}) inside the payloads of the
  * {@code retrieve}, {@code bridge} and {@code context} events (extractive: hits and bridge hits; rag:
  * the passages; gam: the excerpts handed to the answerer). Cost: {@code llmCalls} and
- * {@code llmTokens} of the final {@code status} event.
+ * {@code llmTokens} of the final {@code status} event, for services whose question view has no
+ * {@code usage}. Compaction: the {@code compaction} a strategy records itself (MindGraph's
+ * {@code graph} event).
  */
 final class TraceSpans {
 
@@ -43,6 +45,26 @@ final class TraceSpans {
         } else if (node.isArray()) {
             node.forEach(child -> collect(child, defaultDocument, out));
         }
+    }
+
+    /**
+     * The compaction ratio the strategy recorded for the document (the event's {@code documentId}),
+     * or for any document when no event names this one; null when the strategy records none.
+     */
+    static Double compaction(JsonNode trace, String documentId) {
+        Double any = null;
+        for (JsonNode event : trace.path("events")) {
+            JsonNode p = event.path("payload");
+            if (p.path("compaction").isNumber()) {
+                if (documentId.equals(p.path("documentId").asString(""))) {
+                    return p.get("compaction").asDouble();
+                }
+                if (any == null) {
+                    any = p.get("compaction").asDouble();
+                }
+            }
+        }
+        return any;
     }
 
     /** {calls, tokens} from the last status event that carries them (0 when none does). */

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.lorekeeper.eval.EvalRunner.ItemResult;
 import io.lorekeeper.eval.Metrics.DocSpan;
+import io.lorekeeper.text.TokenCounter;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -79,6 +80,98 @@ class ReportTest {
         assertThat(unjudged.judging()).isNull();
         assertThat(unjudged.summary().getFirst().judge()).isNull();
         assertThat(unjudged.markdown()).doesNotContain("judge");
+    }
+
+    private static ItemResult costed(String id, String category, Long prompt, Long completion, Long hits, Double compaction) {
+        long tokens = prompt == null ? 500 : prompt + completion;
+        return new ItemResult(id, category, "rag", "q-" + id, "DONE", "question", "answer", List.of("gold"), null, null, 1.0, 1.0,
+                null, null, null, 1, 0, 3, 100, compaction, 2, tokens, prompt, completion, hits, 10, null, null, null, null);
+    }
+
+    @Test
+    void theCostColumnsAverageTheTokenSplitCacheHitsAndCompactionPerStrategyAndCategory() {
+        List<ItemResult> items = List.of(
+                costed("a", "1", 900L, 100L, 0L, 0.25),
+                costed("b", "1", 300L, 50L, 2L, 0.05),
+                costed("c", "2", 600L, 30L, 1L, null),
+                // from a service without per-question usage: no split, left out of those means
+                costed("d", "2", null, null, null, 0.5));
+        Report report = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items);
+
+        Report.Row one = report.summary().getFirst();
+        assertThat(one.category()).isEqualTo("1");
+        assertThat(one.promptTokens()).isCloseTo(600.0, within(1e-9));
+        assertThat(one.completionTokens()).isCloseTo(75.0, within(1e-9));
+        assertThat(one.cacheHits()).isCloseTo(1.0, within(1e-9));
+        assertThat(one.compaction()).isCloseTo(0.15, within(1e-9));
+        Report.Row two = report.summary().get(1);
+        assertThat(two.promptTokens()).isCloseTo(600.0, within(1e-9));
+        assertThat(two.compaction()).isCloseTo(0.5, within(1e-9));
+        Report.Row overall = report.summary().getLast();
+        assertThat(overall.category()).isEqualTo(Report.OVERALL);
+        assertThat(overall.promptTokens()).isCloseTo(600.0, within(1e-9));
+        assertThat(overall.completionTokens()).isCloseTo(60.0, within(1e-9));
+        assertThat(overall.cacheHits()).isCloseTo(1.0, within(1e-9));
+        assertThat(overall.compaction()).isCloseTo(0.8 / 3, within(1e-9));
+        assertThat(overall.llmTokens()).isCloseTo((1000 + 350 + 630 + 500) / 4.0, within(1e-9));
+        assertThat(report.markdown())
+                .contains("| LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | p50 latency ms |")
+                .contains("| 2.0 | 675 | 600 / 75 | 1.0 | 100 | 0.1500 | 10 | 10 |")
+                .contains("Compaction: ");
+
+        Report without = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items.subList(3, 4));
+        assertThat(without.summary().getFirst().promptTokens()).isNull();
+        assertThat(without.markdown()).contains("| 2.0 | 500 |  |  | 100 | 0.5000 |");
+    }
+
+    @Test
+    void compactionIsTheStrategysOwnFigureWhenItsTraceHasOneElseContextOverDocumentTokens() {
+        var json = JsonMapper.builder().build();
+        var mindgraph = json.readTree("""
+                {"events": [
+                  {"type": "graph", "payload": {"documentId": "other", "graphTokens": 9, "documentTokens": 10, "compaction": 0.9}},
+                  {"type": "graph", "payload": {"documentId": "d", "graphTokens": 30, "documentTokens": 1000, "compaction": 0.03}},
+                  {"type": "tool", "payload": {"tool": "lookup_source", "start": 0, "end": 4000}}]}""");
+        assertThat(TraceSpans.compaction(mindgraph, "d")).isEqualTo(0.03);
+        assertThat(TraceSpans.compaction(mindgraph, "elsewhere")).as("no event names it: the first figure").isEqualTo(0.9);
+        var rag = json.readTree("""
+                {"events": [{"type": "retrieve", "payload": {"passages": [{"start": 0, "end": 10}]}}]}""");
+        assertThat(TraceSpans.compaction(rag, "d")).isNull();
+
+        assertThat(Compaction.ratio(0.03, 500, 1000)).as("the trace's figure wins").isEqualTo(0.03);
+        assertThat(Compaction.ratio(null, 250, 1000)).isEqualTo(0.25);
+        assertThat(Compaction.ratio(null, 0, 0)).as("an empty document has no ratio").isNull();
+    }
+
+    @Test
+    void contextTokensCountEachPartOfTheDocumentOnceAndOnlyThisDocuments() {
+        String text = "The harbour master of Kelby was Ida Marsh. She kept the tide tables for thirty years. The chandler sold rope.";
+        int first = text.indexOf(" She");
+        int second = text.indexOf(" The chandler");
+        List<DocSpan> spans = List.of(
+                new DocSpan("d", 0, 20), new DocSpan("d", 10, first), // overlapping: the first sentence once
+                new DocSpan("d", 4, 8), // inside
+                new DocSpan("d", second, text.length() + 50), // clipped to the text
+                new DocSpan("other", first, second)); // another document's span
+        int expected = TokenCounter.count(text, 0, first) + TokenCounter.count(text, second, text.length());
+
+        assertThat(Compaction.contextTokens(text, "d", spans)).isEqualTo(expected);
+        assertThat(Compaction.contextTokens(text, "d", List.of())).isZero();
+        assertThat(Compaction.contextTokens(text, "d", List.of(new DocSpan("d", 0, text.length()), new DocSpan("d", 5, 9))))
+                .isEqualTo(TokenCounter.count(text));
+    }
+
+    @Test
+    void anAnswersCostIsTheViewsUsageElseTheTracesUnsplitTotal() {
+        var json = JsonMapper.builder().build();
+        var trace = json.readTree("""
+                {"events": [{"type": "status", "payload": {"status": "DONE", "llmCalls": 3, "llmTokens": 4567}}]}""");
+        var view = json.readTree("""
+                {"status": "DONE", "usage": {"calls": 3, "promptTokens": 1200, "completionTokens": 80, "cacheHits": 1, "llmMs": 900}}""");
+
+        assertThat(EvalRunner.Cost.of(view, trace)).isEqualTo(new EvalRunner.Cost(3, 1280, 1200L, 80L, 1L));
+        assertThat(EvalRunner.Cost.of(json.readTree("{\"status\": \"DONE\"}"), trace))
+                .isEqualTo(new EvalRunner.Cost(3, 4567, null, null, null));
     }
 
     @Test

@@ -64,9 +64,14 @@ public class ScriptedChatModel implements ChatModel {
         }
     }
 
+    /** The usage one reply reported, as a provider would bill it. */
+    public record Reported(String template, long promptTokens, long completionTokens) {
+    }
+
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final Map<String, Script> defaults = new ConcurrentHashMap<>();
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+    private final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
 
     public Script on(String template) {
         return scripts.computeIfAbsent(template, t -> new Script());
@@ -89,9 +94,15 @@ public class ScriptedChatModel implements ChatModel {
         return calls().stream().filter(c -> c.template().equals(template)).toList();
     }
 
+    /** The usage of every reply served for {@code template} (a failure reports none), in order. */
+    public List<Reported> reported(String template) {
+        return List.copyOf(reported).stream().filter(r -> r.template().equals(template)).toList();
+    }
+
     public void reset() {
         scripts.clear();
         calls.clear();
+        reported.clear();
     }
 
     @Override
@@ -108,7 +119,10 @@ public class ScriptedChatModel implements ChatModel {
         if (script == null) {
             throw new IllegalStateException("no script for prompt template '" + template + "'");
         }
-        return script.next().apply(call);
+        ChatResponse response = script.next().apply(call);
+        var usage = response.getMetadata().getUsage();
+        reported.add(new Reported(call.template(), usage.getPromptTokens(), usage.getCompletionTokens()));
+        return response;
     }
 
     /** The gateway marks repair and final-answer calls only by their last user message. */
