@@ -32,6 +32,7 @@ import io.lorekeeper.document.DocumentResponses.TurnSpan;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 @RestController
@@ -61,12 +62,16 @@ class DocumentController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Add a text or a conversation",
             description = "Returns 202 and queues ingestion; re-posting identical content returns the stored document with 200.")
+    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)")
+    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document")
     ResponseEntity<Accepted> create(@RequestBody CreateDocument request) {
         return respond(intake.create(request));
     }
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Upload a .txt or .md file (UTF-8)")
+    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)")
+    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document")
     ResponseEntity<Accepted> upload(@RequestPart("file") MultipartFile file,
             @RequestParam(required = false) String title,
             @RequestParam(required = false) String profile,
@@ -137,12 +142,14 @@ class DocumentController {
     @Operation(summary = "Append sessions to a conversation",
             description = "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
                     + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
+    @ApiResponse(responseCode = "202", description = "Appended; ingestion of the new sessions queued")
     ResponseEntity<SessionsAppended> appendSessions(@PathVariable UUID id, @RequestBody AppendSessions request) {
         return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(appender.append(id, request));
     }
 
     @PostMapping("/{id}/reindex")
     @Operation(summary = "Resume a failed ingestion, or rebuild the named stages and every later one")
+    @ApiResponse(responseCode = "202", description = "Reindexing queued")
     ResponseEntity<Accepted> reindex(@PathVariable UUID id, @RequestBody(required = false) Reindex request) {
         intake.reindex(id, request == null ? null : request.stages());
         return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id))

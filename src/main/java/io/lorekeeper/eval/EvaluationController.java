@@ -21,6 +21,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -56,6 +57,7 @@ class EvaluationController {
 
     @PostMapping("/v1/evaluations")
     @Operation(summary = "Start an evaluation", description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
+    @ApiResponse(responseCode = "202", description = "Queued as a job; poll Location")
     ResponseEntity<EvaluationView> start(@RequestBody StartEvaluation request) {
         if (request.judged() && !gateway.isConfigured()) {
             throw ApiProblem.invalid("judge", "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
@@ -80,6 +82,7 @@ class EvaluationController {
     @PostMapping("/v1/evaluations/{id}/retry")
     @Operation(operationId = "retryEvaluation", summary = "Run a FAILED evaluation again",
             description = "Resumes it: questions that finished before the failure keep their results and are not asked again.")
+    @ApiResponse(responseCode = "202", description = "Queued again; poll Location")
     ResponseEntity<EvaluationView> retry(@PathVariable UUID id) {
         EvaluationStore.Stored s = load(id);
         if (!s.status().equals("FAILED")) {
