@@ -1,34 +1,22 @@
 package io.lorekeeper.question;
 
-import java.time.Instant;
-import java.util.UUID;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
-import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
-import io.lorekeeper.platform.RequeueOnRetryLater;
+import io.lorekeeper.platform.EntityJobs;
 
 /** Answering as a db-scheduler job: any replica may run it, and a dead replica's questions are revived. */
 @Configuration(proxyBeanMethods = false)
 class AnswerJob {
 
     static final String TASK = "answer-question";
-    private static final Logger log = LoggerFactory.getLogger(AnswerJob.class);
 
     @Bean
     OneTimeTask<Void> answerQuestionTask(QuestionRunner runner) {
-        return Tasks.oneTime(TASK)
-                .onFailure(new RequeueOnRetryLater<>())
-                .onDeadExecutionRevive()
-                .execute((instance, context) -> runner.run(UUID.fromString(instance.getId())));
+        return EntityJobs.task(TASK, runner::run);
     }
 
     @Bean
@@ -36,27 +24,9 @@ class AnswerJob {
         return new AnswerScheduler(scheduler, answerQuestionTask, store);
     }
 
-    static class AnswerScheduler {
-        private final SchedulerClient scheduler;
-        private final OneTimeTask<Void> task;
-        private final QuestionStore store;
-
+    static class AnswerScheduler extends EntityJobs.Scheduler {
         AnswerScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, QuestionStore store) {
-            this.scheduler = scheduler;
-            this.task = task;
-            this.store = store;
-        }
-
-        void schedule(UUID questionId) {
-            scheduler.scheduleIfNotExists(task.instance(questionId.toString()), Instant.now());
-        }
-
-        @EventListener(ApplicationReadyEvent.class)
-        void recoverOrphans() {
-            for (UUID id : store.orphaned(TASK)) {
-                log.info("Re-queueing question {}", id);
-                schedule(id);
-            }
+            super(scheduler, task, "question", store::orphaned);
         }
     }
 }
