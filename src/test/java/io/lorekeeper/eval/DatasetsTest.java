@@ -138,4 +138,37 @@ class DatasetsTest {
         assertThat(TextLocator.find("ab cd  ef\ngh", "cd ef gh")).containsExactly(3, 12);
         assertThat(TextLocator.find("abc", "zzz")).isNull();
     }
+
+    @Test
+    void textLocatorFindsEvidenceCopiedFromAnotherRenderingApproximately() {
+        String text = "Intro. The sound of the gunshot was very different from that of a conventional firearm,\n"
+                + "reminiscent of fireworks or a tire blowout. Outro.";
+        String copied = "the sound of the gunshot was very different from that of a conventional firearm,?\n"
+                + "reminiscent of fireworks or tire blowout";
+        int[] span = TextLocator.find(text, copied);
+        assertThat(span).isNotNull();
+        assertThat(text.substring(span[0], span[1])).startsWith("The sound").endsWith("tire blowout");
+
+        assertThat(TextLocator.find(text, "the sound of the gunshot was nothing like anything the guards knew or feared"))
+                .as("one anchor shared, most words not").isNull();
+        assertThat(TextLocator.find(text, "gunshot firearm")).as("too short to anchor").isNull();
+    }
+
+    @Test
+    void mostLoogleLongDependencyEvidenceIsLocated() {
+        List<EvalItem> longdep = Datasets.load("loogle", data("loogle"), 0).stream()
+                .filter(i -> i.category().startsWith("longdep")).toList();
+        int total = 0;
+        int located = 0;
+        for (EvalItem item : longdep) {
+            String text = (String) item.document().get("text");
+            for (String evidence : item.evidence()) {
+                total++;
+                located += TextLocator.find(text, evidence) == null ? 0 : 1;
+            }
+        }
+        System.out.printf("LooGLE long-dependency evidence located: %d of %d%n", located, total);
+        assertThat(total).isPositive();
+        assertThat(located).as("111 of 124 when written; 59 verbatim").isGreaterThanOrEqualTo((int) (0.85 * total));
+    }
 }
