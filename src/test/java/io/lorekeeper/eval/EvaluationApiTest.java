@@ -47,7 +47,7 @@ class EvaluationApiTest {
         String location = started.header("Location");
         assertThat(location).startsWith("/v1/evaluations/");
 
-        JsonNode view = await(location, Duration.ofMinutes(3));
+        JsonNode view = api.awaitFinished(location, Duration.ofMinutes(3));
         assertThat(view.path("status").asString()).as(view.toString()).isEqualTo("DONE");
         assertThat(view.path("done").asInt()).isEqualTo(6);
         assertThat(view.path("total").asInt()).isEqualTo(6);
@@ -102,17 +102,6 @@ class EvaluationApiTest {
         assertThat(judged.header("Content-Type")).startsWith("application/problem+json");
         assertThat(judged.json().path("field").asString()).isEqualTo("judge");
         assertThat(judged.json().path("detail").asString()).contains("needs an LLM");
-    }
-
-    private JsonNode await(String location, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode view = api.get(location).json();
-        while (!view.path("status").asString().equals("DONE") && !view.path("status").asString().equals("FAILED")
-                && System.nanoTime() < deadline) {
-            Thread.sleep(250);
-            view = api.get(location).json();
-        }
-        return view;
     }
 
     private static JsonNode find(JsonNode items, String id, String strategy) {

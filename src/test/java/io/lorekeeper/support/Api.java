@@ -111,17 +111,22 @@ public class Api {
     }
 
     public JsonNode awaitQuestion(UUID id, Duration timeout) {
+        return awaitFinished("/v1/questions/" + id, timeout);
+    }
+
+    /** Polls a question or evaluation until it is DONE or FAILED; returns it as the API shows it. */
+    public JsonNode awaitFinished(String location, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode question;
+        JsonNode view;
         do {
-            question = get("/v1/questions/" + id).json();
-            String status = question.get("status").asString();
+            view = get(location).json();
+            String status = view.get("status").asString();
             if (status.equals("DONE") || status.equals("FAILED")) {
-                return question;
+                return view;
             }
             sleep(100);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("question " + id + " unfinished: " + question);
+        throw new AssertionError(location + " unfinished: " + view);
     }
 
     private Response send(HttpRequest.Builder request) {
