@@ -74,12 +74,13 @@ public class EvalRunner {
      * @param cacheHits calls answered from the service's response cache; likewise
      * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
      * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
+     * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
      */
     public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
             String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
             Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
             Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
-            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement) {
+            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
 
         /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
         public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
@@ -88,7 +89,7 @@ public class EvalRunner {
                 Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
             this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
                     accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, null, llmCalls, llmTokens,
-                    null, null, null, latencyMs, runMs, error, null, null);
+                    null, null, null, latencyMs, runMs, error, null, null, null);
         }
 
         /** A result not (yet) judged. */
@@ -99,7 +100,7 @@ public class EvalRunner {
             this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
                     accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
                     cost.calls(), cost.tokens(), cost.promptTokens(), cost.completionTokens(), cost.cacheHits(), latencyMs, runMs,
-                    error, null, null);
+                    error, null, null, null);
         }
 
         /** The headline score: choice accuracy for multiple choice, else F1. */
@@ -110,7 +111,14 @@ public class EvalRunner {
         ItemResult judged(Judgement j) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
                     em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j);
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence);
+        }
+
+        /** With the confidence the strategy gave its answer (null when it gave none). */
+        ItemResult withConfidence(Double c) {
+            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
+                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c);
         }
 
         /** Identifies the result within a run: one per item and strategy. */
@@ -345,7 +353,8 @@ public class EvalRunner {
             Scores s = score(item, answer, choice);
             ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
                     item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
-                    gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null);
+                    gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null)
+                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null);
             return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {

@@ -41,11 +41,13 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
      *                     {@code completionTokens} and {@code cacheHits}
      * @param compaction mean share of the document put before the model: the strategy's own figure from its trace
      *                   (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens
+     * @param brier Brier score of the strategy's confidence against its answers being right (see {@link Calibration});
+     *              null when no answer came with a confidence
      */
     public record Row(String strategy, String category, int n, int failed, Double f1, Double em, Double rougeL, Double accuracy,
             Double judge, Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double promptTokens,
             Double completionTokens, Double cacheHits, Double contextTokens, Double compaction, long p50LatencyMs,
-            long p95LatencyMs) {
+            long p95LatencyMs, Double brier) {
 
         /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
         public Double score() {
@@ -105,7 +107,7 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 mean(cell, i -> asDouble(i.promptTokens())), mean(cell, i -> asDouble(i.completionTokens())),
                 mean(cell, i -> asDouble(i.cacheHits())),
                 mean(cell, i -> i.contextTokens() == null ? null : i.contextTokens().doubleValue()),
-                mean(cell, ItemResult::compaction), percentile(latencies, 50), percentile(latencies, 95));
+                mean(cell, ItemResult::compaction), percentile(latencies, 50), percentile(latencies, 95), Calibration.brier(cell));
     }
 
     private static Double asDouble(Long value) {
@@ -222,6 +224,13 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                     .append(". Judging took ").append(judging.calls()).append(" LLM calls and ")
                     .append(String.format(Locale.ROOT, "%,d", judging.tokens()))
                     .append(" tokens, not counted in the LLM columns above.\n");
+        }
+        List<Row> calibrated = summary.stream().filter(r -> r.category().equals(OVERALL) && r.brier() != null).toList();
+        if (!calibrated.isEmpty()) {
+            out.append("\nConfidence calibration (Brier score of the reported confidence against the answer being right: the judge's "
+                    + "verdict, else a score of at least 0.5; 0 is perfect, 0.25 is a constant 0.5): ");
+            out.append(String.join(", ", calibrated.stream()
+                    .map(r -> r.strategy() + " " + String.format(Locale.ROOT, "%.3f", r.brier())).toList())).append(".\n");
         }
         return out.toString();
     }

@@ -85,7 +85,7 @@ class ReportTest {
     private static ItemResult costed(String id, String category, Long prompt, Long completion, Long hits, Double compaction) {
         long tokens = prompt == null ? 500 : prompt + completion;
         return new ItemResult(id, category, "rag", "q-" + id, "DONE", "question", "answer", List.of("gold"), null, null, 1.0, 1.0,
-                null, null, null, 1, 0, 3, 100, compaction, 2, tokens, prompt, completion, hits, 10, null, null, null, null);
+                null, null, null, 1, 0, 3, 100, compaction, 2, tokens, prompt, completion, hits, 10, null, null, null, null, null);
     }
 
     @Test
@@ -194,5 +194,25 @@ class ReportTest {
         assertThat(TraceSpans.context(trace, "x")).containsExactly(new DocSpan("d", 0, 10), new DocSpan("d", 20, 30),
                 new DocSpan("x", 60, 70));
         assertThat(TraceSpans.usage(trace)).containsExactly(3, 4567);
+    }
+
+    @Test
+    void brierScoresTheConfidenceAgainstTheJudgeOrAHeadlineScoreOfAtLeastHalf() {
+        List<ItemResult> items = List.of(
+                result("a", "1", "extractive", "DONE", 1.0, null, 0, 0, 10).withConfidence(0.9), // right: (0.9-1)^2 = 0.01
+                result("b", "1", "extractive", "DONE", 0.2, null, 0, 0, 10).withConfidence(0.6), // wrong: 0.36
+                result("c", "1", "extractive", "DONE", 0.0, null, 0, 0, 10)
+                        .judged(new EvalRunner.Judgement("correct", "same meaning", null, 1, 50))
+                        .withConfidence(0.5), // the judge says right although F1 is 0: 0.25
+                result("d", "1", "extractive", "DONE", 1.0, null, 0, 0, 10), // no confidence: left out
+                result("e", "1", "extractive", "FAILED", null, null, 0, 0, 10).withConfidence(0.9)); // not answered: left out
+
+        Report report = Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items);
+
+        Report.Row overall = report.summary().stream().filter(r -> r.category().equals(Report.OVERALL)).findFirst().orElseThrow();
+        assertThat(overall.brier()).isCloseTo((0.01 + 0.36 + 0.25) / 3, within(1e-9));
+        assertThat(report.markdown()).contains("Confidence calibration").contains("extractive 0.207");
+        assertThat(Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items.subList(3, 5)).markdown())
+                .doesNotContain("Confidence calibration");
     }
 }
