@@ -258,6 +258,12 @@ class DocumentStore {
                 FROM (SELECT count(*) n, coalesce(sum(token_count), 0) tokens, coalesce(sum(term_count), 0) terms
                       FROM chunk WHERE document_id = ?) s
                 WHERE id = ?""").params(documentId, documentId).update();
+        // Recomputed whole rather than patched, so it can never drift from the chunks (see V6).
+        jdbc.sql("DELETE FROM document_lexeme WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("""
+                INSERT INTO document_lexeme (document_id, lexeme, df)
+                SELECT c.document_id, u.lexeme, count(*) FROM chunk c CROSS JOIN LATERAL unnest(c.tsv) u
+                WHERE c.document_id = ? GROUP BY c.document_id, u.lexeme""").param(documentId).update();
     }
 
     void markStatus(UUID id, DocumentStatus status, String reason) {

@@ -69,10 +69,13 @@ class KeywordSearch {
                 .list();
     }
 
-    /** The query's distinct lexemes with their document frequency in the searched chunks. */
+    /**
+     * The query's distinct lexemes with their document frequency in the searched chunks, summed from
+     * the per-document counts the document module keeps with its chunks ({@code document_lexeme}).
+     */
     List<Term> terms(UUID[] ids, String query, long chunkCount) {
         return jdbc.sql("""
-                        SELECT q.lexeme, (SELECT count(*) FROM chunk c WHERE c.document_id = ANY(?) AND c.tsv @@ quote_literal(q.lexeme)::tsquery) AS df
+                        SELECT q.lexeme, (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = q.lexeme AND l.document_id = ANY(?)) AS df
                         FROM (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ?)) u) q""")
                 .params(ids, query)
                 .query((rs, n) -> {

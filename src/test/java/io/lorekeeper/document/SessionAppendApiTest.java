@@ -81,6 +81,11 @@ class SessionAppendApiTest {
         assertThat(stage(after, "embed").get("done").asInt()).isEqualTo(chunksAfter.size());
         assertThat(stage(after, "memos").get("status").asString()).isEqualTo("SKIPPED");
         assertThat(stage(after, "page-headers").get("message").asString()).contains("no LLM is configured");
+        assertThat(jdbc.sql("SELECT df FROM document_lexeme WHERE document_id = ? AND lexeme = 'glasgow'").param(id)
+                .query(Integer.class).single()).as("the appended session's words count for BM25").isEqualTo(1);
+        assertThat(lexemeCounts("SELECT lexeme, df FROM document_lexeme WHERE document_id = ?", id)).as("kept equal to the chunks")
+                .isEqualTo(lexemeCounts("SELECT u.lexeme, count(*) FROM chunk c CROSS JOIN LATERAL unnest(c.tsv) u "
+                        + "WHERE c.document_id = ? GROUP BY u.lexeme", id));
 
         // The grown conversation hashes like the same three sessions posted at once.
         Response same = api.post("/v1/documents", aConversation()
@@ -143,5 +148,11 @@ class SessionAppendApiTest {
             }
         }
         throw new AssertionError("no stage " + name + " in " + document);
+    }
+
+    private Map<String, Long> lexemeCounts(String sql, UUID id) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        jdbc.sql(sql).param(id).query((rs, n) -> counts.put(rs.getString(1), rs.getLong(2))).list();
+        return counts;
     }
 }
