@@ -230,6 +230,8 @@ public class EvalRunner {
             log.info("evaluation: resuming with {}/{} questions already done", results.size(), total);
         }
         Map<String, Doc> docs = ingest(request, pending);
+        // Locating gold evidence can scan the whole document (approximate matches): once per item, not per strategy.
+        Map<String, Gold> golds = new ConcurrentHashMap<>();
         Semaphore slots = new Semaphore(request.concurrency());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
@@ -241,7 +243,9 @@ public class EvalRunner {
                     slots.acquire();
                     futures.add(pool.submit(() -> {
                         try {
-                            ItemResult result = runOne(request, item, strategy, docs.get(item.documentKey()));
+                            Doc doc = docs.get(item.documentKey());
+                            ItemResult result = runOne(request, item, strategy, doc,
+                                    golds.computeIfAbsent(item.id(), id -> Gold.of(item, doc)));
                             listener.finished(result);
                             results.add(result);
                             int d = done.incrementAndGet();
@@ -256,16 +260,7 @@ public class EvalRunner {
                     }));
                 }
             }
-            for (Future<?> f : futures) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof InterruptedException interrupted) {
-                        throw interrupted;
-                    }
-                    throw new IllegalStateException(e.getCause());
-                }
-            }
+            awaitAll(futures, "");
         }
         // Stable order: as the dataset lists the items, strategies in the order asked.
         Map<String, Integer> order = new ConcurrentHashMap<>();
@@ -298,32 +293,47 @@ public class EvalRunner {
                     return null;
                 }));
             }
-            for (Future<?> f : futures) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof InterruptedException interrupted) {
-                        throw interrupted;
-                    }
-                    throw new IllegalStateException("ingestion failed: " + e.getCause().getMessage(), e.getCause());
-                }
-            }
+            awaitAll(futures, "ingestion failed: ");
         }
         return docs;
     }
 
-    /** One question with one strategy; any failure but an interrupt becomes the result's error. */
-    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc) throws InterruptedException {
-        List<DocSpan> gold = new ArrayList<>();
-        int unresolved = 0;
-        for (String e : item.evidence()) {
-            DocSpan span = goldSpan(item, doc, e);
-            if (span == null) {
-                unresolved++;
-            } else {
-                gold.add(span);
+    /** Waits for every task; an interrupt inside one is rethrown as such, any other failure as one exception. */
+    private static void awaitAll(List<Future<?>> futures, String failure) throws InterruptedException {
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof InterruptedException interrupted) {
+                    throw interrupted;
+                }
+                throw new IllegalStateException(failure + e.getCause().getMessage(), e.getCause());
             }
         }
+    }
+
+    /** An item's gold evidence located in its document; {@code unresolved} counts evidence that could not be. */
+    private record Gold(List<DocSpan> spans, int unresolved) {
+
+        static Gold of(EvalItem item, Doc doc) {
+            List<DocSpan> spans = new ArrayList<>();
+            int unresolved = 0;
+            for (String e : item.evidence()) {
+                DocSpan span = goldSpan(item, doc, e);
+                if (span == null) {
+                    unresolved++;
+                } else {
+                    spans.add(span);
+                }
+            }
+            return new Gold(List.copyOf(spans), unresolved);
+        }
+    }
+
+    /** One question with one strategy; any failure but an interrupt becomes the result's error. */
+    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc, Gold evidence) throws InterruptedException {
+        List<DocSpan> gold = evidence.spans();
+        int unresolved = evidence.unresolved();
         long started = System.nanoTime();
         try {
             if (strategy.startsWith(SEARCH_PREFIX)) {
