@@ -1,6 +1,5 @@
 // Ingestion throughput of the novels, one at a time, POST → READY in total and per stage (the
-// service's own "Stage X of document Y done in N ms" log lines; polled times where a line is
-// missing), and its ratio to the raw speed of the embedding model on the same chunks, measured by
+// service's own "Stage X of document Y done in N ms" log lines), and its ratio to the raw speed of the embedding model on the same chunks, measured by
 // the service's embedding-benchmark command after the service has stopped (see benchmark.sh).
 
 import java.net.URI;
@@ -36,25 +35,25 @@ final class IngestionBench {
         List<String> ids = new ArrayList<>();
         for (Path novel : novels) {
             Ingestion in = ingest(base, novel);
-            Map<String, String> logged = loggedStages(serviceLog, in.id);
-            out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", novel.getFileName(), in.tokenCount, in.chunkCount));
+            Map<String, String> logged = loggedStages(serviceLog, in.id());
+            out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", novel.getFileName(), in.tokenCount(), in.chunkCount()));
             for (String stage : STAGES) {
                 String ms = logged.get(stage);
-                out.append(String.format(Locale.ROOT, " %.1f |", ms != null ? Long.parseLong(ms) / 1000.0 : in.stageSeconds.getOrDefault(stage, Double.NaN)));
+                out.append(ms == null ? " – |" : String.format(Locale.ROOT, " %.1f |", Long.parseLong(ms) / 1000.0));
             }
             List<String> others = new ArrayList<>();
-            in.stageOutcome.forEach((stage, outcome) -> {
+            in.stageOutcome().forEach((stage, outcome) -> {
                 if (!STAGES.contains(stage)) {
                     others.add(stage + " " + outcome.toLowerCase(Locale.ROOT));
                 }
             });
             out.append(' ').append(others.isEmpty() ? "–" : String.join(", ", others)).append(" |");
-            out.append(String.format(Locale.ROOT, " %.1f | %s |%n", in.totalSeconds, rate(in.tokenCount, in.totalSeconds)));
-            ids.add(in.id);
-            p.setProperty(in.id + ".name", novel.getFileName().toString());
-            p.setProperty(in.id + ".tokens", String.valueOf(in.tokenCount));
-            p.setProperty(in.id + ".totalSeconds", String.valueOf(in.totalSeconds));
-            p.setProperty(in.id + ".embedMs", logged.getOrDefault("embed", ""));
+            out.append(String.format(Locale.ROOT, " %.1f | %s |%n", in.totalSeconds(), rate(in.tokenCount(), in.totalSeconds())));
+            ids.add(in.id());
+            p.setProperty(in.id() + ".name", novel.getFileName().toString());
+            p.setProperty(in.id() + ".tokens", String.valueOf(in.tokenCount()));
+            p.setProperty(in.id() + ".totalSeconds", String.valueOf(in.totalSeconds()));
+            p.setProperty(in.id() + ".embedMs", logged.getOrDefault("embed", ""));
         }
         System.out.println();
         System.out.print(out);
@@ -101,13 +100,8 @@ final class IngestionBench {
     record Stage(String name, String status) {
     }
 
-    static final class Ingestion {
-        String id;
-        int tokenCount;
-        int chunkCount;
-        double totalSeconds;
-        final Map<String, Double> stageSeconds = new LinkedHashMap<>();
-        final Map<String, String> stageOutcome = new LinkedHashMap<>();
+    /** One novel POST → READY: the document's counts, the client-timed total and each stage's final status. */
+    record Ingestion(String id, int tokenCount, int chunkCount, double totalSeconds, Map<String, String> stageOutcome) {
     }
 
     static Ingestion ingest(String base, Path novel) throws Exception {
@@ -117,78 +111,15 @@ final class IngestionBench {
         String accepted = upload(base, novel, file);
         String id = Bench.field(accepted, "id");
         if (!"true".equals(Bench.rawField(accepted, "created"))) {
-            // The same text is already stored (the database was not reset): delete it and upload again.
-            Bench.log("document " + id + " already existed; deleting it and uploading again");
-            Bench.send(HttpRequest.newBuilder(URI.create(base + "/v1/documents/" + id)).DELETE(), 204);
-            t0 = System.nanoTime();
-            accepted = upload(base, novel, file);
-            id = Bench.field(accepted, "id");
+            throw new IllegalStateException(novel.getFileName() + " was already stored as " + id + ": the database was not reset");
         }
-        Bench.log("document " + id + " accepted; polling every 100 ms");
-
-        List<String> order = new ArrayList<>();
-        Map<String, Long> firstRunning = new LinkedHashMap<>();
-        Map<String, Long> firstDone = new LinkedHashMap<>();
-        Map<String, String> finalStatus = new LinkedHashMap<>();
-        String view;
-        long readyAt;
-        long deadline = t0 + Duration.ofMinutes(30).toNanos();
-        String lastProgress = "";
-        while (true) {
-            view = Bench.get(base + "/v1/documents/" + id);
-            long now = System.nanoTime();
-            for (Stage s : stages(view)) {
-                if (!order.contains(s.name)) {
-                    order.add(s.name);
-                }
-                finalStatus.put(s.name, s.status);
-                if (s.status.equals("RUNNING")) {
-                    firstRunning.putIfAbsent(s.name, now);
-                } else if (s.status.equals("DONE") || s.status.equals("SKIPPED")) {
-                    firstDone.putIfAbsent(s.name, now);
-                }
-            }
-            String status = Bench.field(view, "status");
-            if (status.equals("READY")) {
-                readyAt = now;
-                break;
-            }
-            if (status.equals("FAILED")) {
-                throw new IllegalStateException("ingestion failed: " + view);
-            }
-            if (now > deadline) {
-                throw new IllegalStateException("ingestion not READY after 30 minutes: " + view);
-            }
-            String progress = status + " " + finalStatus;
-            if (!progress.equals(lastProgress)) {
-                Bench.log(progress);
-                lastProgress = progress;
-            }
-            Thread.sleep(100);
-        }
-
-        Ingestion result = new Ingestion();
-        result.id = id;
-        result.tokenCount = Integer.parseInt(Bench.rawField(view, "tokenCount"));
-        result.chunkCount = Integer.parseInt(Bench.rawField(view, "chunkCount"));
-        result.totalSeconds = (readyAt - t0) / 1e9;
-        for (int i = 0; i < order.size(); i++) {
-            String name = order.get(i);
-            // A stage starts when it first shows RUNNING or when the previous stage became DONE,
-            // whichever was seen first; the first stage, if never seen RUNNING, at the upload.
-            long start = i == 0 ? t0 : Long.MAX_VALUE;
-            if (i > 0 && firstDone.containsKey(order.get(i - 1))) {
-                start = firstDone.get(order.get(i - 1));
-            }
-            if (firstRunning.containsKey(name)) {
-                start = i == 0 ? firstRunning.get(name) : Math.min(start, firstRunning.get(name));
-            }
-            long end = firstDone.getOrDefault(name, readyAt);
-            result.stageOutcome.put(name, finalStatus.get(name));
-            result.stageSeconds.put(name, start == Long.MAX_VALUE ? Double.NaN : Math.max(0, end - start) / 1e9);
-        }
-        Bench.log(String.format(Locale.ROOT, "READY: %d tokens, %d chunks in %.2f s", result.tokenCount, result.chunkCount,
-                result.totalSeconds));
+        String view = Bench.awaitReady(base, id, Duration.ofMinutes(30));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Map<String, String> outcomes = new LinkedHashMap<>();
+        stages(view).forEach(stage -> outcomes.put(stage.name(), stage.status()));
+        Ingestion result = new Ingestion(id, Integer.parseInt(Bench.rawField(view, "tokenCount")),
+                Integer.parseInt(Bench.rawField(view, "chunkCount")), seconds, outcomes);
+        Bench.log(String.format(Locale.ROOT, "READY: %d tokens, %d chunks in %.2f s", result.tokenCount(), result.chunkCount(), seconds));
         return result;
     }
 
