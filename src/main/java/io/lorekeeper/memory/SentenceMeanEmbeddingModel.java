@@ -31,7 +31,7 @@ import io.lorekeeper.text.Span;
  * would flatter or cripple the HNSW index. Answers over such vectors are slightly worse than over
  * real chunk embeddings, which is why no deployment should turn it on.
  */
-final class SentenceMeanEmbeddingModel implements EmbeddingModel {
+final class SentenceMeanEmbeddingModel implements EmbeddingModel, AutoCloseable {
 
     private final EmbeddingModel model;
     private final Cache<String, float[]> sentences;
@@ -67,6 +67,14 @@ final class SentenceMeanEmbeddingModel implements EmbeddingModel {
     @Override
     public int dimensions() {
         return model.dimensions();
+    }
+
+    /** Spring closes the bean it returned, this wrapper: the model's sessions and threads go with it. */
+    @Override
+    public void close() throws Exception {
+        if (model instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
     }
 
     /** The vector of every sentence of the batch: cached ones, and the rest embedded in one call and cached. */
