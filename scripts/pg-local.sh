@@ -3,18 +3,28 @@
 # private port, for machines without a Docker engine (CI runners, laptops, this dev box).
 #
 #   scripts/pg-local.sh install   install PostgreSQL + pgvector if missing (needs root or sudo)
-#   scripts/pg-local.sh start     install, then start the cluster (idempotent) and create the database
-#   scripts/pg-local.sh stop      stop the cluster
-#   scripts/pg-local.sh url       print the JDBC URL of the running cluster
+#   scripts/pg-local.sh start     install, then make a server available (idempotent) and create the database
+#   scripts/pg-local.sh stop      stop this checkout's own cluster (never a server it merely reused)
+#   scripts/pg-local.sh url       print the JDBC URL of the server in use
+#   scripts/pg-local.sh running   print "yes" when a usable server answers (own or shared), else "no"
 #   scripts/pg-local.sh reset DB  drop and recreate database DB (a clean slate for a test run)
+#   scripts/pg-local.sh test-db   reset this checkout's own test database and print its URL
+#   scripts/pg-local.sh drop PREFIX  drop every database whose name starts with PREFIX
+#
+# Several checkouts share the machine politely: when a compatible PostgreSQL (our role, pgvector
+# available) already listens on the port, it is reused instead of starting a second server;
+# when something else holds the port, this checkout's cluster starts on the next free port
+# (remembered in $LK_PG_DIR/port). Test databases are named after the checkout, so two test
+# runs on one server never drop each other's data.
 #
 # Environment: LK_PG_PORT (default 55432), LK_PG_DIR (default .local/pg in the repository),
 # LK_PG_DB (default lorekeeper), LK_PG_VERSION (default: newest installed server, else 15).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-port=${LK_PG_PORT:-55432}
 dir=${LK_PG_DIR:-$here/.local/pg}
+wanted_port=${LK_PG_PORT:-55432}
+port=$wanted_port
 db=${LK_PG_DB:-lorekeeper}
 user=lorekeeper
 password=lorekeeper
@@ -93,21 +103,48 @@ run_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-psql_admin() { run_pg "$(bindir)/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+# Over TCP as our superuser role, so the same call works on a server this checkout only reuses.
+psql_admin() { PGPASSWORD=$password "$(bindir)/psql" -h 127.0.0.1 -p "$port" -U "$user" -d postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A server we can use: our role logs in and pgvector can be created there.
+usable() {
+  [ "$(PGPASSWORD=$password "$(bindir)/psql" -h 127.0.0.1 -p "$1" -U "$user" -d postgres -qAt -c \
+      "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'" 2>/dev/null)" = "1" ]
+}
+
+own_running() { [ -f "$dir/data/PG_VERSION" ] && run_pg "$(bindir)/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; }
+
+# Sets $port to the server this checkout should talk to, without starting anything.
+find_server() {
+  if own_running && [ -f "$dir/port" ]; then port=$(cat "$dir/port"); return 0; fi
+  port=$wanted_port
+  usable "$port"
+}
 
 start_cluster() {
+  if find_server; then
+    own_running || log "reusing the PostgreSQL already serving port $port"
+    create_db "$db"; return
+  fi
+  port=$wanted_port
+  while listening "$port"; do
+    log "port $port is taken by a server this checkout cannot use; trying $((port + 1))"
+    port=$((port + 1))
+  done
   mkdir -p "$dir"
   [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
   if [ ! -f "$dir/data/PG_VERSION" ]; then
     log "initdb in $dir/data"
     run_pg "$(bindir)/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
   fi
-  if ! run_pg "$(bindir)/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
-    log "starting PostgreSQL $(pg_version) on port $port"
-    run_pg "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >/dev/null
-  fi
-  psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$user') THEN
+  log "starting PostgreSQL $(pg_version) on port $port"
+  run_pg "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" >/dev/null
+  echo "$port" > "$dir/port"
+  run_pg "$(bindir)/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt -c \
+    "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$user') THEN
       CREATE ROLE $user LOGIN SUPERUSER PASSWORD '$password'; END IF; END \$\$;"
   create_db "$db"
 }
@@ -118,14 +155,27 @@ create_db() {
   fi
 }
 
+# One test database per checkout: two test runs sharing a server never reset each other's.
+test_db() { echo "lorekeeper_test_$(printf '%s' "$here" | md5sum | cut -c1-8)"; }
+
+reset_db() {
+  install_postgres; install_pgvector; start_cluster
+  psql_admin -c "DROP DATABASE IF EXISTS \"$1\" WITH (FORCE)"
+  create_db "$1"; echo "jdbc:postgresql://127.0.0.1:$port/$1"
+}
+
 case "${1:-start}" in
   install) install_postgres; install_pgvector ;;
   start)   install_postgres; install_pgvector; start_cluster; echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
-  stop)    run_pg "$(bindir)/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true ;;
-  url)     echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
-  reset)   target=${2:-$db}
-           install_postgres; install_pgvector; start_cluster
-           psql_admin -c "DROP DATABASE IF EXISTS \"$target\" WITH (FORCE)"
-           create_db "$target"; echo "jdbc:postgresql://127.0.0.1:$port/$target" ;;
-  *) echo "usage: $0 install|start|stop|url|reset [db]" >&2; exit 2 ;;
+  stop)    own_running && run_pg "$(bindir)/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1; rm -f "$dir/port"; true ;;
+  url)     find_server || true; echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
+  running) if [ -x "$(bindir)/psql" ] && find_server; then echo yes; else echo no; fi ;;
+  reset)   reset_db "${2:-$db}" ;;
+  test-db) reset_db "$(test_db)" ;;
+  drop)    [ -n "${2:-}" ] || { echo "usage: $0 drop PREFIX" >&2; exit 2; }
+           find_server || exit 0
+           for name in $(psql_admin -c "SELECT datname FROM pg_database WHERE starts_with(datname, '$2')"); do
+             psql_admin -c "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)"
+           done ;;
+  *) echo "usage: $0 install|start|stop|url|running|reset [db]|test-db|drop PREFIX" >&2; exit 2 ;;
 esac

@@ -2,14 +2,23 @@
 # Runs the whole test suite against a real PostgreSQL with pgvector.
 # With a Docker engine the tests start a pgvector/pgvector container (Testcontainers); without one,
 # this provisions PostgreSQL + pgvector from the OS packages (scripts/pg-local.sh) and hands the
-# tests a fresh database in a throw-away cluster. Extra arguments go to Maven (e.g. -Dtest=SearchApiTest).
+# tests a fresh database of this checkout's own in a throw-away cluster (or in a compatible server
+# another checkout already runs). A server this run started is stopped when it ends, and the test
+# databases are dropped. Extra arguments go to Maven (e.g. -Dtest=SearchApiTest).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/java-env.sh
 
 if ! docker info >/dev/null 2>&1; then
-  LOREKEEPER_TEST_DB_URL=$(scripts/pg-local.sh reset lorekeeper_test | tail -n 1)
+  was_running=$(scripts/pg-local.sh running 2>/dev/null || echo no)
+  LOREKEEPER_TEST_DB_URL=$(scripts/pg-local.sh test-db | tail -n 1)
   export LOREKEEPER_TEST_DB_URL
+  test_db=${LOREKEEPER_TEST_DB_URL##*/}
+  cleanup() {
+    scripts/pg-local.sh drop "$test_db" >/dev/null 2>&1 || true
+    if [ "$was_running" != yes ]; then scripts/pg-local.sh stop; fi
+  }
+  trap cleanup EXIT
   echo "[test] no Docker engine: testing against $LOREKEEPER_TEST_DB_URL"
 fi
-exec ./mvnw -B -ntp verify "$@"
+./mvnw -B -ntp verify "$@"

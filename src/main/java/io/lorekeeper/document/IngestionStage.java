@@ -27,6 +27,25 @@ public interface IngestionStage {
         return Applicability.APPLIES;
     }
 
+    /**
+     * Whether this stage builds an optional, LLM-written memory (memos, page headers, graphs,
+     * summaries) rather than the retrieval index. A document is READY once its retrieval stages are
+     * done; enrichment stages run after that, each with its own state, and their failure never fails
+     * the document (it is retried with backoff, and can be run again through reindex).
+     */
+    default boolean enrichment() {
+        return false;
+    }
+
+    /**
+     * Whether this stage is expensive enough to be built only when asked for: by a document profile
+     * that lists it, or by a reindex request naming it. Otherwise it is recorded as skipped, with a
+     * reason that says how to build it.
+     */
+    default boolean onDemand() {
+        return false;
+    }
+
     void run(StageRun run) throws Exception;
 
     /** Forget this stage's output so that the next run rebuilds it from scratch. */

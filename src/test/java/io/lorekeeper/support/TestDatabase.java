@@ -20,7 +20,7 @@ import org.testcontainers.utility.DockerImageName;
  * <ol>
  * <li>{@code LOREKEEPER_TEST_DB_URL} when set (scripts/test.sh sets it to a fresh database);</li>
  * <li>otherwise a Testcontainers {@code pgvector/pgvector} container when a Docker engine answers;</li>
- * <li>otherwise the local throw-away cluster of {@code scripts/pg-local.sh}, with a fresh database.</li>
+ * <li>otherwise the local throw-away cluster of {@code scripts/pg-local.sh}, with a fresh database of this checkout's own.</li>
  * </ol>
  */
 public final class TestDatabase {
@@ -91,7 +91,7 @@ public final class TestDatabase {
 
     private static String localCluster() {
         try {
-            Process process = new ProcessBuilder(List.of("bash", "scripts/pg-local.sh", "reset", "lorekeeper_test"))
+            Process process = new ProcessBuilder(List.of("bash", "scripts/pg-local.sh", "test-db"))
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String last = null;
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
