@@ -234,6 +234,16 @@ public final class FakeOpenAi {
         return completion(content, DEFAULT_PROMPT_TOKENS, DEFAULT_COMPLETION_TOKENS);
     }
 
+    /** A reply the model stopped because it reached its output limit ({@code finish_reason: length}). */
+    public static Response truncated(String content) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("role", "assistant");
+        message.put("content", content);
+        message.put("refusal", null);
+        message.put("annotations", List.of());
+        return chatCompletion(message, "length", DEFAULT_PROMPT_TOKENS, DEFAULT_COMPLETION_TOKENS);
+    }
+
     /** A {@code chat.completion} with one choice ({@code finish_reason: stop}) and the given usage. */
     public static Response completion(String content, int promptTokens, int completionTokens) {
         Map<String, Object> message = new LinkedHashMap<>();
