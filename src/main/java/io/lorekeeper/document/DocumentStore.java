@@ -261,7 +261,7 @@ class DocumentStore {
                 .single();
     }
 
-    private void refreshCounts(UUID documentId) {
+    void refreshCounts(UUID documentId) {
         jdbc.sql("""
                 UPDATE document SET chunk_count = s.n, token_count = s.tokens, term_total = s.terms, updated_at = now()
                 FROM (SELECT count(*) n, coalesce(sum(token_count), 0) tokens, coalesce(sum(term_count), 0) terms

@@ -106,6 +106,15 @@ public class Documents {
         return text;
     }
 
+    /**
+     * Recomputes the document's keyword statistics (chunk and term counts, per-lexeme document
+     * frequencies) after a stage changed what its chunks are indexed with (page headers added as
+     * chunk context).
+     */
+    public void refreshKeywordStatistics(UUID documentId) {
+        store.refreshCounts(documentId);
+    }
+
     /** The conversation turn that contains the span, for documents made of sessions. */
     public Optional<String> turnAt(UUID documentId, Span span) {
         return store.turnAt(documentId, span);

@@ -9,8 +9,8 @@ import io.lorekeeper.text.TokenCounter;
 
 /**
  * How much of the document a strategy put in front of the model, as a share of the document's
- * tokens. A strategy that measures it itself says so in its trace (MindGraph: graph tokens ÷
- * document tokens, the graph being what its answerer reads instead of the text); for the others it
+ * tokens. A strategy that measures it itself says so in its trace (MindGraph: the input tokens of
+ * its answerer's first call ÷ document tokens, as its paper defines it); for the others it
  * is the tokens of the context the strategy used (its retrieved and context spans plus its
  * citations, overlaps counted once) ÷ document tokens.
  */

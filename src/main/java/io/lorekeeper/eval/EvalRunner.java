@@ -64,7 +64,7 @@ public class EvalRunner {
      *
      * @param contextTokens tokens of the context the strategy used (its trace's retrieved and context spans and its
      *                      citations, overlaps once; a search probe: its hits)
-     * @param compaction the strategy's own compaction ratio from its trace (MindGraph: graph ÷ document tokens), else
+     * @param compaction the strategy's own compaction ratio from its trace (MindGraph: first answer-call input ÷ document tokens), else
      *                   {@code contextTokens} ÷ document tokens; null when not measured
      * @param llmCalls model calls for the question, cache hits included
      * @param llmTokens prompt plus completion tokens billed (cache hits bill none); from a service without the

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * the passages; gam: the excerpts handed to the answerer). Cost: {@code llmCalls} and
  * {@code llmTokens} of the final {@code status} event, for services whose question view has no
  * {@code usage}. Compaction: the {@code compaction} a strategy records itself (MindGraph's
- * {@code graph} event).
+ * {@code compaction} event: its answerer's first-call input ÷ document tokens).
  */
 final class TraceSpans {
 

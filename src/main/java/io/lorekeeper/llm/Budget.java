@@ -14,6 +14,7 @@ public final class Budget {
     private final int maxCalls;
     private final long maxTokens;
     private final long deadlineNanos;
+    private final Duration maxWallTime;
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicLong tokens = new AtomicLong();
 
@@ -21,6 +22,7 @@ public final class Budget {
         this.maxCalls = maxCalls;
         this.maxTokens = maxTokens;
         this.deadlineNanos = System.nanoTime() + maxWallTime.toNanos();
+        this.maxWallTime = maxWallTime;
     }
 
     public static Budget unlimited() {
@@ -43,6 +45,18 @@ public final class Budget {
 
     void spend(long promptTokens, long completionTokens) {
         tokens.addAndGet(promptTokens + completionTokens);
+    }
+
+    public int maxCalls() {
+        return maxCalls;
+    }
+
+    public long maxTokens() {
+        return maxTokens;
+    }
+
+    public Duration maxWallTime() {
+        return maxWallTime;
     }
 
     public int calls() {

@@ -33,6 +33,7 @@ public final class LlmSession {
     private final ChatCaller caller;
     private final StructuredOutput output;
     private volatile Consumer<ReplyIssue> issues = LlmSession::log;
+    private final List<CallUsage> usage = java.util.Collections.synchronizedList(new ArrayList<>());
 
     LlmSession(CallScope scope, Budget budget, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller,
             StructuredOutput output) {
@@ -71,11 +72,20 @@ public final class LlmSession {
         LOG.info("Model reply to {}: {} {} ({})", issue.template(), issue.kind(), issue.path(), issue.reason());
     }
 
+    /**
+     * Tokens a prompt for {@code role} may take: the role's context window less the room kept for its
+     * reply. Strategies size what they show the model (all the memos, or the most relevant) from it.
+     */
+    public int promptRoom(Role role) {
+        ModelProfile profile = profiles.forRole(role);
+        return Math.max(0, profile.contextWindow() - profile.maxOutputTokens());
+    }
+
     /** Free text from the template's prompt. */
     public String text(Role role, String template, Map<String, ?> variables) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
-        return caller.call(request(role, profile, template, messages(prompt, null), null, null), budget).text();
+        return call(request(role, profile, template, messages(prompt, null), null, null)).text();
     }
 
     /**
@@ -104,7 +114,7 @@ public final class LlmSession {
         String schema = StructuredOutput.schemaOf(type);
         List<Message> messages = messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
         String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
-        String reply = caller.call(request(role, profile, template, messages, nativeSchema, null), budget).text();
+        String reply = call(request(role, profile, template, messages, nativeSchema, null)).text();
         return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema, fromPlainText);
     }
 
@@ -118,7 +128,7 @@ public final class LlmSession {
             repair.add(new AssistantMessage(reply == null ? "" : reply));
             repair.add(new UserMessage("That reply cannot be used: " + invalid.getMessage()
                     + ". Answer again with only one JSON object that matches this schema:\n" + schema));
-            String repaired = caller.call(request(role, profile, template + "#repair", repair, nativeSchema, null), budget).text();
+            String repaired = call(request(role, profile, template + "#repair", repair, nativeSchema, null)).text();
             try {
                 return keep(template, output.read(repaired, type));
             } catch (StructuredOutput.InvalidReply stillInvalid) {
@@ -166,7 +176,7 @@ public final class LlmSession {
         Map<String, LlmTool> byName = tools.stream().collect(Collectors.toMap(LlmTool::name, Function.identity()));
         List<ToolCallback> callbacks = tools.stream().map(LlmSession::callback).toList();
         for (int round = 1; round <= maxRounds; round++) {
-            Reply reply = caller.call(request(role, profile, template, messages, null, callbacks), budget);
+            Reply reply = call(request(role, profile, template, messages, null, callbacks));
             if (!reply.wantsTools()) {
                 return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null, fromPlainText);
             }
@@ -192,7 +202,7 @@ public final class LlmSession {
             messages.add(ToolResponseMessage.builder().responses(results).build());
         }
         messages.add(new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
-        Reply last = caller.call(request(role, profile, template + "#final", messages, null, null), budget);
+        Reply last = call(request(role, profile, template + "#final", messages, null, null));
         return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null, fromPlainText);
     }
 
@@ -202,6 +212,26 @@ public final class LlmSession {
         void called(int round, String tool, String arguments, String result);
 
         ToolObserver NONE = (round, tool, arguments, result) -> { };
+    }
+
+    /**
+     * One call this session made, with the usage recorded for it in the call log ({@code template}
+     * carries a {@code #repair} or {@code #final} suffix for those calls).
+     */
+    public record CallUsage(Role role, String template, long promptTokens, long completionTokens) {
+    }
+
+    /** The calls this session made, in order: what a strategy reports about its own cost (MindGraph's compaction). */
+    public List<CallUsage> calls() {
+        synchronized (usage) {
+            return List.copyOf(usage);
+        }
+    }
+
+    private Reply call(ChatCaller.Request request) {
+        Reply reply = caller.call(request, budget);
+        usage.add(new CallUsage(request.role(), request.template(), reply.promptTokens(), reply.completionTokens()));
+        return reply;
     }
 
     private ChatCaller.Request request(Role role, ModelProfile profile, String template, List<Message> messages,

@@ -15,7 +15,8 @@ import io.lorekeeper.document.StageRun;
 
 /**
  * Embeds every chunk of a document, one batch per checkpoint: each batch is written before the
- * next is computed, so a job killed half-way only redoes the batch it was in.
+ * next is computed, so a job killed half-way only redoes the batch it was in. A chunk that has a
+ * context (its page's header, once the page-headers stage wrote it) is embedded with it in front.
  */
 @Component
 class EmbedStage implements IngestionStage {
@@ -54,9 +55,9 @@ class EmbedStage implements IngestionStage {
         run.progress(done, total);
         while (true) {
             List<Pending> batch = jdbc.sql("""
-                    SELECT id, text FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?""")
+                    SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?""")
                     .params(documentId, settings.batchSize())
-                    .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"))).list();
+                    .query((rs, n) -> new Pending(rs.getLong("id"), withContext(rs.getString("context"), rs.getString("text")))).list();
             if (batch.isEmpty()) {
                 return;
             }
@@ -69,6 +70,11 @@ class EmbedStage implements IngestionStage {
             done += batch.size();
             run.progress(done, total);
         }
+    }
+
+    /** What a chunk is embedded as: its context (its page's header) on a line before its text, when it has one. */
+    static String withContext(String context, String text) {
+        return context == null || context.isBlank() ? text : context + "\n" + text;
     }
 
     @Override

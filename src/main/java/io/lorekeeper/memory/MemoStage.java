@@ -16,9 +16,11 @@ import jakarta.validation.constraints.NotBlank;
 
 /**
  * GAM memorizing (paper section 2.2.1): one memo per page, written with the memory so far (the
- * earlier memos) as context, so the memory grows page by page like the paper's m_i + {mu_i}. Each
- * memo is stored and embedded as soon as it is written: a job that stops resumes at the first page
- * without a memo, and a conversation that grew gets memos for its new pages only.
+ * earlier memos, all of them when the memorizer's context holds them) as context, so the memory
+ * grows page by page like the paper's m_i + {mu_i}. Each memo is stored and embedded as soon as it
+ * is written: a job that stops resumes at the first page without a memo, and a conversation that
+ * grew gets memos for its new pages only. The embeddings rank the memos a planner sees when they do
+ * not all fit its prompt, and serve GAM's optional {@code memo} search tool.
  */
 @Component
 class MemoStage implements IngestionStage {

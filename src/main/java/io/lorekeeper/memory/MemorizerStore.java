@@ -60,5 +60,19 @@ class MemorizerStore {
 
     void clearHeaders(UUID documentId) {
         jdbc.sql("UPDATE page SET header = NULL WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("UPDATE chunk SET context = NULL WHERE document_id = ? AND context IS NOT NULL").param(documentId).update();
+    }
+
+    record ChunkText(long id, String text) {
+    }
+
+    List<ChunkText> chunksOfPage(UUID documentId, int pageOrdinal) {
+        return jdbc.sql("SELECT id, text FROM chunk WHERE document_id = ? AND page_ordinal = ? ORDER BY ordinal")
+                .params(documentId, pageOrdinal).query((rs, n) -> new ChunkText(rs.getLong("id"), rs.getString("text"))).list();
+    }
+
+    /** Indexes a chunk with its page's header: the keyword index follows the context column, the vector is given. */
+    void setChunkContext(long chunkId, String context, float[] embedding) {
+        jdbc.sql("UPDATE chunk SET context = ?, embedding = ? WHERE id = ?").params(context, new PGvector(embedding), chunkId).update();
     }
 }

@@ -1,10 +1,12 @@
 package io.lorekeeper.memory;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
@@ -13,8 +15,12 @@ import jakarta.validation.constraints.NotBlank;
 /**
  * GAM paging (paper section 2.2.1): a header per page carrying the context a reader of that page
  * alone would miss (who, where, when, what came before), written from the page and the memos of
- * the pages before it, in the spirit of contextual retrieval. Runs after {@link MemoStage} so that
- * those memos exist; resumes at the first page without a header.
+ * the pages before it. As the paper intends (contextual retrieval), the header decorates the
+ * page for retrieval: each chunk of the page is indexed for keywords and embedded with the header
+ * in front of its text (the chunk's text, spans and quotes stay its own). On the LoCoMo dev
+ * conversations a who-and-when header raised hybrid evidence recall@10 from 0.833 to 0.845
+ * (HeaderRetrievalMeasurementTest). Runs after {@link MemoStage} so that those memos exist;
+ * resumes at the first page without a header.
  */
 @Component
 class PageHeaderStage implements IngestionStage {
@@ -25,11 +31,15 @@ class PageHeaderStage implements IngestionStage {
     private final LlmGateway gateway;
     private final MemorizerStore store;
     private final PageMemorizer pages;
+    private final Embeddings embeddings;
+    private final Documents documents;
 
-    PageHeaderStage(LlmGateway gateway, MemorizerStore store, PageMemorizer pages) {
+    PageHeaderStage(LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
         this.gateway = gateway;
         this.store = store;
         this.pages = pages;
+        this.embeddings = embeddings;
+        this.documents = documents;
     }
 
     /** What the memorizer returns as a page's header. */
@@ -60,7 +70,21 @@ class PageHeaderStage implements IngestionStage {
     public void run(StageRun run) {
         UUID documentId = run.document().id();
         pages.forEachPending(run, store.pages(documentId), MemorizerStore.Page::hasHeader, store.memos(documentId), TEMPLATE,
-                HeaderReply.class, (page, reply) -> store.setHeader(documentId, page.ordinal(), reply.header().strip()));
+                HeaderReply.class, (page, reply) -> {
+                    String header = reply.header().strip();
+                    index(documentId, page.ordinal(), header);
+                    store.setHeader(documentId, page.ordinal(), header);
+                });
+        documents.refreshKeywordStatistics(documentId);
+    }
+
+    /** Re-indexes the page's chunks with the header in front (their keyword vectors follow the context column). */
+    private void index(UUID documentId, int pageOrdinal, String header) {
+        List<MemorizerStore.ChunkText> chunks = store.chunksOfPage(documentId, pageOrdinal);
+        List<float[]> vectors = embeddings.passages(chunks.stream().map(c -> EmbedStage.withContext(header, c.text())).toList());
+        for (int i = 0; i < chunks.size(); i++) {
+            store.setChunkContext(chunks.get(i).id(), header, vectors.get(i));
+        }
     }
 
     @Override

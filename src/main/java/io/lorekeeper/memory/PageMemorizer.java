@@ -15,6 +15,7 @@ import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.text.TokenCounter;
 
 /**
  * The walk both memorizer stages share: every page still lacking its output is shown to the
@@ -51,7 +52,7 @@ class PageMemorizer {
             }
             PageExcerpt excerpt = PageExcerpt.of(page.span().of(text), settings.maxPageTokens());
             R reply = llm.structured(Role.MEMORIZER, template, Map.of(
-                    "memos", MemoryContext.before(memos, page.ordinal(), settings.contextTokens()),
+                    "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(llm, excerpt)),
                     "pageNumber", page.ordinal(),
                     "pageNote", excerpt.note(),
                     "page", excerpt.text()), replyType);
@@ -59,4 +60,15 @@ class PageMemorizer {
             run.progress(++done, pages.size());
         }
     }
+
+    /** Tokens of earlier memos shown with a page: the configured cap, or what the prompt has room for besides the page. */
+    private int memoryBudget(LlmSession llm, PageExcerpt excerpt) {
+        if (settings.contextTokens() != null) {
+            return settings.contextTokens();
+        }
+        return Math.max(1000, llm.promptRoom(Role.MEMORIZER) - TokenCounter.count(excerpt.text()) - PROMPT_OVERHEAD);
+    }
+
+    /** The memorizer's instructions, labels and markup, with room to spare. */
+    private static final int PROMPT_OVERHEAD = 1000;
 }

@@ -79,10 +79,12 @@ class QuestionRunner {
         }
         store.markRunning(id);
         long started = System.nanoTime();
-        long deadline = started + settings.maxWallTime().toNanos();
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
             AnswerStrategy strategy = strategies.require(question.strategy());
+            // a strategy that declares a longer wall time (MindGraph over a long book) gets it; its budget stops it first
+            long deadline = started + strategy.defaultWallTime().filter(w -> w.compareTo(settings.maxWallTime()) > 0)
+                    .map(w -> w.plus(java.time.Duration.ofMinutes(1))).orElse(settings.maxWallTime()).toNanos();
             List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
             if (!memory.degraded().isEmpty()) {
                 // an optional memory is missing: the strategy runs without it, and the answer says so
@@ -92,7 +94,8 @@ class QuestionRunner {
             }
             Cancellation cancellation = () -> System.nanoTime() > deadline;
             QuestionOptions options = new QuestionOptions(question.options());
-            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway))
+            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id),
+                            QuestionBudget.of(options, gateway, strategy.defaultWallTime()))
                     .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
             QuestionContext context = new QuestionContext(id, question.question(), question.choices(), options, docs,
                     retriever, llm, trace, cancellation);

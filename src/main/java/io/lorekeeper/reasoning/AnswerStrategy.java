@@ -30,5 +30,14 @@ public interface AnswerStrategy {
         return requirements().optionalMemories();
     }
 
+    /**
+     * How long a question with this strategy may run when its {@code options.budget.maxSeconds} does
+     * not say; empty for the service's default. A strategy whose method reads a whole long book (a
+     * MindGraph build) needs longer than one that retrieves.
+     */
+    default java.util.Optional<java.time.Duration> defaultWallTime() {
+        return java.util.Optional.empty();
+    }
+
     StrategyResult answer(QuestionContext context);
 }

@@ -118,6 +118,26 @@ public class Retriever {
                 .list();
     }
 
+    /** A memo found by similarity to a query: the page it is about, and the cosine similarity. */
+    public record MemoHit(UUID documentId, int pageOrdinal, double score) {
+    }
+
+    /**
+     * The memos most similar to the query (cosine over their embeddings), best first: pages found by
+     * what the memorizer wrote about them rather than by their chunks. An exact scan of the named
+     * documents' memos (a few hundred for a novel), so a filter never leaves it short of k. Memos never
+     * embedded are skipped.
+     */
+    public List<MemoHit> memoVector(List<UUID> documentIds, String query, int k) {
+        com.pgvector.PGvector vector = new com.pgvector.PGvector(embeddings.query(query));
+        return jdbc.sql("""
+                SELECT document_id, page_ordinal, 1 - (embedding <=> ?) AS score FROM memo
+                WHERE document_id = ANY(?) AND embedding IS NOT NULL ORDER BY score DESC, document_id, page_ordinal LIMIT ?""")
+                .params(vector, documentIds.toArray(UUID[]::new), k)
+                .query((rs, n) -> new MemoHit(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"), rs.getDouble("score")))
+                .list();
+    }
+
     public int pageCount(UUID documentId) {
         return jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?").param(documentId).query(Integer.class).single();
     }

@@ -85,7 +85,8 @@ final class Excerpts {
         return excerpts.stream().mapToInt(e -> TokenCounter.count(e.text())).sum();
     }
 
-    private static List<PageRef> sources(Integration integration, Map<PageRef, PageSearch.Found> read) {
+    /** The pages the notes cite (among those read), or every page read when they cite none. */
+    static List<PageRef> sources(Integration integration, Map<PageRef, PageSearch.Found> read) {
         Set<PageRef> cited = new LinkedHashSet<>();
         integration.facts().forEach(f -> f.sources().stream().filter(read::containsKey).forEach(cited::add));
         return cited.isEmpty() ? List.copyOf(read.keySet()) : List.copyOf(cited);

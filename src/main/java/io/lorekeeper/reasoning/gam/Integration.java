@@ -5,14 +5,18 @@ import java.util.List;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
-/** The researcher's running notes for the question: a summary and facts with the pages they come from. */
-record Integration(@NotNull String summary, @NotNull List<@Valid Fact> facts) {
+/**
+ * The researcher's running notes for the question: a summary and facts with the pages they come
+ * from. {@code thinking}, the integrator's reasoning before it rewrites the notes, is traced but
+ * never rendered into the notes the later steps read.
+ */
+record Integration(String thinking, @NotNull String summary, @NotNull List<@Valid Fact> facts) {
 
     record Fact(@NotNull String fact, @NotNull List<@Valid PageRef> sources) {
     }
 
     static Integration empty() {
-        return new Integration("", List.of());
+        return new Integration(null, "", List.of());
     }
 
     String render() {

@@ -16,8 +16,9 @@ import io.lorekeeper.retrieval.SearchHit;
 
 /**
  * Runs one round's search plan: every keyword and vector query in parallel, each returning its
- * best {@code pagesPerSearch} pages (chunk hits grouped by page), plus the pages asked for by
- * reference. Page references are honoured only when a memo the planner saw justifies them.
+ * best {@code pagesPerSearch} pages (chunk hits grouped by page; with the {@code memo} tool, the
+ * vector queries also rank the memos), plus the pages asked for by reference. Page references are
+ * honoured only when the planner was shown the page's memo, in this round or an earlier one.
  */
 final class PageSearch {
 
@@ -53,6 +54,13 @@ final class PageSearch {
                 for (String q : plan.vectorQueries()) {
                     running.add(CompletableFuture.supplyAsync(() -> search(GamSettings.VECTOR, q,
                             retriever.vector(documents, q, 4 * settings.pagesPerSearch()), settings, hitsByQuery), pool));
+                }
+            }
+            if (settings.uses(GamSettings.MEMO)) {
+                for (String q : plan.vectorQueries()) {
+                    running.add(CompletableFuture.supplyAsync(() -> new Search(GamSettings.MEMO, q,
+                            retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
+                                    .map(m -> new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal())).toList()), pool));
                 }
             }
             List<Search> searches = running.stream().map(CompletableFuture::join).toList();
@@ -96,7 +104,7 @@ final class PageSearch {
         return all;
     }
 
-    /** Pages found by more queries, and ranked higher by them, come first; at most maxPagesPerRound. */
+    /** Pages found by more queries, and ranked higher by them, come first; at most maxPagesPerRound when it is set. */
     private List<Found> merge(List<Search> searches, List<PageRef> byId, Map<String, List<SearchHit>> hitsByQuery, GamSettings settings) {
         Map<PageRef, int[]> votes = new LinkedHashMap<>();
         for (Search s : searches) {
@@ -114,7 +122,7 @@ final class PageSearch {
         List<SearchHit> allHits = hitsByQuery.values().stream().flatMap(List::stream).toList();
         return votes.entrySet().stream()
                 .sorted(Comparator.<Map.Entry<PageRef, int[]>>comparingInt(e -> -e.getValue()[0]).thenComparingInt(e -> e.getValue()[1]))
-                .limit(settings.maxPagesPerRound())
+                .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound())
                 .map(e -> new Found(e.getKey(), e.getValue()[0], e.getValue()[1],
                         allHits.stream().filter(h -> ref(h).equals(e.getKey())).distinct().toList()))
                 .toList();

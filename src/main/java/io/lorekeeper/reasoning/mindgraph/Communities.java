@@ -18,8 +18,10 @@ import nl.cwts.util.LargeIntArray;
  * Partitions a graph into densely connected subgraphs with Leiden (modularity, undirected, edge
  * weight = number of edges between two nodes) under a fixed seed, so the same graph always gets
  * the same communities. A community larger than the maximum is clustered again on its own
- * subnetwork, and cut in node order when Leiden will not split it. Nodes without edges are
- * grouped in node order. Communities are numbered from 1, largest first.
+ * subnetwork, and cut in node order when Leiden will not split it. Nodes without edges belong to no
+ * community: a community is a densely connected subgraph (seed 003 follows GraphRAG here), and a
+ * report on a handful of unrelated nodes would cost a call and say nothing about structure.
+ * Communities are numbered from 1, largest first.
  */
 final class Communities {
 
@@ -58,14 +60,14 @@ final class Communities {
         }
         List<List<Integer>> groups = new ArrayList<>();
         List<Integer> linked = new ArrayList<>();
-        List<Integer> isolated = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            (connected[i] ? linked : isolated).add(i);
+            if (connected[i]) {
+                linked.add(i);
+            }
         }
         if (!linked.isEmpty()) {
             groups.addAll(cluster(linked, weights, ids.size(), maxSize, seed));
         }
-        groups.addAll(cut(isolated, maxSize));
         groups.sort(Comparator.<List<Integer>>comparingInt(g -> -g.size()).thenComparingInt(g -> g.getFirst()));
         List<Community> communities = new ArrayList<>();
         for (List<Integer> g : groups) {

@@ -20,13 +20,19 @@ import io.lorekeeper.reasoning.Trace;
  * block the builder sees the question (none for the shared graph), the graph so far and the block,
  * and returns edits that are applied in order. The graph is stored after every block, so a build
  * that stops (budget, crash) resumes at the next block, and a finished graph for the same
- * (document, question, block size) is reused without a single call. A question-aware build starts
- * from the document's shared graph when the {@code graph} stage has built one.
+ * (document, question, block size, start) is reused without a single call.
+ *
+ * <p>A question-aware build starts from the empty graph, as the paper's G0 does: conditioning on
+ * the question from the first block is what keeps the graph small. Starting from the document's
+ * shared graph instead is an option ({@link Start#SHARED}); such a graph is stored apart from the
+ * empty-start one.
  */
 @Component
 class GraphBuilder {
 
     static final String TEMPLATE = "mindgraph/build";
+    /** Marks the scope of a graph that started from the shared graph, so it never passes for an empty-start one. */
+    private static final String SEEDED_SCOPE = "+shared";
 
     private final GraphStore store;
     private final Documents documents;
@@ -44,20 +50,46 @@ class GraphBuilder {
         Progress NONE = (done, total) -> { };
     }
 
-    /** A graph ready to answer from, and how it came about. */
-    record Built(long graphId, ConceptGraph graph, int blocks, Map<String, Integer> rejected, boolean reused, Long seededFrom,
-            int calls) {
+    /** Where a question-aware build starts. */
+    enum Start {
+        /** The empty graph (the paper's G0). */
+        EMPTY,
+        /** The document's question-agnostic graph, when the {@code graph} stage has built one. */
+        SHARED
     }
 
-    /** The document's graph for {@code question} ({@code null}: the shared, question-agnostic one), built or resumed as needed. */
-    Built obtain(LlmSession llm, UUID documentId, String question, int chunkTokens, Cancellation cancellation, Trace trace,
-            Progress progress) {
+    /**
+     * A graph ready to answer from, and how it came about.
+     *
+     * @param partial the build stopped before the last block (budget), and this is the graph so far
+     */
+    record Built(long graphId, ConceptGraph graph, int blocks, Map<String, Integer> rejected, boolean reused, Long seededFrom,
+            int calls, boolean partial) {
+
+        Built(long graphId, ConceptGraph graph, int blocks, Map<String, Integer> rejected, boolean reused, Long seededFrom, int calls) {
+            this(graphId, graph, blocks, rejected, reused, seededFrom, calls, false);
+        }
+    }
+
+    /** The document's shared, question-agnostic graph, built or resumed as needed (the {@code graph} stage). */
+    Built obtainShared(LlmSession llm, UUID documentId, int chunkTokens, Progress progress) {
+        return obtain(llm, documentId, null, Start.EMPTY, chunkTokens, AnswerReserve.NONE, Cancellation.NEVER, Trace.NONE, progress);
+    }
+
+    /**
+     * The document's graph for {@code question} ({@code null}: the shared, question-agnostic one), built or
+     * resumed as needed. Before each block the build checks that the question's budget still leaves
+     * {@code reserve} for answering; when it does not, it stops and returns the graph so far as partial.
+     */
+    Built obtain(LlmSession llm, UUID documentId, String question, Start start, int chunkTokens, AnswerReserve reserve,
+            Cancellation cancellation, Trace trace, Progress progress) {
         String text = documents.text(documentId);
-        String scope = GraphStore.scopeOf(question);
+        boolean seeded = question != null && start == Start.SHARED;
+        String scope = GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : "");
         GraphStore.GraphRow row = store.find(documentId, scope, chunkTokens).orElse(null);
         ConceptGraph graph;
         if (row == null) {
-            GraphStore.GraphRow seed = question == null ? null
+            GraphStore.GraphRow seed = !seeded ? null
                     : store.shared(documentId).filter(s -> s.status().equals(GraphStore.READY)).orElse(null);
             row = store.create(documentId, scope, question, chunkTokens, seed == null ? null : seed.id());
             graph = seed == null ? ConceptGraph.empty() : store.load(seed.id());
@@ -74,10 +106,19 @@ class GraphBuilder {
         int total = row.blocksDone() + remaining.size();
         progress.blocks(row.blocksDone(), total);
         int calls = 0;
+        int built = row.blocksDone();
         for (Blocks.Block block : remaining) {
             cancellation.throwIfCancelled();
+            if (!reserve.leavesRoomAfterAnotherCall(llm.budget())) {
+                trace.record("graph.stopped", Map.of("documentId", documentId, "blocksBuilt", built, "blocks", total,
+                        "reason", "the rest of the question's budget is kept for answering from the graph so far",
+                        "callsLeft", llm.budget().maxCalls() - llm.budget().calls(),
+                        "secondsLeft", llm.budget().remaining().toSeconds()));
+                return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
+            }
             GraphEditor.Report report = step(llm, graph, text, block, total, question);
             calls++;
+            built = block.index() + 1;
             report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
             boolean last = block.index() == total - 1;
             store.save(row.id(), graph, block.index() + 1, block.end(), rejected, last ? GraphStore.READY : GraphStore.BUILDING);
@@ -89,6 +130,7 @@ class GraphBuilder {
             event.put("applied", report.applied());
             event.put("rejected", report.rejected());
             event.put("rejections", report.rejections());
+            event.put("tolerated", report.tolerated());
             event.put("quotesFound", report.quoteMethods());
             event.put("nodes", graph.nodeCount());
             event.put("edges", graph.edgeCount());
@@ -98,7 +140,18 @@ class GraphBuilder {
         if (remaining.isEmpty() && !row.status().equals(GraphStore.READY)) {
             store.save(row.id(), graph, row.blocksDone(), row.builtTo(), rejected, GraphStore.READY);
         }
-        return new Built(row.id(), graph, total, rejected, reused, row.seededFrom(), calls);
+        return new Built(row.id(), graph, total, rejected, reused, row.seededFrom(), calls, false);
+    }
+
+    /** The latest stored state of a graph that a build left part-way (a budget stop in the middle of a block's call). */
+    Built partial(UUID documentId, String question, Start start, int chunkTokens) {
+        boolean seeded = question != null && start == Start.SHARED;
+        GraphStore.GraphRow row = store.find(documentId, GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : ""), chunkTokens)
+                .orElse(null);
+        if (row == null) {
+            return new Built(0, ConceptGraph.empty(), 0, Map.of(), false, null, 0, true);
+        }
+        return new Built(row.id(), store.load(row.id()), row.blocksDone(), row.rejected(), false, row.seededFrom(), 0, true);
     }
 
     /** One builder call over one block, its edits applied to {@code graph}. */

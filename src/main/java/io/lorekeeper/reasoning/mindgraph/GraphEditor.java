@@ -12,9 +12,15 @@ import io.lorekeeper.text.Span;
 
 /**
  * Applies one block's edits to the graph, in order. An edit is rejected (and counted by reason)
- * when it names an id that does not exist (or, for add_node, one that already does), lacks a
- * required field, has a type outside the closed vocabulary, or carries a quote that cannot be
- * located in its block; nothing rejected ever gets an invented offset.
+ * when it names an id that does not exist, lacks a required field, has a type outside the closed
+ * vocabulary, or (add_node, add_edge) carries a quote that cannot be located in its block; nothing
+ * rejected ever gets an invented offset.
+ *
+ * <p>Two edits are accepted as the paper's build prompt allows them, and counted as tolerated: an
+ * edit_node without a quote, or with one that is not in the block (the paper's edit_node has no
+ * quote, and a merge realised across blocks, "the pale young gentleman is Herbert", often has no
+ * wording in the current block), keeps the node's span and changes its content; an add_node for
+ * an id that exists updates that node like an edit_node, instead of losing the update.
  */
 final class GraphEditor {
 
@@ -25,7 +31,7 @@ final class GraphEditor {
 
     /** What applying one block's edits did. */
     record Report(Map<String, Integer> applied, Map<String, Integer> rejected, List<Map<String, String>> rejections,
-            Map<String, Integer> quoteMethods) {
+            Map<String, Integer> quoteMethods, Map<String, Integer> tolerated) {
 
         int rejectedTotal() {
             return rejected.values().stream().mapToInt(Integer::intValue).sum();
@@ -41,7 +47,7 @@ final class GraphEditor {
             moreRejected.merge(reason, 1, Integer::sum);
             List<Map<String, String>> more = new java.util.ArrayList<>(rejections);
             more.add(Map.of("reason", reason, "detail", detail == null ? "" : detail));
-            return new Report(applied, moreRejected, more, quoteMethods);
+            return new Report(applied, moreRejected, more, quoteMethods, tolerated);
         }
     }
 
@@ -56,10 +62,11 @@ final class GraphEditor {
         Map<String, Integer> applied = new TreeMap<>();
         Map<String, Integer> rejected = new TreeMap<>();
         Map<String, Integer> methods = new TreeMap<>();
+        Map<String, Integer> tolerated = new TreeMap<>();
         List<Map<String, String>> rejections = new ArrayList<>();
         String passage = text.substring(block.start(), block.end());
         for (Operation operation : operations == null ? List.<Operation>of() : operations) {
-            String reason = applyOne(graph, operation, passage, block, methods);
+            String reason = applyOne(graph, operation, passage, block, methods, tolerated);
             String op = operation == null || operation.op() == null ? "?" : operation.op().strip().toLowerCase(Locale.ROOT);
             if (reason == null) {
                 applied.merge(op, 1, Integer::sum);
@@ -72,12 +79,12 @@ final class GraphEditor {
                 rejections.add(why);
             }
         }
-        return new Report(applied, rejected, rejections, methods);
+        return new Report(applied, rejected, rejections, methods, tolerated);
     }
 
     /** Applies one edit; returns null, or why it was rejected. */
     private static String applyOne(ConceptGraph graph, Operation o, String passage, Blocks.Block block,
-            Map<String, Integer> methods) {
+            Map<String, Integer> methods, Map<String, Integer> tolerated) {
         if (o == null || o.op() == null) {
             return "unknown-op";
         }
@@ -93,7 +100,9 @@ final class GraphEditor {
                     return "bad-type";
                 }
                 if (graph.has(id)) {
-                    return "duplicate-id";
+                    tolerated.merge("add_node-existing-id", 1, Integer::sum);
+                    update(graph, id, o.content(), o.src(), passage, block, methods, tolerated);
+                    return null;
                 }
                 Span span = locate(o.src(), passage, block, methods);
                 if (span == null) {
@@ -126,11 +135,7 @@ final class GraphEditor {
                 if (!graph.has(id)) {
                     return "unknown-id";
                 }
-                Span span = locate(o.src(), passage, block, methods);
-                if (span == null) {
-                    return "quote-not-found";
-                }
-                graph.put(graph.node(id).edited(o.content(), span));
+                update(graph, id, o.content(), o.src(), passage, block, methods, tolerated);
                 return null;
             }
             case DELETE_NODE -> {
@@ -148,6 +153,16 @@ final class GraphEditor {
                 return "unknown-op";
             }
         }
+    }
+
+    /** New content for an existing node; a located quote joins its spans, a missing one leaves them as they were. */
+    private static void update(ConceptGraph graph, String id, String content, String quote, String passage, Blocks.Block block,
+            Map<String, Integer> methods, Map<String, Integer> tolerated) {
+        Span span = locate(quote, passage, block, methods);
+        if (span == null) {
+            tolerated.merge(blank(quote) ? "edit-without-quote" : "edit-quote-not-found", 1, Integer::sum);
+        }
+        graph.put(graph.node(id).edited(content, span));
     }
 
     private static Span locate(String quote, String passage, Blocks.Block block, Map<String, Integer> methods) {

@@ -11,13 +11,11 @@ import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.reasoning.Cancellation;
-import io.lorekeeper.reasoning.Trace;
 
 /**
  * The {@code graph} ingestion stage: a question-agnostic MindGraph of the whole document, which
- * several questions can share ({@code options.graph = shared}) and every question-aware build
- * starts from. Stored after each block, so an interrupted job resumes at the next block, and a
+ * several questions can share ({@code options.graph = shared}) and a question-aware build can start
+ * from ({@code options.start = shared}; by default it starts empty, as the paper's does). Stored after each block, so an interrupted job resumes at the next block, and a
  * conversation that grew gets blocks for its new text only.
  */
 @Component
@@ -69,8 +67,8 @@ class GraphStage implements IngestionStage {
     @Override
     public void run(StageRun run) {
         UUID documentId = run.document().id();
-        builder.obtain(gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited()), documentId, null,
-                settings.chunkTokens(), Cancellation.NEVER, Trace.NONE, run::progress);
+        builder.obtainShared(gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited()), documentId,
+                settings.chunkTokens(), run::progress);
     }
 
     @Override

@@ -105,6 +105,11 @@ final class GraphTools {
             out.append(r.community()).append(" | ").append(r.title()).append(" | ").append(r.rating()).append(" | ")
                     .append(r.nodeIds().size()).append('\n');
         }
+        int inSubgraphs = all.stream().mapToInt(r -> r.nodeIds().size()).sum();
+        int edgeless = graphs.union().nodeCount() - inSubgraphs;
+        if (edgeless > 0) {
+            out.append(edgeless).append(" nodes without edges belong to no subgraph; read them in the graph itself.\n");
+        }
         return out.toString();
     }
 

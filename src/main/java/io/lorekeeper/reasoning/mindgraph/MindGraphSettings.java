@@ -12,6 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param ingest         whether the {@code graph} ingestion stage builds a question-agnostic graph
  * @param lookupChars    characters of source {@code lookup_source} returns around a node's span
  * @param maxClusterSize the largest Leiden community; larger ones are split
+ * @param wallTime       a mindgraph question's default wall time: a question-aware build reads the whole
+ *                       document, one builder call per block (58 calls for a 470K-token book), and a
+ *                       reasoning model may take a minute per call
+ * @param answerReserve  the share of the question's budget (calls, tokens, time) the build leaves for the
+ *                       answer stage; a build that reaches it stops and the question is answered from the graph so far
  */
 @ConfigurationProperties("lorekeeper.mindgraph")
 record MindGraphSettings(
@@ -19,5 +24,7 @@ record MindGraphSettings(
         @DefaultValue("40") int maxRounds,
         @DefaultValue("true") boolean ingest,
         @DefaultValue("1000") int lookupChars,
-        @DefaultValue("10") int maxClusterSize) {
+        @DefaultValue("10") int maxClusterSize,
+        @DefaultValue("60m") java.time.Duration wallTime,
+        @DefaultValue("0.2") double answerReserve) {
 }

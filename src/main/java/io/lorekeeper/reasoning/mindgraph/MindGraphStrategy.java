@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.reasoning.AnswerStrategy;
@@ -25,20 +26,26 @@ import io.lorekeeper.text.TokenCounter;
 
 /**
  * MindGraph (seed 003): a question-aware concept graph with character-level provenance, built
- * incrementally block by block (or taken from the shared graph of the {@code graph} stage), then
- * a tool loop over it with {@code lookup_source} and {@code subgraph_summary}. Citations are the
- * spans of the nodes the answer cites, and quotes from the passages it looked up.
+ * incrementally block by block from the empty graph (or taken from the shared graph of the
+ * {@code graph} stage), then a tool loop over it with {@code lookup_source} and
+ * {@code subgraph_summary}. Citations are the spans of the nodes the answer cites, and quotes from
+ * the passages it looked up.
  *
  * <p>Options: {@code chunkTokens} (build block size, default 8,192), {@code maxRounds} (tool
- * rounds, default 40), {@code graph}: {@code question} (default; a question-aware build, seeded
- * from the shared graph when there is one) or {@code shared} (answer from the shared graph as is,
- * no build calls).
+ * rounds, default 40), {@code graph}: {@code question} (default; a question-aware build) or
+ * {@code shared} (answer from the shared graph as is, no build calls), and {@code start}:
+ * {@code empty} (default, the paper's G0) or {@code shared} (a question-aware build that starts
+ * from the shared graph).
+ *
+ * <p>The build leaves part of the question's budget for answering: when a long document would
+ * spend it, the build stops and the question is answered from the graph so far, marked
+ * budget-limited; the next question with the same (document, question) resumes the build.
  */
 @Component
 class MindGraphStrategy implements AnswerStrategy {
 
     static final String TEMPLATE = "mindgraph/answer";
-    private static final Set<String> OPTIONS = Set.of("chunkTokens", "maxRounds", "graph");
+    private static final Set<String> OPTIONS = Set.of("chunkTokens", "maxRounds", "graph", "start");
 
     private final GraphBuilder builder;
     private final GraphStore store;
@@ -52,14 +59,21 @@ class MindGraphStrategy implements AnswerStrategy {
         this.defaults = defaults;
     }
 
-    record Settings(int chunkTokens, int maxRounds, String graph) {
+    record Settings(int chunkTokens, int maxRounds, String graph, GraphBuilder.Start start) {
     }
 
     Settings settings(QuestionOptions options) {
         options.allowOnly(OPTIONS);
         return new Settings(options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),
                 options.intValue("maxRounds", defaults.maxRounds(), 1, 100),
-                options.stringValue("graph", "question", Set.of("question", "shared")));
+                options.stringValue("graph", "question", Set.of("question", "shared")),
+                options.stringValue("start", "empty", Set.of("empty", "shared")).equals("shared")
+                        ? GraphBuilder.Start.SHARED : GraphBuilder.Start.EMPTY);
+    }
+
+    @Override
+    public java.util.Optional<java.time.Duration> defaultWallTime() {
+        return java.util.Optional.of(defaults.wallTime());
     }
 
     @Override
@@ -84,31 +98,44 @@ class MindGraphStrategy implements AnswerStrategy {
         return settings(options).graph().equals("shared") ? Set.of(GraphStage.NAME) : Set.of();
     }
 
+    /** A build asked to start from the shared graph starts empty when there is none, and says so. */
+    @Override
+    public Set<String> optionalMemories(QuestionOptions options) {
+        Settings settings = settings(options);
+        return settings.graph().equals("question") && settings.start() == GraphBuilder.Start.SHARED ? Set.of(GraphStage.NAME) : Set.of();
+    }
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         Settings settings = settings(context.options());
+        AnswerReserve reserve = new AnswerReserve(defaults.answerReserve());
         List<GraphSet.Part> parts = new ArrayList<>();
-        try {
-            for (DocumentInfo document : context.documents()) {
-                GraphBuilder.Built built = null;
-                if (settings.graph().equals("shared")) {
-                    built = store.shared(document.id()).filter(r -> r.status().equals(GraphStore.READY))
-                            .map(r -> new GraphBuilder.Built(r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
-                            .orElse(null);
-                }
-                if (built == null) {
-                    built = builder.obtain(context.llm(), document.id(), context.question(), settings.chunkTokens(),
-                            context.cancellation(), context.trace(), GraphBuilder.Progress.NONE);
-                }
-                parts.add(new GraphSet.Part(document.id(), documents.text(document.id()), built));
+        boolean partial = false;
+        for (DocumentInfo document : context.documents()) {
+            GraphBuilder.Built built = null;
+            if (settings.graph().equals("shared")) {
+                built = store.shared(document.id()).filter(r -> r.status().equals(GraphStore.READY))
+                        .map(r -> new GraphBuilder.Built(r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
+                        .orElse(null);
             }
-        } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "build"));
-            return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
+            if (built == null && partial) {
+                // the budget stopped an earlier document's build: the rest answer with what they already have
+                built = builder.partial(document.id(), context.question(), settings.start(), settings.chunkTokens());
+            } else if (built == null) {
+                try {
+                    built = builder.obtain(context.llm(), document.id(), context.question(), settings.start(), settings.chunkTokens(),
+                            reserve, context.cancellation(), context.trace(), GraphBuilder.Progress.NONE);
+                } catch (BudgetExhaustedException spent) {
+                    context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "build"));
+                    built = builder.partial(document.id(), context.question(), settings.start(), settings.chunkTokens());
+                }
+            }
+            partial |= built.partial();
+            parts.add(new GraphSet.Part(document.id(), documents.text(document.id()), built));
         }
         GraphSet graphs = new GraphSet(parts);
         recordGraph(context, graphs, settings);
-        return answer(context, settings, graphs);
+        return answer(context, settings, graphs, partial);
     }
 
     private void recordGraph(QuestionContext context, GraphSet graphs, Settings settings) {
@@ -129,13 +156,14 @@ class MindGraphStrategy implements AnswerStrategy {
             event.put("rejected", part.built().rejected());
             event.put("graphTokens", graphTokens);
             event.put("documentTokens", documentTokens);
-            event.put("compaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
+            event.put("partial", part.built().partial());
+            event.put("graphCompaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
             event.put("graph", graph.view(part.text()));
             context.trace().record("graph", event);
         }
     }
 
-    private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs) {
+    private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs, boolean partial) {
         GraphTools tools = new GraphTools(graphs, context.llm(), store, defaults.lookupChars(), defaults.maxClusterSize(), context.trace());
         Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
         int[] rounds = {0};
@@ -149,10 +177,12 @@ class MindGraphStrategy implements AnswerStrategy {
                     }, MindGraphAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
+            recordCompaction(context, graphs);
             List<Citation> looked = new ArrayList<>();
             tools.lookedUp().keySet().forEach(id -> looked.add(nodeCitation(graphs.find(id))));
             return new StrategyResult("", StrategyResult.GENERATED, looked, 0.0, null, true);
         }
+        recordCompaction(context, graphs);
         List<Citation> citations = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (String id : new LinkedHashSet<>(reply.citedNodes() == null ? List.<String>of() : reply.citedNodes())) {
@@ -199,8 +229,34 @@ class MindGraphStrategy implements AnswerStrategy {
         event.put("lookedUp", List.copyOf(tools.lookedUp().keySet()));
         event.put("quotesDropped", quotesDropped);
         event.put("quotesFoundInAnotherPassage", quotesElsewhere);
+        event.put("fromPartialGraph", partial);
         context.trace().record("answer", event);
-        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, false);
+        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, partial);
+    }
+
+    /**
+     * The paper's compaction: input tokens of the answerer's first call (system prompt, graph, stats,
+     * question and tool schemas, as the call log records them) divided by the tokens of the
+     * documents, beside the graph-only figure (graph JSON tokens divided by document tokens).
+     */
+    private static void recordCompaction(QuestionContext context, GraphSet graphs) {
+        LlmSession.CallUsage first = context.llm().calls().stream()
+                .filter(c -> c.role() == Role.ANSWERER && c.template().equals(TEMPLATE)).findFirst().orElse(null);
+        if (first == null) {
+            return;
+        }
+        int documentTokens = graphs.parts().stream().mapToInt(p -> TokenCounter.count(p.text())).sum();
+        int graphTokens = graphs.parts().stream().mapToInt(p -> TokenCounter.count(p.built().graph().compactJson())).sum();
+        Map<String, Object> event = new LinkedHashMap<>();
+        if (graphs.parts().size() == 1) {
+            event.put("documentId", graphs.parts().getFirst().documentId());
+        }
+        event.put("firstCallInputTokens", first.promptTokens());
+        event.put("documentTokens", documentTokens);
+        event.put("compaction", documentTokens == 0 ? 0.0 : (double) first.promptTokens() / documentTokens);
+        event.put("graphTokens", graphTokens);
+        event.put("graphCompaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
+        context.trace().record("compaction", event);
     }
 
     /** The quote's span inside the window lookup_source returned for the node, as a citation; null when it is not there. */

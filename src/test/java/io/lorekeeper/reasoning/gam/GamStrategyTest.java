@@ -74,11 +74,14 @@ class GamStrategyTest {
                 .once("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply(call -> answerQuoting(call.user(), "named Biscuit"));
 
-        JsonNode answer = ask("What did Caroline do after the support group?", Map.of());
+        JsonNode answer = ask("What did Caroline do after the support group?", Map.of("output", "snippets"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Call> plans = model.calls("gam/plan");
         assertThat(plans).hasSize(2);
+        assertThat(plans.get(0).user()).as("the whole memory fits, so the planner sees all of it")
+                .contains("D1-P0: Caroline went to a support group.").contains("D1-P1: Melanie painted a sunrise.")
+                .contains("D1-P2: Caroline adopted a puppy, Biscuit.");
         assertThat(plans.get(1).user()).contains("Still missing").contains("When did Caroline adopt her dog?")
                 .contains("Caroline went to a support group on 7 May 2023. [D1-P0]");
         JsonNode searches = events(answer, "search");
@@ -201,7 +204,7 @@ class GamStrategyTest {
         model.on("gam/answer").reply(call -> answerQuoting(call.user(), "rescued 12 people"));
 
         JsonNode answer = api.ask(Map.of("documentIds", List.of(report, chat), "question", "How many people did the crew rescue?",
-                "strategy", "gam"));
+                "strategy", "gam", "options", Map.of("output", "snippets")));
 
         assertThat(model.calls("gam/plan").getFirst().user()).contains("D1-P0: ").contains("D2-P2: ");
         assertThat(events(answer, "plan").get(0).get("rejectedPages")).isEmpty();
@@ -210,6 +213,133 @@ class GamStrategyTest {
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("documentId").asString()).isEqualTo(report.toString());
         assertThat(citation.get("quote").asString()).isEqualTo("rescued 12 people");
+    }
+
+    @Test
+    void aMemoryTooLargeForThePlannerShowsTheMemosOfTheCurrentRequestAndPagesShownInAnyRoundCanBeRead() {
+        model.on("gam/plan")
+                .once(plan(List.of(), List.of(), List.of(new int[] {1, 1}, new int[] {1, 2})))
+                .once(plan(List.of(), List.of(), List.of(new int[] {1, 0}, new int[] {1, 1}, new int[] {1, 2})));
+        model.on("gam/integrate").reply(integration("Melanie painted a sunrise.", 1, 1));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"When did Caroline adopt her puppy Biscuit?\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"a sunrise\", \"evidence\": [], \"confidence\": 0.6}");
+
+        // room for one memo line only
+        JsonNode answer = ask("What did Melanie paint?", Map.of("memoTokens", 16));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        List<ScriptedChatModel.Call> plans = model.calls("gam/plan");
+        assertThat(plans.get(0).user()).contains("D1-P1: Melanie painted a sunrise.").doesNotContain("D1-P2:").doesNotContain("D1-P0:");
+        assertThat(plans.get(1).user()).as("the follow-up is about the puppy now").contains("D1-P2: Caroline adopted a puppy, Biscuit.")
+                .doesNotContain("D1-P1:");
+        List<JsonNode> memos = new ArrayList<>();
+        events(answer, "memos").forEach(memos::add);
+        assertThat(memos.get(0).get("shown").asInt()).isEqualTo(1);
+        assertThat(memos.get(0).get("total").asInt()).isEqualTo(3);
+        JsonNode plansTraced = events(answer, "plan");
+        assertThat(plansTraced.get(0).get("rejectedPages")).extracting(JsonNode::asString).as("its memo was not shown yet")
+                .containsExactly("D1-P2");
+        assertThat(plansTraced.get(1).get("rejectedPages")).extracting(JsonNode::asString)
+                .as("D1-P1 was shown in round 1, D1-P2 in round 2; D1-P0 never").containsExactly("D1-P0");
+        assertThat(model.calls("gam/integrate").get(1).user()).contains("<page ref=\"D1-P1\">").contains("<page ref=\"D1-P2\">");
+    }
+
+    @Test
+    void pagesFoundAgainAreIntegratedAgainUnlessRereadIsOffAndCapsAreOptions() {
+        model.on("gam/plan")
+                .once(plan(List.of("support group"), List.of(), List.of()))
+                .once(plan(List.of("support group", "puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"the puppy\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("What did Caroline do after the support group?", Map.of());
+
+        String second = model.calls("gam/integrate").get(1).user();
+        assertThat(second).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D1-P2\">");
+        assertThat(events(answer, "integrate").get(1).get("pagesReadAgain")).extracting(JsonNode::asString).containsExactly("D1-P0");
+
+        model.reset();
+        scriptMemorizer();
+        model.on("gam/plan")
+                .once(plan(List.of("support group"), List.of(), List.of()))
+                .once(plan(List.of("support group", "puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"the puppy\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
+
+        ask("What did Caroline do after the support group?", Map.of("reread", false, "maxPagesPerRound", 1));
+
+        List<ScriptedChatModel.Call> integrations = model.calls("gam/integrate");
+        assertThat(integrations.get(0).user().split("<page ref=", -1)).as("one page per round").hasSize(2);
+        assertThat(integrations.get(1).user()).contains("<page ref=\"D1-P2\">").doesNotContain("<page ref=\"D1-P0\">");
+    }
+
+    @Test
+    void theResearchersReasoningIsTracedButNeverReachesTheNotesOrTheAnswerer() {
+        model.on("gam/plan").reply("{\"thinking\": \"PLAN-REASONING the dog matters\", \"informationNeeds\": [\"dog\"], "
+                + "\"keywordQueries\": [\"puppy Biscuit\"], \"vectorQueries\": [], \"pages\": []}");
+        model.on("gam/integrate").reply("{\"thinking\": \"INTEGRATE-REASONING page 2 names the dog\", \"summary\": \"Caroline adopted "
+                + "Biscuit.\", \"facts\": [{\"fact\": \"Caroline adopted a puppy named Biscuit.\", \"sources\": [{\"doc\": 1, \"page\": 2}]}]}");
+        model.on("gam/reflect").reply("{\"thinking\": \"REFLECT-REASONING that settles it\", \"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.7}");
+
+        JsonNode answer = ask("What is Caroline's puppy called?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(model.calls("gam/plan").getFirst().system()).contains("thinking");
+        assertThat(model.calls("gam/integrate").getFirst().system()).contains("thinking");
+        assertThat(model.calls("gam/reflect").getFirst().system()).contains("thinking");
+        assertThat(model.calls("gam/reflect").getFirst().user()).contains("Caroline adopted a puppy named Biscuit.")
+                .doesNotContain("INTEGRATE-REASONING");
+        assertThat(model.calls("gam/answer").getFirst().user()).doesNotContain("REASONING");
+        assertThat(events(answer, "plan").get(0).get("plan").get("thinking").asString()).startsWith("PLAN-REASONING");
+        assertThat(events(answer, "integrate").get(0).get("integration").get("thinking").asString()).startsWith("INTEGRATE-REASONING");
+        assertThat(events(answer, "reflect").get(0).get("thinking").asString()).startsWith("REFLECT-REASONING");
+    }
+
+    @Test
+    void byDefaultTheAnswererReadsTheIntegrationAloneAndCitationsComeFromThePagesBehindIt() {
+        model.on("gam/plan").reply(plan(List.of("puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline adopted a puppy named Biscuit last weekend.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"a puppy named Biscuit\", \"evidence\": [], \"confidence\": 0.7}");
+
+        JsonNode answer = ask("What did Caroline adopt?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        String prompt = model.calls("gam/answer").getFirst().user();
+        assertThat(prompt).contains("Caroline adopted a puppy named Biscuit last weekend. [D1-P2]").doesNotContain("<excerpt");
+        JsonNode context = events(answer, "context").get(0);
+        assertThat(context.get("output").asString()).isEqualTo("integration");
+        assertThat(context.get("excerptTokens").asInt()).isZero();
+        JsonNode span = context.get("spans").get(0);
+        assertThat(context.get("spans")).as("the context is the page the notes rest on").hasSize(1);
+        assertThat(answer.get("citations")).isNotEmpty();
+        assertThat(answer.get("citations").get(0).get("quote").asString()).contains("Biscuit");
+        assertThat(answer.get("citations").get(0).get("start").asInt()).isGreaterThanOrEqualTo(span.get("start").asInt());
+        assertThat(answer.get("citations").get(0).get("end").asInt()).isLessThanOrEqualTo(span.get("end").asInt());
+    }
+
+    @Test
+    void theMemoToolFindsPagesByTheirMemos() {
+        model.on("gam/plan").reply(plan(List.of(), List.of("adopting a young dog"), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline adopted Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("What is the puppy called?", Map.of("tools", List.of("memo"), "pagesPerSearch", 1));
+
+        JsonNode search = events(answer, "search").get(0).get("searches").get(0);
+        assertThat(search.get("tool").asString()).isEqualTo("memo");
+        assertThat(search.get("pages")).extracting(JsonNode::asString).containsExactly("D1-P2");
+        assertThat(model.calls("gam/plan").getFirst().system()).contains("search over the memos").doesNotContain("keywordQueries:");
     }
 
     @Test

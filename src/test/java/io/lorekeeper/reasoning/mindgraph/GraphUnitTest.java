@@ -116,6 +116,22 @@ class GraphUnitTest {
     }
 
     @Test
+    void nodesWithoutEdgesBelongToNoCommunity() {
+        ConceptGraph graph = cliques(2, 4);
+        Span span = new Span(0, 1);
+        for (int i = 0; i < 3; i++) {
+            graph.put(new ConceptGraph.Node("loner" + i, "concept", "alone", span, 0, List.of()));
+        }
+        graph.add(new ConceptGraph.Edge("loner0", "loner0", "is", span, 0));
+
+        List<Communities.Community> communities = Communities.detect(graph, 10);
+
+        assertThat(communities).hasSize(2);
+        assertThat(communities).flatExtracting(Communities.Community::nodeIds).hasSize(8)
+                .noneMatch(id -> id.startsWith("loner"));
+    }
+
+    @Test
     void onAGraphWhereTheSeedMattersTheFixedSeedStillGivesOnePartition() {
         ConceptGraph graph = randomGraph(80, 160, 7);
         List<Communities.Community> fixed = Communities.detect(graph, 10);
@@ -123,7 +139,9 @@ class GraphUnitTest {
             assertThat(Communities.detect(graph.copy(), 10)).isEqualTo(fixed);
         }
         assertThat(fixed).allSatisfy(c -> assertThat(c.nodeIds().size()).isLessThanOrEqualTo(10));
-        assertThat(fixed.stream().mapToInt(c -> c.nodeIds().size()).sum()).isEqualTo(graph.nodeCount());
+        long connected = graph.nodes().stream().filter(n -> graph.edges().stream()
+                .anyMatch(e -> !e.source().equals(e.target()) && (e.source().equals(n.id()) || e.target().equals(n.id())))).count();
+        assertThat(fixed.stream().mapToInt(c -> c.nodeIds().size()).sum()).as("every connected node, and no edgeless one").isEqualTo(connected);
         boolean seedMatters = false;
         for (long seed = 1; seed <= 20 && !seedMatters; seed++) {
             seedMatters = !Communities.detect(graph, 10, seed).equals(fixed);

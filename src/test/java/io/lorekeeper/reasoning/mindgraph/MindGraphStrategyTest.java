@@ -40,6 +40,8 @@ class MindGraphStrategyTest {
     Api api;
     @Autowired
     ScriptedChatModel model;
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     UUID story;
     UUID whale;
@@ -216,7 +218,7 @@ class MindGraphStrategyTest {
     }
 
     @Test
-    void aSpentBudgetStopsTheBuildWhichResumesOnTheNextQuestion() {
+    void aBudgetTooSmallForTheWholeBuildAnswersFromThePartialGraphAndTheNextQuestionResumes() {
         scriptStoryBuild();
         model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
 
@@ -224,16 +226,150 @@ class MindGraphStrategyTest {
 
         assertThat(limited.get("status").asString()).as(limited.toString()).isEqualTo("DONE");
         assertThat(limited.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls("mindgraph/build")).hasSize(2);
-        assertThat(model.calls("mindgraph/answer")).isEmpty();
-        assertThat(events(limited, "graph.build")).hasSize(2);
+        assertThat(model.calls("mindgraph/build")).as("one block, then the last call is kept for answering").hasSize(1);
+        assertThat(model.calls("mindgraph/answer")).hasSize(1);
+        assertThat(model.calls("mindgraph/answer").getFirst().user()).contains("3 nodes, 0 edges, built from 1 chunks")
+                .contains("\"id\":\"joe\"").doesNotContain("jaggers");
+        assertThat(limited.get("answer").asString()).isEqualTo("Joe");
+        assertThat(limited.get("citations").get(0).get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+        JsonNode stopped = events(limited, "graph.stopped").getFirst();
+        assertThat(stopped.get("blocksBuilt").asInt()).isEqualTo(1);
+        assertThat(stopped.get("blocks").asInt()).isEqualTo(3);
+        assertThat(stopped.get("secondsLeft").asLong()).as("mindgraph's own default wall time, an hour, not the service's 10 minutes")
+                .isGreaterThan(3000);
+        assertThat(events(limited, "graph").getFirst().get("partial").asBoolean()).isTrue();
+        assertThat(events(limited, "answer").getFirst().get("fromPartialGraph").asBoolean()).isTrue();
 
         JsonNode resumed = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40));
 
         assertThat(resumed.get("budgetLimited").asBoolean()).isFalse();
-        assertThat(model.calls("mindgraph/build")).as("only the third block is left").hasSize(3);
-        assertThat(events(resumed, "graph.build")).singleElement().satisfies(b -> assertThat(b.get("block").asInt()).isEqualTo(3));
+        assertThat(model.calls("mindgraph/build")).as("only blocks 2 and 3 are left").hasSize(3);
+        assertThat(events(resumed, "graph.build")).extracting(b -> b.get("block").asInt()).containsExactly(2, 3);
+        assertThat(events(resumed, "graph").getFirst().get("partial").asBoolean()).isFalse();
         assertThat(resumed.get("citations").get(0).get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+    }
+
+    @Test
+    void aQuestionAwareBuildStartsFromTheEmptyGraphAndStartsFromTheSharedOneOnlyWhenAsked() {
+        model.on("mindgraph/build").reply(ops(add("ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
+        model.on("mindgraph/answer").reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
+
+        JsonNode empty = ask(whale, "What did Ahab hunt?", Map.of());
+
+        assertThat(empty.get("status").asString()).as(empty.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/build").getFirst().user()).contains("Graph so far:\n(empty)").doesNotContain("\"id\":\"ahab\"");
+        assertThat(events(empty, "graph.seed")).isEmpty();
+        assertThat(events(empty, "graph").getFirst().get("nodes").asInt()).as("only what this question's build added").isEqualTo(1);
+        assertThat(events(empty, "graph").getFirst().get("seededFrom").asString()).isEmpty();
+
+        model.reset();
+        model.on("mindgraph/build").reply(ops(add("ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
+        model.on("mindgraph/answer").reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
+
+        JsonNode seeded = ask(whale, "What did Ahab hunt?", Map.of("start", "shared"));
+
+        assertThat(seeded.get("status").asString()).as(seeded.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/build")).as("a graph of its own, not the empty-start one of the same question").hasSize(1);
+        assertThat(model.calls("mindgraph/build").getFirst().user()).contains("\"id\":\"ahab\"").contains("\"id\":\"starbuck\"");
+        assertThat(events(seeded, "graph.seed").getFirst().get("nodes").asInt()).isEqualTo(5);
+        assertThat(events(seeded, "graph").getFirst().get("nodes").asInt()).isEqualTo(6);
+        assertThat(events(seeded, "graph").getFirst().get("seededFrom").asString()).isNotEmpty();
+
+        Api.Response bad = api.post("/v1/questions", Map.of("documentIds", List.of(whale), "question", "?", "strategy", "mindgraph",
+                "options", Map.of("start", "somewhere")));
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("field").asString()).isEqualTo("options.start");
+    }
+
+    @Test
+    void anEditWithoutAQuoteKeepsTheOldSpanAndReAddingAnIdUpdatesIt() {
+        model.on("mindgraph/build")
+                .once(ops(add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
+                        add("joe", "entity", "Joe Gargery, blacksmith", "Joe Gargery, the village blacksmith"),
+                        add("convict", "entity", "An escaped convict Pip meets", "an escaped convict")))
+                .once(ops("{\"op\": \"edit_node\", \"id\": \"pip\", \"content\": \"Pip, an orphan with great expectations\"}",
+                        "{\"op\": \"edit_node\", \"id\": \"joe\", \"content\": \"Joe Gargery, Pip's guardian\", \"src\": \"Joe was kind\"}",
+                        add("convict", "entity", "The convict, whom Pip does not suspect", "Pip believed the benefactor was Miss Havisham")))
+                .once(ops());
+        model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(story, "Who looked after Pip as a child?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        JsonNode block2 = events(answer, "graph.build").get(1);
+        assertThat(block2.get("rejected").size()).as(block2.toString()).isZero();
+        assertThat(block2.get("applied").get("edit_node").asInt()).isEqualTo(2);
+        assertThat(block2.get("applied").get("add_node").asInt()).isEqualTo(1);
+        assertThat(block2.get("tolerated").get("edit-without-quote").asInt()).isEqualTo(1);
+        assertThat(block2.get("tolerated").get("edit-quote-not-found").asInt()).isEqualTo(1);
+        assertThat(block2.get("tolerated").get("add_node-existing-id").asInt()).isEqualTo(1);
+        JsonNode graph = events(answer, "graph").getFirst().get("graph");
+        assertThat(graph.get("nodes")).hasSize(3);
+        JsonNode pip = node(graph, "pip");
+        assertThat(pip.get("content").asString()).isEqualTo("Pip, an orphan with great expectations");
+        assertThat(pip.get("quote").asString()).isEqualTo("Pip was raised by his sister");
+        assertThat(pip.has("mergedSpans")).isFalse();
+        assertThat(node(graph, "joe").get("content").asString()).isEqualTo("Joe Gargery, Pip's guardian");
+        assertThat(node(graph, "joe").get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+        JsonNode convict = node(graph, "convict");
+        assertThat(convict.get("content").asString()).isEqualTo("The convict, whom Pip does not suspect");
+        assertThat(convict.get("quote").asString()).isEqualTo("an escaped convict");
+        JsonNode merged = convict.get("mergedSpans").get(0);
+        assertThat(STORY.substring(merged.get(0).asInt(), merged.get(1).asInt())).isEqualTo("Pip believed the benefactor was Miss Havisham");
+    }
+
+    @Test
+    void onlyConnectedNodesFormCommunitiesAndReportsKeepAtMostTenFindings() {
+        model.on("mindgraph/build").once(ops(add("pip", "entity", "Pip", "Pip was raised by his sister"),
+                add("joe", "entity", "Joe Gargery", "Joe Gargery, the village blacksmith"),
+                add("convict", "entity", "A convict", "an escaped convict"),
+                add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
+                add("magwitch", "entity", "Magwitch", "The convict Magwitch"),
+                edge("joe", "pip", "raises", "raised by his sister and her husband Joe Gargery"),
+                edge("convict", "pip", "meets", "he met an escaped convict")));
+        StringBuilder findings = new StringBuilder();
+        for (int i = 1; i <= 12; i++) {
+            findings.append(i == 1 ? "" : ", ").append("\"Finding ").append(i).append(".\"");
+        }
+        model.on("mindgraph/summary").reply("{\"title\": \"Pip's childhood\", \"rating\": 8, \"summary\": \"Who raised Pip.\", "
+                + "\"findings\": [" + findings + "]}");
+        model.on("mindgraph/answer")
+                .onceCallTools("subgraph_summary", "{\"mode\": \"index\"}")
+                .onceCallTools("subgraph_summary", "{\"mode\": \"detail\", \"subgraph_id\": 1}")
+                .once("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(story, "Who raised Pip, and whom did he meet?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(model.calls("mindgraph/summary")).as("one report: the two edgeless nodes are no community").hasSize(1);
+        assertThat(model.calls("mindgraph/summary").getFirst().system()).contains("between 5 and 10 specific findings");
+        assertThat(model.calls("mindgraph/summary").getFirst().user()).contains("\"id\":\"pip\"").doesNotContain("jaggers");
+        List<JsonNode> tools = events(answer, "tool");
+        assertThat(tools.get(0).get("result").asString()).contains("1 | Pip's childhood | 8.0 | 3")
+                .contains("2 nodes without edges belong to no subgraph");
+        String detail = tools.get(1).get("result").asString();
+        assertThat(detail).contains("- Finding 10.").doesNotContain("Finding 11.");
+        assertThat(events(answer, "llm.dropped")).isNotEmpty();
+    }
+
+    @Test
+    void compactionIsTheFirstAnswerCallsInputOverTheDocumentBesideTheGraphOnlyFigure() {
+        scriptStoryBuild();
+        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(story, "Who turned out to be the benefactor?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        JsonNode compaction = events(answer, "compaction").getFirst();
+        long logged = jdbc.sql("SELECT prompt_tokens FROM llm_call WHERE question_id = ? AND template = 'mindgraph/answer' ORDER BY id LIMIT 1")
+                .param(UUID.fromString(answer.get("id").asString())).query(Long.class).single();
+        assertThat(compaction.get("firstCallInputTokens").asLong()).isEqualTo(logged);
+        int documentTokens = io.lorekeeper.text.TokenCounter.count(STORY);
+        assertThat(compaction.get("documentTokens").asInt()).isEqualTo(documentTokens);
+        assertThat(compaction.get("compaction").asDouble()).isCloseTo((double) logged / documentTokens, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(compaction.get("graphCompaction").asDouble()).as("the graph alone is a fraction of the first call's input")
+                .isLessThan(compaction.get("compaction").asDouble());
+        assertThat(compaction.get("documentId").asString()).isEqualTo(story.toString());
     }
 
     @Test
