@@ -99,7 +99,8 @@ class GamStrategy implements AnswerStrategy {
                         .toList()));
                 // the paper integrates the union of the round's pages, including pages read before:
                 // integration is lossy, and a later, sharper search may find a page's missed fact again
-                List<PageSearch.Found> toRead = found.pages().stream().filter(p -> settings.reread() || !read.containsKey(p.ref())).toList();
+                List<PageSearch.Found> toRead = found.pages().stream().filter(p -> settings.reread() || !read.containsKey(p.ref()))
+                        .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound()).toList();
                 Set<PageRef> readBefore = new HashSet<>(read.keySet());
                 toRead.forEach(p -> read.put(p.ref(), p));
                 if (toRead.isEmpty()) {

@@ -104,7 +104,7 @@ final class PageSearch {
         return all;
     }
 
-    /** Pages found by more queries, and ranked higher by them, come first; at most maxPagesPerRound when it is set. */
+    /** Pages found by more queries, and ranked higher by them, come first. */
     private List<Found> merge(List<Search> searches, List<PageRef> byId, Map<String, List<SearchHit>> hitsByQuery, GamSettings settings) {
         Map<PageRef, int[]> votes = new LinkedHashMap<>();
         for (Search s : searches) {
@@ -122,7 +122,6 @@ final class PageSearch {
         List<SearchHit> allHits = hitsByQuery.values().stream().flatMap(List::stream).toList();
         return votes.entrySet().stream()
                 .sorted(Comparator.<Map.Entry<PageRef, int[]>>comparingInt(e -> -e.getValue()[0]).thenComparingInt(e -> e.getValue()[1]))
-                .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound())
                 .map(e -> new Found(e.getKey(), e.getValue()[0], e.getValue()[1],
                         allHits.stream().filter(h -> ref(h).equals(e.getKey())).distinct().toList()))
                 .toList();

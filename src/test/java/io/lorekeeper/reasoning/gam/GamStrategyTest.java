@@ -56,8 +56,12 @@ class GamStrategyTest {
     }
 
     private void scriptMemorizer() {
-        model.on("gam/memo").reply(call -> "{\"memo\": \"" + (call.user().contains("Biscuit") ? "Caroline adopted a puppy, Biscuit."
-                : call.user().contains("support group") ? "Caroline went to a support group." : "Melanie painted a sunrise.") + "\"}");
+        model.on("gam/memo").reply(call -> {
+            // the page alone decides: the prompt also holds the memos of earlier pages
+            String page = call.user().substring(call.user().indexOf("<page>"));
+            return "{\"memo\": \"" + (page.contains("Biscuit") ? "Caroline adopted a puppy, Biscuit."
+                    : page.contains("support group") ? "Caroline went to a support group." : "Melanie painted a sunrise.") + "\"}";
+        });
         model.on("gam/page-header").reply("{\"header\": \"A chat between Caroline and Melanie.\"}");
     }
 
