@@ -26,6 +26,12 @@ public class LlmGateway {
         return settings.isConfigured();
     }
 
+    /** The context window of the model a role is routed to, for strategies that size their prompts to it. */
+    public ContextLimit contextLimit(Role role) {
+        ModelProfile profile = profiles.forRole(role);
+        return new ContextLimit(profile.name(), profile.contextWindow(), profile.maxOutputTokens());
+    }
+
     public LlmSession open(CallScope scope, Budget budget) {
         return new LlmSession(scope, budget, profiles, templates, caller, output);
     }
