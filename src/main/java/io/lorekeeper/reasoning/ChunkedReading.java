@@ -29,9 +29,14 @@ public final class ChunkedReading {
 
     /**
      * One chunk: its 1-based position among all chunks of the question, the document it lies in
-     * (and that document's 1-based position), its span and its text.
+     * (and that document's 1-based position), its span, its text and the whole document's text.
      */
-    public record Chunk(int number, int total, UUID documentId, int documentNumber, Span span, String text) {
+    public record Chunk(int number, int total, UUID documentId, int documentNumber, Span span, String text, String documentText) {
+
+        /** The document's text before this chunk: what was read of it already. */
+        public String before() {
+            return documentText.substring(0, span.start());
+        }
 
         /** "chunk 2 of 5", with the document named when the question has several. */
         public String label(int documents) {
@@ -45,12 +50,13 @@ public final class ChunkedReading {
             UUID id = documents.get(d).id();
             String text = texts.text(id);
             for (Blocks.Block block : Blocks.split(text, 0, 0, chunkTokens)) {
-                blocks.add(new Block(id, d + 1, block.span(), block.span().of(text)));
+                blocks.add(new Block(id, d + 1, block.span(), text));
             }
         }
         List<Chunk> chunks = new ArrayList<>();
         for (Block b : blocks) {
-            chunks.add(new Chunk(chunks.size() + 1, blocks.size(), b.documentId(), b.documentNumber(), b.span(), b.text()));
+            chunks.add(new Chunk(chunks.size() + 1, blocks.size(), b.documentId(), b.documentNumber(), b.span(), b.span().of(b.text()),
+                    b.text()));
         }
         return chunks;
     }

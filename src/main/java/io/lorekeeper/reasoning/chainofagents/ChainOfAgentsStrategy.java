@@ -13,9 +13,9 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
-import io.lorekeeper.llm.LlmException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.ChunkedReading;
@@ -43,6 +43,9 @@ import io.lorekeeper.text.TokenCounter;
 @Component
 class ChainOfAgentsStrategy implements AnswerStrategy {
 
+    /** The manager's confidence when it answered in prose: it gave none, and quoted nothing. */
+    static final double PLAIN_TEXT_CONFIDENCE = 0.2;
+
     private static final Set<String> OPTIONS = Set.of("chunkTokens", "memoryFraction", "choicesInQuery");
 
     private final Documents documents;
@@ -59,7 +62,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
             return new Settings(options.intValue("chunkTokens", 64_000, 32, 2_000_000),
-                    options.doubleValue("memoryFraction", 0.125, 0.01, 1.0),
+                    options.doubleValue("memoryFraction", 0.125, 0.01, 100),
                     options.booleanValue("choicesInQuery", true));
         }
 
@@ -129,13 +132,9 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         vars.put("chunk", chunk.text());
         String written;
         try {
-            written = context.llm().structured(Role.RESEARCHER, "chain-of-agents/worker", vars, CoaReplies.Summary.class).summary().strip();
-        } catch (BudgetExhaustedException spent) {
-            throw spent;
-        } catch (LlmException unusable) {
-            if (unusable.getCause() != null) {
-                throw unusable;
-            }
+            written = context.llm().structuredOrText(Role.RESEARCHER, "chain-of-agents/worker", vars, CoaReplies.Summary.class,
+                    CoaReplies.Summary::new).summary().strip();
+        } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "worker", "chunk", chunk.number(), "reason", unusable.getMessage()));
             return previous;
         }
@@ -175,14 +174,12 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         vars.put("summary", summary.isEmpty() ? "(empty: nothing was read)" : summary);
         CoaReplies.Answer reply;
         try {
-            reply = context.llm().structured(Role.ANSWERER, "chain-of-agents/manage", vars, CoaReplies.Answer.class);
+            reply = context.llm().structuredOrText(Role.ANSWERER, "chain-of-agents/manage", vars, CoaReplies.Answer.class,
+                    prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
             return withoutManager(context, summary, true);
-        } catch (LlmException unusable) {
-            if (unusable.getCause() != null) {
-                throw unusable;
-            }
+        } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
             return withoutManager(context, summary, limited);
         }

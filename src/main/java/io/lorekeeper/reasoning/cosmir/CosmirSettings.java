@@ -18,7 +18,7 @@ record CosmirSettings(int chunkTokens, double memoryFraction, boolean choicesInQ
     static CosmirSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
         return new CosmirSettings(options.intValue("chunkTokens", 64_000, 32, 2_000_000),
-                options.doubleValue("memoryFraction", 0.125, 0.01, 1.0),
+                options.doubleValue("memoryFraction", 0.125, 0.01, 100),
                 options.booleanValue("choicesInQuery", true));
     }
 

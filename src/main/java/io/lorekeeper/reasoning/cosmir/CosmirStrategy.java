@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
-import io.lorekeeper.llm.LlmException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.ChunkedReading;
@@ -115,14 +115,11 @@ class CosmirStrategy implements AnswerStrategy {
         vars.put("memory", memory.render());
         Replies.Managed reply;
         try {
-            reply = context.llm().structured(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class);
+            reply = context.llm().structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
             return withoutManager(context, memory, true);
-        } catch (LlmException unusable) {
-            if (unusable.getCause() != null) {
-                throw unusable;
-            }
+        } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
             return withoutManager(context, memory, limited);
         }

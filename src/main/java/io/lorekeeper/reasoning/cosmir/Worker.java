@@ -6,16 +6,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
-import io.lorekeeper.llm.BudgetExhaustedException;
-import io.lorekeeper.llm.LlmException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.ChunkedReading.Chunk;
 import io.lorekeeper.reasoning.QuoteResolver;
+import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.reasoning.Trace;
 import io.lorekeeper.text.Span;
 
@@ -49,7 +50,8 @@ final class Worker {
 
     /** PLANNER: seeds the open questions; the query itself is the only question when the planner gives nothing usable. */
     void plan() {
-        Replies.Plan reply = attempt("plan", 0, () -> llm.structured(Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class));
+        Replies.Plan reply = attempt("plan", 0, () -> llm.structuredOrText(Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class,
+                PlainText::plan));
         List<String> questions = reply == null ? List.of() : cleaned(reply.questions());
         boolean fallback = questions.isEmpty();
         memory.setQuestions(fallback ? List.of(query) : questions.stream().limit(MAX_QUESTIONS).toList());
@@ -78,7 +80,7 @@ final class Worker {
         vars.put("chunkLabel", capitalised(chunk.label(documents)));
         vars.put("chunk", chunk.text());
         Replies.Extracted reply = attempt("extract", chunk.number(),
-                () -> llm.structured(Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class));
+                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
         List<String> added = new ArrayList<>();
         List<String> unlocated = new ArrayList<>();
         Map<String, Integer> found = new TreeMap<>();
@@ -89,12 +91,7 @@ final class Worker {
                 repeated++;
                 continue;
             }
-            Fact.Evidence evidence = QuoteResolver.resolve(item.quote(), chunk.text(), chunk.span().start()).map(r -> {
-                found.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
-                Span s = r.span();
-                int offset = chunk.span().start();
-                return new Fact.Evidence(chunk.documentId(), s, chunk.text().substring(s.start() - offset, s.end() - offset));
-            }).orElse(null);
+            Fact.Evidence evidence = locate(item.quote(), chunk, found);
             Fact fact = memory.gather(item.fact().strip(), chunk.number(), item.quote(), evidence);
             added.add(fact.id());
             if (evidence == null) {
@@ -116,10 +113,27 @@ final class Worker {
         trace.record("extract", event);
     }
 
+    /**
+     * Where a fact's quote lies: in the chunk (exactly, up to whitespace, case and punctuation, or
+     * approximately), else, verbatim up to whitespace, in what was read of the document before it,
+     * since workers sometimes quote a passage that an earlier chunk held.
+     */
+    private static Fact.Evidence locate(String quote, Chunk chunk, Map<String, Integer> found) {
+        Optional<Span> span = QuoteResolver.resolve(quote, chunk.text(), chunk.span().start()).map(r -> {
+            found.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+            return r.span();
+        });
+        if (span.isEmpty()) {
+            span = SpanLocator.locate(quote, chunk.before(), 0);
+            span.ifPresent(s -> found.merge("earlier-chunk", 1, Integer::sum));
+        }
+        return span.map(s -> new Fact.Evidence(chunk.documentId(), s, s.of(chunk.documentText()))).orElse(null);
+    }
+
     private void infer(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render());
         Replies.Inferred reply = attempt("infer", chunk.number(),
-                () -> llm.structured(Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class));
+                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class, PlainText::inferred));
         List<String> added = new ArrayList<>();
         Set<String> unknownIds = new LinkedHashSet<>();
         int ungrounded = 0;
@@ -155,7 +169,7 @@ final class Worker {
     private void refine(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxQuestions", MAX_QUESTIONS);
         Replies.Refined reply = attempt("refine", chunk.number(),
-                () -> llm.structured(Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class));
+                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class, PlainText::refined));
         List<String> before = memory.questions();
         List<String> after = reply == null ? before : cleaned(reply.questions());
         int cut = Math.max(0, after.size() - MAX_QUESTIONS);
@@ -177,12 +191,7 @@ final class Worker {
     private <T> T attempt(String step, int chunk, Supplier<T> call) {
         try {
             return call.get();
-        } catch (BudgetExhaustedException spent) {
-            throw spent;
-        } catch (LlmException unusable) {
-            if (unusable.getCause() != null) {
-                throw unusable;
-            }
+        } catch (UnusableReplyException unusable) {
             trace.record("step.failed", Map.of("step", step, "chunk", chunk, "reason", unusable.getMessage()));
             return null;
         }
