@@ -38,9 +38,9 @@ public final class ChunkedReading {
             return documentText.substring(0, span.start());
         }
 
-        /** "chunk 2 of 5", with the document named when the question has several. */
-        public String label(int documents) {
-            return "chunk " + number + " of " + total + (documents > 1 ? " (document " + documentNumber + " of " + documents + ")" : "");
+        /** "Chunk 2 of 5", with the document named when the question has several. */
+        public String heading(int documents) {
+            return "Chunk " + number + " of " + total + (documents > 1 ? " (document " + documentNumber + " of " + documents + ")" : "");
         }
     }
 

@@ -127,8 +127,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         vars.put("query", query);
         vars.put("summary", previous.isEmpty() ? "(nothing yet: this is the first part)" : previous);
         vars.put("summaryWords", settings.summaryTokens() * 3 / 4);
-        vars.put("chunkLabel", Character.toUpperCase(chunk.label(context.documents().size()).charAt(0))
-                + chunk.label(context.documents().size()).substring(1));
+        vars.put("chunkLabel", chunk.heading(context.documents().size()));
         vars.put("chunk", chunk.text());
         String written;
         try {

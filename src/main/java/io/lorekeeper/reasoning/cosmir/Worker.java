@@ -77,7 +77,7 @@ final class Worker {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("query", query);
         vars.put("memory", memory.render());
-        vars.put("chunkLabel", capitalised(chunk.label(documents)));
+        vars.put("chunkLabel", chunk.heading(documents));
         vars.put("chunk", chunk.text());
         Replies.Extracted reply = attempt("extract", chunk.number(),
                 () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
@@ -208,9 +208,5 @@ final class Worker {
 
     private static String normalised(String fact) {
         return fact.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
-    }
-
-    private static String capitalised(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 }
