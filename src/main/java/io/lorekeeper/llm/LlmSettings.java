@@ -13,9 +13,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
  * @param apiKey         never logged or traced
+ * @param maxOutputTokens the reply limit; unset, each role gets one that fits what it returns ({@link OutputLimits})
  * @param contextWindow  the model's context length in tokens, prompt and reply together (128,000 for
- *                       gpt-4o-mini); strategies that read a document in large chunks refuse a chunk
- *                       size whose calls would not fit
+ *                       gpt-4o-mini, the default model); strategies that read a document in large
+ *                       chunks size them to fit it
  * @param reasoningModel the model is an o-series/gpt-5 style reasoning model: it takes
  *                       {@code max_completion_tokens} and no temperature
  */
@@ -25,7 +26,7 @@ public record LlmSettings(
         String apiKey,
         @DefaultValue("gpt-4o-mini") String model,
         @DefaultValue("0") double temperature,
-        @DefaultValue("1024") int maxOutputTokens,
+        Integer maxOutputTokens,
         @DefaultValue("128000") int contextWindow,
         @DefaultValue("native") StructuredOutputMode structuredOutput,
         @DefaultValue("4") int maxConcurrency,

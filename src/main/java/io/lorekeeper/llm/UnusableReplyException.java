@@ -1,8 +1,8 @@
 package io.lorekeeper.llm;
 
 /**
- * The model answered, but neither its reply nor the repair held anything usable. Unlike a failing
- * endpoint, this concerns one step only: a strategy may skip the step and go on with what it has.
+ * The model answered, but nothing in its reply (or in the one repair) could be used. Unlike a
+ * transport failure, the endpoint works: a strategy can end the step and answer with what it has.
  */
 public class UnusableReplyException extends LlmException {
 

@@ -3,6 +3,7 @@ package io.lorekeeper.reasoning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntUnaryOperator;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
@@ -23,6 +24,11 @@ public final class ChunkedReading {
      * besides the chunk and the memory it is given (the longest template is about 600 tokens).
      */
     public static final int PROMPT_ALLOWANCE = 2_000;
+
+    /** The papers' chunk length (COSMIR's and Chain of Agents' experiments alike). */
+    public static final int DEFAULT_CHUNK_TOKENS = 64_000;
+    static final int MIN_CHUNK_TOKENS = 32;
+    static final int MAX_CHUNK_TOKENS = 2_000_000;
 
     private ChunkedReading() {
     }
@@ -64,21 +70,53 @@ public final class ChunkedReading {
     private record Block(UUID documentId, int documentNumber, Span span, String text) {
     }
 
+    /** A question's chunk length, and whether the paper's default was lowered to fit the model. */
+    public record ChunkSize(int tokens, boolean lowered) {
+    }
+
     /**
-     * Refuses, as a problem naming {@code options.chunkTokens}, a chunk size whose calls cannot fit
-     * the model's context window: a chunk, the {@code carriedTokens} of memory handed on with it and
-     * {@link #PROMPT_ALLOWANCE} must fit the prompt tokens the model takes.
+     * The chunk length for a question. A {@code chunkTokens} option must fit the model: the chunk,
+     * the {@code carried} tokens of memory a call takes besides a chunk of that length, and
+     * {@link #PROMPT_ALLOWANCE} within the prompt tokens the researcher's model takes; otherwise it is
+     * refused as a problem naming {@code options.chunkTokens}. Without the option the paper's
+     * {@value #DEFAULT_CHUNK_TOKENS} tokens are used, or the largest length that fits a smaller window.
      */
-    public static void requireFits(String strategy, int chunkTokens, int carriedTokens, ContextLimit limit) {
-        long needed = (long) chunkTokens + carriedTokens + PROMPT_ALLOWANCE;
-        if (needed > limit.promptTokens()) {
-            throw ApiProblem.invalid("options.chunkTokens", strategy + " with chunkTokens " + chunkTokens + " sends up to " + needed
-                    + " prompt tokens per call (the chunk, " + carriedTokens + " tokens of memory and " + PROMPT_ALLOWANCE
-                    + " of instructions), but the model of profile '" + limit.profile() + "' takes at most " + limit.promptTokens()
-                    + " (context-window " + limit.contextWindow() + " less max-output-tokens " + limit.maxOutputTokens()
-                    + "); lower chunkTokens to at most " + Math.max(0, (limit.promptTokens() - PROMPT_ALLOWANCE) * chunkTokens
-                            / Math.max(1, chunkTokens + carriedTokens))
-                    + " or configure a larger context-window for that profile");
+    public static ChunkSize chunkSize(String strategy, QuestionOptions options, IntUnaryOperator carried, ContextLimit limit) {
+        Long requested = options.longValue("chunkTokens", MIN_CHUNK_TOKENS, MAX_CHUNK_TOKENS);
+        int largest = largestFitting(carried, limit);
+        if (requested != null) {
+            int tokens = requested.intValue();
+            if (tokens > largest) {
+                long needed = (long) tokens + carried.applyAsInt(tokens) + PROMPT_ALLOWANCE;
+                throw ApiProblem.invalid("options.chunkTokens", strategy + " with chunkTokens " + tokens + " sends up to " + needed
+                        + " prompt tokens per call (the chunk, " + carried.applyAsInt(tokens) + " tokens of memory and " + PROMPT_ALLOWANCE
+                        + " of instructions), but the model of profile '" + limit.profile() + "' takes at most " + limit.promptTokens()
+                        + " (context-window " + limit.contextWindow() + " less " + limit.maxOutputTokens() + " kept for the reply); "
+                        + (largest >= MIN_CHUNK_TOKENS ? "use chunkTokens of at most " + largest + ", " : "")
+                        + "or configure a larger context-window for that profile");
+            }
+            return new ChunkSize(tokens, false);
         }
+        if (largest < MIN_CHUNK_TOKENS) {
+            throw ApiProblem.invalid("options.chunkTokens", strategy + " cannot fit even a " + MIN_CHUNK_TOKENS
+                    + "-token chunk into the " + limit.promptTokens() + " prompt tokens the model of profile '" + limit.profile()
+                    + "' takes; configure a larger context-window for that profile");
+        }
+        return largest >= DEFAULT_CHUNK_TOKENS ? new ChunkSize(DEFAULT_CHUNK_TOKENS, false) : new ChunkSize(largest, true);
+    }
+
+    /** The longest chunk whose calls fit; below {@link #MIN_CHUNK_TOKENS} when none does. Carried memory grows with the chunk. */
+    private static int largestFitting(IntUnaryOperator carried, ContextLimit limit) {
+        int low = MIN_CHUNK_TOKENS - 1;
+        int high = MAX_CHUNK_TOKENS;
+        while (low < high) {
+            int mid = (int) (((long) low + high + 1) / 2);
+            if ((long) mid + carried.applyAsInt(mid) + PROMPT_ALLOWANCE <= limit.promptTokens()) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        return low;
     }
 }

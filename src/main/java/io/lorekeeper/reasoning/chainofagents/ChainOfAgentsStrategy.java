@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.ContextLimit;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
@@ -56,18 +57,25 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         this.gateway = gateway;
     }
 
-    /** The same knobs as COSMIR's: 64,000-token chunks, a summary of at most 0.125 × that (8,000 tokens). */
-    record Settings(int chunkTokens, double memoryFraction, boolean choicesInQuery) {
+    /**
+     * The same knobs as COSMIR's: 64,000-token chunks (fewer when the workers' model has a smaller
+     * context window), a summary of at most 0.125 × that (8,000 tokens).
+     */
+    record Settings(int chunkTokens, boolean chunkLowered, double memoryFraction, boolean choicesInQuery) {
 
-        static Settings of(QuestionOptions options) {
+        static Settings of(QuestionOptions options, ContextLimit workers) {
             options.allowOnly(OPTIONS);
-            return new Settings(options.intValue("chunkTokens", 64_000, 32, 2_000_000),
-                    options.doubleValue("memoryFraction", 0.125, 0.01, 100),
-                    options.booleanValue("choicesInQuery", true));
+            double fraction = options.doubleValue("memoryFraction", 0.125, 0.01, 100);
+            ChunkedReading.ChunkSize size = ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), workers);
+            return new Settings(size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
         }
 
         int summaryTokens() {
-            return (int) Math.round(memoryFraction * chunkTokens);
+            return cap(memoryFraction, chunkTokens);
+        }
+
+        private static int cap(double fraction, int chunkTokens) {
+            return (int) Math.min(Integer.MAX_VALUE / 4, Math.round(fraction * chunkTokens));
         }
     }
 
@@ -84,16 +92,15 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
 
     @Override
     public void validate(QuestionOptions options) {
-        Settings settings = Settings.of(options);
-        ChunkedReading.requireFits(name(), settings.chunkTokens(), settings.summaryTokens(), gateway.contextLimit(Role.RESEARCHER));
+        Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
     }
 
     @Override
     public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options());
+        Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         context.trace().record("reading", Map.of("documents", context.documents().size(), "chunks", chunks.size(),
-                "chunkTokens", settings.chunkTokens(), "summaryTokens", settings.summaryTokens(),
+                "chunkTokens", settings.chunkTokens(), "chunkLowered", settings.chunkLowered(), "summaryTokens", settings.summaryTokens(),
                 "choicesInQuery", settings.choicesInQuery(), "expectedCalls", chunks.size() + 1));
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
         String summary = "";

@@ -59,23 +59,22 @@ class CosmirStrategy implements AnswerStrategy {
 
     @Override
     public void validate(QuestionOptions options) {
-        CosmirSettings settings = CosmirSettings.of(options);
-        // An extract call carries the chunk, the gathered and the inferred facts (each within the cap) and the open questions.
-        ChunkedReading.requireFits(name(), settings.chunkTokens(), 2 * settings.memoryTokens() + QUESTIONS_TOKENS,
-                gateway.contextLimit(Role.RESEARCHER));
+        settings(options);
     }
 
-    /** Room kept for the open questions beside the capped facts. */
-    private static final int QUESTIONS_TOKENS = Worker.MAX_QUESTIONS * 60;
+    private CosmirSettings settings(QuestionOptions options) {
+        return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
+    }
 
     @Override
     public StrategyResult answer(QuestionContext context) {
-        CosmirSettings settings = CosmirSettings.of(context.options());
+        CosmirSettings settings = settings(context.options());
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         Map<String, Object> reading = new LinkedHashMap<>();
         reading.put("documents", context.documents().size());
         reading.put("chunks", chunks.size());
         reading.put("chunkTokens", settings.chunkTokens());
+        reading.put("chunkLowered", settings.chunkLowered());
         reading.put("capTokens", settings.memoryTokens());
         reading.put("choicesInQuery", settings.choicesInQuery());
         reading.put("expectedCalls", 2 + 3 * chunks.size());

@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntUnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
 import io.lorekeeper.llm.ContextLimit;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.ChunkedReading;
+import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
 
@@ -101,13 +104,27 @@ class CosmirMemoryTest {
     }
 
     @Test
-    void aChunkSizeWhoseCallsCannotFitTheContextWindowIsRefusedNamingTheOption() {
-        ContextLimit limit = new ContextLimit("default", 128_000, 1024);
-        ChunkedReading.requireFits("cosmir", 64_000, 16_720, limit);
+    void theChunkLengthIsThePapersUnlessTheModelsContextWindowCannotTakeIt() {
+        IntUnaryOperator carried = chunk -> 2 * (int) Math.round(0.125 * chunk) + CosmirSettings.QUESTIONS_TOKENS;
+        ContextLimit gpt4oMini = new ContextLimit("default", 128_000, 8_192);
+        assertThat(ChunkedReading.chunkSize("cosmir", QuestionOptions.none(), carried, gpt4oMini))
+                .isEqualTo(new ChunkedReading.ChunkSize(64_000, false));
 
-        assertThatThrownBy(() -> ChunkedReading.requireFits("cosmir", 120_000, 30_720, limit))
+        ContextLimit local = new ContextLimit("local", 32_768, 8_192);
+        ChunkedReading.ChunkSize lowered = ChunkedReading.chunkSize("cosmir", QuestionOptions.none(), carried, local);
+        int n = lowered.tokens();
+        assertThat(lowered.lowered()).isTrue();
+        assertThat(n + carried.applyAsInt(n) + ChunkedReading.PROMPT_ALLOWANCE).as("fits").isLessThanOrEqualTo(24_576);
+        assertThat(n + 1 + carried.applyAsInt(n + 1) + ChunkedReading.PROMPT_ALLOWANCE).as("the largest that fits").isGreaterThan(24_576);
+
+        assertThat(ChunkedReading.chunkSize("cosmir", new QuestionOptions(Map.of("chunkTokens", 10_000)), carried, local))
+                .isEqualTo(new ChunkedReading.ChunkSize(10_000, false));
+        assertThatThrownBy(() -> ChunkedReading.chunkSize("cosmir", new QuestionOptions(Map.of("chunkTokens", 64_000)), carried, local))
                 .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
-                .hasMessageContaining("152720 prompt tokens").hasMessageContaining("at most 126976")
-                .hasMessageContaining("context-window 128000");
+                .hasMessageContaining("82720 prompt tokens").hasMessageContaining("at most 24576")
+                .hasMessageContaining("context-window 32768").hasMessageContaining("use chunkTokens of at most " + n);
+        assertThatThrownBy(() -> ChunkedReading.chunkSize("cosmir", QuestionOptions.none(), carried, new ContextLimit("tiny", 4_096, 2_048)))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
+                .hasMessageContaining("cannot fit even a 32-token chunk");
     }
 }
