@@ -59,6 +59,15 @@ public final class Budget {
         return maxWallTime;
     }
 
+    /**
+     * Whether {@code moreCalls} further calls that bring about {@code moreTokens} tokens in all still
+     * fit, so that a strategy can stop reading while it can still afford its answer call.
+     */
+    public boolean affords(int moreCalls, long moreTokens) {
+        return calls.get() + (long) moreCalls <= maxCalls && tokens.get() + moreTokens <= maxTokens
+                && System.nanoTime() < deadlineNanos;
+    }
+
     public int calls() {
         return calls.get();
     }

@@ -72,15 +72,6 @@ public final class LlmSession {
         LOG.info("Model reply to {}: {} {} ({})", issue.template(), issue.kind(), issue.path(), issue.reason());
     }
 
-    /**
-     * Tokens a prompt for {@code role} may take: the role's context window less the room kept for its
-     * reply. Strategies size what they show the model (all the memos, or the most relevant) from it.
-     */
-    public int promptRoom(Role role) {
-        ModelProfile profile = profiles.forRole(role);
-        return Math.max(0, profile.contextWindow() - profile.maxOutputTokens());
-    }
-
     /** Free text from the template's prompt. */
     public String text(Role role, String template, Map<String, ?> variables) {
         ModelProfile profile = profiles.forRole(role);

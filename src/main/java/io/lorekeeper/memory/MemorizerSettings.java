@@ -7,15 +7,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The GAM memorizer under {@code lorekeeper.memorizer}.
  *
  * @param contextTokens  how much of the memory so far (the most recent memos) a memo or header call
- *                       sees. Unset, as much as the memorizer's context window holds besides the page
- *                       and the reply: the paper writes each memo from the whole memory, and a
- *                       novel's 120 memos (about 20K tokens) then fit a 32K window. Set it to cap the
- *                       cost of long documents; the newest memos are kept
+ *                       sees, at most what the memorizer's context window holds besides the page and
+ *                       the reply. The paper writes each memo from the whole memory; 24,000 tokens
+ *                       hold about 150 memos, a long novel's, while bounding what each call of a
+ *                       larger corpus costs
  * @param maxPageTokens  the longest page text sent in one call; a longer page (a very long
  *                       conversation session) is cut, and the cut is said in the prompt
  */
 @ConfigurationProperties("lorekeeper.memorizer")
 record MemorizerSettings(
-        Integer contextTokens,
+        @DefaultValue("24000") int contextTokens,
         @DefaultValue("12000") int maxPageTokens) {
 }

@@ -52,7 +52,7 @@ class PageMemorizer {
             }
             PageExcerpt excerpt = PageExcerpt.of(page.span().of(text), settings.maxPageTokens());
             R reply = llm.structured(Role.MEMORIZER, template, Map.of(
-                    "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(llm, excerpt)),
+                    "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(excerpt)),
                     "pageNumber", page.ordinal(),
                     "pageNote", excerpt.note(),
                     "page", excerpt.text()), replyType);
@@ -61,12 +61,10 @@ class PageMemorizer {
         }
     }
 
-    /** Tokens of earlier memos shown with a page: the configured cap, or what the prompt has room for besides the page. */
-    private int memoryBudget(LlmSession llm, PageExcerpt excerpt) {
-        if (settings.contextTokens() != null) {
-            return settings.contextTokens();
-        }
-        return Math.max(1000, llm.promptRoom(Role.MEMORIZER) - TokenCounter.count(excerpt.text()) - PROMPT_OVERHEAD);
+    /** Tokens of earlier memos shown with a page: the configured amount, or less when the prompt has no room for it besides the page. */
+    private int memoryBudget(PageExcerpt excerpt) {
+        int room = gateway.contextLimit(Role.MEMORIZER).promptTokens() - TokenCounter.count(excerpt.text()) - PROMPT_OVERHEAD;
+        return Math.max(1000, Math.min(settings.contextTokens(), room));
     }
 
     /** The memorizer's instructions, labels and markup, with room to spare. */

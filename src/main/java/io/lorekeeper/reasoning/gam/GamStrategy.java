@@ -12,6 +12,7 @@ import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
@@ -44,6 +45,12 @@ class GamStrategy implements AnswerStrategy {
 
     /** Tokens a research prompt takes besides what is measured (instructions, tool list, schema, markup), with room to spare. */
     private static final int PROMPT_OVERHEAD = 1500;
+
+    private final LlmGateway gateway;
+
+    GamStrategy(LlmGateway gateway) {
+        this.gateway = gateway;
+    }
 
     @Override
     public String name() {
@@ -84,7 +91,7 @@ class GamStrategy implements AnswerStrategy {
         try {
             for (int round = 1; round <= settings.maxDepth(); round++) {
                 context.cancellation().throwIfCancelled();
-                MemoBook.Shown shown = memos.select(request, memoBudget(llm, settings, integration, request), similarity);
+                MemoBook.Shown shown = memos.select(request, memoBudget(settings, integration, request), similarity);
                 memosShown.addAll(shown.refs());
                 context.trace().record("memos", Map.of("round", round, "shown", shown.refs().size(), "total", memos.total(),
                         "tokens", shown.tokens(), "totalTokens", memos.totalTokens()));
@@ -106,7 +113,7 @@ class GamStrategy implements AnswerStrategy {
                 if (toRead.isEmpty()) {
                     context.trace().record("integrate", Map.of("round", round, "skipped", "the searches found no page to read"));
                 } else {
-                    PageBundle pages = pages(context, search, toRead, pageBudget(llm, settings, integration, context.question()), memos);
+                    PageBundle pages = pages(context, search, toRead, pageBudget(settings, integration, context.question()), memos);
                     pages.spans().forEach(pageSpans::putIfAbsent);
                     integration = llm.structured(Role.RESEARCHER, "gam/integrate", Map.of("question", context.question(),
                             "integration", integration.render(), "pages", pages.markup()), Integration.class);
@@ -144,7 +151,7 @@ class GamStrategy implements AnswerStrategy {
             Map<PageRef, PageSearch.Found> read, Map<PageRef, Span> pageSpans, boolean limited) {
         boolean shown = !settings.output().equals(GamSettings.INTEGRATION);
         int excerptBudget = settings.pageTokens() > 0 ? settings.pageTokens()
-                : Math.max(1000, context.llm().promptRoom(Role.ANSWERER) - TokenCounter.count(integration.render()) - PROMPT_OVERHEAD);
+                : Math.max(1000, gateway.contextLimit(Role.ANSWERER).promptTokens() - TokenCounter.count(integration.render()) - PROMPT_OVERHEAD);
         List<SearchHit> excerpts = read.isEmpty() || !shown ? List.of()
                 : Excerpts.select(settings.output(), integration, read, search, context.retriever(), context.question(), excerptBudget);
         // with the integration alone (the paper's default), the answerer's context is the notes, built from the pages they cite
@@ -254,20 +261,20 @@ class GamStrategy implements AnswerStrategy {
     }
 
     /** Tokens of memos the planner may see this round: the cap asked for, or what its context window leaves. */
-    private static int memoBudget(LlmSession llm, GamSettings settings, Integration integration, String request) {
+    private int memoBudget(GamSettings settings, Integration integration, String request) {
         if (settings.memoTokens() > 0) {
             return settings.memoTokens();
         }
-        return Math.max(500, llm.promptRoom(Role.PLANNER) - TokenCounter.count(integration.render()) - TokenCounter.count(request)
+        return Math.max(500, gateway.contextLimit(Role.PLANNER).promptTokens() - TokenCounter.count(integration.render()) - TokenCounter.count(request)
                 - PROMPT_OVERHEAD);
     }
 
     /** Tokens of pages one integration call may read: the cap asked for, or what the researcher's context window leaves. */
-    private static int pageBudget(LlmSession llm, GamSettings settings, Integration integration, String question) {
+    private int pageBudget(GamSettings settings, Integration integration, String question) {
         if (settings.pageTokens() > 0) {
             return settings.pageTokens();
         }
-        return Math.max(2048, llm.promptRoom(Role.RESEARCHER) - TokenCounter.count(integration.render()) - TokenCounter.count(question)
+        return Math.max(2048, gateway.contextLimit(Role.RESEARCHER).promptTokens() - TokenCounter.count(integration.render()) - TokenCounter.count(question)
                 - PROMPT_OVERHEAD);
     }
 
