@@ -95,7 +95,9 @@ class LlmOutageTest {
             JsonNode built = api.awaitStage(id, "memos", "DONE", Duration.ofSeconds(90));
             assertThat(stage(built, "memos").get("attempts").asInt()).as("built by the scheduled retry").isGreaterThan(1);
 
-            JsonNode answer = api.ask(Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "gam"));
+            // snippets: the answerer quotes an excerpt, so the citation is its quote
+            JsonNode answer = api.ask(Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "gam",
+                    "options", Map.of("output", "snippets")));
             assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
             assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
             assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("a lamp that Hector Munro had left burning");

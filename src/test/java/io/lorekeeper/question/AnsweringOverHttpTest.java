@@ -144,7 +144,9 @@ class AnsweringOverHttpTest {
         fake.onTask("gam/answer", completion("""
                 {"answer": "Biscuit", "confidence": 0.9, "choice": null, "evidence": [{"excerpt": 1, "quote": "a puppy named Biscuit"}]}"""));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chat), "question", "What is Caroline's puppy called?", "strategy", "gam"));
+        // snippets: the answerer quotes an excerpt, so the citation is its quote
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chat), "question", "What is Caroline's puppy called?", "strategy", "gam",
+                "options", Map.of("output", "snippets")));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Biscuit");

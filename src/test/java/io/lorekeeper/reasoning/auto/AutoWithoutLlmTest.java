@@ -42,4 +42,41 @@ class AutoWithoutLlmTest {
         assertThat(auto.get("rule").asString()).isEqualTo("no-llm");
         assertThat(auto.get("reasons").get(0).asString()).isEqualTo("no LLM is configured");
     }
+
+    @Test
+    void theEvaluationHarnessComparesAutoWithTheStrategyItPicks() {
+        Map<String, Object> doc = Map.of("title", "Harbour notes", "text", "The harbour master of Port Ellen was Isla Munro. "
+                + "She kept the tide tables. The ferry to Kennacraig left at seven every morning.");
+        List<Map<String, Object>> items = List.of(
+                Map.of("id", "master", "document", doc, "question", "Who was the harbour master of Port Ellen?", "answer", "Isla Munro"),
+                Map.of("id", "ferry", "document", doc, "question", "When did the ferry to Kennacraig leave?", "answer", "at seven"));
+
+        Api.Response started = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", items,
+                "strategies", List.of("auto", "extractive"), "options", Map.of("auto", Map.of("extractive", Map.of("k", 4)))));
+
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        JsonNode view = api.awaitFinished(started.header("Location"), java.time.Duration.ofMinutes(3));
+        assertThat(view.path("status").asString()).as(view.toString()).isEqualTo("DONE");
+        JsonNode results = view.path("report").path("items");
+        assertThat(results).hasSize(4);
+        for (String id : List.of("master", "ferry")) {
+            JsonNode auto = null;
+            JsonNode extractive = null;
+            for (JsonNode r : results) {
+                if (r.path("itemId").asString().equals(id)) {
+                    if (r.path("strategy").asString().equals("auto")) {
+                        auto = r;
+                    } else {
+                        extractive = r;
+                    }
+                }
+            }
+            assertThat(auto.path("status").asString()).isEqualTo("DONE");
+            assertThat(auto.path("answer").asString()).as("auto picked extractive").isEqualTo(extractive.path("answer").asString());
+        }
+        Api.Response bad = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", items, "strategies", List.of("auto"),
+                "options", Map.of("auto", Map.of("extractive", Map.of("k", 0)))));
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().path("field").asString()).startsWith("options.auto");
+    }
 }
