@@ -109,11 +109,11 @@ class GamStrategy implements AnswerStrategy {
                 List<PageSearch.Found> toRead = found.pages().stream().filter(p -> settings.reread() || !read.containsKey(p.ref()))
                         .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound()).toList();
                 Set<PageRef> readBefore = new HashSet<>(read.keySet());
-                toRead.forEach(p -> read.put(p.ref(), p));
                 if (toRead.isEmpty()) {
                     context.trace().record("integrate", Map.of("round", round, "skipped", "the searches found no page to read"));
                 } else {
-                    PageBundle pages = pages(context, search, toRead, pageBudget(settings, integration, context.question()), memos);
+                    PageBundle pages = pages(context, search, toRead, pageBudget(settings, integration, context.question()));
+                    toRead.stream().filter(p -> pages.spans().containsKey(p.ref())).forEach(p -> read.put(p.ref(), p));
                     pages.spans().forEach(pageSpans::putIfAbsent);
                     integration = llm.structured(Role.RESEARCHER, "gam/integrate", Map.of("question", context.question(),
                             "integration", integration.render(), "pages", pages.markup()), Integration.class);
@@ -224,10 +224,10 @@ class GamStrategy implements AnswerStrategy {
     }
 
     /**
-     * The round's pages as tagged text, each with its context line, ranked as the search merged them
+     * The round's pages as tagged text, each with its header, ranked as the search merged them
      * and within the token budget; those that do not fit are left out and named in the trace.
      */
-    private static PageBundle pages(QuestionContext context, PageSearch search, List<PageSearch.Found> pages, int budget, MemoBook memos) {
+    private static PageBundle pages(QuestionContext context, PageSearch search, List<PageSearch.Found> pages, int budget) {
         StringBuilder out = new StringBuilder();
         List<String> labels = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
@@ -246,18 +246,12 @@ class GamStrategy implements AnswerStrategy {
             labels.add(found.ref().label());
             spans.put(found.ref(), new Span(page.start(), page.end()));
             out.append("<page ref=\"").append(found.ref().label()).append("\">\n");
-            String header = contextLine(page, found.ref(), memos);
-            if (!header.isBlank()) {
-                out.append("(context: ").append(PromptMarkup.data(header)).append(")\n");
+            if (page.header() != null && !page.header().isBlank()) {
+                out.append("(context: ").append(PromptMarkup.data(page.header().strip())).append(")\n");
             }
             out.append(PromptMarkup.data(page.text())).append("\n</page>\n\n");
         }
         return new PageBundle(PromptMarkup.of(out.toString()), labels, spans, used, leftOut);
-    }
-
-    /** The line that situates a page for a reader who sees it alone. */
-    private static String contextLine(PageText page, PageRef ref, MemoBook memos) {
-        return page.header() == null ? "" : page.header().strip();
     }
 
     /** Tokens of memos the planner may see this round: the cap asked for, or what its context window leaves. */

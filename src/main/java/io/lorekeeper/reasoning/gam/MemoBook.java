@@ -93,11 +93,6 @@ final class MemoBook {
                 inOrder.stream().mapToInt(Entry::tokens).sum());
     }
 
-    /** The memo of a page, or empty when it has none. */
-    String memo(PageRef ref) {
-        return entries.stream().filter(e -> e.ref().equals(ref)).map(e -> e.text().strip()).findFirst().orElse("");
-    }
-
     int total() {
         return entries.size();
     }
