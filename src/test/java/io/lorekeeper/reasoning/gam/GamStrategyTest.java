@@ -286,6 +286,25 @@ class GamStrategyTest {
     }
 
     @Test
+    void aPageThatDoesNotFitTheRoundIsNamedAndStillReadInALaterRound() {
+        model.on("gam/plan").reply(plan(List.of("support group", "puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"the puppy\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
+
+        // room for one page per integration call; pages already read are not read again
+        JsonNode answer = ask("What did Caroline do after the support group?", Map.of("pageTokens", 1, "reread", false));
+
+        JsonNode first = events(answer, "integrate").get(0);
+        assertThat(first.get("pagesRead")).extracting(JsonNode::asString).containsExactly("D1-P0");
+        assertThat(first.get("pagesLeftOut")).extracting(JsonNode::asString).containsExactly("D1-P2");
+        assertThat(events(answer, "integrate").get(1).get("pagesRead")).extracting(JsonNode::asString)
+                .as("left out for room, not read: so not skipped as read").containsExactly("D1-P2");
+    }
+
+    @Test
     void theResearchersReasoningIsTracedButNeverReachesTheNotesOrTheAnswerer() {
         model.on("gam/plan").reply("{\"thinking\": \"PLAN-REASONING the dog matters\", \"informationNeeds\": [\"dog\"], "
                 + "\"keywordQueries\": [\"puppy Biscuit\"], \"vectorQueries\": [], \"pages\": []}");
