@@ -21,11 +21,15 @@ public final class SharedData {
 
     /** {@code relative} under {@link #ROOT}, which must exist: skips the test when it does not, fails it under CI. */
     public static Path require(String relative) {
-        Path path = ROOT.resolve(relative);
+        return require(ROOT, relative, underCi());
+    }
+
+    static Path require(Path root, String relative, boolean ci) {
+        Path path = root.resolve(relative);
         if (!Files.exists(path)) {
             String message = "this test needs " + path.toAbsolutePath().normalize() + " from the shared data folder "
-                    + ROOT.toAbsolutePath().normalize() + " (check it out beside the repository)";
-            if (underCi()) {
+                    + root.toAbsolutePath().normalize() + " (check it out beside the repository)";
+            if (ci) {
                 Assertions.fail(message + "; CI=true, so a missing data folder fails the run instead of skipping");
             }
             Assumptions.abort(message);
