@@ -44,6 +44,18 @@ public final class LlmSession {
         return budget;
     }
 
+    /**
+     * This session with every call sampling at {@code temperature}, whatever the role's profile
+     * says, for methods whose agents need their own temperatures (MemCoT's judge at 0). Same budget
+     * and call log; only temperature-0 replies are cached, as always.
+     */
+    public LlmSession atTemperature(double temperature) {
+        if (temperature < 0 || temperature > 2 || Double.isNaN(temperature)) {
+            throw new IllegalArgumentException("temperature must be within [0, 2], was " + temperature);
+        }
+        return new LlmSession(scope, budget, profiles.atTemperature(temperature), templates, caller, output);
+    }
+
     /** Free text from the template's prompt. */
     public String text(Role role, String template, Map<String, ?> variables) {
         ModelProfile profile = profiles.forRole(role);

@@ -3,6 +3,7 @@ package io.lorekeeper.llm;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.LlmSettings.ProfileOverrides;
@@ -15,7 +16,10 @@ class ModelProfiles {
 
     private final Map<String, ModelProfile> byName = new LinkedHashMap<>();
     private final Map<String, String> roles;
+    /** Null: every profile samples at its own temperature. */
+    private final Double temperature;
 
+    @Autowired
     ModelProfiles(LlmSettings settings) {
         ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
                 settings.model(), settings.temperature(), settings.maxOutputTokens(), settings.contextWindow(),
@@ -30,10 +34,23 @@ class ModelProfiles {
             }
         }
         this.roles = settings.roles();
+        this.temperature = null;
+    }
+
+    private ModelProfiles(ModelProfiles base, double temperature) {
+        this.byName.putAll(base.byName);
+        this.roles = base.roles;
+        this.temperature = temperature;
     }
 
     ModelProfile forRole(Role role) {
-        return byName.get(roles.getOrDefault(role.key(), DEFAULT));
+        ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
+        return temperature == null ? profile : profile.withTemperature(temperature);
+    }
+
+    /** The same routing with every profile sampling at {@code temperature}. */
+    ModelProfiles atTemperature(double newTemperature) {
+        return new ModelProfiles(this, newTemperature);
     }
 
     private static ModelProfile merge(String name, ModelProfile base, ProfileOverrides o) {
