@@ -26,6 +26,14 @@ record Judgement(String thinking, @JsonAlias({"useful_id", "useful_ids"}) List<S
     }
 
     /**
+     * A prose reply where JSON was asked: the unit ids it mentions are kept, and since whether it
+     * can answer cannot be read from prose reliably, the question stays open with no new queries.
+     */
+    static Judgement fromProse(String text) {
+        return new Judgement(text, Perception.labelsIn(text), false, null, List.of(), List.of());
+    }
+
+    /**
      * BREAK splits the query that did not work into atomic sub-queries, which replace the queue;
      * DELETE drops the queries the evidence has settled and keeps the rest, plus any narrowed ones.
      */

@@ -18,8 +18,17 @@ import jakarta.validation.constraints.PositiveOrZero;
 record MemCotAnswer(@NotNull String answer, @Valid List<Evidence> evidence,
         @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence, @PositiveOrZero Integer choice) {
 
+    /** How sure a prose answer is taken to be: the model ignored the format, so it is not trusted much. */
+    static final double PROSE_CONFIDENCE = 0.2;
+
     MemCotAnswer {
         evidence = evidence == null ? List.of() : evidence;
+    }
+
+    /** A prose reply where JSON was asked: the text is the answer, and the units it names are its evidence. */
+    static MemCotAnswer fromProse(String text) {
+        return new MemCotAnswer(text.strip(), Perception.labelsIn(text).stream().map(id -> new Evidence(id, "")).toList(),
+                PROSE_CONFIDENCE, null);
     }
 
     /** @param quote may be empty: the whole unit is then the evidence */

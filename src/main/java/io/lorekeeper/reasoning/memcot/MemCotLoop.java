@@ -202,10 +202,13 @@ final class MemCotLoop {
         return added.units();
     }
 
-    /** A perception call; a reply with nothing usable (after the gateway's repair) keeps nothing. */
+    /**
+     * A perception call. Prose instead of JSON still counts for the ids it names; a reply with nothing
+     * usable at all (after the gateway's repair) keeps nothing, and the loop goes on to the judge.
+     */
     private Perception perceive(String template, Map<String, Object> vars, Map<String, Object> event) {
         try {
-            return perceivers.structured(Role.RESEARCHER, template, vars, Perception.class);
+            return perceivers.structuredOrText(Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
         } catch (BudgetExhaustedException spent) {
             throw spent;
         } catch (LlmException unusable) {
@@ -229,7 +232,7 @@ final class MemCotLoop {
         event.put("step", step);
         Judgement verdict;
         try {
-            verdict = critic.structured(Role.CRITIC, "memcot/judge", vars, Judgement.class);
+            verdict = critic.structuredOrText(Role.CRITIC, "memcot/judge", vars, Judgement.class, Judgement::fromProse);
         } catch (BudgetExhaustedException spent) {
             throw spent;
         } catch (LlmException unusable) {

@@ -12,7 +12,6 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
-import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.text.TokenCounter;
 
@@ -58,7 +57,7 @@ final class Responder {
         MemCotAnswer reply;
         try {
             reply = context.llm().atTemperature(settings.responderTemperature())
-                    .structured(Role.ANSWERER, "memcot/answer", variables(outcome, memory), MemCotAnswer.class);
+                    .structuredOrText(Role.ANSWERER, "memcot/answer", variables(outcome, memory), MemCotAnswer.class, MemCotAnswer::fromProse);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "answer", "reason", spent.getMessage()));
             return fromMemory(outcome, "the budget ran out", true);
@@ -100,16 +99,9 @@ final class Responder {
 
     private static Cited cite(Unit named, String quote, List<Unit> evidence) {
         if (quote != null && !quote.isBlank()) {
-            List<Unit> order = new ArrayList<>();
-            if (named != null) {
-                order.add(named);
-            }
-            evidence.stream().filter(u -> u != named).forEach(order::add);
-            for (Unit u : order) {
-                var span = SpanLocator.locate(quote, u.hit().text(), u.hit().start());
-                if (span.isPresent()) {
-                    return new Cited(List.of(Citation.of(u.hit().documentId(), span.get().start(), span.get().end(), quote.strip())), true);
-                }
+            AnswerParts.Quoted quoted = AnswerParts.quotedIn(evidence.stream().map(Unit::hit).toList(), evidence.indexOf(named), quote);
+            if (quoted.located()) {
+                return new Cited(List.of(quoted.citation()), true);
             }
         }
         return new Cited(named == null ? List.of() : named.citations(), false);

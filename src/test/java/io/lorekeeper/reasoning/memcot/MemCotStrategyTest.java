@@ -289,9 +289,10 @@ class MemCotStrategyTest {
         model.on("memcot/zoom-out").reply("I could not decide which of these turns matter.");
         model.on("memcot/judge").reply(call -> "Here is my verdict: {\"canAnswer\": true, \"action\": \"delete\", \"usefulIds\": [\"["
                 + idOf(call.user(), GROUP) + "]\", \"" + idOf(call.user(), STORIES) + "\"]}");
-        // the quote is from STORIES although the model names GROUP's unit; the second item is invented
+        // the first quote is from STORIES although the model names GROUP's unit; the second item has no id; the third is invented
         model.on("memcot/answer").reply(call -> answer("She felt accepted.", 0.7,
-                evidence(idOf(call.user(), GROUP), "People shared their transgender stories"), evidence("D1-C777", "words nobody said")));
+                evidence(idOf(call.user(), GROUP), "People shared their transgender stories"), Map.of("quote", "no id here"),
+                evidence("D1-C777", "words nobody said")));
 
         JsonNode answer = ask("How did Caroline feel at the support group?", Map.of());
 
@@ -299,16 +300,39 @@ class MemCotStrategyTest {
         JsonNode zoomIn = events(answer, "zoom-in").get(0);
         assertThat(strings(zoomIn.get("kept"))).hasSize(2);
         assertThat(strings(zoomIn.get("unknownIds"))).containsExactly("D1-C999", "the second one");
-        assertThat(events(answer, "zoom-out").get(0).get("failed").asString()).contains("did not match its schema");
+        // prose where JSON was asked: one repair, then the prose is read for ids (it names none)
         assertThat(model.calls("memcot/zoom-out#repair")).hasSize(1);
+        JsonNode zoomOut = events(answer, "zoom-out").get(0);
+        assertThat(zoomOut.get("thinking").asString()).isEqualTo("I could not decide which of these turns matter.");
+        assertThat(strings(zoomOut.get("kept"))).isEmpty();
+        assertThat(events(answer, "llm.plain-text")).extracting(e -> e.get("template").asString()).containsExactly("memcot/zoom-out");
         assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic"))).containsExactly("D1:1", "D1:3");
+        assertThat(events(answer, "llm.dropped")).extracting(e -> e.get("template").asString()).containsExactly("memcot/answer");
         assertThat(answer.get("citations")).hasSize(1);
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("People shared their transgender stories");
         assertThat(citation.get("turnId").asString()).isEqualTo("D1:3");
         JsonNode checked = events(answer, "answer").get(0).get("evidence");
+        assertThat(checked).hasSize(2);
         assertThat(checked.get(1).get("unitKnown").asBoolean()).isFalse();
         assertThat(checked.get(1).get("quoteFound").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aResponderThatAnswersInProseStillAnswersAndCitesTheUnitsItNames() {
+        model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
+        model.on("memcot/zoom-out").reply(perception("", new String[0]));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY)));
+        // the repair call's last user message is the repair request: read the ids from the original prompt
+        model.on("memcot/answer").reply(call -> "Her puppy is called Biscuit (see " + idOf(call.messages().get(1).getText(), PUPPY) + ").");
+
+        JsonNode answer = ask("What is the name of Caroline's puppy?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).startsWith("Her puppy is called Biscuit");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(MemCotAnswer.PROSE_CONFIDENCE);
+        assertThat(answer.get("citations")).extracting(c -> c.get("turnId").asString()).containsExactly("D3:1");
+        assertThat(events(answer, "llm.plain-text")).hasSize(1);
     }
 
     @Test
@@ -471,7 +495,7 @@ class MemCotStrategyTest {
     }
 
     @SafeVarargs
-    static String answer(String text, double confidence, Map<String, Object>... evidence) {
+    static String answer(String text, double confidence, Map<String, ?>... evidence) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("answer", text);
         out.put("evidence", List.of(evidence));
