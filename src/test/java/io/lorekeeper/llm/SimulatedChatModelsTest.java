@@ -114,6 +114,37 @@ class SimulatedChatModelsTest {
     }
 
     @Test
+    void memCotKeepsTheFirstPassagesJudgesByCandidatesAndAnswersFromTheFirstEvidence() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        String found = "Evidence already known:\n<memory>\n(nothing yet)\n</memory>\n\nPassages found:\n"
+                + "<passage id=\"D1-C2\" session=\"[Session 1, 1 May]\">\nAnn: one.\n</passage>\n"
+                + "<passage id=\"D1-C5\">\nBo: two.\n</passage>\n<passage id=\"D1-C9\">\nAnn: three.\n</passage>\n";
+        assertThat(json(call(models, "memcot/zoom-in", "", found)).path("usefulIds")).extracting(JsonNode::asString)
+                .containsExactly("D1-C2", "D1-C5");
+        String windows = "Context windows:\n<context n=\"1\">\n<passage id=\"D1-C1\" known=\"yes\">\nA.\n</passage>\n"
+                + "<passage id=\"D1-C2\" selected=\"yes\">\nB.\n</passage>\n<passage id=\"D1-C3\">\nC.\n</passage>\n</context>\n\n"
+                + "<context n=\"2\">\n<passage id=\"D1-C8\">\nD.\n</passage>\n</context>";
+        assertThat(json(call(models, "memcot/zoom-out", "", windows)).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C3");
+
+        JsonNode judge = json(call(models, "memcot/judge", "", "Known evidence:\n<memory>\n(nothing yet)\n</memory>\n\n"
+                + "Candidates found in this step:\n<passage id=\"D1-C2\">\nAnn: one.\n</passage>\n"));
+        assertThat(judge.path("canAnswer").asBoolean()).isTrue();
+        assertThat(judge.path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2");
+        JsonNode stuck = json(call(models, "memcot/judge", "", "Known evidence:\n<memory>\n(nothing yet)\n</memory>\n\n"
+                + "Candidates found in this step:\n(no new candidates this step)"));
+        assertThat(stuck.path("canAnswer").asBoolean()).isFalse();
+        assertThat(stuck.path("newQueries")).isEmpty();
+
+        JsonNode answer = json(call(models, "memcot/answer", "", "<notes>\n(none)\n</notes>\n\nEvidence:\n<memory>\n"
+                + "<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>\n</memory>\n\n<question>\nq\n</question>\n"));
+        assertThat(answer.path("answer").asString()).isEqualTo("Bo: I sold the boat.");
+        assertThat(answer.path("evidence").get(0).path("id").asString()).isEqualTo("D1-C5");
+        assertThat(answer.path("evidence").get(0).path("quote").asString()).isEqualTo("Bo: I sold the boat.");
+        assertThat(json(call(models, "memcot/answer", "", "Evidence:\n<memory>\n(no evidence was found)\n</memory>"))
+                .path("answer").asString()).contains("not available");
+    }
+
+    @Test
     void sleepsTheConfiguredLatency() {
         SimulatedChatModels models = new SimulatedChatModels(Duration.ofMillis(120));
         long started = System.nanoTime();
