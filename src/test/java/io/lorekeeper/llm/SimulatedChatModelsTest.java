@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -113,35 +114,45 @@ class SimulatedChatModelsTest {
         assertThat(empty.path("answer").asString()).contains("not available");
     }
 
+    /** The MemCoT rules read the real templates' sections, so the prompts here are rendered from them. */
     @Test
     void memCotKeepsTheFirstPassagesJudgesByCandidatesAndAnswersFromTheFirstEvidence() {
         SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
-        String found = "Evidence already known:\n<memory>\n(nothing yet)\n</memory>\n\nPassages found:\n"
-                + "<passage id=\"D1-C2\" session=\"[Session 1, 1 May]\">\nAnn: one.\n</passage>\n"
-                + "<passage id=\"D1-C5\">\nBo: two.\n</passage>\n<passage id=\"D1-C9\">\nAnn: three.\n</passage>\n";
-        assertThat(json(call(models, "memcot/zoom-in", "", found)).path("usefulIds")).extracting(JsonNode::asString)
-                .containsExactly("D1-C2", "D1-C5");
-        String windows = "Context windows:\n<context n=\"1\">\n<passage id=\"D1-C1\" known=\"yes\">\nA.\n</passage>\n"
+        PromptMarkup nothing = PromptMarkup.of("(nothing yet)");
+        PromptMarkup found = PromptMarkup.of("<passage id=\"D1-C2\" session=\"[Session 1, 1 May]\">\nAnn: one.\n</passage>\n"
+                + "<passage id=\"D1-C5\">\nBo: two.\n</passage>\n<passage id=\"D1-C9\">\nAnn: three.\n</passage>");
+        assertThat(json(memcot(models, "memcot/zoom-in", Map.of("question", "q", "queries", "1. q", "previousQueries", "(none)",
+                "memory", nothing, "results", found))).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2", "D1-C5");
+        PromptMarkup windows = PromptMarkup.of("<context n=\"1\">\n<passage id=\"D1-C1\" known=\"yes\">\nA.\n</passage>\n"
                 + "<passage id=\"D1-C2\" selected=\"yes\">\nB.\n</passage>\n<passage id=\"D1-C3\">\nC.\n</passage>\n</context>\n\n"
-                + "<context n=\"2\">\n<passage id=\"D1-C8\">\nD.\n</passage>\n</context>";
-        assertThat(json(call(models, "memcot/zoom-out", "", windows)).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C3");
+                + "<context n=\"2\">\n<passage id=\"D1-C8\">\nD.\n</passage>\n</context>");
+        assertThat(json(memcot(models, "memcot/zoom-out", Map.of("question", "q", "queries", "1. q", "memory", nothing, "windows", windows)))
+                .path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C3");
 
-        JsonNode judge = json(call(models, "memcot/judge", "", "Known evidence:\n<memory>\n(nothing yet)\n</memory>\n\n"
-                + "Candidates found in this step:\n<passage id=\"D1-C2\">\nAnn: one.\n</passage>\n"));
+        Map<String, Object> judgeVars = new java.util.HashMap<>(Map.of("question", "q", "queries", "1. q", "lastAction", "none",
+                "memory", nothing, "missing", "x", "failures", "(none)", "maxQueries", 3));
+        judgeVars.put("candidates", PromptMarkup.of("<passage id=\"D1-C2\">\nAnn: one.\n</passage>"));
+        JsonNode judge = json(memcot(models, "memcot/judge", judgeVars));
         assertThat(judge.path("canAnswer").asBoolean()).isTrue();
         assertThat(judge.path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2");
-        JsonNode stuck = json(call(models, "memcot/judge", "", "Known evidence:\n<memory>\n(nothing yet)\n</memory>\n\n"
-                + "Candidates found in this step:\n(no new candidates this step)"));
+        judgeVars.put("candidates", PromptMarkup.of("(no new candidates this step)"));
+        JsonNode stuck = json(memcot(models, "memcot/judge", judgeVars));
         assertThat(stuck.path("canAnswer").asBoolean()).isFalse();
         assertThat(stuck.path("newQueries")).isEmpty();
 
-        JsonNode answer = json(call(models, "memcot/answer", "", "<notes>\n(none)\n</notes>\n\nEvidence:\n<memory>\n"
-                + "<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>\n</memory>\n\n<question>\nq\n</question>\n"));
+        Map<String, Object> answerVars = new java.util.HashMap<>(Map.of("question", "q", "notes", "(none)", "choices", "", "choiceRules", ""));
+        answerVars.put("memory", PromptMarkup.of("<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>"));
+        JsonNode answer = json(memcot(models, "memcot/answer", answerVars));
         assertThat(answer.path("answer").asString()).isEqualTo("Bo: I sold the boat.");
         assertThat(answer.path("evidence").get(0).path("id").asString()).isEqualTo("D1-C5");
         assertThat(answer.path("evidence").get(0).path("quote").asString()).isEqualTo("Bo: I sold the boat.");
-        assertThat(json(call(models, "memcot/answer", "", "Evidence:\n<memory>\n(no evidence was found)\n</memory>"))
-                .path("answer").asString()).contains("not available");
+        answerVars.put("memory", PromptMarkup.of("(no evidence was found)"));
+        assertThat(json(memcot(models, "memcot/answer", answerVars)).path("answer").asString()).contains("not available");
+    }
+
+    private static ChatResponse memcot(SimulatedChatModels models, String template, Map<String, ?> variables) {
+        PromptTemplates.Rendered prompt = new PromptTemplates().render(template, variables);
+        return models.forProfile(null).call(new Prompt(List.of(new SystemMessage(prompt.system()), new UserMessage(prompt.user()))));
     }
 
     @Test
