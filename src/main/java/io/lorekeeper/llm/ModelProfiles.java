@@ -22,7 +22,8 @@ class ModelProfiles {
     @Autowired
     ModelProfiles(LlmSettings settings) {
         ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
-                settings.model(), settings.temperature(), settings.maxOutputTokens(), settings.contextWindow(),
+                settings.model(), settings.temperature(), settings.maxOutputTokens() == null ? 0 : settings.maxOutputTokens(),
+                settings.contextWindow(),
                 settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout(),
                 settings.reasoningModel());
         byName.put(DEFAULT, base);
@@ -43,14 +44,21 @@ class ModelProfiles {
         this.temperature = temperature;
     }
 
+    /** The role's profile; one with no output limit of its own gets the role's default limit. */
     ModelProfile forRole(Role role) {
         ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
-        return temperature == null ? profile : profile.withTemperature(temperature);
+        ModelProfile limited = profile.maxOutputTokens() > 0 ? profile
+                : profile.withMaxOutputTokens(OutputLimits.forRole(role, profile.reasoningModel()));
+        return temperature == null ? limited : limited.withTemperature(temperature);
     }
 
     /** The same routing with every profile sampling at {@code temperature}. */
     ModelProfiles atTemperature(double newTemperature) {
         return new ModelProfiles(this, newTemperature);
+    }
+
+    java.util.Collection<ModelProfile> all() {
+        return byName.values();
     }
 
     private static ModelProfile merge(String name, ModelProfile base, ProfileOverrides o) {
