@@ -9,10 +9,10 @@ import java.util.UUID;
 
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.llm.BudgetExhaustedException;
-import io.lorekeeper.llm.LlmException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.retrieval.SearchHit;
 
@@ -209,9 +209,7 @@ final class MemCotLoop {
     private Perception perceive(String template, Map<String, Object> vars, Map<String, Object> event) {
         try {
             return perceivers.structuredOrText(Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
-        } catch (BudgetExhaustedException spent) {
-            throw spent;
-        } catch (LlmException unusable) {
+        } catch (UnusableReplyException unusable) {
             event.put("failed", unusable.getMessage());
             return new Perception("", "", List.of());
         }
@@ -233,9 +231,7 @@ final class MemCotLoop {
         Judgement verdict;
         try {
             verdict = critic.structuredOrText(Role.CRITIC, "memcot/judge", vars, Judgement.class, Judgement::fromProse);
-        } catch (BudgetExhaustedException spent) {
-            throw spent;
-        } catch (LlmException unusable) {
+        } catch (UnusableReplyException unusable) {
             event.put("failed", unusable.getMessage());
             context.trace().record("judge", event);
             return null;

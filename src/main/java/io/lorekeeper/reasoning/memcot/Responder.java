@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.lorekeeper.llm.BudgetExhaustedException;
-import io.lorekeeper.llm.LlmException;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
@@ -61,7 +61,7 @@ final class Responder {
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "answer", "reason", spent.getMessage()));
             return fromMemory(outcome, "the budget ran out", true);
-        } catch (LlmException unusable) {
+        } catch (UnusableReplyException unusable) {
             return fromMemory(outcome, "the responder's reply was unusable: " + unusable.getMessage(), false);
         }
         List<Citation> citations = new ArrayList<>();

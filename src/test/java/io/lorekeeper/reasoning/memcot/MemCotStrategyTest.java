@@ -336,6 +336,34 @@ class MemCotStrategyTest {
     }
 
     @Test
+    void aJudgeWithNothingUsableEndsTheLoopAndTheReadersPicksStand() {
+        model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
+        model.on("memcot/zoom-out").reply(call -> perception("", idsOf(call.user(), BEAGLE)));
+        model.on("memcot/judge").reply("{\"canAnswer\": \"perhaps\", \"usefulIds\": 7}");
+        model.on("memcot/answer").reply(call -> answer("a beagle puppy", 0.8, evidence(idOf(call.user(), BEAGLE), "He is a beagle")));
+
+        JsonNode answer = ask("What kind of dog did Caroline adopt?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/judge#repair", "memcot/answer");
+        assertThat(events(answer, "judge").get(0).get("failed").asString()).contains("memcot/judge");
+        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic"))).containsExactly("D3:1", "D3:3");
+        assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("judge-failed");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
+        assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:3");
+    }
+
+    @Test
+    void aFailingEndpointFailsTheQuestionRatherThanAnsweringFromNothing() {
+        model.on("memcot/zoom-in").failOnce(new IllegalArgumentException("the endpoint refused the request"));
+
+        JsonNode answer = ask("What kind of dog did Caroline adopt?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("FAILED");
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in");
+    }
+
+    @Test
     void theJudgeSamplesAtZeroWhateverTheOtherAgentsUse() {
         model.on("memcot/zoom-in").reply(call -> perception("", idOf(call.user(), GROUP)));
         model.on("memcot/zoom-out").reply(perception("", new String[0]));
