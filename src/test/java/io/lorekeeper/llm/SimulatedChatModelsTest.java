@@ -121,38 +121,81 @@ class SimulatedChatModelsTest {
         PromptMarkup nothing = PromptMarkup.of("(nothing yet)");
         PromptMarkup found = PromptMarkup.of("<passage id=\"D1-C2\" session=\"[Session 1, 1 May]\">\nAnn: one.\n</passage>\n"
                 + "<passage id=\"D1-C5\">\nBo: two.\n</passage>\n<passage id=\"D1-C9\">\nAnn: three.\n</passage>");
-        assertThat(json(memcot(models, "memcot/zoom-in", Map.of("question", "q", "queries", "1. q", "previousQueries", "(none)",
-                "memory", nothing, "results", found))).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2", "D1-C5");
+        assertThat(rendered(models, "memcot/zoom-in", Map.of("question", "q", "queries", "1. q", "previousQueries", "(none)",
+                "memory", nothing, "results", found)).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2", "D1-C5");
         PromptMarkup windows = PromptMarkup.of("<context n=\"1\">\n<passage id=\"D1-C1\" known=\"yes\">\nA.\n</passage>\n"
                 + "<passage id=\"D1-C2\" selected=\"yes\">\nB.\n</passage>\n<passage id=\"D1-C3\">\nC.\n</passage>\n</context>\n\n"
                 + "<context n=\"2\">\n<passage id=\"D1-C8\">\nD.\n</passage>\n</context>");
-        assertThat(json(memcot(models, "memcot/zoom-out", Map.of("question", "q", "queries", "1. q", "memory", nothing, "windows", windows)))
+        assertThat(rendered(models, "memcot/zoom-out", Map.of("question", "q", "queries", "1. q", "memory", nothing, "windows", windows))
                 .path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C3");
 
         Map<String, Object> judgeVars = new java.util.HashMap<>(Map.of("question", "q", "queries", "1. q", "lastAction", "none",
                 "memory", nothing, "missing", "x", "failures", "(none)", "maxQueries", 3));
         judgeVars.put("candidates", PromptMarkup.of("<passage id=\"D1-C2\">\nAnn: one.\n</passage>"));
-        JsonNode judge = json(memcot(models, "memcot/judge", judgeVars));
+        JsonNode judge = rendered(models, "memcot/judge", judgeVars);
         assertThat(judge.path("canAnswer").asBoolean()).isTrue();
         assertThat(judge.path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2");
         judgeVars.put("candidates", PromptMarkup.of("(no new candidates this step)"));
-        JsonNode stuck = json(memcot(models, "memcot/judge", judgeVars));
+        JsonNode stuck = rendered(models, "memcot/judge", judgeVars);
         assertThat(stuck.path("canAnswer").asBoolean()).isFalse();
         assertThat(stuck.path("newQueries")).isEmpty();
 
         Map<String, Object> answerVars = new java.util.HashMap<>(Map.of("question", "q", "notes", "(none)", "choices", "", "choiceRules", ""));
         answerVars.put("memory", PromptMarkup.of("<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>"));
-        JsonNode answer = json(memcot(models, "memcot/answer", answerVars));
+        JsonNode answer = rendered(models, "memcot/answer", answerVars);
         assertThat(answer.path("answer").asString()).isEqualTo("Bo: I sold the boat.");
         assertThat(answer.path("evidence").get(0).path("id").asString()).isEqualTo("D1-C5");
         assertThat(answer.path("evidence").get(0).path("quote").asString()).isEqualTo("Bo: I sold the boat.");
         answerVars.put("memory", PromptMarkup.of("(no evidence was found)"));
-        assertThat(json(memcot(models, "memcot/answer", answerVars)).path("answer").asString()).contains("not available");
+        assertThat(rendered(models, "memcot/answer", answerVars).path("answer").asString()).contains("not available");
     }
 
-    private static ChatResponse memcot(SimulatedChatModels models, String template, Map<String, ?> variables) {
-        PromptTemplates.Rendered prompt = new PromptTemplates().render(template, variables);
-        return models.forProfile(null).call(new Prompt(List.of(new SystemMessage(prompt.system()), new UserMessage(prompt.user()))));
+    /** The real templates rendered, as the strategies would send them. */
+    private static JsonNode rendered(SimulatedChatModels models, String template, Map<String, Object> vars) {
+        PromptTemplates.Rendered prompt = new PromptTemplates().render(template, vars);
+        return JSON.readTree(models.forProfile(null).call(new Prompt(List.of(new SystemMessage(prompt.system()),
+                new UserMessage(prompt.user())))).getResult().getOutput().getText());
+    }
+
+    @Test
+    void cosmirPlansTheQuestionExtractsFirstSentencesInfersFromTheNewestFactAndCitesTheOldest() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        String memory = "Open questions:\n- Who helped Pip?\n- Where?\n\nGathered facts:\n[G3] Pip met a convict. (chunk 1)\n"
+                + "[G4] Joe is a smith. (chunk 2)\n\nInferred facts:\n(none yet)";
+        assertThat(rendered(models, "cosmir/plan", Map.of("query", "Who helped Pip?")).path("questions").get(0).asString())
+                .isEqualTo("Who helped Pip?");
+        JsonNode extract = rendered(models, "cosmir/extract", Map.of("query", "q", "memory", memory, "chunkLabel", "Chunk 2 of 3",
+                "chunk", "Joe was a smith. He lived by the marsh."));
+        assertThat(extract.path("facts").get(0).path("fact").asString()).isEqualTo("Joe was a smith.");
+        assertThat(extract.path("facts").get(0).path("quote").asString()).isEqualTo("Joe was a smith.");
+        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory));
+        assertThat(infer.path("inferred").get(0).path("basis").get(0).asString()).isEqualTo("G4");
+        assertThat(infer.path("inferred").get(0).path("fact").asString()).isEqualTo("The text states: Joe is a smith.");
+        JsonNode refine = rendered(models, "cosmir/refine", Map.of("query", "q", "memory", memory, "maxQuestions", 12));
+        assertThat(refine.path("questions")).extracting(JsonNode::asString).containsExactly("Who helped Pip?", "Where?");
+        Map<String, Object> manage = new java.util.HashMap<>(Map.of("question", "q", "memory", memory, "choices", "", "choiceRules", ""));
+        JsonNode answer = rendered(models, "cosmir/manage", manage);
+        assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
+        assertThat(answer.path("citedFacts").get(0).asString()).isEqualTo("G3");
+        manage.put("memory", "Open questions:\n(none)\n\nGathered facts:\n(none yet)\n\nInferred facts:\n(none yet)");
+        assertThat(rendered(models, "cosmir/manage", manage).path("answer").asString()).contains("not available");
+    }
+
+    @Test
+    void chainOfAgentsAppendsEachChunksFirstSentenceQuotedAndAnswersWithTheFirstQuote() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        Map<String, Object> vars = new java.util.HashMap<>(Map.of("query", "q", "summary", "(nothing yet: this is the first part)",
+                "summaryWords", 6000, "chunkLabel", "Chunk 1 of 2", "chunk", "Pip met a convict. It was cold."));
+        String first = rendered(models, "chain-of-agents/worker", vars).path("summary").asString();
+        assertThat(first).isEqualTo("\"Pip met a convict.\"");
+        vars.put("summary", first);
+        vars.put("chunk", "Joe was a smith. He was kind.");
+        String second = rendered(models, "chain-of-agents/worker", vars).path("summary").asString();
+        assertThat(second).isEqualTo("\"Pip met a convict.\"\n\"Joe was a smith.\"");
+        JsonNode answer = rendered(models, "chain-of-agents/manage", Map.of("question", "q", "summary", second, "choices", "",
+                "choiceRules", ""));
+        assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
+        assertThat(answer.path("quotes").get(0).asString()).isEqualTo("Pip met a convict.");
     }
 
     @Test

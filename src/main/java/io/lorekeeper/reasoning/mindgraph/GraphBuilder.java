@@ -14,6 +14,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.Cancellation;
 import io.lorekeeper.reasoning.Trace;
+import io.lorekeeper.text.Blocks;
 
 /**
  * The build stage (seed 003, section 3.2): streams over the document block by block; for each

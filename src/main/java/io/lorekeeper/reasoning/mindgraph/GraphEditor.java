@@ -7,7 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.lorekeeper.reasoning.QuoteResolver;
 import io.lorekeeper.reasoning.mindgraph.BuildReply.Operation;
+import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.Span;
 
 /**
