@@ -17,11 +17,13 @@ import io.lorekeeper.reasoning.QuestionOptions;
  * @param output            {@code integration} (the paper's default), {@code pages} or {@code snippets} (the integration with
  *                          the source pages, or with chunks of them picked by word overlap)
  * @param memoTokens        at most this many tokens of memos shown to the planner; 0: as many as its context window holds
- * @param pageTokens        at most this many tokens of pages per integration call; 0: as many as the researcher's context holds
+ * @param pageTokens        at most this many tokens of source pages handed to the answerer ({@code output=pages}); 0: as many
+ *                          as the answerer's context holds
+ * @param roundTokens       at most this many tokens of pages per integration call; 0: as many as the researcher's context holds
  * @param reread            integrate a page found again in a later round again (the paper integrates every round's union)
  */
 record GamSettings(int maxDepth, int pagesPerSearch, int maxPagesPerRound, List<String> tools, String output,
-        int memoTokens, int pageTokens, boolean reread) {
+        int memoTokens, int pageTokens, int roundTokens, boolean reread) {
 
     static final String KEYWORD = "keyword";
     static final String VECTOR = "vector";
@@ -32,7 +34,7 @@ record GamSettings(int maxDepth, int pagesPerSearch, int maxPagesPerRound, List<
     static final int MAX_PAGE_IDS = 5;
 
     private static final Set<String> OPTIONS = Set.of("maxDepth", "pagesPerSearch", "maxPagesPerRound", "tools", "output",
-            "memoTokens", "pageTokens", "reread");
+            "memoTokens", "pageTokens", "roundTokens", "reread");
 
     static GamSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -44,6 +46,7 @@ record GamSettings(int maxDepth, int pagesPerSearch, int maxPagesPerRound, List<
                 options.stringValue("output", INTEGRATION, Set.of(INTEGRATION, "pages", "snippets")),
                 options.intValue("memoTokens", 0, 0, 1_000_000),
                 options.intValue("pageTokens", 0, 0, 1_000_000),
+                options.intValue("roundTokens", 0, 0, 1_000_000),
                 options.booleanValue("reread", true));
     }
 

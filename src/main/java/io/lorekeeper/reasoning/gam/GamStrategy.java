@@ -263,10 +263,10 @@ class GamStrategy implements AnswerStrategy {
                 - PROMPT_OVERHEAD);
     }
 
-    /** Tokens of pages one integration call may read: the cap asked for, or what the researcher's context window leaves. */
+    /** Tokens of pages one integration call may read: {@code roundTokens}, or what the researcher's context window leaves. */
     private int pageBudget(GamSettings settings, Integration integration, String question) {
-        if (settings.pageTokens() > 0) {
-            return settings.pageTokens();
+        if (settings.roundTokens() > 0) {
+            return settings.roundTokens();
         }
         return Math.max(2048, gateway.contextLimit(Role.RESEARCHER).promptTokens() - TokenCounter.count(integration.render()) - TokenCounter.count(question)
                 - PROMPT_OVERHEAD);

@@ -443,7 +443,7 @@ class GamStrategyTest {
         model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
 
         // room for one page per integration call; pages already read are not read again
-        JsonNode answer = ask("What did Caroline do after the support group?", Map.of("pageTokens", 1, "reread", false));
+        JsonNode answer = ask("What did Caroline do after the support group?", Map.of("roundTokens", 1, "reread", false));
 
         JsonNode first = events(answer, "integrate").get(0);
         assertThat(first.get("pagesRead")).extracting(JsonNode::asString).containsExactly("D1-P0");

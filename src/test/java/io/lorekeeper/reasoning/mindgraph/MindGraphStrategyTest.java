@@ -451,7 +451,7 @@ class MindGraphStrategyTest {
 
     @Test
     void aQuestionAwareBuildStartsFromTheSharedGraphAndLeavesItUntouched() {
-        // Today a question-aware build is seeded from the document's shared graph by default.
+        // Seeding from the document's shared graph is an option (start=shared); by default a build starts empty.
         long sharedId = store.shared(whale).orElseThrow().id();
         model.on("mindgraph/build").reply(ops(
                 add("doubt", "claim", "Starbuck thinks the hunt is folly", "argued against the hunt"),
@@ -460,7 +460,7 @@ class MindGraphStrategyTest {
                         + "\"src\": \"Captain Ahab hunted the white whale\"}"));
         model.on("mindgraph/answer").reply("{\"answer\": \"Starbuck\", \"cited_nodes\": [\"doubt\", \"pequod\"], \"confidence\": \"high\"}");
 
-        JsonNode answer = ask(whale, "Who doubted the hunt?", Map.of());
+        JsonNode answer = ask(whale, "Who doubted the hunt?", Map.of("start", "shared"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         // the builder saw the shared graph's nodes, not an empty graph
