@@ -5,6 +5,8 @@
 #   scripts/pg-local.sh install   install PostgreSQL + pgvector if missing (needs root or sudo)
 #   scripts/pg-local.sh start     install, then make a server available (idempotent) and create the database
 #   scripts/pg-local.sh stop      stop this checkout's own cluster (never a server it merely reused)
+#   scripts/pg-local.sh stop-if-idle  the same, unless another checkout is using it (a test database of
+#                                 its own, or a connection): then it is left running for them
 #   scripts/pg-local.sh url       print the JDBC URL of the server in use
 #   scripts/pg-local.sh running   print "yes" when a usable server answers (own or shared), else "no"
 #   scripts/pg-local.sh reset DB  drop and recreate database DB (a clean slate for a test run)
@@ -168,6 +170,17 @@ case "${1:-start}" in
   install) install_postgres; install_pgvector ;;
   start)   install_postgres; install_pgvector; start_cluster; echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
   stop)    own_running && run_pg "$(bindir)/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1; rm -f "$dir/port"; true ;;
+  stop-if-idle)
+           own_running || exit 0
+           find_server || exit 0
+           others=$(psql_admin -c "SELECT (SELECT count(*) FROM pg_database WHERE starts_with(datname, 'lorekeeper_test_'))
+                                        + (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'
+                                                                                 AND pid <> pg_backend_pid())")
+           if [ "${others:-0}" -gt 0 ]; then
+             log "leaving PostgreSQL on port $port running: another checkout is using it"
+           else
+             run_pg "$(bindir)/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1; rm -f "$dir/port"
+           fi ;;
   url)     find_server || true; echo "jdbc:postgresql://127.0.0.1:$port/$db" ;;
   running) if [ -x "$(bindir)/psql" ] && find_server; then echo yes; else echo no; fi ;;
   reset)   reset_db "${2:-$db}" ;;

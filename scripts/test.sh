@@ -16,7 +16,7 @@ if ! docker info >/dev/null 2>&1; then
   test_db=${LOREKEEPER_TEST_DB_URL##*/}
   cleanup() {
     scripts/pg-local.sh drop "$test_db" >/dev/null 2>&1 || true
-    if [ "$was_running" != yes ]; then scripts/pg-local.sh stop; fi
+    if [ "$was_running" != yes ]; then scripts/pg-local.sh stop-if-idle; fi
   }
   trap cleanup EXIT
   echo "[test] no Docker engine: testing against $LOREKEEPER_TEST_DB_URL"

@@ -3,6 +3,7 @@ package io.lorekeeper.llm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -23,12 +24,15 @@ import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
  */
 public final class LlmSession {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LlmSession.class);
+
     private final CallScope scope;
     private final Budget budget;
     private final ModelProfiles profiles;
     private final PromptTemplates templates;
     private final ChatCaller caller;
     private final StructuredOutput output;
+    private volatile Consumer<ReplyIssue> issues = LlmSession::log;
 
     LlmSession(CallScope scope, Budget budget, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller,
             StructuredOutput output) {
@@ -44,6 +48,29 @@ public final class LlmSession {
         return budget;
     }
 
+    /**
+     * Where this session reports what it had to leave out of imperfect replies (dropped items, plain
+     * text accepted as an answer); a question sends them to its trace. By default they are logged.
+     */
+    public LlmSession reportIssuesTo(Consumer<ReplyIssue> listener) {
+        this.issues = listener;
+        return this;
+    }
+
+    /**
+     * Something a reply got wrong that was worked around rather than failed on.
+     *
+     * @param kind   {@code dropped} (an invalid item left out) or {@code plain-text} (prose accepted where JSON was asked)
+     * @param path   where in the reply ({@code pages[2]}), or null
+     * @param reason what was wrong
+     */
+    public record ReplyIssue(String template, String kind, String path, String reason) {
+    }
+
+    private static void log(ReplyIssue issue) {
+        LOG.info("Model reply to {}: {} {} ({})", issue.template(), issue.kind(), issue.path(), issue.reason());
+    }
+
     /** Free text from the template's prompt. */
     public String text(Role role, String template, Map<String, ?> variables) {
         ModelProfile profile = profiles.forRole(role);
@@ -53,24 +80,39 @@ public final class LlmSession {
 
     /**
      * A reply bound to {@code type} and validated. In native mode the JSON schema travels in the
-     * request; in prompt mode it is described in the system prompt. A reply that does not parse or
+     * request; in prompt mode it is described in the system prompt. Invalid items of lists are
+     * dropped and reported ({@link #reportIssuesTo}); a reply whose top level does not parse or
      * validate gets one repair call that shows the model its error.
      */
     public <T> T structured(Role role, String template, Map<String, ?> variables, Class<T> type) {
+        return structured(role, template, variables, type, null);
+    }
+
+    /**
+     * Like {@link #structured}, for a step whose plain-text reply is still an answer (a final
+     * answer, say): when neither the reply nor its repair holds a JSON object, {@code fromPlainText}
+     * turns the reply's prose into a {@code T}, and a {@code plain-text} issue is reported.
+     */
+    public <T> T structuredOrText(Role role, String template, Map<String, ?> variables, Class<T> type,
+            Function<String, T> fromPlainText) {
+        return structured(role, template, variables, type, fromPlainText);
+    }
+
+    private <T> T structured(Role role, String template, Map<String, ?> variables, Class<T> type, Function<String, T> fromPlainText) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
         String schema = StructuredOutput.schemaOf(type);
         List<Message> messages = messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
         String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
         String reply = caller.call(request(role, profile, template, messages, nativeSchema, null), budget).text();
-        return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema);
+        return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema, fromPlainText);
     }
 
     /** Binds a reply to {@code type}; if it does not parse or validate, one repair call shows the model its error. */
     private <T> T bindOrRepair(Role role, ModelProfile profile, String template, List<Message> messages, String reply,
-            Class<T> type, String schema, String nativeSchema) {
+            Class<T> type, String schema, String nativeSchema, Function<String, T> fromPlainText) {
         try {
-            return output.parse(reply, type);
+            return keep(template, output.read(reply, type));
         } catch (StructuredOutput.InvalidReply invalid) {
             List<Message> repair = new ArrayList<>(messages);
             repair.add(new AssistantMessage(reply == null ? "" : reply));
@@ -78,12 +120,29 @@ public final class LlmSession {
                     + ". Answer again with only one JSON object that matches this schema:\n" + schema));
             String repaired = caller.call(request(role, profile, template + "#repair", repair, nativeSchema, null), budget).text();
             try {
-                return output.parse(repaired, type);
+                return keep(template, output.read(repaired, type));
             } catch (StructuredOutput.InvalidReply stillInvalid) {
+                if (fromPlainText != null) {
+                    for (String candidate : new String[] {reply, repaired}) {
+                        String prose = StructuredOutput.plainText(candidate);
+                        if (!prose.isBlank() && !StructuredOutput.containsJson(candidate)) {
+                            issues.accept(new ReplyIssue(template, "plain-text", null,
+                                    "no JSON in the reply or its repair; its text was taken as the answer"));
+                            return fromPlainText.apply(prose);
+                        }
+                    }
+                }
                 throw new LlmException("the model's reply to " + template + " did not match its schema after one repair: "
                         + stillInvalid.getMessage());
             }
         }
+    }
+
+    private <T> T keep(String template, StructuredOutput.Parsed<T> parsed) {
+        for (StructuredOutput.Dropped dropped : parsed.dropped()) {
+            issues.accept(new ReplyIssue(template, "dropped", dropped.path(), dropped.reason()));
+        }
+        return parsed.value();
     }
 
     /**
@@ -94,6 +153,12 @@ public final class LlmSession {
      */
     public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
             Class<T> type, ToolObserver observer) {
+        return withTools(role, template, variables, tools, maxRounds, type, observer, null);
+    }
+
+    /** {@link #withTools} whose final reply may be plain text, turned into a {@code T} as in {@link #structuredOrText}. */
+    public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
+            Class<T> type, ToolObserver observer, Function<String, T> fromPlainText) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
         String schema = StructuredOutput.schemaOf(type);
@@ -103,7 +168,7 @@ public final class LlmSession {
         for (int round = 1; round <= maxRounds; round++) {
             Reply reply = caller.call(request(role, profile, template, messages, null, callbacks), budget);
             if (!reply.wantsTools()) {
-                return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null);
+                return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null, fromPlainText);
             }
             List<AssistantMessage.ToolCall> calls = reply.toolCalls().stream()
                     .map(c -> new AssistantMessage.ToolCall(c.id(), "function", c.name(), c.arguments())).toList();
@@ -128,7 +193,7 @@ public final class LlmSession {
         }
         messages.add(new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
         Reply last = caller.call(request(role, profile, template + "#final", messages, null, null), budget);
-        return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null);
+        return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null, fromPlainText);
     }
 
     /** Sees every tool call of a loop, for the trace. */

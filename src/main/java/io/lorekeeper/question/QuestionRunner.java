@@ -75,7 +75,8 @@ class QuestionRunner {
             List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
             Cancellation cancellation = () -> System.nanoTime() > deadline;
             QuestionOptions options = new QuestionOptions(question.options());
-            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway));
+            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway))
+                    .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
             QuestionContext context = new QuestionContext(id, question.question(), question.choices(), options, docs,
                     retriever, llm, trace, cancellation);
             StrategyResult result = strategy.answer(context);

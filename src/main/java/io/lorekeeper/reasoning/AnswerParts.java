@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.lorekeeper.retrieval.SearchHit;
+
 /**
  * The pieces every generating strategy's answer step shares: how multiple choice is put to the
  * answerer, how its chosen index is checked, and how a quote it copied from a passage becomes a
@@ -48,6 +50,34 @@ public final class AnswerParts {
                 .map(s -> new Quoted(Citation.of(documentId, s.start(), s.end(), quote.strip()), true))
                 .orElse(new Quoted(Citation.of(documentId, passageStart, passageStart + passageText.length(),
                         quote == null ? "" : quote), false));
+    }
+
+    /**
+     * A citation for a quote the model says it copied from passage {@code named} (0-based) of those it
+     * was shown. Models often copy from a neighbouring passage and number the wrong one, so every
+     * other passage shown is searched before the quote counts as invented; an unknown index is
+     * searched the same way.
+     */
+    public static Quoted quotedIn(List<SearchHit> shown, int named, String quote) {
+        if (shown.isEmpty()) {
+            return new Quoted(Citation.of(new UUID(0, 0), 0, 0, quote == null ? "" : quote), false);
+        }
+        boolean known = named >= 0 && named < shown.size();
+        if (known) {
+            SearchHit first = shown.get(named);
+            Quoted quoted = quoted(first.documentId(), first.start(), first.text(), quote);
+            if (quoted.located()) {
+                return quoted;
+            }
+        }
+        for (int i = 0; i < shown.size(); i++) {
+            SearchHit other = shown.get(i);
+            if (i != named && SpanLocator.locate(quote, other.text(), other.start()).isPresent()) {
+                return quoted(other.documentId(), other.start(), other.text(), quote);
+            }
+        }
+        SearchHit fallback = shown.get(known ? named : 0);
+        return quoted(fallback.documentId(), fallback.start(), fallback.text(), quote);
     }
 
     /** A citation built from a model's quote, and whether the quote was found in its passage. */

@@ -95,4 +95,69 @@ class StructuredOutputTest {
                 .contains("\"required\"");
         assertThat(StructuredOutput.schemaOf(Answer.class)).isSameAs(schema);
     }
+
+    record Page(@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Positive Integer doc,
+            @jakarta.validation.constraints.PositiveOrZero Integer page) {
+    }
+
+    enum Kind { ENTITY, EVENT }
+
+    record Node(String id, Kind type) {
+    }
+
+    record Plan(@NotEmpty List<String> needs, @jakarta.validation.constraints.Size(max = 2) List<String> queries,
+            List<@jakarta.validation.Valid Page> pages, List<Node> nodes) {
+    }
+
+    @Test
+    void anInvalidListItemIsDroppedAndReportedWhileTheRestIsKept() {
+        var parsed = output.read("""
+                {"needs": ["who"], "queries": ["a"],
+                 "pages": [{"doc": 0, "page": 1}, {"doc": 1, "page": 2}, {"doc": 2, "page": -1}, {"doc": 1, "page": 4}]}""", Plan.class);
+
+        assertThat(parsed.value().pages()).containsExactly(new Page(1, 2), new Page(1, 4));
+        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::path).containsExactlyInAnyOrder("pages[0]", "pages[2]");
+        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::reason)
+                .anySatisfy(r -> assertThat(r).contains("pages[0].doc").contains("greater than 0"));
+    }
+
+    @Test
+    void anItemOfTheWrongTypeOrAnUnknownEnumValueIsDroppedToo() {
+        var parsed = output.read("""
+                {"needs": ["x"], "pages": [{"doc": "first", "page": 1}, {"doc": 3, "page": 1}],
+                 "nodes": [{"id": "n1", "type": "ENTITY"}, {"id": "n2", "type": "PERSON"}]}""", Plan.class);
+
+        assertThat(parsed.value().pages()).containsExactly(new Page(3, 1));
+        assertThat(parsed.value().nodes()).containsExactly(new Node("n1", Kind.ENTITY));
+        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::path).containsExactlyInAnyOrder("pages[0]", "nodes[1]");
+    }
+
+    @Test
+    void aListLongerThanItsLimitIsCutRatherThanRefused() {
+        var parsed = output.read("{\"needs\": [\"x\"], \"queries\": [\"a\", \"b\", \"c\", \"d\"]}", Plan.class);
+
+        assertThat(parsed.value().queries()).containsExactly("a", "b");
+        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::path).containsExactly("queries[2:]");
+    }
+
+    @Test
+    void aTopLevelViolationIsStillRefusedForRepair() {
+        assertThatThrownBy(() -> output.read("{\"needs\": [], \"pages\": [{\"doc\": 0}]}", Plan.class))
+                .isInstanceOf(StructuredOutput.InvalidReply.class).hasMessageContaining("needs");
+    }
+
+    @Test
+    void constraintsTheCodeChecksAreInTheSchemaSentToTheModel() {
+        String schema = StructuredOutput.schemaOf(Plan.class);
+
+        assertThat(schema.replaceAll("\\s", "")).contains("\"maxItems\":2").contains("\"minimum\":1").contains("\"minimum\":0")
+                .contains("\"enum\":[\"ENTITY\",\"EVENT\"]");
+    }
+
+    @Test
+    void plainTextIsRecognisedAsSuch() {
+        assertThat(StructuredOutput.containsJson("<think>hmm {\"a\":1}</think>Abel Magwitch.")).isFalse();
+        assertThat(StructuredOutput.plainText("<think>hmm</think> Abel Magwitch. ")).isEqualTo("Abel Magwitch.");
+        assertThat(StructuredOutput.containsJson("Sure: {\"answer\": \"x\"}")).isTrue();
+    }
 }
