@@ -53,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code mindgraph/build}: one claim node per block, its content and quote the block's first sentence;</li>
  * <li>{@code mindgraph/answer}: first {@code lookup_source} on the first node of the graph, then the first
  * sentence of the passage it returned, citing that node (no node: "not available");</li>
+ * <li>{@code comorag/*}: see {@link SimulatedComoRag};</li>
  * <li>{@code eval/judge}: correct when every word of one reference answer (lower case, a/an/the/and dropped)
  * appears in the candidate, or, when the reference says the information is not available, when the
  * candidate says so too.</li>
@@ -218,6 +219,8 @@ class SimulatedChatModels implements ChatModelProvider {
                     out.put("verdict", correct ? "correct" : "incorrect");
                     out.put("reason", correct ? "simulated: the candidate contains the reference" : "simulated: the reference is missing");
                 }
+                case "comorag/triples", "comorag/semantic-summary", "comorag/episodic-summary", "comorag/probe", "comorag/encode",
+                        "comorag/encode-layers", "comorag/fuse", "comorag/answer" -> SimulatedComoRag.reply(template, user, out);
                 default -> throw new IllegalStateException("the simulated model has no rule for prompt template '" + template + "'");
             }
             return out;

@@ -95,7 +95,8 @@ final class LayerWriter {
             }
         }
         List<Summary> written = Parallel.map(missing, parallelism, p -> {
-            SummaryReply reply = llm.structured(Role.MEMORIZER, template, variables.apply(p.members()), SummaryReply.class);
+            SummaryReply reply = llm.structuredOrText(Role.MEMORIZER, template, variables.apply(p.members()), SummaryReply.class,
+                    SummaryReply::fromPlainText);
             String text = reply.summary().strip();
             TreeSet<Integer> units = new TreeSet<>();
             p.members().forEach(m -> units.addAll(m.units()));

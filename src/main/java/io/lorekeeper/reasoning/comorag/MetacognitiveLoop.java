@@ -167,7 +167,7 @@ final class MetacognitiveLoop {
         vars.put("previousProbes", Prompts.numbered(workspace.probes()));
         vars.put("material", material);
         vars.put("maxProbes", options.maxProbes());
-        Replies.Probes reply = llm.structured(Role.PLANNER, PROBE, vars, Replies.Probes.class);
+        Replies.Probes reply = llm.structuredOrText(Role.PLANNER, PROBE, vars, Replies.Probes.class, Replies.Probes::fromPlainText);
         List<String> kept = new ArrayList<>();
         List<Map<String, Object>> dropped = new ArrayList<>();
         Set<String> keys = new LinkedHashSet<>();
@@ -215,9 +215,9 @@ final class MetacognitiveLoop {
         } else {
             List<Task> tasks = new ArrayList<>();
             found.forEach(p -> p.layers().values().stream().filter(r -> !r.items().isEmpty()).forEach(r -> tasks.add(new Task(p, r.layer()))));
-            List<Replies.Cue> replies = Parallel.map(tasks, tasks.size(), t -> llm.structured(Role.RESEARCHER, ENCODE, Map.of(
+            List<Replies.Cue> replies = Parallel.map(tasks, tasks.size(), t -> llm.structuredOrText(Role.RESEARCHER, ENCODE, Map.of(
                     "question", context.question(), "probe", t.probed().probe(), "layer", Prompts.layerName(t.layer()),
-                    "evidence", Prompts.evidence(t.probed().layers().get(t.layer()).items(), "P")), Replies.Cue.class));
+                    "evidence", Prompts.evidence(t.probed().layers().get(t.layer()).items(), "P")), Replies.Cue.class, Replies.Cue::fromPlainText));
             for (int i = 0; i < tasks.size(); i++) {
                 encoded.add(new Encoded(tasks.get(i).probed(), tasks.get(i).layer(), replies.get(i).list()));
             }
@@ -250,8 +250,8 @@ final class MetacognitiveLoop {
         if (selected.isEmpty()) {
             return "";
         }
-        Replies.Fused reply = llm.structured(Role.RESEARCHER, FUSE, Map.of("question", context.question(),
-                "cues", Prompts.cues(selected.stream().map(Scored::item).toList())), Replies.Fused.class);
+        Replies.Fused reply = llm.structuredOrText(Role.RESEARCHER, FUSE, Map.of("question", context.question(),
+                "cues", Prompts.cues(selected.stream().map(Scored::item).toList())), Replies.Fused.class, text -> new Replies.Fused(text.strip()));
         String history = reply.history().strip();
         context.trace().record("memory.fuse", Map.of("cycle", cycle, "poolSize", workspace.pool().size(),
                 "selected", selected.stream().map(s -> Map.of("unit", s.item().id(), "similarity", Math.round(s.score() * 10_000) / 10_000.0))

@@ -1,6 +1,8 @@
 package io.lorekeeper.reasoning.comorag;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -20,12 +22,22 @@ final class Replies {
         List<String> list() {
             return probes == null ? List.of() : probes;
         }
+
+        /** A reply in prose: one probe per line. */
+        static Probes fromPlainText(String text) {
+            return new Probes(lines(text));
+        }
     }
 
     /** Mem-Encode for one layer: key findings on how the evidence bears on the question. */
     record Cue(List<String> findings) {
         List<String> list() {
             return findings == null ? List.of() : findings;
+        }
+
+        /** A reply in prose: one finding per line. */
+        static Cue fromPlainText(String text) {
+            return new Cue(lines(text));
         }
     }
 
@@ -46,6 +58,19 @@ final class Replies {
     }
 
     /**
+     * The lines of a prose reply that carry content: without list markers or a "Probe 1:" or "Key
+     * finding:" label, and without blank lines or headings (lines ending in a colon).
+     */
+    static List<String> lines(String text) {
+        return text.lines().map(l -> LIST_MARKER.matcher(l.strip()).replaceFirst("").strip())
+                .filter(l -> !l.isEmpty() && !l.endsWith(":") && !l.startsWith("#")).toList();
+    }
+
+    private static final Pattern LIST_MARKER = Pattern.compile(
+            "^(?:[-*•]\\s*|\\d+[.)]\\s*)?(?:(?:probe|key finding|finding)\\s*\\d*\\s*:)?\\s*", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CHOICE_LETTER = Pattern.compile("\\[([A-Z])]");
+
+    /**
      * Try-Answer: the verdict ({@code canAnswer} false is the paper's failure signal), the answer,
      * and for each item relied on, its label and words copied from it.
      */
@@ -57,6 +82,22 @@ final class Replies {
 
         List<Support> supports() {
             return evidence == null ? List.of() : evidence;
+        }
+
+        /**
+         * A reply in prose: its text is the answer, with no evidence and low confidence; a lone
+         * {@code *} is the paper's failure signal, and a bracketed letter ({@code [B]}) the paper's
+         * way of naming a choice.
+         */
+        static Attempt fromPlainText(String text, int choices) {
+            String answer = text.strip();
+            Integer choice = null;
+            Matcher letter = CHOICE_LETTER.matcher(answer);
+            if (choices > 0 && letter.find() && letter.group(1).charAt(0) - 'A' < choices) {
+                choice = letter.group(1).charAt(0) - 'A';
+            }
+            boolean failed = answer.equals("*") || answer.isEmpty();
+            return new Attempt(null, null, !failed, failed ? "" : answer, choice, List.of(), failed ? 0.0 : 0.2);
         }
     }
 }

@@ -20,6 +20,7 @@ import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.UnitKey;
+import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
 
@@ -74,7 +75,8 @@ final class TryAnswer {
         vars.put("episodic", e);
         vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
         vars.put("question", context.question());
-        Replies.Attempt reply = context.llm().structured(Role.ANSWERER, MetacognitiveLoop.ANSWER, vars, Replies.Attempt.class);
+        Replies.Attempt reply = context.llm().structuredOrText(Role.ANSWERER, MetacognitiveLoop.ANSWER, vars, Replies.Attempt.class,
+                text -> Replies.Attempt.fromPlainText(text, context.choices().size()));
 
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> supports = new ArrayList<>();
@@ -138,31 +140,29 @@ final class TryAnswer {
 
     private Located locate(Replies.Attempt.Support support, List<Evidence> veridical, List<Evidence> semantic, List<Evidence> episodic) {
         Evidence named = named(support.item(), veridical, semantic, episodic);
-        if (named != null && named.isSource()) {
-            Optional<Citation> c = quote(named.documentId(), named.span(), named.text(), support.quote());
-            if (c.isPresent()) {
-                return new Located(c, "named passage");
-            }
-        }
-        if (named != null) {
+        if (named != null && !named.isSource()) {
             // a summary's words are the model's; cite them only where a unit under it says them
             for (Unit unit : store.units(named.units().stream().map(u -> new UnitKey(named.documentId(), u)).toList())) {
                 String text = unit.span().of(texts.apply(unit.documentId()));
-                Optional<Citation> c = quote(unit.documentId(), unit.span(), text, support.quote());
-                if (c.isPresent()) {
-                    return new Located(c, "unit under the named item");
+                Optional<Span> found = SpanLocator.locate(support.quote(), text, unit.span().start());
+                if (found.isPresent()) {
+                    return new Located(Optional.of(Citation.of(unit.documentId(), found.get().start(), found.get().end(),
+                            support.quote().strip())), "a unit under the named summary");
                 }
             }
         }
-        for (Evidence passage : veridical) {
-            if (passage != named) {
-                Optional<Citation> c = quote(passage.documentId(), passage.span(), passage.text(), support.quote());
-                if (c.isPresent()) {
-                    return new Located(c, "another passage");
-                }
-            }
+        if (veridical.isEmpty()) {
+            return new Located(Optional.empty(), "no source passage was shown");
         }
-        return new Located(Optional.empty(), "not found in any source passage shown");
+        int index = named != null && named.isSource() ? veridical.indexOf(named) : -1;
+        List<SearchHit> shown = veridical.stream().map(e -> new SearchHit(e.documentId(), e.units().getFirst(), e.pageOrdinal(),
+                e.span().start(), e.span().end(), e.text(), List.of(), e.score())).toList();
+        AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, index, support.quote());
+        if (!quoted.located()) {
+            return new Located(Optional.empty(), "not found in any source passage shown");
+        }
+        boolean inNamed = index >= 0 && veridical.get(index).span().contains(new Span(quoted.citation().start(), quoted.citation().end()));
+        return new Located(Optional.of(quoted.citation()), inNamed ? "the named passage" : "another source passage");
     }
 
     /** The item a label such as {@code V2} or {@code [E1]} names, or null. */
@@ -178,10 +178,6 @@ final class TryAnswer {
             default -> episodic;
         };
         return index >= 0 && index < items.size() ? items.get(index) : null;
-    }
-
-    private static Optional<Citation> quote(UUID documentId, Span span, String text, String quote) {
-        return SpanLocator.locate(quote, text, span.start()).map(s -> Citation.of(documentId, s.start(), s.end(), quote.strip()));
     }
 
     private static int tokens(List<Evidence> items) {

@@ -83,6 +83,6 @@ final class Workspace {
     }
 
     static String key(String probe) {
-        return probe.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+        return probe.toLowerCase(Locale.ROOT).replaceAll("['’]", "").replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
     }
 }
