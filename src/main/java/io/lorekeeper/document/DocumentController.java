@@ -148,12 +148,13 @@ class DocumentController {
     }
 
     @PostMapping("/{id}/reindex")
-    @Operation(summary = "Resume a failed ingestion, or rebuild the named stages and every later one")
+    @Operation(summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
+            + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
     @ApiResponse(responseCode = "202", description = "Reindexing queued")
     ResponseEntity<Accepted> reindex(@PathVariable UUID id, @RequestBody(required = false) Reindex request) {
         intake.reindex(id, request == null ? null : request.stages());
-        return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id))
-                .body(new Accepted(id, DocumentStatus.QUEUED, false));
+        DocumentStatus status = documents.find(tenant.id(), id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED);
+        return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(new Accepted(id, status, false));
     }
 
     private static ResponseEntity<Accepted> respond(Accepted accepted) {

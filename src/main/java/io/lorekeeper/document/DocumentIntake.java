@@ -98,6 +98,11 @@ class DocumentIntake {
                 metadata, CanonicalText.plain(text));
     }
 
+    /**
+     * Rebuilds the named stages (a retrieval stage with everything after it; an enrichment stage
+     * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion and
+     * gives failed enrichments a fresh set of attempts, due now.
+     */
     void reindex(UUID id, List<String> stages) {
         DocumentInfo doc = documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
@@ -105,9 +110,24 @@ class DocumentIntake {
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
         }
         if (stages != null && !stages.isEmpty()) {
-            pipeline.resetStages(id, pipeline.stagesFrom(stages));
+            List<String> rebuild = pipeline.stagesToRebuild(stages);
+            List<String> running = store.stages(id).stream()
+                    .filter(s -> s.status().equals("RUNNING") && rebuild.contains(s.name())).map(StageState::name).toList();
+            if (!running.isEmpty()) {
+                throw ApiProblem.conflict("stage-running", "Stage running",
+                        "stage " + String.join(", ", running) + " of document " + id + " is running; reindex it once it has finished",
+                        "stages");
+            }
+            pipeline.resetStages(id, rebuild, true);
+            if (rebuild.stream().anyMatch(name -> !pipeline.isEnrichment(name))) {
+                store.markStatus(id, DocumentStatus.QUEUED, null);
+            }
+        } else {
+            store.retryFailedEnrichments(id);
+            if (doc.status() == DocumentStatus.FAILED) {
+                store.markStatus(id, DocumentStatus.QUEUED, null);
+            }
         }
-        store.markStatus(id, DocumentStatus.QUEUED, null);
         scheduler.schedule(id);
     }
 
@@ -126,7 +146,7 @@ class DocumentIntake {
         UUID id = UUID.randomUUID();
         try {
             store.insert(new DocumentStore.NewDocument(id, tenant.id(), title, kind, profile, metadata, hash, canonical),
-                    pipeline.stageNames());
+                    pipeline.definitions());
         } catch (DuplicateKeyException raced) {
             // Another request stored the same content between our lookup and insert.
             return accepted(store.findByContentHash(tenant.id(), hash).orElseThrow(), false);

@@ -19,8 +19,16 @@ final class DocumentResponses {
             Instant createdAt, Instant updatedAt, List<StageView> stages) {
     }
 
+    /**
+     * @param kind     {@code retrieval} (the document is READY once these are done) or {@code enrichment}
+     *                 (an LLM-built memory with a state of its own)
+     * @param status   PENDING, RUNNING, DONE, SKIPPED (message says why and how to build it) or FAILED (message
+     *                 says why; {@code retryAt} when the next attempt is scheduled, absent when attempts are spent)
+     * @param attempts runs started since the stage was last reset
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record StageView(String name, String status, int done, int total, String message) {
+    record StageView(String name, String kind, String status, int done, int total, String message, Integer attempts,
+            Instant retryAt) {
     }
 
     record DocumentPage(List<DocumentView> items, int page, int size, long total) {

@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,8 +45,15 @@ class DocumentStore {
             Map<String, Object> metadata, String contentHash, CanonicalText canonical) {
     }
 
+    /** A stage as the store records it: its name and whether it builds retrieval or an enrichment. */
+    record StageDef(String name, boolean enrichment) {
+        String kind() {
+            return enrichment ? "enrichment" : "retrieval";
+        }
+    }
+
     @Transactional
-    void insert(NewDocument doc, List<String> stageNames) {
+    void insert(NewDocument doc, List<StageDef> stages) {
         jdbc.sql("""
                 INSERT INTO document (id, tenant_id, title, kind, profile, metadata, status, content_hash, char_count)
                 VALUES (?, ?, ?, ?, ?, ?::jsonb, 'QUEUED', ?, ?)""")
@@ -55,10 +64,7 @@ class DocumentStore {
                 .params(doc.id(), doc.canonical().text()).update();
         insertSessions(doc.id(), doc.canonical().sessions());
         insertTurns(doc.id(), doc.canonical().turns());
-        for (int i = 0; i < stageNames.size(); i++) {
-            jdbc.sql("INSERT INTO ingestion_stage (document_id, stage, position, status) VALUES (?, ?, ?, 'PENDING')")
-                    .params(doc.id(), stageNames.get(i), i).update();
-        }
+        ensureStages(doc.id(), stages);
     }
 
     private void insertSessions(UUID documentId, List<RenderedSession> sessions) {
@@ -107,7 +113,10 @@ class DocumentStore {
                 WHERE id = ?""").params(contentHash, charCount, id).update();
         insertSessions(id, sessions);
         insertTurns(id, turns);
-        jdbc.sql("UPDATE ingestion_stage SET status = 'PENDING', message = NULL, updated_at = now() WHERE document_id = ?")
+        jdbc.sql("""
+                UPDATE ingestion_stage SET status = 'PENDING', message = NULL, attempts = 0, retry_at = NULL,
+                       generation = generation + 1, updated_at = now()
+                WHERE document_id = ?""")
                 .param(id).update();
     }
 
@@ -133,7 +142,7 @@ class DocumentStore {
     Optional<DocumentView> view(UUID tenantId, UUID id) {
         return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ?").params(tenantId, id)
                 .query(this::toView).optional()
-                .map(v -> withStages(v, stages(id)));
+                .map(v -> withStages(v, stages(id).stream().map(StageState::view).toList()));
     }
 
     List<DocumentView> list(UUID tenantId, int offset, int limit) {
@@ -271,20 +280,31 @@ class DocumentStore {
                 .params(status.name(), reason, id).update();
     }
 
-    List<StageView> stages(UUID documentId) {
+    List<StageState> stages(UUID documentId) {
         return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ? ORDER BY position").param(documentId)
-                .query((rs, n) -> new StageView(rs.getString("stage"), rs.getString("status"), rs.getInt("done"),
-                        rs.getInt("total"), rs.getString("message")))
-                .list();
+                .query(STAGE).list();
     }
 
-    /** Adds rows for stages that appeared since the document was created (new stage beans). */
-    void ensureStages(UUID documentId, List<String> stageNames) {
-        for (int i = 0; i < stageNames.size(); i++) {
+    /** The named stages of several documents, for readiness checks. */
+    List<StageState> stages(List<UUID> documentIds, Collection<String> names) {
+        return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ANY(?) AND stage = ANY(?) ORDER BY position")
+                .params(documentIds.toArray(UUID[]::new), names.toArray(String[]::new))
+                .query(STAGE).list();
+    }
+
+    private static final RowMapper<StageState> STAGE = (rs, n) -> new StageState(rs.getObject("document_id", UUID.class),
+            rs.getString("stage"), rs.getString("kind"), rs.getString("status"), rs.getInt("done"), rs.getInt("total"),
+            rs.getString("message"), rs.getInt("attempts"),
+            rs.getTimestamp("retry_at") == null ? null : rs.getTimestamp("retry_at").toInstant(),
+            rs.getInt("generation"), rs.getBoolean("requested"));
+
+    /** Adds rows for stages that appeared since the document was created (new stage beans), and keeps kinds and order current. */
+    void ensureStages(UUID documentId, List<StageDef> stages) {
+        for (int i = 0; i < stages.size(); i++) {
             jdbc.sql("""
-                    INSERT INTO ingestion_stage (document_id, stage, position, status) VALUES (?, ?, ?, 'PENDING')
-                    ON CONFLICT (document_id, stage) DO UPDATE SET position = excluded.position""")
-                    .params(documentId, stageNames.get(i), i).update();
+                    INSERT INTO ingestion_stage (document_id, stage, position, status, kind) VALUES (?, ?, ?, 'PENDING', ?)
+                    ON CONFLICT (document_id, stage) DO UPDATE SET position = excluded.position, kind = excluded.kind""")
+                    .params(documentId, stages.get(i).name(), i, stages.get(i).kind()).update();
         }
     }
 
@@ -293,23 +313,57 @@ class DocumentStore {
                 .params(status, message, documentId, stage).update();
     }
 
+    /** Marks a stage RUNNING and counts the attempt; returns the generation the run belongs to. */
+    int startStage(UUID documentId, String stage) {
+        return jdbc.sql("""
+                UPDATE ingestion_stage SET status = 'RUNNING', message = NULL, attempts = attempts + 1, retry_at = NULL,
+                       updated_at = now()
+                WHERE document_id = ? AND stage = ? RETURNING generation""")
+                .params(documentId, stage).query(Integer.class).optional().orElse(-1);
+    }
+
+    /**
+     * Records how a run ended, unless the stage was reset while it ran (another generation): then the
+     * newer request stands and the stage runs again. False when the outcome was not recorded.
+     */
+    boolean finishStage(UUID documentId, String stage, int generation, String status, String message, Instant retryAt) {
+        return jdbc.sql("""
+                UPDATE ingestion_stage SET status = ?, message = ?, retry_at = ?, updated_at = now()
+                WHERE document_id = ? AND stage = ? AND generation = ?""")
+                .params(status, message, retryAt == null ? null : Timestamp.from(retryAt), documentId, stage, generation)
+                .update() == 1;
+    }
+
     void stageProgress(UUID documentId, String stage, int done, int total) {
         jdbc.sql("UPDATE ingestion_stage SET done = ?, total = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
                 .params(done, total, documentId, stage).update();
     }
 
-    void resetStages(UUID documentId, List<String> stages) {
+    /** Sets stages back to PENDING for a fresh run; {@code requested} marks on-demand stages someone asked for. */
+    void resetStages(UUID documentId, List<String> stages, boolean requested) {
         jdbc.sql("""
-                UPDATE ingestion_stage SET status = 'PENDING', done = 0, message = NULL, updated_at = now()
+                UPDATE ingestion_stage SET status = 'PENDING', done = 0, message = NULL, attempts = 0, retry_at = NULL,
+                       generation = generation + 1, requested = requested OR ?, updated_at = now()
                 WHERE document_id = ? AND stage = ANY(?)""")
-                .params(documentId, stages.toArray(String[]::new)).update();
+                .params(requested, documentId, stages.toArray(String[]::new)).update();
+    }
+
+    /** Failed enrichment stages get a fresh set of attempts, due now. */
+    void retryFailedEnrichments(UUID documentId) {
+        jdbc.sql("""
+                UPDATE ingestion_stage SET status = 'PENDING', attempts = 0, retry_at = NULL, generation = generation + 1,
+                       updated_at = now()
+                WHERE document_id = ? AND kind = 'enrichment' AND status = 'FAILED'""")
+                .param(documentId).update();
     }
 
     /** Documents whose ingestion should be running but has no scheduled job (e.g. a crash between commit and scheduling). */
     List<UUID> orphanedIngestions(String taskName) {
         return jdbc.sql("""
                 SELECT d.id FROM document d
-                WHERE d.status IN ('QUEUED', 'INGESTING')
+                WHERE (d.status IN ('QUEUED', 'INGESTING')
+                       OR (d.status = 'READY' AND EXISTS (SELECT 1 FROM ingestion_stage s WHERE s.document_id = d.id
+                              AND (s.status IN ('PENDING', 'RUNNING') OR (s.status = 'FAILED' AND s.retry_at IS NOT NULL)))))
                   AND NOT EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.task_name = ? AND t.task_instance = d.id::text)""")
                 .param(taskName).query(UUID.class).list();
     }

@@ -69,6 +69,29 @@ public class Documents {
     }
 
     /**
+     * The state of the named memories of each document, one entry per (document, stage). A stage the
+     * document has no record of (added to the service after the document was ingested) is reported
+     * SKIPPED, with how to build it.
+     */
+    public List<MemoryState> memories(List<UUID> documentIds, java.util.Collection<String> stages) {
+        if (documentIds.isEmpty() || stages.isEmpty()) {
+            return List.of();
+        }
+        Map<String, StageState> stored = store.stages(documentIds, stages).stream()
+                .collect(Collectors.toMap(s -> s.documentId() + "/" + s.name(), Function.identity()));
+        List<MemoryState> states = new ArrayList<>();
+        for (UUID id : documentIds) {
+            for (String stage : new java.util.TreeSet<>(stages)) {
+                StageState s = stored.get(id + "/" + stage);
+                states.add(s == null
+                        ? new MemoryState(id, stage, "SKIPPED", "this memory did not exist when the document was ingested", null)
+                        : new MemoryState(id, stage, s.status(), s.message(), s.retryAt()));
+            }
+        }
+        return states;
+    }
+
+    /**
      * The canonical text every offset of the document points into. A conversation's text grows when
      * sessions are appended, possibly through another replica whose eviction this cache never sees;
      * the text only ever grows, so a cached copy is current exactly when its length is the stored one.

@@ -1,5 +1,7 @@
 package io.lorekeeper.document;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -11,69 +13,133 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.RetryLaterException;
 
 /**
- * Runs a document's ingestion stages in order. A stage already DONE or SKIPPED is passed over, so
- * running the pipeline again after a crash or a failure resumes where it stopped; a failing stage
- * marks the document FAILED with the reason and keeps everything stored before it. A stage that
- * must wait (a long rate-limit window) leaves the document QUEUED and the job re-queued.
+ * Runs a document's stages in two levels. The retrieval stages (segment, embed) run first, in
+ * order; a failing one marks the document FAILED with the reason and keeps everything stored
+ * before it. Once they are done the document is READY: searchable and answerable by every
+ * strategy that needs only retrieval. Then the enrichment stages (LLM-built memories) run, each on
+ * its own: a failure is recorded on that stage with the reason and retried with backoff, and never
+ * touches the document's status or what it already has.
+ *
+ * <p>A stage already DONE or SKIPPED is passed over, so running the pipeline again after a crash,
+ * a failure or an append resumes where it stopped. A stage that must wait (a long rate-limit
+ * window) leaves the job re-queued.
  */
 @Component
 class IngestionPipeline {
 
     private static final Logger log = LoggerFactory.getLogger(IngestionPipeline.class);
+    /** Sessions appended while the job ran reset stages; the job goes round again rather than leave them for later. */
+    private static final int MAX_ROUNDS = 10;
 
     private final DocumentStore store;
     private final List<IngestionStage> stages;
+    private final EnrichmentSettings enrichment;
 
-    IngestionPipeline(DocumentStore store, List<IngestionStage> stages) {
+    IngestionPipeline(DocumentStore store, List<IngestionStage> stages, EnrichmentSettings enrichment) {
         this.store = store;
         this.stages = stages.stream().sorted(Comparator.comparingInt(IngestionStage::position)).toList();
+        this.enrichment = enrichment;
     }
 
     List<String> stageNames() {
         return stages.stream().map(IngestionStage::name).toList();
     }
 
-    /** The named stages and every stage after the first of them, in order. */
-    List<String> stagesFrom(List<String> names) {
-        int first = stages.size();
-        for (String name : names) {
-            int index = stageNames().indexOf(name);
-            if (index < 0) {
-                throw io.lorekeeper.platform.ApiProblem.invalid("stages",
-                        "unknown stage '" + name + "'; stages are " + stageNames());
-            }
-            first = Math.min(first, index);
-        }
-        return stageNames().subList(first, stages.size());
+    List<DocumentStore.StageDef> definitions() {
+        return stages.stream().map(s -> new DocumentStore.StageDef(s.name(), s.enrichment())).toList();
     }
 
-    void resetStages(UUID documentId, List<String> names) {
+    private IngestionStage stage(String name) {
+        return stages.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> ApiProblem.invalid("stages", "unknown stage '" + name + "'; stages are " + stageNames()));
+    }
+
+    /**
+     * What a reindex naming these stages rebuilds: a retrieval stage and every stage after it
+     * (everything later derives from the chunks); an enrichment stage alone.
+     */
+    List<String> stagesToRebuild(List<String> names) {
+        int firstRetrieval = stages.size();
+        java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
+        for (String name : names) {
+            IngestionStage stage = stage(name);
+            if (stage.enrichment()) {
+                chosen.add(name);
+            } else {
+                firstRetrieval = Math.min(firstRetrieval, stages.indexOf(stage));
+            }
+        }
+        chosen.addAll(stageNames().subList(firstRetrieval, stages.size()));
+        return stageNames().stream().filter(chosen::contains).toList();
+    }
+
+    boolean isEnrichment(String name) {
+        return stage(name).enrichment();
+    }
+
+    void resetStages(UUID documentId, List<String> names, boolean requested) {
         for (IngestionStage stage : stages) {
             if (names.contains(stage.name())) {
                 stage.reset(documentId);
             }
         }
-        store.resetStages(documentId, names);
+        store.resetStages(documentId, names, requested);
     }
 
     void run(UUID documentId) {
-        DocumentInfo document = store.find(documentId).orElse(null);
-        if (document == null) {
-            log.info("Document {} was deleted before ingestion finished", documentId);
-            return;
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            DocumentInfo document = store.find(documentId).orElse(null);
+            if (document == null) {
+                log.info("Document {} was deleted before ingestion finished", documentId);
+                return;
+            }
+            store.ensureStages(documentId, definitions());
+            Map<String, StageState> states = states(documentId);
+            if (document.status() != DocumentStatus.READY || !retrievalDone(states)) {
+                document = runRetrieval(document, states);
+                if (document == null) {
+                    return;
+                }
+            }
+            Instant nextRetry = runEnrichments(document);
+            if (!needsAnotherRound(documentId)) {
+                if (nextRetry != null) {
+                    Duration wait = Duration.between(Instant.now(), nextRetry);
+                    throw new RetryLaterException("enrichment retry of document " + documentId,
+                            wait.isNegative() ? Duration.ZERO : wait);
+                }
+                return;
+            }
         }
-        store.ensureStages(documentId, stageNames());
+        log.warn("Document {} kept changing while it was ingested; its next job will finish it", documentId);
+    }
+
+    private Map<String, StageState> states(UUID documentId) {
+        return store.stages(documentId).stream().collect(Collectors.toMap(StageState::name, Function.identity()));
+    }
+
+    private boolean retrievalDone(Map<String, StageState> states) {
+        return stages.stream().filter(s -> !s.enrichment()).allMatch(s -> states.get(s.name()).finished());
+    }
+
+    /** Sessions were appended (the document is QUEUED again) or a stage was reset while this round ran. */
+    private boolean needsAnotherRound(UUID documentId) {
+        DocumentInfo now = store.find(documentId).orElse(null);
+        return now != null && (now.status() != DocumentStatus.READY
+                || store.stages(documentId).stream().anyMatch(s -> s.status().equals("PENDING")));
+    }
+
+    /** Runs the retrieval stages; the READY document, or null when one failed (the document is then FAILED). */
+    private DocumentInfo runRetrieval(DocumentInfo document, Map<String, StageState> states) {
+        UUID documentId = document.id();
         store.markStatus(documentId, DocumentStatus.INGESTING, null);
-        Map<String, StageView> states = store.stages(documentId).stream()
-                .collect(Collectors.toMap(StageView::name, Function.identity()));
         for (IngestionStage stage : stages) {
-            String state = states.get(stage.name()).status();
-            if (state.equals("DONE") || state.equals("SKIPPED")) {
+            if (stage.enrichment() || states.get(stage.name()).finished()) {
                 continue;
             }
             IngestionStage.Applicability applicability = stage.applicability(document);
@@ -81,7 +147,7 @@ class IngestionPipeline {
                 store.markStage(documentId, stage.name(), "SKIPPED", applicability.reason());
                 continue;
             }
-            store.markStage(documentId, stage.name(), "RUNNING", null);
+            int generation = store.startStage(documentId, stage.name());
             long started = System.nanoTime();
             try {
                 stage.run(new Run(document, stage.name()));
@@ -93,16 +159,95 @@ class IngestionPipeline {
                 String reason = stage.name() + " failed: " + Failures.describe(e);
                 log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
                 if (store.find(documentId).isPresent()) {
-                    store.markStage(documentId, stage.name(), "FAILED", Failures.describe(e));
+                    store.finishStage(documentId, stage.name(), generation, "FAILED", Failures.describe(e), null);
                     store.markStatus(documentId, DocumentStatus.FAILED, reason);
                 }
-                return;
+                return null;
             }
-            store.markStage(documentId, stage.name(), "DONE", null);
+            store.finishStage(documentId, stage.name(), generation, "DONE", null, null);
             document = store.find(documentId).orElse(document);
             log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
         }
         store.markStatus(documentId, DocumentStatus.READY, null);
+        return store.find(documentId).orElse(document);
+    }
+
+    /** Runs every enrichment stage that is due; returns when the earliest scheduled retry is, or null. */
+    private Instant runEnrichments(DocumentInfo document) {
+        UUID documentId = document.id();
+        Instant nextRetry = null;
+        Map<String, StageState> states = states(documentId);
+        for (IngestionStage stage : stages) {
+            StageState state = states.get(stage.name());
+            if (!stage.enrichment() || state.finished()) {
+                continue;
+            }
+            if (state.status().equals("FAILED")) {
+                if (state.retryAt() == null) {
+                    continue; // attempts spent: stays FAILED until a reindex names it
+                }
+                if (state.retryAt().isAfter(Instant.now())) {
+                    nextRetry = earliest(nextRetry, state.retryAt());
+                    continue;
+                }
+            }
+            IngestionStage.Applicability applicability = applicability(stage, document, state);
+            if (!applicability.applies()) {
+                store.markStage(documentId, stage.name(), "SKIPPED", applicability.reason());
+                continue;
+            }
+            Instant retry = runEnrichment(stage, document, state);
+            nextRetry = retry == null ? nextRetry : earliest(nextRetry, retry);
+        }
+        return nextRetry;
+    }
+
+    private IngestionStage.Applicability applicability(IngestionStage stage, DocumentInfo document, StageState state) {
+        IngestionStage.Applicability own = stage.applicability(document);
+        if (own.applies() && stage.onDemand() && !state.requested() && !IndexProfiles.DEEP.equals(document.profile())) {
+            return IngestionStage.Applicability.skip("built on demand: POST /v1/documents/" + document.id()
+                    + "/reindex with {\"stages\": [\"" + stage.name() + "\"]}, or upload with profile \"" + IndexProfiles.DEEP + "\"");
+        }
+        return own;
+    }
+
+    /** Runs one enrichment stage; a failure is recorded on the stage alone. Returns the retry time it scheduled, if any. */
+    private Instant runEnrichment(IngestionStage stage, DocumentInfo document, StageState state) {
+        UUID documentId = document.id();
+        int generation = store.startStage(documentId, stage.name());
+        int attempt = state.attempts() + 1;
+        long started = System.nanoTime();
+        try {
+            stage.run(new Run(document, stage.name()));
+        } catch (RetryLaterException later) {
+            store.finishStage(documentId, stage.name(), generation, "PENDING", "waiting: " + later.getMessage(), null);
+            throw later;
+        } catch (Exception e) {
+            if (store.find(documentId).isEmpty()) {
+                return null;
+            }
+            String reason = Failures.describe(e);
+            if (attempt < enrichment.maxAttempts()) {
+                Instant retryAt = Instant.now().plus(enrichment.backoff(attempt));
+                log.warn("Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}", stage.name(), documentId,
+                        attempt, enrichment.maxAttempts(), retryAt, reason);
+                store.finishStage(documentId, stage.name(), generation, "FAILED",
+                        reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")", retryAt);
+                return retryAt;
+            }
+            log.warn("Enrichment {} of document {} failed {} times; giving up: {}", stage.name(), documentId, attempt, reason, e);
+            store.finishStage(documentId, stage.name(), generation, "FAILED", reason + " (gave up after " + attempt
+                    + " attempts; POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\"" + stage.name()
+                    + "\"]} runs it again)", null);
+            return null;
+        }
+        store.finishStage(documentId, stage.name(), generation, "DONE", null, null);
+        log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
+        return null;
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
     }
 
     private final class Run implements StageRun {

@@ -80,6 +80,15 @@ class ChatCaller {
                     throw empty;
                 }
                 budget.spend(reply.promptTokens(), reply.completionTokens());
+                if (cutAtLimit(response)) {
+                    String reason = "the reply to " + request.template() + " was cut at the output limit of " + profile.maxOutputTokens()
+                            + " tokens (finish_reason length); raise " + (profile.name().equals(ModelProfiles.DEFAULT)
+                                    ? "lorekeeper.llm.max-output-tokens"
+                                    : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens")
+                            + " for the " + request.role().key() + " role";
+                    record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "truncated", reason);
+                    throw new LlmException(reason);
+                }
                 record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
                 if (cacheable) {
                     cache.put(key, new ResponseCache.Entry(json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
@@ -140,6 +149,13 @@ class ChatCaller {
             options.toolCallbacks(request.tools()); // Spring AI 2 models return tool calls; the loop runs in LlmSession
         }
         return options.build();
+    }
+
+    /** The model stopped because it hit max_tokens: its reply is incomplete, and a repair call would be cut the same way. */
+    private static boolean cutAtLimit(ChatResponse response) {
+        var metadata = response.getResult().getMetadata();
+        String reason = metadata == null ? null : metadata.getFinishReason();
+        return reason != null && reason.equalsIgnoreCase("length");
     }
 
     private static Reply reply(ChatResponse response) {

@@ -14,7 +14,11 @@ public class LlmGateway {
     private final ChatCaller caller;
     private final StructuredOutput output;
 
-    LlmGateway(LlmSettings settings, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller, Validator validator) {
+    private final EndpointProbe probe;
+
+    LlmGateway(LlmSettings settings, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller, Validator validator,
+            EndpointProbe probe) {
+        this.probe = probe;
         this.settings = settings;
         this.profiles = profiles;
         this.templates = templates;
@@ -24,6 +28,27 @@ public class LlmGateway {
 
     public boolean isConfigured() {
         return settings.isConfigured();
+    }
+
+    /**
+     * What is known about the model endpoint: configured or not, and whether it answered the probe
+     * made at start (null until then).
+     */
+    public record EndpointStatus(boolean configured, Boolean reachable, String detail) {
+    }
+
+    public EndpointStatus endpointStatus() {
+        if (!settings.isConfigured()) {
+            return new EndpointStatus(false, null, "no LLM configured: set OPENAI_API_KEY or LOREKEEPER_LLM_BASE_URL");
+        }
+        var results = probe.results();
+        if (results.isEmpty()) {
+            return new EndpointStatus(true, null, "not probed yet");
+        }
+        boolean all = results.values().stream().allMatch(r -> Boolean.TRUE.equals(r.reachable()));
+        String detail = results.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue().baseUrl() + "): " + e.getValue().detail())
+                .collect(java.util.stream.Collectors.joining("; "));
+        return new EndpointStatus(true, all, detail);
     }
 
     public LlmSession open(CallScope scope, Budget budget) {

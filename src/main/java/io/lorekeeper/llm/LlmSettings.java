@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
  * @param apiKey         never logged or traced
+ * @param maxOutputTokens the reply limit; unset, each role gets one that fits what it returns ({@link OutputLimits})
  * @param reasoningModel the model is an o-series/gpt-5 style reasoning model: it takes
  *                       {@code max_completion_tokens} and no temperature
  */
@@ -22,7 +23,7 @@ public record LlmSettings(
         String apiKey,
         @DefaultValue("gpt-4o-mini") String model,
         @DefaultValue("0") double temperature,
-        @DefaultValue("1024") int maxOutputTokens,
+        Integer maxOutputTokens,
         @DefaultValue("32768") int contextWindow,
         @DefaultValue("native") StructuredOutputMode structuredOutput,
         @DefaultValue("4") int maxConcurrency,

@@ -4,10 +4,19 @@ import java.time.Duration;
 
 import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
 
-/** A fully resolved model profile: where to call, which model, with which limits. */
+/**
+ * A fully resolved model profile: where to call, which model, with which limits.
+ *
+ * @param maxOutputTokens the reply limit; 0 until resolved for a role ({@link OutputLimits})
+ */
 public record ModelProfile(String name, String baseUrl, String apiKey, String model, double temperature,
         int maxOutputTokens, int contextWindow, StructuredOutputMode structuredOutput, int maxConcurrency,
         int tokensPerMinute, Duration timeout, boolean reasoningModel) {
+
+    ModelProfile withMaxOutputTokens(int limit) {
+        return new ModelProfile(name, baseUrl, apiKey, model, temperature, limit, contextWindow, structuredOutput, maxConcurrency,
+                tokensPerMinute, timeout, reasoningModel);
+    }
 
     @Override
     public String toString() {

@@ -18,7 +18,8 @@ class ModelProfiles {
 
     ModelProfiles(LlmSettings settings) {
         ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
-                settings.model(), settings.temperature(), settings.maxOutputTokens(), settings.contextWindow(),
+                settings.model(), settings.temperature(), settings.maxOutputTokens() == null ? 0 : settings.maxOutputTokens(),
+                settings.contextWindow(),
                 settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout(),
                 settings.reasoningModel());
         byName.put(DEFAULT, base);
@@ -32,8 +33,15 @@ class ModelProfiles {
         this.roles = settings.roles();
     }
 
+    /** The role's profile; one with no output limit of its own gets the role's default limit. */
     ModelProfile forRole(Role role) {
-        return byName.get(roles.getOrDefault(role.key(), DEFAULT));
+        ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
+        return profile.maxOutputTokens() > 0 ? profile
+                : profile.withMaxOutputTokens(OutputLimits.forRole(role, profile.reasoningModel()));
+    }
+
+    java.util.Collection<ModelProfile> all() {
+        return byName.values();
     }
 
     private static ModelProfile merge(String name, ModelProfile base, ProfileOverrides o) {

@@ -48,6 +48,11 @@ class MemoStage implements IngestionStage {
     }
 
     @Override
+    public boolean enrichment() {
+        return true;
+    }
+
+    @Override
     public int position() {
         return 30;
     }

@@ -42,6 +42,11 @@ class PageHeaderStage implements IngestionStage {
     }
 
     @Override
+    public boolean enrichment() {
+        return true;
+    }
+
+    @Override
     public int position() {
         return 40;
     }

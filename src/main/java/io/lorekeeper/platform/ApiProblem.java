@@ -13,6 +13,7 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     private final String type;
     private final String title;
     private final String field;
+    private final java.util.Map<String, Object> properties = new java.util.LinkedHashMap<>();
 
     public ApiProblem(HttpStatus status, String type, String title, String detail, String field) {
         super(detail);
@@ -42,6 +43,16 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     public static ApiProblem unsupportedMediaType(String field, String detail) {
         return new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
                 "Unsupported media type", detail, field);
+    }
+
+    /** Adds a member to the problem body beside type, title, detail and field (RFC 9457 extension members). */
+    public ApiProblem with(String name, Object value) {
+        properties.put(name, value);
+        return this;
+    }
+
+    public java.util.Map<String, Object> properties() {
+        return java.util.Collections.unmodifiableMap(properties);
     }
 
     public HttpStatus status() {

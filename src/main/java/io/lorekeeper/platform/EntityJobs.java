@@ -12,6 +12,8 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
@@ -57,8 +59,23 @@ public final class EntityJobs {
             this.orphaned = orphaned;
         }
 
+        /**
+         * Makes the entity's job due now: a new job, or an existing one waiting for a later time (a
+         * scheduled retry) brought forward. A job already running is left alone; its handler must
+         * notice the change that asked for another run.
+         */
         public void schedule(UUID id) {
-            scheduler.scheduleIfNotExists(task.instance(id.toString()), Instant.now());
+            var instance = task.instance(id.toString());
+            if (scheduler.scheduleIfNotExists(instance, Instant.now())) {
+                return;
+            }
+            try {
+                scheduler.reschedule(instance, Instant.now());
+            } catch (TaskInstanceCurrentlyExecutingException running) {
+                // it re-reads the entity's state before it finishes
+            } catch (TaskInstanceNotFoundException finishedMeanwhile) {
+                scheduler.scheduleIfNotExists(instance, Instant.now());
+            }
         }
 
         @EventListener(ApplicationReadyEvent.class)

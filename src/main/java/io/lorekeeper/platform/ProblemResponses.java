@@ -42,6 +42,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
         ProblemDetail body = problem(problem.status(), problem.type(), problem.title(), problem.getMessage());
+        problem.properties().forEach(body::setProperty);
         if (problem.field() != null) {
             body.setProperty("field", problem.field());
             body.setProperty("errors", List.of(Map.of("field", problem.field(), "message", problem.getMessage())));

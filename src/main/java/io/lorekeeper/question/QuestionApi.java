@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.reasoning.Citation;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -28,7 +29,10 @@ final class QuestionApi {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record QuestionView(UUID id, QuestionStatus status, String question, String strategy, List<UUID> documentIds,
             List<String> choices, Map<String, Object> options, String answer, String mode, Integer choiceIndex,
-            List<Citation> citations, Double confidence, Boolean budgetLimited, String failureReason, Timings timings,
+            List<Citation> citations, Double confidence, Boolean budgetLimited, String failureReason,
+            @Schema(description = "While QUEUED: the memories of its documents it waits for (document, stage, state)") Object waitingFor,
+            @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)") Object degraded,
+            Timings timings,
             @Schema(description = "What the model calls made for this question cost so far, over every run of a retried "
                     + "question; absent while QUEUED") QuestionUsage usage,
             Map<String, String> links) {
@@ -54,6 +58,15 @@ final class QuestionApi {
     record TraceView(UUID questionId, QuestionStatus status, List<TraceEvent> events) {
     }
 
-    record StrategyView(String name, boolean needsLlm, boolean available, List<String> memoryStages, String summary) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record StrategyView(String name, boolean needsLlm, boolean available,
+            @Schema(description = "Why it cannot run here, when it cannot") String unavailableReason,
+            @Schema(description = "Memories (ingestion stages) a document needs before this strategy answers from it: "
+                    + "a question waits while one is being built, and is refused (409 memory-not-ready) when one failed or was skipped")
+            List<String> memoryStages,
+            @Schema(description = "Memories it uses when ready and runs without otherwise (listed in the answer's degraded list)")
+            List<String> optionalMemories,
+            @Schema(description = "The model endpoint as probed at start, for strategies that need an LLM") LlmGateway.EndpointStatus llm,
+            String summary) {
     }
 }

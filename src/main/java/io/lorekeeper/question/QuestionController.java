@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmUsage;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.QuestionApi.AskRequest;
@@ -42,9 +43,11 @@ class QuestionController {
     private final CurrentTenant tenant;
     private final QuestionSettings settings;
     private final LlmUsage usage;
+    private final LlmGateway gateway;
 
     QuestionController(QuestionIntake intake, QuestionStore store, QuestionEvents events, Strategies strategies,
-            CurrentTenant tenant, QuestionSettings settings, LlmUsage usage) {
+            CurrentTenant tenant, QuestionSettings settings, LlmUsage usage, LlmGateway gateway) {
+        this.gateway = gateway;
         this.intake = intake;
         this.store = store;
         this.events = events;
@@ -112,9 +115,13 @@ class QuestionController {
     @GetMapping("/v1/strategies")
     @Operation(summary = "The answer strategies and whether each can run with the current configuration")
     List<StrategyView> strategies() {
+        LlmGateway.EndpointStatus llm = gateway.endpointStatus();
         return strategies.all().stream()
                 .map(s -> new StrategyView(s.name(), s.requirements().needsLlm(), strategies.isAvailable(s),
-                        List.copyOf(new java.util.TreeSet<>(s.requirements().memoryStages())), s.requirements().summary()))
+                        strategies.isAvailable(s) ? null : llm.detail(),
+                        List.copyOf(new java.util.TreeSet<>(s.requirements().memoryStages())),
+                        List.copyOf(new java.util.TreeSet<>(s.requirements().optionalMemories())),
+                        s.requirements().needsLlm() ? llm : null, s.requirements().summary()))
                 .toList();
     }
 
@@ -138,6 +145,7 @@ class QuestionController {
         return new QuestionView(q.id(), q.status(), q.question(), q.strategy(), q.documentIds(), q.choices(), q.options(),
                 q.answer(), q.mode(), q.choiceIndex(), q.citations(), q.confidence(),
                 q.status() == QuestionStatus.DONE ? q.budgetLimited() : null, q.failureReason(),
+                q.status() == QuestionStatus.QUEUED ? q.waitingFor() : null, q.degraded(),
                 new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs), usage(q),
                 Map.of("self", self, "trace", self + "/trace", "events", self + "/events"));
     }

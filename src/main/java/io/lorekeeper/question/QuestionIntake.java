@@ -31,9 +31,11 @@ class QuestionIntake {
     private final CurrentTenant tenant;
     private final QuestionSettings settings;
     private final LlmGateway gateway;
+    private final MemoryReadiness memories;
 
     QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway) {
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories) {
+        this.memories = memories;
         this.gateway = gateway;
         this.store = store;
         this.strategies = strategies;
@@ -65,6 +67,7 @@ class QuestionIntake {
         QuestionBudget.of(parsed, gateway);
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
                 .map(DocumentInfo::id).toList();
+        memories.requireBuildable(strategy, parsed, ids);
         UUID id = UUID.randomUUID();
         store.insert(id, tenant.id(), ids, question, strategy.name(),
                 request.choices() == null || request.choices().isEmpty() ? null : request.choices(), options);

@@ -47,9 +47,11 @@ class QuestionRunner {
     private final QuestionSettings settings;
     private final JsonMapper json;
     private final LlmGateway gateway;
+    private final MemoryReadiness memories;
 
     QuestionRunner(QuestionStore store, Strategies strategies, Documents documents, Retriever retriever,
-            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway) {
+            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway, MemoryReadiness memories) {
+        this.memories = memories;
         this.gateway = gateway;
         this.store = store;
         this.strategies = strategies;
@@ -65,14 +67,29 @@ class QuestionRunner {
         if (question == null || question.status().isFinished()) {
             return;
         }
-        store.markRunning(id);
         TraceRecorder trace = new TraceRecorder(id, store, json);
+        MemoryReadiness.Report memory;
+        try {
+            memory = awaitMemories(question, trace);
+        } catch (WaitingForMemory waiting) {
+            throw waiting;
+        } catch (RuntimeException e) {
+            fail(id, trace, e);
+            return;
+        }
+        store.markRunning(id);
         long started = System.nanoTime();
         long deadline = started + settings.maxWallTime().toNanos();
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
             AnswerStrategy strategy = strategies.require(question.strategy());
             List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
+            if (!memory.degraded().isEmpty()) {
+                // an optional memory is missing: the strategy runs without it, and the answer says so
+                List<Map<String, Object>> degraded = MemoryReadiness.describe(memory.degraded());
+                store.markDegraded(id, degraded);
+                trace.record("degraded", Map.of("missing", degraded));
+            }
             Cancellation cancellation = () -> System.nanoTime() > deadline;
             QuestionOptions options = new QuestionOptions(question.options());
             LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway))
@@ -98,14 +115,51 @@ class QuestionRunner {
             if (e instanceof VirtualMachineError fatal) {
                 throw fatal;
             }
-            String reason = reason(e);
-            log.warn("Question {} failed: {}", id, reason, e);
-            store.fail(id, reason);
-            try {
-                trace.record("status", Map.of("status", "FAILED", "reason", reason));
-            } catch (RuntimeException traceFailure) {
-                log.warn("Could not record the failure of question {} in its trace", id, traceFailure);
-            }
+            fail(id, trace, e);
+        }
+    }
+
+    private void fail(UUID id, TraceRecorder trace, Throwable e) {
+        String reason = reason(e);
+        log.warn("Question {} failed: {}", id, reason, e);
+        store.fail(id, reason);
+        try {
+            trace.record("status", Map.of("status", "FAILED", "reason", reason));
+        } catch (RuntimeException traceFailure) {
+            log.warn("Could not record the failure of question {} in its trace", id, traceFailure);
+        }
+    }
+
+    /**
+     * The strategy's memories, once every one it needs is built. While one is still being built the
+     * question stays QUEUED, says what it waits for, and its job looks again shortly; a memory that
+     * failed or was skipped meanwhile, or a wait past its limit, fails the question with the reason.
+     */
+    private MemoryReadiness.Report awaitMemories(StoredQuestion question, TraceRecorder trace) {
+        AnswerStrategy strategy = strategies.require(question.strategy());
+        MemoryReadiness.Report report = memories.check(strategy, new QuestionOptions(question.options()), question.documentIds());
+        if (!report.unavailable().isEmpty()) {
+            throw MemoryReadiness.notReady(strategy.name(), report.unavailable().getFirst());
+        }
+        if (report.waitingFor().isEmpty()) {
+            return report;
+        }
+        List<Map<String, Object>> waitingFor = MemoryReadiness.describe(report.waitingFor());
+        if (question.createdAt().plus(settings.maxMemoryWait()).isBefore(java.time.Instant.now())) {
+            throw new IllegalStateException("stopped waiting for memory after " + settings.maxMemoryWait().toMinutes()
+                    + " min: " + waitingFor);
+        }
+        if (question.waitingFor() == null || !json.valueToTree(waitingFor).equals(question.waitingFor())) {
+            store.markWaiting(question.id(), waitingFor);
+            trace.record("waiting", Map.of("for", waitingFor));
+        }
+        throw new WaitingForMemory(settings.memoryPoll());
+    }
+
+    /** Re-queues the answer job without a trace event of its own: the waiting event said it once. */
+    static final class WaitingForMemory extends RetryLaterException {
+        WaitingForMemory(java.time.Duration poll) {
+            super("waiting for a memory to be built", poll);
         }
     }
 

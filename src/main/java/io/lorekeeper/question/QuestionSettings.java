@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxWallTime   a question still running after this long is stopped (its strategy sees cancellation)
  * @param maxWait       upper bound of the {@code waitSeconds} a client may ask for
  * @param eventsTimeout how long a server-sent event stream stays open
+ * @param maxMemoryWait how long a question may wait for a memory its strategy needs to be built, from when it was asked
+ * @param memoryPoll    how often a waiting question looks again
  */
 @ConfigurationProperties("lorekeeper.questions")
 record QuestionSettings(
@@ -16,5 +18,7 @@ record QuestionSettings(
         @DefaultValue("60s") Duration maxWait,
         @DefaultValue("15m") Duration eventsTimeout,
         @DefaultValue("4000") int maxQuestionLength,
-        @DefaultValue("50") int maxDocuments) {
+        @DefaultValue("50") int maxDocuments,
+        @DefaultValue("30m") Duration maxMemoryWait,
+        @DefaultValue("3s") Duration memoryPoll) {
 }

@@ -17,6 +17,7 @@ import io.lorekeeper.question.QuestionApi.TraceEvent;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.StrategyResult;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** SQL for questions, their answers and trace events. */
@@ -34,7 +35,7 @@ class QuestionStore {
     record StoredQuestion(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy,
             List<String> choices, Map<String, Object> options, QuestionStatus status, String answer, String mode,
             Integer choiceIndex, Double confidence, List<Citation> citations, boolean budgetLimited, String failureReason,
-            Instant createdAt, Instant startedAt, Instant finishedAt) {
+            Instant createdAt, Instant startedAt, Instant finishedAt, JsonNode waitingFor, JsonNode degraded) {
     }
 
     void insert(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy, List<String> choices,
@@ -61,13 +62,25 @@ class QuestionStore {
     }
 
     void markRunning(UUID id) {
-        jdbc.sql("UPDATE question SET status = 'RUNNING', started_at = now(), failure_reason = NULL WHERE id = ?").param(id).update();
+        jdbc.sql("UPDATE question SET status = 'RUNNING', started_at = now(), failure_reason = NULL, waiting_for = NULL WHERE id = ?")
+                .param(id).update();
+    }
+
+    /** Queued, waiting for the named memories to be built. */
+    void markWaiting(UUID id, Object waitingFor) {
+        jdbc.sql("UPDATE question SET status = 'QUEUED', waiting_for = ?::jsonb WHERE id = ?")
+                .params(json.writeValueAsString(waitingFor), id).update();
+    }
+
+    void markDegraded(UUID id, Object degraded) {
+        jdbc.sql("UPDATE question SET degraded = ?::jsonb WHERE id = ?").params(json.writeValueAsString(degraded), id).update();
     }
 
     void markQueued(UUID id) {
         jdbc.sql("""
                 UPDATE question SET status = 'QUEUED', answer = NULL, mode = NULL, choice_index = NULL, confidence = NULL,
-                    citations = NULL, budget_limited = false, failure_reason = NULL, started_at = NULL, finished_at = NULL
+                    citations = NULL, budget_limited = false, failure_reason = NULL, started_at = NULL, finished_at = NULL,
+                    waiting_for = NULL, degraded = NULL
                 WHERE id = ?""").param(id).update();
     }
 
@@ -127,7 +140,12 @@ class QuestionStore {
                 noChoice ? null : choiceIndex, noConfidence ? null : confidence,
                 citations == null ? null : json.readValue(citations, new TypeReference<List<Citation>>() { }),
                 rs.getBoolean("budget_limited"), rs.getString("failure_reason"),
-                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("finished_at")));
+                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("finished_at")),
+                jsonOrNull(rs.getString("waiting_for")), jsonOrNull(rs.getString("degraded")));
+    }
+
+    private JsonNode jsonOrNull(String text) {
+        return text == null ? null : json.readTree(text);
     }
 
     private static Instant instant(Timestamp ts) {

@@ -20,5 +20,15 @@ public interface AnswerStrategy {
     default void validate(QuestionOptions options) {
     }
 
+    /** The memories this question cannot run without; options may remove some (an ablation without a layer). */
+    default java.util.Set<String> requiredMemories(QuestionOptions options) {
+        return requirements().memoryStages();
+    }
+
+    /** The memories this question uses when they are ready and does without otherwise. */
+    default java.util.Set<String> optionalMemories(QuestionOptions options) {
+        return requirements().optionalMemories();
+    }
+
     StrategyResult answer(QuestionContext context);
 }

@@ -83,6 +83,29 @@ public final class FakeOpenAi {
         return instance;
     }
 
+    /**
+     * A second server on a given port, for tests of an endpoint that comes up late: the service was
+     * configured with this port while nothing listened on it. Stop it when done.
+     */
+    public static FakeOpenAi startOn(int port) {
+        WireMockServer server = new WireMockServer(options().port(port).bindAddress("127.0.0.1").jettyStopTimeout(100L));
+        server.start();
+        return new FakeOpenAi(server);
+    }
+
+    public void stop() {
+        server.stop();
+    }
+
+    /** A port nothing listens on: bound once to learn a free number, then released. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** What {@code lorekeeper.llm.base-url} must be: the SDK appends {@code /chat/completions}. */
     public String baseUrl() {
         return "http://127.0.0.1:" + server.port() + "/v1";
@@ -209,6 +232,16 @@ public final class FakeOpenAi {
 
     public static Response completion(String content) {
         return completion(content, DEFAULT_PROMPT_TOKENS, DEFAULT_COMPLETION_TOKENS);
+    }
+
+    /** A reply the model stopped because it reached its output limit ({@code finish_reason: length}). */
+    public static Response truncated(String content) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("role", "assistant");
+        message.put("content", content);
+        message.put("refusal", null);
+        message.put("annotations", List.of());
+        return chatCompletion(message, "length", DEFAULT_PROMPT_TOKENS, DEFAULT_COMPLETION_TOKENS);
     }
 
     /** A {@code chat.completion} with one choice ({@code finish_reason: stop}) and the given usage. */
@@ -400,7 +433,7 @@ public final class FakeOpenAi {
      */
     public static class Initializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-        private static final int CLOSED_PORT = closedPort();
+        private static final int CLOSED_PORT = freePort();
 
         @Override
         public void initialize(ConfigurableApplicationContext context) {
@@ -429,15 +462,6 @@ public final class FakeOpenAi {
                     "lorekeeper.llm.roles.planner=warm",
                     "lorekeeper.llm.roles.builder=reasoner")
                     .applyTo(context);
-        }
-
-        /** A port nothing listens on: bound once to learn a free number, then released. */
-        private static int closedPort() {
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                return socket.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

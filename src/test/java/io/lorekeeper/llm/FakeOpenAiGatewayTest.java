@@ -105,7 +105,7 @@ class FakeOpenAiGatewayTest {
         assertThat(request.contentType()).startsWith("application/json");
         assertThat(request.model()).isEqualTo(FakeOpenAi.MODEL);
         assertThat(request.body().path("temperature").asDouble()).isZero();
-        assertThat(request.body().path("max_tokens").asInt()).isEqualTo(1024);
+        assertThat(request.body().path("max_tokens").asInt()).as("the answerer role's default limit").isEqualTo(2048);
         assertThat(request.body().has("stream")).as("no streaming").isFalse();
         assertThat(request.hasJsonSchema()).isFalse();
         assertThat(request.hasTools()).isFalse();
@@ -135,9 +135,57 @@ class FakeOpenAiGatewayTest {
         session.text(Role.BUILDER, "test/echo", echo("pong"));
 
         FakeOpenAi.Request request = fake.requests().getFirst();
-        assertThat(request.body().path("max_completion_tokens").asInt()).isEqualTo(1024);
+        assertThat(request.body().path("max_completion_tokens").asInt())
+                .as("the builder's default limit plus room for hidden reasoning").isEqualTo(8_192 + 16_384);
         assertThat(request.body().has("max_tokens")).isFalse();
         assertThat(request.body().has("temperature")).isFalse();
+    }
+
+    @Test
+    void eachRoleGetsAnOutputLimitThatFitsWhatItReturns() {
+        fake.always(completion("pong"));
+
+        session.text(Role.ANSWERER, "test/echo", echo("a"));
+        session.text(Role.RESEARCHER, "test/echo", echo("b"));
+
+        assertThat(fake.requests()).extracting(r -> r.body().path("max_tokens").asInt()).containsExactly(2_048, 8_192);
+    }
+
+    @Test
+    void aReplyCutAtTheOutputLimitIsReportedAsSuchWithTheSettingToRaiseAndNotRepaired() {
+        fake.always(FakeOpenAi.truncated("{\"answer\": \"Magw"));
+
+        assertThatThrownBy(() -> session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class))
+                .isInstanceOf(LlmException.class)
+                .hasMessageContaining("cut at the output limit of 2048 tokens")
+                .hasMessageContaining("lorekeeper.llm.max-output-tokens");
+        assertThat(fake.requestCount()).as("no repair call: it would be cut the same way").isEqualTo(1);
+        assertThat(calls()).extracting(Row::outcome).containsExactly("truncated");
+    }
+
+    @Test
+    void aPlainTextFinalAnswerIsKeptWhenTheRepairHasNoJsonEither() {
+        fake.sequence(completion("<think>the passage names him</think>It was Magwitch."), completion("Magwitch, the convict."));
+        List<LlmSession.ReplyIssue> issues = new java.util.ArrayList<>();
+
+        Verdict verdict = session.reportIssuesTo(issues::add).structuredOrText(Role.ANSWERER, "test/verdict", verdict(),
+                Verdict.class, text -> new Verdict(text, 10));
+
+        assertThat(verdict).isEqualTo(new Verdict("It was Magwitch.", 10));
+        assertThat(fake.requestCount()).as("one repair was tried first").isEqualTo(2);
+        assertThat(issues).extracting(LlmSession.ReplyIssue::kind).containsExactly("plain-text");
+    }
+
+    @Test
+    void theSchemaOnTheWireCarriesTheBoundsTheCodeChecks() {
+        fake.always(completion("{\"answer\": \"Magwitch\", \"confidence\": 92}"));
+
+        session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
+
+        JsonNode confidence = fake.requests().getFirst().body().path("response_format").path("json_schema").path("schema")
+                .path("properties").path("confidence");
+        assertThat(confidence.path("minimum").asInt()).isZero();
+        assertThat(confidence.path("maximum").asInt()).isEqualTo(100);
     }
 
     // ------------------------------------------------------------------ structured output

@@ -176,6 +176,14 @@ public class ScriptedChatModel implements ChatModel {
             return this;
         }
 
+        /** Every call not served by a one-shot reply fails with this error. */
+        public Script fail(RuntimeException error) {
+            standing = call -> {
+                throw error;
+            };
+            return this;
+        }
+
         public Script failOnce(RuntimeException error) {
             synchronized (once) {
                 once.add(call -> {

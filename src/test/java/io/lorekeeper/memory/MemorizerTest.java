@@ -183,7 +183,7 @@ class MemorizerTest {
     }
 
     @Test
-    void aFailedMemoCallFailsTheDocumentAndReindexResumesWithoutRedoingFinishedMemos() {
+    void aFailedMemoCallLeavesTheDocumentReadyAndReindexResumesTheMemosWithoutRedoingFinishedOnes() {
         String tag = "Plover";
         model.on("gam/memo")
                 .once(memo(tag + " first memo"))
@@ -192,30 +192,38 @@ class MemorizerTest {
         model.on("gam/page-header").reply(call -> json("header", tag + " header"));
 
         UUID id = UUID.fromString(api.post("/v1/documents", threeSessions(tag)).json().get("id").asString());
-        JsonNode failed = api.awaitDocument(id, "FAILED", Duration.ofMinutes(2));
-
-        assertThat(failed.get("failureReason").asString()).contains("memos").contains("the memorizer endpoint is unplugged");
-        Map<String, JsonNode> stages = stages(failed);
-        assertThat(stages.get("embed").get("status").asString()).isEqualTo("DONE");
-        assertThat(stages.get("memos").get("status").asString()).isEqualTo("FAILED");
-        assertThat(stages.get("memos").get("done").asInt()).isEqualTo(1);
-        assertThat(stages.get("memos").get("total").asInt()).isEqualTo(3);
-        assertThat(stages.get("page-headers").get("status").asString()).isEqualTo("PENDING");
-        assertThat(memoTexts(id)).containsExactly(tag + " first memo");
-        assertThat(model.calls("gam/page-header")).isEmpty();
-
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
-        assertThat(ready.get("failureReason")).isNull();
+        assertThat(ready.get("failureReason")).as("an enrichment failure never fails the document").isNull();
+        Map<String, JsonNode> stages = stages(ready);
+        assertThat(stages.get("embed").get("status").asString()).isEqualTo("DONE");
+        assertThat(stages.get("embed").get("kind").asString()).isEqualTo("retrieval");
+        JsonNode memos = stages.get("memos");
+        assertThat(memos.get("kind").asString()).isEqualTo("enrichment");
+        assertThat(memos.get("status").asString()).isEqualTo("FAILED");
+        assertThat(memos.get("message").asString()).contains("the memorizer endpoint is unplugged").contains("attempt 1 of 5");
+        assertThat(memos.get("retryAt")).as("a retry is scheduled").isNotNull();
+        assertThat(memos.get("attempts").asInt()).isEqualTo(1);
+        assertThat(memos.get("done").asInt()).isEqualTo(1);
+        assertThat(memos.get("total").asInt()).isEqualTo(3);
+        assertThat(stages.get("page-headers").get("status").asString()).as("other memories are built regardless").isEqualTo("DONE");
+        assertThat(memoTexts(id)).containsExactly(tag + " first memo");
+        assertThat(headers(id)).containsOnly(tag + " header").hasSize(3);
+
+        // reindex without stages: failed memories are tried again now, resuming from what they stored
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
+        JsonNode rebuilt = api.awaitStage(id, "memos", "DONE", Duration.ofMinutes(2));
+
+        assertThat(rebuilt.get("status").asString()).isEqualTo("READY");
         List<ScriptedChatModel.Call> memoCalls = model.calls("gam/memo");
         assertThat(memoCalls).as("page 0 once, page 1 failed then retried, page 2 once").hasSize(4);
         assertThat(memoCalls.get(2).user()).contains("Page 1:").contains("[page 0] " + tag + " first memo");
         assertThat(memoTexts(id)).containsExactly(tag + " first memo",
                 tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]",
                 tag + " memo of [Session 3, 8:40 pm on 30 March, 2024]");
-        assertThat(stages(ready).get("memos").get("done").asInt()).isEqualTo(3);
-        assertThat(headers(id)).containsOnly(tag + " header").hasSize(3);
+        assertThat(stages(rebuilt).get("memos").get("done").asInt()).isEqualTo(3);
+        assertThat(stages(rebuilt).get("memos").get("retryAt")).isNull();
+        assertThat(model.calls("gam/page-header")).as("a memory that was done is not rebuilt").hasSize(3);
     }
 
     @Test

@@ -76,7 +76,10 @@ public class Api {
         return postRaw(path, "multipart/form-data; boundary=" + boundary, body.toByteArray());
     }
 
-    /** Posts a document and waits until it is READY; returns its id. */
+    /**
+     * Posts a document and waits until it is READY and its enrichment stages have settled (none
+     * pending or running: done, skipped, or failed); returns its id.
+     */
     public UUID ingest(Object document) {
         Response response = post("/v1/documents", document);
         assertThat(response.status()).as(response.body()).isIn(200, 202);
@@ -85,20 +88,54 @@ public class Api {
         return id;
     }
 
+    /**
+     * Waits for the status; READY also waits for the enrichment stages to settle, since they run
+     * after the document is READY.
+     */
     public JsonNode awaitDocument(UUID id, String status, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode doc;
         do {
             doc = get("/v1/documents/" + id).json();
-            if (doc.get("status").asString().equals(status)) {
+            if (doc.get("status").asString().equals(status) && (!status.equals("READY") || settled(doc))) {
                 return doc;
             }
-            if (doc.get("status").asString().equals("FAILED") || doc.get("status").asString().equals("READY")) {
+            if (doc.get("status").asString().equals("READY") && !status.equals("READY")) {
+                throw new AssertionError("document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
+            }
+            if (doc.get("status").asString().equals("FAILED") && !status.equals("FAILED")) {
                 throw new AssertionError("document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
             }
             sleep(100);
         } while (System.nanoTime() < deadline);
         throw new AssertionError("document " + id + " not " + status + " in time: " + doc);
+    }
+
+    /** No stage is pending or running. */
+    public static boolean settled(JsonNode document) {
+        for (JsonNode stage : document.get("stages")) {
+            String state = stage.get("status").asString();
+            if (state.equals("PENDING") || state.equals("RUNNING")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the named stage of the document has the state. */
+    public JsonNode awaitStage(UUID id, String stage, String state, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode doc;
+        do {
+            doc = get("/v1/documents/" + id).json();
+            for (JsonNode s : doc.get("stages")) {
+                if (s.get("name").asString().equals(stage) && s.get("status").asString().equals(state)) {
+                    return doc;
+                }
+            }
+            sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("stage " + stage + " of document " + id + " not " + state + " in time: " + doc);
     }
 
     /** Asks and waits for the question to finish; returns the question as the API shows it. */

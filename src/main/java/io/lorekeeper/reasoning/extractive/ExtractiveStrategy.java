@@ -67,7 +67,7 @@ class ExtractiveStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(false, Set.of("embed"),
+        return new StrategyRequirements(false, Set.of(),
                 "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
     }
 

@@ -41,7 +41,8 @@ class GamStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of("embed", "memos", "page-headers"),
+        // page headers sharpen retrieval but the research loop runs without them
+        return new StrategyRequirements(true, Set.of("memos"), Set.of("page-headers"),
                 "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store");
     }
 

@@ -43,6 +43,11 @@ class GraphStage implements IngestionStage {
     }
 
     @Override
+    public boolean enrichment() {
+        return true;
+    }
+
+    @Override
     public int position() {
         return 50;
     }

@@ -78,6 +78,12 @@ class MindGraphStrategy implements AnswerStrategy {
         settings(options);
     }
 
+    /** Answering from the shared graph as is needs that graph; a question-aware build makes its own. */
+    @Override
+    public Set<String> requiredMemories(QuestionOptions options) {
+        return settings(options).graph().equals("shared") ? Set.of(GraphStage.NAME) : Set.of();
+    }
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         Settings settings = settings(context.options());

@@ -52,7 +52,7 @@ class RagStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of("embed"), "single-shot baseline: hybrid top-k retrieval and one answer call");
+        return new StrategyRequirements(true, Set.of(), "single-shot baseline: hybrid top-k retrieval and one answer call");
     }
 
     @Override

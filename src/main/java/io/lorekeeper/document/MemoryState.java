@@ -1,0 +1,29 @@
+package io.lorekeeper.document;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Where one memory (an ingestion stage's output) of one document stands, as strategies and the
+ * question module see it.
+ *
+ * @param status  PENDING, RUNNING, DONE, SKIPPED or FAILED
+ * @param reason  why it was skipped or failed, with how to build it; null otherwise
+ * @param retryAt when a failed memory is tried again, or null
+ */
+public record MemoryState(UUID documentId, String stage, String status, String reason, Instant retryAt) {
+
+    public boolean ready() {
+        return status.equals("DONE");
+    }
+
+    /** Still being built: a question that needs it can wait for it. */
+    public boolean building() {
+        return status.equals("PENDING") || status.equals("RUNNING");
+    }
+
+    /** How a user gets this memory built. */
+    public String howToBuild() {
+        return "POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\"" + stage + "\"]}";
+    }
+}

@@ -1,0 +1,29 @@
+package io.lorekeeper.document;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A stage of one document as stored: its state, progress and retry bookkeeping.
+ *
+ * @param kind       {@code retrieval} or {@code enrichment}
+ * @param attempts   runs started since the stage was last reset
+ * @param retryAt    when a failed enrichment stage runs again; null when no retry is scheduled
+ * @param generation changes on every reset, so a run that began before it cannot record an outcome
+ * @param requested  an on-demand stage someone asked for (reindex naming it)
+ */
+record StageState(UUID documentId, String name, String kind, String status, int done, int total, String message,
+        int attempts, Instant retryAt, int generation, boolean requested) {
+
+    boolean finished() {
+        return status.equals("DONE") || status.equals("SKIPPED");
+    }
+
+    boolean enrichment() {
+        return kind.equals("enrichment");
+    }
+
+    DocumentResponses.StageView view() {
+        return new DocumentResponses.StageView(name, kind, status, done, total, message, attempts == 0 ? null : attempts, retryAt);
+    }
+}
