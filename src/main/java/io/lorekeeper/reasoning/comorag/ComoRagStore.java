@@ -104,6 +104,17 @@ class ComoRagStore {
                 .update();
     }
 
+    /** Every unit's embedding recomputed as the mean of its chunks' current embeddings. */
+    void refreshUnitEmbeddings(UUID documentId) {
+        jdbc.sql("""
+                UPDATE comorag_unit u SET embedding = m.mean
+                FROM (SELECT u2.ordinal, avg(c.embedding) AS mean FROM comorag_unit u2
+                      JOIN chunk c ON c.document_id = u2.document_id AND c.ordinal BETWEEN u2.first_chunk AND u2.last_chunk
+                      WHERE u2.document_id = ? GROUP BY u2.ordinal) m
+                WHERE u.document_id = ? AND u.ordinal = m.ordinal AND m.mean IS NOT NULL""")
+                .params(documentId, documentId).update();
+    }
+
     void deleteUnits(UUID documentId) {
         jdbc.sql("DELETE FROM comorag_unit WHERE document_id = ?").param(documentId).update();
     }

@@ -55,6 +55,12 @@ class ComoRagStrategy implements AnswerStrategy {
         ComoRagOptions.of(options);
     }
 
+    /** The ablation without a layer does not need that layer's memory. */
+    @Override
+    public Set<String> requiredMemories(QuestionOptions options) {
+        return ComoRagOptions.of(options).stages();
+    }
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         ComoRagOptions options = ComoRagOptions.of(context.options());

@@ -74,6 +74,7 @@ class EpisodicStage implements IngestionStage {
 
     @Override
     public void run(StageRun run) {
+        VeridicalStage.requireUnits(store, run, NAME);
         UUID documentId = run.document().id();
         List<Vectored<ComoRagStore.Unit>> units = store.unitVectors(documentId);
         if (units.isEmpty()) {

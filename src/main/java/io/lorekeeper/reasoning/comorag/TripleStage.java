@@ -84,6 +84,7 @@ class TripleStage implements IngestionStage {
 
     @Override
     public void run(StageRun run) {
+        VeridicalStage.requireUnits(store, run, NAME);
         UUID documentId = run.document().id();
         int total = store.unitCount(documentId);
         List<Unit> pending = store.unitsWithoutTriples(documentId);
