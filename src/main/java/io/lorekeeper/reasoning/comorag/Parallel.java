@@ -10,8 +10,10 @@ import java.util.function.Function;
 
 /**
  * Independent model calls made a few at a time (they mostly wait on the network), with results in
- * input order. The first failure cancels what has not finished and is rethrown as it was thrown, so
- * budget stops and rate-limit re-queues reach their handlers unchanged.
+ * input order. The first failure is rethrown as it was thrown, so budget stops and rate-limit
+ * re-queues reach their handlers unchanged; calls not started by then never start, and calls in
+ * flight are let finish (not interrupted), so that what they store is complete before the caller
+ * reports the failure.
  */
 final class Parallel {
 
@@ -35,7 +37,7 @@ final class Parallel {
                 try {
                     out.add(future.get());
                 } catch (ExecutionException e) {
-                    futures.forEach(f -> f.cancel(true));
+                    futures.forEach(f -> f.cancel(false));
                     if (e.getCause() instanceof RuntimeException runtime) {
                         throw runtime;
                     }
@@ -44,7 +46,7 @@ final class Parallel {
                     }
                     throw new IllegalStateException(e.getCause());
                 } catch (InterruptedException e) {
-                    futures.forEach(f -> f.cancel(true));
+                    futures.forEach(f -> f.cancel(false));
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted", e);
                 }

@@ -37,8 +37,13 @@ final class ComoRagFixtures {
 
     /** Sixteen chapters of about 500 tokens, each about one person of the chronicle, in order. */
     static String chronicle() {
+        return chronicle(NAMES.length);
+    }
+
+    /** The first {@code chapters} chapters. */
+    static String chronicle(int chapters) {
         StringBuilder out = new StringBuilder();
-        for (int i = 0; i < NAMES.length; i++) {
+        for (int i = 0; i < chapters; i++) {
             out.append(chapter(i)).append("\n\n");
         }
         return out.toString().strip();
