@@ -15,6 +15,7 @@ import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Summary;
@@ -69,7 +70,7 @@ class EpisodicStage implements IngestionStage {
 
     @Override
     public Applicability applicability(DocumentInfo document) {
-        return IndexApplicability.of(gateway, document);
+        return MemorizerApplicability.of(gateway, document);
     }
 
     @Override

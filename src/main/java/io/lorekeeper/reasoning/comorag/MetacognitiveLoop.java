@@ -74,12 +74,16 @@ final class MetacognitiveLoop {
                 return finish(outcome.result(false), "answered", 0);
             }
             lastFailure = outcome;
+            if (options.maxCycles() == 0) {
+                return finish(tryAnswer.bestSupported(false), "not-settled", 0);
+            }
             if (options.memory()) {
                 update(0, encode(0, List.of(first)));
             } else {
                 workspace.see(first.all());
                 update(0, List.of());
             }
+            int tried = 0;
             for (int cycle = 1; cycle <= options.maxCycles(); cycle++) {
                 context.cancellation().throwIfCancelled();
                 List<String> probes = options.probing() ? selfProbe(cycle) : List.of(context.question());
@@ -95,6 +99,7 @@ final class MetacognitiveLoop {
                 List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
                 String history = options.memory() ? fuse(cycle) : "";
                 outcome = tryAnswer.attempt(cycle, found, history);
+                tried = cycle;
                 if (outcome.answered()) {
                     return finish(outcome.result(false), "answered", cycle);
                 }
@@ -107,7 +112,7 @@ final class MetacognitiveLoop {
                 }
                 probes.forEach(workspace::addProbe);
             }
-            return finish(tryAnswer.bestSupported(false), "not-settled", options.maxCycles());
+            return finish(tryAnswer.bestSupported(false), "not-settled", tried);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "poolSize", workspace.pool().size()));
             return finish(tryAnswer.bestSupported(true), "budget", -1);

@@ -8,7 +8,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 
 /** What the question loop's agents reply. */
@@ -74,14 +73,24 @@ final class Replies {
      * Try-Answer: the verdict ({@code canAnswer} false is the paper's failure signal), the answer,
      * and for each item relied on, its label and words copied from it.
      */
-    record Attempt(String understanding, String analysis, @NotNull Boolean canAnswer, String answer, @PositiveOrZero Integer choice,
-            @Valid List<Support> evidence, @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence) {
+    record Attempt(String understanding, String analysis, Boolean canAnswer, String answer, @PositiveOrZero Integer choice,
+            @Valid List<Support> evidence, @DecimalMin("0") @DecimalMax("1") Double confidence) {
 
         record Support(@NotBlank String item, @NotBlank String quote) {
         }
 
         List<Support> supports() {
             return evidence == null ? List.of() : evidence;
+        }
+
+        /** The verdict; a reply that leaves it out but gives an answer (other than the paper's "*") is taken to answer. */
+        boolean committed() {
+            return canAnswer != null ? canAnswer : answer != null && !answer.isBlank() && !answer.strip().equals("*");
+        }
+
+        /** The stated confidence; without one, a middling 0.5 for an answer and 0.2 for a failure. */
+        double confidenceValue() {
+            return confidence != null ? confidence : committed() ? 0.5 : 0.2;
         }
 
         /**

@@ -21,6 +21,7 @@ import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.memory.Embeddings;
@@ -79,7 +80,7 @@ class TripleStage implements IngestionStage {
 
     @Override
     public Applicability applicability(DocumentInfo document) {
-        return IndexApplicability.of(gateway, document);
+        return MemorizerApplicability.of(gateway, document);
     }
 
     @Override

@@ -88,19 +88,19 @@ final class TryAnswer {
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String text = reply.answer() == null ? "" : reply.answer().strip();
         boolean usable = context.isMultipleChoice() ? choice != null : !text.isEmpty() && !text.equals("*");
-        boolean answered = Boolean.TRUE.equals(reply.canAnswer()) && usable;
+        boolean answered = reply.committed() && usable;
         String answer = choice != null ? context.choices().get(choice) : text;
         Outcome outcome = new Outcome(cycle, answered, usable ? answer : "", usable ? choice : null, List.copyOf(citations),
-                reply.confidence(), PromptMarkup.of(v.text() + "\n\n" + s.text() + "\n\n" + e.text()));
+                reply.confidenceValue(), PromptMarkup.of(v.text() + "\n\n" + s.text() + "\n\n" + e.text()));
         attempts.add(outcome);
 
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("cycle", cycle);
         event.put("verdict", answered ? "answered" : "failed");
-        event.put("canAnswer", reply.canAnswer());
+        event.put("canAnswer", reply.committed());
         event.put("answer", text);
         event.put("choice", choice == null ? "" : choice);
-        event.put("confidence", reply.confidence());
+        event.put("confidence", reply.confidenceValue());
         event.put("analysis", reply.analysis() == null ? "" : reply.analysis());
         event.put("evidence", supports);
         event.put("citations", citations.size());

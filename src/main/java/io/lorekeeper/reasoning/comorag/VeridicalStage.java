@@ -9,6 +9,7 @@ import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.ChunkRow;
 
 /**
@@ -56,7 +57,7 @@ class VeridicalStage implements IngestionStage {
 
     @Override
     public Applicability applicability(DocumentInfo document) {
-        return IndexApplicability.of(gateway, document);
+        return MemorizerApplicability.of(gateway, document);
     }
 
     /**

@@ -58,7 +58,9 @@ class ComoRagCostTest {
         String novel = Files.readString(NOVEL).replace("\r\n", "\n");
         String text = prefix(novel, TOKENS);
         model.reset();
-        UUID id = api.ingest(Map.of("title", "Great Expectations, first 100K tokens", "text", text));
+        Api.Response posted = api.post("/v1/documents", Map.of("title", "Great Expectations, first 100K tokens", "text", text));
+        UUID id = UUID.fromString(posted.json().get("id").asString());
+        api.awaitDocument(id, "READY", java.time.Duration.ofMinutes(30));
         int documentTokens = api.get("/v1/documents/" + id).json().get("tokenCount").asInt();
         scriptIndex();
         long started = System.nanoTime();

@@ -132,7 +132,7 @@ final class ComoRagFixtures {
 
     /** Waits until every index stage has {@code status}; fails early if one ends otherwise. */
     static JsonNode awaitStages(Api api, UUID id, String status) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(20).toNanos();
         JsonNode doc = null;
         while (System.nanoTime() < deadline) {
             doc = api.get("/v1/documents/" + id).json();

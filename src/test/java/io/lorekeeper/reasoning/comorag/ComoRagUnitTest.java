@@ -166,6 +166,12 @@ class ComoRagUnitTest {
         assertThat(Replies.Attempt.fromPlainText(" * ", 0).canAnswer()).isFalse();
         assertThat(Replies.Attempt.fromPlainText("### Final Answer\n[C]", 4).choice()).isEqualTo(2);
         assertThat(Replies.Attempt.fromPlainText("[F]", 4).choice()).isNull();
+
+        Replies.Attempt noVerdict = new Replies.Attempt(null, null, null, "Magwitch", null, null, null);
+        assertThat(noVerdict.committed()).as("an answer without a verdict is an answer").isTrue();
+        assertThat(noVerdict.confidenceValue()).isEqualTo(0.5);
+        assertThat(new Replies.Attempt(null, null, null, " * ", null, null, null).committed()).isFalse();
+        assertThat(new Replies.Attempt(null, null, false, "Magwitch", null, null, 0.9).committed()).isFalse();
     }
 
     @Test
