@@ -45,6 +45,15 @@ public final class Budget {
         tokens.addAndGet(promptTokens + completionTokens);
     }
 
+    /**
+     * Whether {@code moreCalls} further calls that bring about {@code moreTokens} tokens in all still
+     * fit, so that a strategy can stop reading while it can still afford its answer call.
+     */
+    public boolean affords(int moreCalls, long moreTokens) {
+        return calls.get() + (long) moreCalls <= maxCalls && tokens.get() + moreTokens <= maxTokens
+                && System.nanoTime() < deadlineNanos;
+    }
+
     public int calls() {
         return calls.get();
     }

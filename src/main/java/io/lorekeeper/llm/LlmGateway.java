@@ -30,6 +30,12 @@ public class LlmGateway {
         return settings.isConfigured();
     }
 
+    /** The context window of the model a role is routed to, and the part its replies keep free, for strategies that size prompts to it. */
+    public ContextLimit contextLimit(Role role) {
+        ModelProfile profile = profiles.forRole(role);
+        return new ContextLimit(profile.name(), profile.contextWindow(), profile.maxOutputTokens());
+    }
+
     /**
      * What is known about the model endpoint: configured or not, and whether it answered the probe
      * made at start (null until then).

@@ -132,7 +132,7 @@ public final class LlmSession {
                         }
                     }
                 }
-                throw new LlmException("the model's reply to " + template + " did not match its schema after one repair: "
+                throw new UnusableReplyException("the model's reply to " + template + " did not match its schema after one repair: "
                         + stillInvalid.getMessage());
             }
         }

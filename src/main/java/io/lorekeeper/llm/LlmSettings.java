@@ -14,6 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param apiKey         never logged or traced
  * @param maxOutputTokens the reply limit; unset, each role gets one that fits what it returns ({@link OutputLimits})
+ * @param contextWindow  the model's context length in tokens, prompt and reply together (128,000 for
+ *                       gpt-4o-mini, the default model); strategies that read a document in large
+ *                       chunks size them to fit it
  * @param reasoningModel the model is an o-series/gpt-5 style reasoning model: it takes
  *                       {@code max_completion_tokens} and no temperature
  */
@@ -24,7 +27,7 @@ public record LlmSettings(
         @DefaultValue("gpt-4o-mini") String model,
         @DefaultValue("0") double temperature,
         Integer maxOutputTokens,
-        @DefaultValue("32768") int contextWindow,
+        @DefaultValue("128000") int contextWindow,
         @DefaultValue("native") StructuredOutputMode structuredOutput,
         @DefaultValue("4") int maxConcurrency,
         @DefaultValue("0") int tokensPerMinute,

@@ -45,7 +45,12 @@ final class SchemaConstraints {
             return;
         }
         for (RecordComponent component : type.getRecordComponents()) {
-            if (properties.get(component.getName()) instanceof ObjectNode property) {
+            String name = component.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonProperty.class)
+                    ? component.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value() : component.getName();
+            if (properties.get(name) instanceof ObjectNode property) {
+                for (Annotation annotation : component.getAnnotations()) {
+                    constrain(property, annotation);
+                }
                 annotate(property, component.getAnnotatedType());
             }
         }
@@ -83,6 +88,15 @@ final class SchemaConstraints {
             case Negative ignored -> property.put(isInteger(property) ? "maximum" : "exclusiveMaximum", isInteger(property) ? -1 : 0);
             case NegativeOrZero ignored -> property.put("maximum", 0);
             case Pattern pattern -> property.put("pattern", pattern.regexp());
+            case SchemaEnum values -> {
+                var list = property.putArray("enum");
+                for (String v : values.value()) {
+                    list.add(v);
+                }
+                if (hasType(property, "null")) {
+                    list.addNull();
+                }
+            }
             case Size size when isArray(property) -> {
                 if (size.min() > 0) {
                     property.put("minItems", size.min());

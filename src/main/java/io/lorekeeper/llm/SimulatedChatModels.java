@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,6 +54,12 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code mindgraph/build}: one claim node per block, its content and quote the block's first sentence;</li>
  * <li>{@code mindgraph/answer}: first {@code lookup_source} on the first node of the graph, then the first
  * sentence of the passage it returned, citing that node (no node: "not available");</li>
+ * <li>{@code cosmir/plan}: the question as the only open question; {@code cosmir/extract}: one fact, the
+ * chunk's first sentence, quoting itself; {@code cosmir/infer}: one inferred fact restating the newest
+ * gathered fact, resting on it; {@code cosmir/refine}: the open questions unchanged; {@code cosmir/manage}:
+ * the oldest gathered fact held, citing it (none: "not available");</li>
+ * <li>{@code chain-of-agents/worker}: the summary so far plus the chunk's first sentence in double quotes;
+ * {@code chain-of-agents/manage}: the summary's first quoted passage, quoting it (none: "not available");</li>
  * <li>{@code comorag/*}: see {@link SimulatedComoRag};</li>
  * <li>{@code eval/judge}: correct when every word of one reference answer (lower case, a/an/the/and dropped)
  * appears in the candidate, or, when the reference says the information is not available, when the
@@ -91,6 +98,12 @@ class SimulatedChatModels implements ChatModelProvider {
         private static final Pattern REQUEST = Pattern.compile("<request>\\n(.*?)\\n</request>", Pattern.DOTALL);
         private static final Pattern REFERENCE = Pattern.compile("<reference>\\n(.*?)\\n</reference>", Pattern.DOTALL);
         private static final Pattern CANDIDATE = Pattern.compile("<candidate>\\n(.*?)\\n</candidate>", Pattern.DOTALL);
+        private static final Pattern QUESTION = Pattern.compile("<question>\\n(.*?)\\n</question>", Pattern.DOTALL);
+        private static final Pattern NOTES = Pattern.compile("<notes>\\n(.*?)\\n</notes>", Pattern.DOTALL);
+        private static final Pattern SUMMARY = Pattern.compile("<summary>\\n(.*?)\\n</summary>", Pattern.DOTALL);
+        private static final Pattern GATHERED = Pattern.compile("(?m)^\\[(G\\d+)] (.*) \\(chunk \\d+\\)$");
+        private static final Pattern OPEN_QUESTION = Pattern.compile("(?m)^- (.*)$");
+        private static final Pattern QUOTED = Pattern.compile("\"([^\"]+)\"");
         private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
         private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "and");
         private static final Pattern DECLINES = Pattern.compile("not available|no information|not mentioned|cannot be answered");
@@ -211,6 +224,44 @@ class SimulatedChatModels implements ChatModelProvider {
                     out.put("operations", first.isEmpty() ? List.of() : List.of(Map.of("op", "add_node",
                             "id", "n" + group(BLOCK_NUMBER, user, 1) + "x" + Integer.toHexString(first.hashCode()),
                             "type", "claim", "content", first, "src", first)));
+                }
+                case "cosmir/plan" -> out.put("questions", List.of(group(QUESTION, user, 1).strip()));
+                case "cosmir/extract" -> {
+                    String first = firstSentences(group(SOURCE, user, 1), 1);
+                    out.put("facts", first.isEmpty() ? List.of() : List.of(Map.of("fact", first, "quote", first)));
+                }
+                case "cosmir/infer" -> {
+                    List<MatchResult> facts = GATHERED.matcher(group(NOTES, user, 1)).results().toList();
+                    out.put("inferred", facts.isEmpty() ? List.of() : List.of(Map.of("fact", "The text states: " + facts.getLast().group(2),
+                            "basis", List.of(facts.getLast().group(1)))));
+                }
+                case "cosmir/refine" -> {
+                    String notes = group(NOTES, user, 1);
+                    String open = notes.substring(0, Math.max(0, notes.indexOf("\nGathered facts:")));
+                    out.put("questions", OPEN_QUESTION.matcher(open).results().map(m -> m.group(1)).toList());
+                }
+                case "cosmir/manage" -> {
+                    Matcher fact = GATHERED.matcher(group(NOTES, user, 1));
+                    boolean found = fact.find();
+                    out.put("answer", found ? fact.group(2) : NOT_AVAILABLE);
+                    out.put("rationale", found ? "simulated: the oldest gathered fact" : "simulated: no facts");
+                    out.put("citedFacts", found ? List.of(fact.group(1)) : List.of());
+                    out.put("confidence", found ? 0.5 : 0.0);
+                    out.put("choice", user.contains("\nChoices:\n") ? 0 : null);
+                }
+                case "chain-of-agents/worker" -> {
+                    String previous = group(SUMMARY, user, 1).strip();
+                    String first = firstSentences(group(SOURCE, user, 1), 1).replace("\"", "'");
+                    String summary = previous.startsWith("(nothing yet") ? "" : previous;
+                    out.put("summary", first.isEmpty() ? summary : (summary + "\n\"" + first + "\"").strip());
+                }
+                case "chain-of-agents/manage" -> {
+                    Matcher quoted = QUOTED.matcher(group(SUMMARY, user, 1));
+                    boolean found = quoted.find();
+                    out.put("answer", found ? quoted.group(1) : NOT_AVAILABLE);
+                    out.put("quotes", found ? List.of(quoted.group(1)) : List.of());
+                    out.put("confidence", found ? 0.5 : 0.0);
+                    out.put("choice", user.contains("\nChoices:\n") ? 0 : null);
                 }
                 case "gam/memo" -> out.put("memo", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
                 case "gam/page-header" -> out.put("header", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));

@@ -34,6 +34,21 @@ public final class AnswerParts {
         return vars;
     }
 
+    /**
+     * The question with its numbered choices appended, for steps before the answer that should
+     * read the question the way the answerer will (COSMIR's planner and workers, say).
+     */
+    public static String questionWithChoices(QuestionContext context) {
+        StringBuilder out = new StringBuilder(context.question());
+        if (context.isMultipleChoice()) {
+            out.append("\nChoices:");
+            for (int i = 0; i < context.choices().size(); i++) {
+                out.append('\n').append(i).append(". ").append(context.choices().get(i));
+            }
+        }
+        return out.toString();
+    }
+
     /** The chosen index if the question has choices and the index names one of them, else null. */
     public static Integer validChoice(QuestionContext context, Integer choice) {
         List<String> choices = context.choices();

@@ -117,11 +117,10 @@ class HelmChartTest {
         assertThat(envFromNames(container, "secretRef")).containsExactly(str(only(docs, "Secret"), "metadata", "name"));
 
         Map<String, Object> configData = map(only(docs, "ConfigMap"), "data");
-        assertThat(configData).containsKeys("SPRING_DATASOURCE_URL", "LOREKEEPER_LLM_BASE_URL", "LOREKEEPER_LLM_MODEL",
-                "SPRING_PROFILES_ACTIVE", "JAVA_TOOL_OPTIONS");
+        assertThat(configData).containsKeys("SPRING_DATASOURCE_URL", "LOREKEEPER_LLM_MODEL", "SPRING_PROFILES_ACTIVE",
+                "JAVA_TOOL_OPTIONS");
         assertThat((String) configData.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
-        assertThat(map(only(docs, "Secret"), "data"))
-                .containsOnlyKeys("SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD", "OPENAI_API_KEY");
+        assertThat(map(only(docs, "Secret"), "data")).containsOnlyKeys("SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
 
         Map<String, Object> annotations = map(deployment, "spec", "template", "metadata", "annotations");
         assertThat(annotations).containsKeys("checksum/config", "checksum/secret");
@@ -172,6 +171,21 @@ class HelmChartTest {
         assertThat(decode(secretData.get("OPENAI_API_KEY"))).isEqualTo(apiKey);
         assertThat(decode(secretData.get("SPRING_DATASOURCE_PASSWORD"))).isEqualTo("s3cret");
         assertThat(decode(secretData.get("SPRING_DATASOURCE_USERNAME"))).isEqualTo("lorekeeper");
+    }
+
+    @Test
+    void defaultValuesConfigureNoLlmSoNothingCallsAnEndpointWithAnEmptyKey() {
+        List<Map<String, Object>> docs = render();
+
+        assertThat(map(only(docs, "ConfigMap"), "data")).doesNotContainKey("LOREKEEPER_LLM_BASE_URL");
+        assertThat(map(only(docs, "Secret"), "data")).doesNotContainKey("OPENAI_API_KEY");
+    }
+
+    @Test
+    void anExplicitBaseUrlIsRenderedForSelfHostedEndpoints() {
+        List<Map<String, Object>> docs = render("llm.baseUrl", "http://vllm:8000/v1");
+
+        assertThat(map(only(docs, "ConfigMap"), "data")).containsEntry("LOREKEEPER_LLM_BASE_URL", "http://vllm:8000/v1");
     }
 
     @Test

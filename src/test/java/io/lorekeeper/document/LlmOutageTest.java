@@ -54,6 +54,15 @@ class LlmOutageTest {
         assertThat(memos.get("message").asString()).contains("connection").contains("attempt");
         assertThat(memos.get("retryAt")).as("a retry is scheduled").isNotNull();
 
+        Response health = api.get("/actuator/health");
+        assertThat(health.status()).as("an unreachable model never fails the health endpoint").isEqualTo(200);
+        assertThat(health.json().get("components").get("llm").get("status").asString()).isEqualTo("UNREACHABLE");
+        assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
+        JsonNode gamListing = api.get("/v1/strategies").json().valueStream()
+                .filter(s -> s.get("name").asString().equals("gam")).findFirst().orElseThrow();
+        assertThat(gamListing.get("llm").get("reachable").asBoolean()).isFalse();
+        assertThat(gamListing.get("llm").get("detail").asString()).contains("connection failed");
+
         Response search = api.post("/v1/search", Map.of("documentIds", List.of(id), "query", "who started the fire", "mode", "hybrid"));
         assertThat(search.status()).as(search.body()).isEqualTo(200);
         assertThat(search.json().get("hits")).isNotEmpty();

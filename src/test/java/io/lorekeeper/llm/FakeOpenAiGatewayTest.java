@@ -254,7 +254,8 @@ class FakeOpenAiGatewayTest {
         fake.reply("{\"answer\": \"Magwitch\", \"confidence\": 250}");
 
         assertThatThrownBy(() -> session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class))
-                .isInstanceOf(LlmException.class)
+                .as("the model answered: a step may skip this, unlike a failing endpoint")
+                .isInstanceOf(UnusableReplyException.class)
                 .hasMessageContaining("test/verdict")
                 .hasMessageContaining("confidence must be less than or equal to 100");
         assertThat(fake.requestCount()).isEqualTo(2);
@@ -323,6 +324,7 @@ class FakeOpenAiGatewayTest {
 
         assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("boom")))
                 .isInstanceOf(LlmException.class)
+                .isNotInstanceOf(UnusableReplyException.class)
                 .hasMessageContaining("default model endpoint failed 5 times")
                 .hasMessageContaining("HTTP 500")
                 .hasMessageContaining("The server had an error while processing your request");

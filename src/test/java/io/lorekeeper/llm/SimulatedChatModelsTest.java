@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -111,6 +112,54 @@ class SimulatedChatModelsTest {
 
         JsonNode empty = json(call(models, "mindgraph/answer", "", "Graph:\n(empty)\n\nQuestion: Whom?\n"));
         assertThat(empty.path("answer").asString()).contains("not available");
+    }
+
+    /** The real templates rendered, as the strategies would send them. */
+    private static JsonNode rendered(SimulatedChatModels models, String template, Map<String, Object> vars) {
+        PromptTemplates.Rendered prompt = new PromptTemplates().render(template, vars);
+        return JSON.readTree(models.forProfile(null).call(new Prompt(List.of(new SystemMessage(prompt.system()),
+                new UserMessage(prompt.user())))).getResult().getOutput().getText());
+    }
+
+    @Test
+    void cosmirPlansTheQuestionExtractsFirstSentencesInfersFromTheNewestFactAndCitesTheOldest() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        String memory = "Open questions:\n- Who helped Pip?\n- Where?\n\nGathered facts:\n[G3] Pip met a convict. (chunk 1)\n"
+                + "[G4] Joe is a smith. (chunk 2)\n\nInferred facts:\n(none yet)";
+        assertThat(rendered(models, "cosmir/plan", Map.of("query", "Who helped Pip?")).path("questions").get(0).asString())
+                .isEqualTo("Who helped Pip?");
+        JsonNode extract = rendered(models, "cosmir/extract", Map.of("query", "q", "memory", memory, "chunkLabel", "Chunk 2 of 3",
+                "chunk", "Joe was a smith. He lived by the marsh."));
+        assertThat(extract.path("facts").get(0).path("fact").asString()).isEqualTo("Joe was a smith.");
+        assertThat(extract.path("facts").get(0).path("quote").asString()).isEqualTo("Joe was a smith.");
+        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory));
+        assertThat(infer.path("inferred").get(0).path("basis").get(0).asString()).isEqualTo("G4");
+        assertThat(infer.path("inferred").get(0).path("fact").asString()).isEqualTo("The text states: Joe is a smith.");
+        JsonNode refine = rendered(models, "cosmir/refine", Map.of("query", "q", "memory", memory, "maxQuestions", 12));
+        assertThat(refine.path("questions")).extracting(JsonNode::asString).containsExactly("Who helped Pip?", "Where?");
+        Map<String, Object> manage = new java.util.HashMap<>(Map.of("question", "q", "memory", memory, "choices", "", "choiceRules", ""));
+        JsonNode answer = rendered(models, "cosmir/manage", manage);
+        assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
+        assertThat(answer.path("citedFacts").get(0).asString()).isEqualTo("G3");
+        manage.put("memory", "Open questions:\n(none)\n\nGathered facts:\n(none yet)\n\nInferred facts:\n(none yet)");
+        assertThat(rendered(models, "cosmir/manage", manage).path("answer").asString()).contains("not available");
+    }
+
+    @Test
+    void chainOfAgentsAppendsEachChunksFirstSentenceQuotedAndAnswersWithTheFirstQuote() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        Map<String, Object> vars = new java.util.HashMap<>(Map.of("query", "q", "summary", "(nothing yet: this is the first part)",
+                "summaryWords", 6000, "chunkLabel", "Chunk 1 of 2", "chunk", "Pip met a convict. It was cold."));
+        String first = rendered(models, "chain-of-agents/worker", vars).path("summary").asString();
+        assertThat(first).isEqualTo("\"Pip met a convict.\"");
+        vars.put("summary", first);
+        vars.put("chunk", "Joe was a smith. He was kind.");
+        String second = rendered(models, "chain-of-agents/worker", vars).path("summary").asString();
+        assertThat(second).isEqualTo("\"Pip met a convict.\"\n\"Joe was a smith.\"");
+        JsonNode answer = rendered(models, "chain-of-agents/manage", Map.of("question", "q", "summary", second, "choices", "",
+                "choiceRules", ""));
+        assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
+        assertThat(answer.path("quotes").get(0).asString()).isEqualTo("Pip met a convict.");
     }
 
     @Test

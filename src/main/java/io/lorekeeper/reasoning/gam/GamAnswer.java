@@ -11,6 +11,11 @@ import jakarta.validation.constraints.NotNull;
 record GamAnswer(@NotNull String answer, @NotNull List<@Valid Evidence> evidence,
         @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence, Integer choice) {
 
-    record Evidence(@NotNull Integer excerpt, @NotNull String quote) {
+    /** An answer the model wrote as prose instead of JSON: kept, uncited, with low confidence. */
+    static GamAnswer plainText(String text) {
+        return new GamAnswer(text, List.of(), 0.2, null);
+    }
+
+    record Evidence(@NotNull @jakarta.validation.constraints.Positive Integer excerpt, @NotNull String quote) {
     }
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
@@ -96,6 +97,9 @@ class GamStrategy implements AnswerStrategy {
         } catch (BudgetExhaustedException spent) {
             limited = true;
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "research"));
+        } catch (UnusableReplyException unusable) {
+            // a reply with nothing usable ends the research; the answer is written from the notes so far
+            context.trace().record("step-failed", Map.of("phase", "research", "reason", unusable.getMessage()));
         }
         return answer(context, settings, search, integration, read, limited);
     }
@@ -110,24 +114,19 @@ class GamStrategy implements AnswerStrategy {
                 "spans", excerpts.stream().map(e -> Map.of("documentId", e.documentId(), "start", e.start(), "end", e.end())).toList()));
         GamAnswer reply;
         try {
-            reply = context.llm().structured(Role.ANSWERER, "gam/answer", answerVariables(context, integration,
-                    shown ? Excerpts.render(excerpts, search) : PromptMarkup.of("")), GamAnswer.class);
+            reply = context.llm().structuredOrText(Role.ANSWERER, "gam/answer", answerVariables(context, integration,
+                    shown ? Excerpts.render(excerpts, search) : PromptMarkup.of("")), GamAnswer.class, GamAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer"));
-            // Best so far: the notes themselves, backed by the excerpts they rest on.
-            List<Citation> citations = excerpts.stream().limit(3)
-                    .map(e -> Citation.of(e.documentId(), e.start(), e.end(), e.text())).toList();
-            return new StrategyResult(integration.summary(), StrategyResult.GENERATED, citations, 0.0, null, true);
+            return notesAsAnswer(integration, excerpts, true);
+        } catch (UnusableReplyException unusable) {
+            context.trace().record("step-failed", Map.of("phase", "answer", "reason", unusable.getMessage()));
+            return notesAsAnswer(integration, excerpts, limited);
         }
         List<Citation> citations = new ArrayList<>();
         if (shown) {
             for (GamAnswer.Evidence evidence : reply.evidence()) {
-                int index = evidence.excerpt() - 1;
-                if (index < 0 || index >= excerpts.size()) {
-                    continue;
-                }
-                SearchHit excerpt = excerpts.get(index);
-                citations.add(AnswerParts.quoted(excerpt.documentId(), excerpt.start(), excerpt.text(), evidence.quote()).citation());
+                citations.add(AnswerParts.quotedIn(excerpts, evidence.excerpt() - 1, evidence.quote()).citation());
             }
         } else {
             // The answerer saw only the notes; cite the snippets of the pages the notes rest on.
@@ -137,6 +136,12 @@ class GamStrategy implements AnswerStrategy {
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence()));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
+    }
+
+    /** The best answer without the answerer: the notes themselves, backed by the excerpts they rest on. */
+    private static StrategyResult notesAsAnswer(Integration integration, List<SearchHit> excerpts, boolean limited) {
+        List<Citation> citations = excerpts.stream().limit(3).map(e -> Citation.of(e.documentId(), e.start(), e.end(), e.text())).toList();
+        return new StrategyResult(integration.summary(), StrategyResult.GENERATED, citations, 0.0, null, limited);
     }
 
     private static Map<String, Object> answerVariables(QuestionContext context, Integration integration, PromptMarkup excerpts) {

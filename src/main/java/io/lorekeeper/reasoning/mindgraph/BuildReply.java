@@ -2,6 +2,7 @@ package io.lorekeeper.reasoning.mindgraph;
 
 import java.util.List;
 
+import io.lorekeeper.llm.SchemaEnum;
 import jakarta.validation.constraints.NotNull;
 
 /**
@@ -20,7 +21,8 @@ record BuildReply(@NotNull List<Operation> operations) {
      * @param target   edge target id (add_edge)
      * @param relation open-vocabulary relation label (add_edge)
      */
-    record Operation(String op, String id, String type, String content, String src, String source, String target,
-            String relation) {
+    record Operation(@SchemaEnum({"add_node", "add_edge", "edit_node", "delete_node"}) String op, String id,
+            @SchemaEnum({"entity", "event", "claim", "concept", "stat"}) String type, String content, String src, String source,
+            String target, String relation) {
     }
 }

@@ -11,8 +11,10 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.Cancellation;
 import io.lorekeeper.reasoning.Trace;
+import io.lorekeeper.text.Blocks;
 
 /**
  * The build stage (seed 003, section 3.2): streams over the document block by block; for each
@@ -109,7 +111,13 @@ class GraphBuilder {
         vars.put("blockNumber", block.index() + 1);
         vars.put("blocks", total);
         vars.put("block", text.substring(block.start(), block.end()));
-        BuildReply reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
+        BuildReply reply;
+        try {
+            reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
+        } catch (UnusableReplyException unusable) {
+            // a block whose reply had nothing usable adds nothing; the graph goes on with the next block
+            return GraphEditor.apply(graph, List.of(), text, block).withRejection("unusable-reply", unusable.getMessage());
+        }
         return GraphEditor.apply(graph, reply.operations(), text, block);
     }
 

@@ -7,7 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.lorekeeper.reasoning.QuoteResolver;
 import io.lorekeeper.reasoning.mindgraph.BuildReply.Operation;
+import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.Span;
 
 /**
@@ -33,6 +35,15 @@ final class GraphEditor {
 
         int appliedTotal() {
             return applied.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        /** This report with one more rejection (a whole reply that could not be used counts as one). */
+        Report withRejection(String reason, String detail) {
+            Map<String, Integer> moreRejected = new java.util.TreeMap<>(rejected);
+            moreRejected.merge(reason, 1, Integer::sum);
+            List<Map<String, String>> more = new java.util.ArrayList<>(rejections);
+            more.add(Map.of("reason", reason, "detail", detail == null ? "" : detail));
+            return new Report(applied, moreRejected, more, quoteMethods);
         }
     }
 

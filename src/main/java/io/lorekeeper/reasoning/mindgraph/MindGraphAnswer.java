@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.lorekeeper.llm.SchemaEnum;
 import jakarta.validation.constraints.NotNull;
 
 /**
@@ -11,8 +12,13 @@ import jakarta.validation.constraints.NotNull;
  * medium or low; optionally exact quotes from passages read with lookup_source, and the chosen
  * choice of a multiple-choice question.
  */
-record MindGraphAnswer(@NotNull String answer, @JsonProperty("cited_nodes") List<String> citedNodes, String confidence,
-        List<Quote> quotes, Integer choice) {
+record MindGraphAnswer(@NotNull String answer, @JsonProperty("cited_nodes") List<String> citedNodes,
+        @SchemaEnum({"high", "medium", "low"}) String confidence, List<Quote> quotes, Integer choice) {
+
+    /** A final answer written as prose instead of JSON: kept, citing nothing, with low confidence. */
+    static MindGraphAnswer plainText(String text) {
+        return new MindGraphAnswer(text, List.of(), "low", List.of(), null);
+    }
 
     /** A quote copied from the passage lookup_source returned for {@code node}. */
     record Quote(@JsonProperty("node_id") String nodeId, String quote) {

@@ -18,6 +18,7 @@ import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.QuoteResolver;
 import io.lorekeeper.reasoning.StrategyRequirements;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.text.Span;
@@ -146,7 +147,7 @@ class MindGraphStrategy implements AnswerStrategy {
                         rounds[0] = round;
                         context.trace().record("tool", Map.of("round", round, "tool", tool, "arguments", arguments,
                                 "result", result.length() > 2000 ? result.substring(0, 2000) + "…" : result));
-                    });
+                    }, MindGraphAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
             List<Citation> looked = new ArrayList<>();
@@ -164,21 +165,29 @@ class MindGraphStrategy implements AnswerStrategy {
             }
         }
         int quotesDropped = 0;
+        int quotesElsewhere = 0;
         for (MindGraphAnswer.Quote quote : reply.quotes() == null ? List.<MindGraphAnswer.Quote>of() : reply.quotes()) {
-            GraphSet.Located node = quote == null ? null : graphs.find(quote.nodeId());
-            Span window = node == null ? null : tools.lookedUp().get(node.qualifiedId());
-            if (window == null) {
+            if (quote == null || quote.quote() == null) {
                 quotesDropped++;
                 continue;
             }
-            String text = node.part().text();
-            var found = QuoteResolver.resolve(quote.quote(), window.of(text), window.start());
-            if (found.isEmpty()) {
-                quotesDropped++;
-                continue;
+            GraphSet.Located named = graphs.find(quote.nodeId());
+            Citation found = named == null ? null : quoteIn(named, tools.lookedUp().get(named.qualifiedId()), quote.quote());
+            if (found == null) {
+                // models often attribute a quote to the wrong node: look in every passage they read before dropping it
+                for (Map.Entry<String, Span> read : tools.lookedUp().entrySet()) {
+                    found = quoteIn(graphs.find(read.getKey()), read.getValue(), quote.quote());
+                    if (found != null) {
+                        quotesElsewhere++;
+                        break;
+                    }
+                }
             }
-            Span s = found.get().span();
-            citations.add(Citation.of(node.part().documentId(), s.start(), s.end(), s.of(text)));
+            if (found == null) {
+                quotesDropped++;
+            } else {
+                citations.add(found);
+            }
         }
         Integer choice = context.isMultipleChoice() && reply.choice() != null && reply.choice() >= 0
                 && reply.choice() < context.choices().size() ? reply.choice() : null;
@@ -190,8 +199,20 @@ class MindGraphStrategy implements AnswerStrategy {
         event.put("unknownNodes", unknown);
         event.put("lookedUp", List.copyOf(tools.lookedUp().keySet()));
         event.put("quotesDropped", quotesDropped);
+        event.put("quotesFoundInAnotherPassage", quotesElsewhere);
         context.trace().record("answer", event);
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, false);
+    }
+
+    /** The quote's span inside the window lookup_source returned for the node, as a citation; null when it is not there. */
+    private static Citation quoteIn(GraphSet.Located node, Span window, String quote) {
+        if (node == null || window == null) {
+            return null;
+        }
+        String text = node.part().text();
+        return QuoteResolver.resolve(quote, window.of(text), window.start())
+                .map(r -> Citation.of(node.part().documentId(), r.span().start(), r.span().end(), r.span().of(text)))
+                .orElse(null);
     }
 
     /** The answer prompt's variables: the graph as JSON with its statistics, the question and any choices. */

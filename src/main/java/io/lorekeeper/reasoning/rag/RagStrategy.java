@@ -73,21 +73,18 @@ class RagStrategy implements AnswerStrategy {
 
         RagReply reply;
         try {
-            reply = context.llm().structured(Role.ANSWERER, "rag/answer", variables(context, rendered), RagReply.class);
+            reply = context.llm().structuredOrText(Role.ANSWERER, "rag/answer", variables(context, rendered), RagReply.class,
+                    RagReply::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage()));
             return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
         }
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> located = new ArrayList<>();
+        List<SearchHit> shown = passages.stream().map(Passages.Passage::hit).toList();
         for (RagReply.Evidence evidence : reply.evidence() == null ? List.<RagReply.Evidence>of() : reply.evidence()) {
-            int index = evidence.passage() - 1;
-            if (index < 0 || index >= passages.size()) {
-                located.add(Map.of("passage", evidence.passage(), "found", false, "reason", "no such passage"));
-                continue;
-            }
-            SearchHit passage = passages.get(index).hit();
-            AnswerParts.Quoted quoted = AnswerParts.quoted(passage.documentId(), passage.start(), passage.text(), evidence.quote());
+            // a passage number out of range or a quote from another passage is looked up in every passage shown
+            AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, evidence.passage() - 1, evidence.quote());
             citations.add(quoted.citation());
             located.add(Map.of("passage", evidence.passage(), "found", quoted.located()));
         }

@@ -123,6 +123,44 @@ class GamStrategyTest {
     }
 
     @Test
+    void aPlanWithOnePageOutOfRangeKeepsTheRestAndAPlainTextAnswerIsKept() {
+        model.on("gam/plan").once(plan(List.of("puppy Biscuit"), List.of(), List.of(new int[] {0, 1}, new int[] {1, 2})));
+        model.on("gam/integrate").reply(integration("Caroline adopted Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("Her puppy is called Biscuit.");
+
+        JsonNode answer = ask("What is the puppy called?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Her puppy is called Biscuit.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(model.calls("gam/plan#repair")).as("the bad page is dropped, not repaired").isEmpty();
+        assertThat(events(answer, "llm.dropped").get(0).get("path").asString()).isEqualTo("pages[0]");
+        assertThat(events(answer, "llm.dropped").get(0).get("reason").asString()).contains("pages[0].doc").contains("greater than 0");
+        assertThat(model.calls("gam/integrate").getFirst().user()).as("the valid page was read").contains("<page ref=\"D1-P2\">");
+        assertThat(events(answer, "llm.plain-text")).hasSize(1);
+    }
+
+    @Test
+    void aQuoteFromAnotherExcerptThanTheOneNamedIsStillCited() {
+        model.on("gam/plan").reply(plan(List.of("puppy named Biscuit", "support group"), List.of(), List.of(new int[] {1, 2}, new int[] {1, 0})));
+        model.on("gam/integrate").reply(integration("Caroline adopted Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply(call -> {
+            String prompt = call.user();
+            int shown = prompt.split("<excerpt n=\"", -1).length - 1;
+            int right = Integer.parseInt(answerQuoting(prompt, "named Biscuit").replaceAll("(?s).*\"excerpt\": (\\d+).*", "$1"));
+            int wrong = shown > 1 ? right % shown + 1 : 99;
+            return "{\"answer\": \"Biscuit\", \"evidence\": [{\"excerpt\": " + wrong + ", \"quote\": \"named Biscuit\"}], \"confidence\": 0.8}";
+        });
+
+        JsonNode answer = ask("What is the puppy called?", Map.of("output", "snippets"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString()).containsExactly("named Biscuit");
+    }
+
+    @Test
     void disabledToolsAreNeverCalled() {
         model.on("gam/plan").reply(plan(List.of("support group"), List.of("a painting"), List.of(new int[] {1, 1})));
         model.on("gam/integrate").reply(integration("Melanie painted.", 1, 1));

@@ -22,6 +22,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.reasoning.Trace;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.SentenceSplitter;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;

@@ -7,7 +7,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.reasoning.QuoteResolver;
 import io.lorekeeper.reasoning.mindgraph.BuildReply.Operation;
+import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.Span;
 
 /** Quote resolution, edit application, block splitting and Leiden communities, without Spring. */

@@ -136,9 +136,38 @@ class MindGraphStrategyTest {
         assertThat(calls.get(1).messages().stream().anyMatch(m -> String.valueOf(m.getText()).contains("Source of node convict")
                 || m.toString().contains("Source of node convict"))).isTrue();
         assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
-                .containsExactly("an escaped convict", "revealed that he was the benefactor");
-        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt()).as("pip was never looked up").isEqualTo(1);
+                .as("a quote attributed to a node never looked up is still found in the passage that was read")
+                .containsExactly("an escaped convict", "revealed that he was the benefactor", "Pip was raised");
+        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt()).isZero();
+        assertThat(events(answer, "answer").getFirst().get("quotesFoundInAnotherPassage").asInt()).isEqualTo(1);
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.6);
+    }
+
+    @Test
+    void aPlainTextFinalAnswerIsKeptUncitedAndAQuoteFoundNowhereIsDropped() {
+        model.on("mindgraph/answer")
+                .onceCallTools("lookup_source", "{\"node_id\": \"ahab\"}")
+                .reply("Captain Ahab commands the Pequod.");
+
+        JsonNode answer = ask(whale, "Who commands the ship?", Map.of("graph", "shared"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Captain Ahab commands the Pequod.");
+        assertThat(answer.get("citations")).isEmpty();
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.3);
+        assertThat(events(answer, "llm.plain-text")).hasSize(1);
+    }
+
+    @Test
+    void aBuilderReplyWithNothingUsableSkipsItsBlockAndTheQuestionIsStillAnswered() {
+        model.on("mindgraph/build").reply("I could not find anything worth adding.");
+        model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [], \"confidence\": \"low\"}");
+
+        JsonNode answer = ask(story, "Who raised Pip, really?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Joe");
+        assertThat(events(answer, "graph.build").getFirst().get("rejected").get("unusable-reply").asInt()).isEqualTo(1);
     }
 
     @Test

@@ -98,8 +98,67 @@ class RagStrategyTest {
                 check = event.get("payload");
             }
         }
-        assertThat(check.get("dropped").asInt()).isEqualTo(1);
+        assertThat(check.get("dropped").asInt()).as("an invented quote, and one from a passage that does not exist").isEqualTo(2);
         assertThat(check.get("droppedQuotes").get(0).asString()).isEqualTo("Hector Munro confessed to the magistrate");
+    }
+
+    @Test
+    void anInvalidEvidenceItemIsDroppedAndTracedWhileTheRestOfTheReplyIsKept() {
+        model.on("rag/answer").reply(call -> """
+                {"answer": "Hector Munro", "confidence": 0.9,
+                 "evidence": [{"passage": 0, "quote": "Hector Munro"}, {"passage": %d, "quote": "the miller's apprentice"}]}"""
+                .formatted(passageContaining(call.user(), "Hector Munro")));
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString()).containsExactly("the miller's apprentice");
+        assertThat(model.calls("rag/answer#repair")).as("dropping the bad item needs no repair call").isEmpty();
+        JsonNode dropped = event(answer, "llm.dropped");
+        assertThat(dropped.get("path").asString()).isEqualTo("evidence[0]");
+        assertThat(dropped.get("reason").asString()).contains("passage").contains("greater than 0");
+    }
+
+    @Test
+    void aPlainTextAnswerIsKeptUncitedWithLowConfidence() {
+        model.on("rag/answer").reply("It was Hector Munro, the miller's apprentice.");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("It was Hector Munro, the miller's apprentice.");
+        assertThat(answer.get("citations")).isEmpty();
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(event(answer, "llm.plain-text").get("template").asString()).isEqualTo("rag/answer");
+    }
+
+    @Test
+    void aQuoteCopiedFromAnotherPassageThanTheOneNamedIsStillCited() {
+        model.on("rag/answer").reply(call -> {
+            int right = passageContaining(call.user(), "counselling course");
+            int wrong = passageContaining(call.user(), "support group");
+            assertThat(wrong).isNotEqualTo(right);
+            return """
+                    {"answer": "a counselling course", "confidence": 0.8, "evidence": [{"passage": %d, "quote": "I start a counselling course"}]}"""
+                    .formatted(wrong);
+        });
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chat), "question", "What does Caroline start next month?",
+                "strategy", "rag", "options", Map.of("k", 10)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        JsonNode citation = answer.get("citations").get(0);
+        assertThat(citation.get("quote").asString()).isEqualTo("I start a counselling course");
+        assertThat(citation.get("turnId").asString()).isEqualTo("D2:1");
+    }
+
+    private JsonNode event(JsonNode question, String type) {
+        for (JsonNode event : api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events")) {
+            if (event.get("type").asString().equals(type)) {
+                return event.get("payload");
+            }
+        }
+        throw new AssertionError("no " + type + " event in the trace of " + question);
     }
 
     @Test

@@ -1,22 +1,22 @@
-package io.lorekeeper.reasoning.mindgraph;
+package io.lorekeeper.reasoning;
 
 import java.util.Optional;
 
-import io.lorekeeper.reasoning.SpanLocator;
 import io.lorekeeper.text.Span;
 
 /**
- * Finds a quote the builder copied from a block: exactly, then ignoring whitespace, then ignoring
- * case, whitespace and punctuation, then approximately (the best window of the block whose edit
- * distance to the quote, both reduced to letters and digits, is within 10% of the quote's length).
+ * Finds a quote a model copied from a passage (a MindGraph block, a COSMIR chunk): exactly, then
+ * ignoring whitespace, then ignoring case, whitespace and punctuation, then approximately (the best
+ * window of the passage whose edit distance to the quote, both reduced to letters and digits, is
+ * within 10% of the quote's length).
  * Returns absolute spans of the source's own text, never invented offsets.
  */
-final class QuoteResolver {
+public final class QuoteResolver {
 
     /** How a quote was found. */
-    enum Method { EXACT, WHITESPACE, NORMALIZED, FUZZY }
+    public enum Method { EXACT, WHITESPACE, NORMALIZED, FUZZY }
 
-    record Resolved(Span span, Method method) {
+    public record Resolved(Span span, Method method) {
     }
 
     static final int MIN_FUZZY_LENGTH = 12;
@@ -25,7 +25,7 @@ final class QuoteResolver {
     private QuoteResolver() {
     }
 
-    static Optional<Resolved> resolve(String quote, String passage, int passageStart) {
+    public static Optional<Resolved> resolve(String quote, String passage, int passageStart) {
         if (quote == null || quote.isBlank()) {
             return Optional.empty();
         }

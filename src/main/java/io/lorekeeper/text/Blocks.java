@@ -1,28 +1,29 @@
-package io.lorekeeper.reasoning.mindgraph;
+package io.lorekeeper.text;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import io.lorekeeper.text.SentenceSplitter;
-import io.lorekeeper.text.Span;
-import io.lorekeeper.text.TokenCounter;
-
 /**
- * The build's token-bounded blocks: consecutive sentences of the canonical text, cut at sentence
- * boundaries once the next sentence would take a block past {@code maxTokens} (a single sentence
- * longer than that is a block of its own). Computed from an offset onward, so a build that
- * stopped, or a conversation that grew, continues where the last block ended.
+ * Token-bounded blocks of a text: consecutive sentences, cut at sentence boundaries once the next
+ * sentence would take a block past {@code maxTokens} (a single sentence longer than that is a block
+ * of its own). Computed from an offset onward, so a reader that stopped, or a conversation that
+ * grew, continues where the last block ended. MindGraph builds over them; COSMIR and Chain of
+ * Agents read documents in them.
  */
-final class Blocks {
+public final class Blocks {
 
     /** A block: its 0-based position in the whole build and its span {@code [start, end)}. */
-    record Block(int index, int start, int end) {
+    public record Block(int index, int start, int end) {
+
+        public Span span() {
+            return new Span(start, end);
+        }
     }
 
     private Blocks() {
     }
 
-    static List<Block> split(String text, int from, int firstIndex, int maxTokens) {
+    public static List<Block> split(String text, int from, int firstIndex, int maxTokens) {
         List<Block> blocks = new ArrayList<>();
         if (from >= text.length()) {
             return blocks;
