@@ -13,6 +13,7 @@ import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.StrategyResult;
@@ -172,7 +173,13 @@ final class MetacognitiveLoop {
         vars.put("previousProbes", Prompts.numbered(workspace.probes()));
         vars.put("material", material);
         vars.put("maxProbes", options.maxProbes());
-        Replies.Probes reply = llm.structuredOrText(Role.PLANNER, PROBE, vars, Replies.Probes.class, Replies.Probes::fromPlainText);
+        Replies.Probes reply;
+        try {
+            reply = llm.structuredOrText(Role.PLANNER, PROBE, vars, Replies.Probes.class, Replies.Probes::fromPlainText);
+        } catch (UnusableReplyException unusable) {
+            stepFailed(cycle, "probe", unusable);
+            reply = new Replies.Probes(List.of());
+        }
         List<String> kept = new ArrayList<>();
         List<Map<String, Object>> dropped = new ArrayList<>();
         Set<String> keys = new LinkedHashSet<>();
@@ -206,9 +213,10 @@ final class MetacognitiveLoop {
         List<Encoded> encoded = new ArrayList<>();
         if (options.encode().equals(ComoRagOptions.PER_PROBE)) {
             List<Probed> withEvidence = found.stream().filter(p -> !p.all().isEmpty()).toList();
-            List<Replies.LayeredCue> replies = Parallel.map(withEvidence, withEvidence.size(), p -> llm.structured(Role.RESEARCHER,
-                    ENCODE_LAYERS, Map.of("question", context.question(), "probe", p.probe(), "layers", Prompts.layers(p.layers())),
-                    Replies.LayeredCue.class));
+            List<Replies.LayeredCue> replies = Parallel.map(withEvidence, withEvidence.size(), p -> usableOr(cycle,
+                    () -> llm.structured(Role.RESEARCHER, ENCODE_LAYERS, Map.of("question", context.question(), "probe", p.probe(),
+                            "layers", Prompts.layers(p.layers())), Replies.LayeredCue.class),
+                    new Replies.LayeredCue(List.of(), List.of(), List.of())));
             for (int i = 0; i < withEvidence.size(); i++) {
                 Probed p = withEvidence.get(i);
                 for (LayerResult r : p.layers().values()) {
@@ -220,9 +228,11 @@ final class MetacognitiveLoop {
         } else {
             List<Task> tasks = new ArrayList<>();
             found.forEach(p -> p.layers().values().stream().filter(r -> !r.items().isEmpty()).forEach(r -> tasks.add(new Task(p, r.layer()))));
-            List<Replies.Cue> replies = Parallel.map(tasks, tasks.size(), t -> llm.structuredOrText(Role.RESEARCHER, ENCODE, Map.of(
-                    "question", context.question(), "probe", t.probed().probe(), "layer", Prompts.layerName(t.layer()),
-                    "evidence", Prompts.evidence(t.probed().layers().get(t.layer()).items(), "P")), Replies.Cue.class, Replies.Cue::fromPlainText));
+            List<Replies.Cue> replies = Parallel.map(tasks, tasks.size(), t -> usableOr(cycle,
+                    () -> llm.structuredOrText(Role.RESEARCHER, ENCODE, Map.of("question", context.question(), "probe", t.probed().probe(),
+                            "layer", Prompts.layerName(t.layer()), "evidence", Prompts.evidence(t.probed().layers().get(t.layer()).items(), "P")),
+                            Replies.Cue.class, Replies.Cue::fromPlainText),
+                    new Replies.Cue(List.of())));
             for (int i = 0; i < tasks.size(); i++) {
                 encoded.add(new Encoded(tasks.get(i).probed(), tasks.get(i).layer(), replies.get(i).list()));
             }
@@ -255,14 +265,36 @@ final class MetacognitiveLoop {
         if (selected.isEmpty()) {
             return "";
         }
-        Replies.Fused reply = llm.structuredOrText(Role.RESEARCHER, FUSE, Map.of("question", context.question(),
-                "cues", Prompts.cues(selected.stream().map(Scored::item).toList())), Replies.Fused.class, text -> new Replies.Fused(text.strip()));
+        Replies.Fused reply;
+        try {
+            reply = llm.structuredOrText(Role.RESEARCHER, FUSE, Map.of("question", context.question(),
+                    "cues", Prompts.cues(selected.stream().map(Scored::item).toList())), Replies.Fused.class, text -> new Replies.Fused(text.strip()));
+        } catch (UnusableReplyException unusable) {
+            stepFailed(cycle, "fuse", unusable);
+            return "";
+        }
         String history = reply.history().strip();
         context.trace().record("memory.fuse", Map.of("cycle", cycle, "poolSize", workspace.pool().size(),
                 "selected", selected.stream().map(s -> Map.of("unit", s.item().id(), "similarity", Math.round(s.score() * 10_000) / 10_000.0))
                         .toList(),
                 "history", history));
         return history;
+    }
+
+    /** A reply with nothing usable ends only its own step: the loop goes on with what the step would have added left empty. */
+    private <T> T usableOr(int cycle, java.util.function.Supplier<T> call, T empty) {
+        try {
+            return call.get();
+        } catch (UnusableReplyException unusable) {
+            stepFailed(cycle, "encode", unusable);
+            return empty;
+        }
+    }
+
+    private void stepFailed(int cycle, String step, UnusableReplyException unusable) {
+        synchronized (context.trace()) {
+            context.trace().record("step-failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
+        }
     }
 
     // ---------------------------------------------------------------- Mem-Update and the end

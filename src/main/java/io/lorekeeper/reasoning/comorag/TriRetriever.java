@@ -95,8 +95,9 @@ final class TriRetriever {
                 continue;
             }
             used += tokens;
+            String session = session(unit);
             chosen.add(new Evidence(ComoRagOptions.VERIDICAL, unitId(unit.key()), unit.documentId(), unit.span(), List.of(unit.ordinal()),
-                    unit.pageOrdinal(), text, tokens, entry.getValue(), session(unit)));
+                    unit.pageOrdinal(), text, tokens, entry.getValue(), session == null || text.startsWith(session) ? null : session));
         }
         List<String> matched = facts.stream().limit(5).map(f -> f.item().text()).toList();
         return new LayerResult(ComoRagOptions.VERIDICAL, chosen, budget, excluded.size(), matched);
@@ -130,7 +131,10 @@ final class TriRetriever {
         return new UnitKey(UUID.fromString(id.substring(2, colon)), Integer.parseInt(id.substring(colon + 1)));
     }
 
-    /** The session line a conversation unit's turns are dated by; they say "yesterday". */
+    /**
+     * The session line a conversation unit's turns are dated by (they say "yesterday"), for units
+     * that do not start with it.
+     */
     private String session(Unit unit) {
         boolean conversation = documents.stream().anyMatch(d -> d.id().equals(unit.documentId()) && d.kind() == DocumentKind.CONVERSATION);
         return conversation ? retriever.sessionHeader(unit.documentId(), unit.pageOrdinal()).map(Retriever.SessionHeader::text).orElse(null)

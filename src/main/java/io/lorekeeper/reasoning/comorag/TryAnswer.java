@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
@@ -75,8 +76,15 @@ final class TryAnswer {
         vars.put("episodic", e);
         vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
         vars.put("question", context.question());
-        Replies.Attempt reply = context.llm().structuredOrText(Role.ANSWERER, MetacognitiveLoop.ANSWER, vars, Replies.Attempt.class,
-                text -> Replies.Attempt.fromPlainText(text, context.choices().size()));
+        Replies.Attempt reply;
+        try {
+            reply = context.llm().structuredOrText(Role.ANSWERER, MetacognitiveLoop.ANSWER, vars, Replies.Attempt.class,
+                    text -> Replies.Attempt.fromPlainText(text, context.choices().size()));
+        } catch (UnusableReplyException unusable) {
+            // nothing usable: this try failed, and the loop goes on as after any failure
+            context.trace().record("step-failed", Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
+            reply = new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
+        }
 
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> supports = new ArrayList<>();

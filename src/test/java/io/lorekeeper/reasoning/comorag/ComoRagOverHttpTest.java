@@ -92,10 +92,15 @@ class ComoRagOverHttpTest {
         assertThat(templates).containsExactly("comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode", "comorag/probe",
                 "comorag/encode", "comorag/fuse", "comorag/answer");
         List<FakeOpenAi.Request> requests = new ArrayList<>(fake.requests());
-        FakeOpenAi.Request lastTry = requests.getLast();
-        assertThat(lastTry.hasJsonSchema()).isTrue();
-        assertThat(lastTry.lastText("user")).contains("<notes>\nInes keeps the lighthouse lamp lit every night.\n</notes>")
-                .contains("session=\"[Session 2");
+        List<FakeOpenAi.Request> tries = requests.stream().filter(r -> r.body().toString().contains("[task: comorag/answer]")).toList();
+        assertThat(tries).hasSize(2);
+        assertThat(tries.getLast().hasJsonSchema()).isTrue();
+        assertThat(tries.getLast().lastText("user")).contains("<notes>\nInes keeps the lighthouse lamp lit every night.\n</notes>");
+        assertThat(tries.getFirst().lastText("user")).contains("<notes>\n(none yet)\n</notes>");
+        // each try saw one session: the question's search found one, the probe's the other
+        boolean firstSawSessionOne = tries.getFirst().lastText("user").contains("[Session 1,");
+        assertThat(tries.getLast().lastText("user")).contains(firstSawSessionOne ? "[Session 2," : "[Session 1,")
+                .doesNotContain(firstSawSessionOne ? "[Session 1," : "[Session 2,");
     }
 
     private static Map<String, Object> session(String dateTime, String place, String event) {

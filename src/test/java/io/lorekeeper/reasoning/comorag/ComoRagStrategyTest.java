@@ -303,6 +303,23 @@ class ComoRagStrategyTest {
     }
 
     @Test
+    void aReplyWithNothingUsableEndsOnlyItsOwnStep() {
+        model.on("comorag/encode").reply("{\"findings\": {\"not\": \"a list\"}}");
+        model.on("comorag/fuse").reply(json(Map.of("history", "fused")));
+        model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
+
+        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(1));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(events(answer, "try-answer").getLast().get("verdict").asString()).isEqualTo("answered");
+        assertThat(model.calls("comorag/encode#repair")).as("each unusable cue got its one repair").hasSize(6);
+        assertThat(events(answer, "step-failed")).hasSize(6).allSatisfy(e -> assertThat(e.get("step").asString()).isEqualTo("encode"));
+        assertThat(events(answer, "memory.encode")).hasSize(6)
+                .allSatisfy(e -> assertThat(e.get("cue").asString()).startsWith("(no finding"));
+        assertCitationsAreSource(answer, 1);
+    }
+
+    @Test
     void withoutTheMemoryWorkspaceAgentsReadEvidenceDirectly() {
         model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
 
