@@ -19,7 +19,7 @@
 # Environment: LK_BENCH_NOVELS (the novels to ingest and the scale corpus: a folder of .txt files,
 # default ../shared/data/novels), LK_BENCH_NOVEL (the strategies document; default Great
 # Expectations), LK_BENCH_TIERS (default
-# 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph,cosmir,chain-of-agents),
+# 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents),
 # LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
 # LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_DB
 # (default lorekeeper_bench).
@@ -136,7 +136,7 @@ for phase in "${phases[@]}"; do
       start_service strategies --lorekeeper.llm.simulated.enabled=true --lorekeeper.llm.simulated.latency="${latency}ms" \
         --lorekeeper.llm.base-url=http://simulated.invalid/v1 --lorekeeper.llm.cache.enabled=false
       bench strategies "$base" "$novel" "${LK_BENCH_CHARS:-400000}" "$latency" \
-        "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
+        "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
       stop_service
       ;;
   esac

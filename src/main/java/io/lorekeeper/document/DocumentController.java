@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -78,13 +79,25 @@ class DocumentController {
             @RequestParam(required = false) String metadata) throws IOException {
         String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
         String extension = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
-        String type = file.getContentType() == null ? "application/octet-stream"
-                : MediaType.parseMediaType(file.getContentType()).getType() + "/" + MediaType.parseMediaType(file.getContentType()).getSubtype();
+        String type = typeOf(file);
         if (!TEXT_EXTENSIONS.contains(extension) || !TEXT_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
             throw ApiProblem.unsupportedMediaType("file",
                     "only UTF-8 .txt and .md files are accepted; got '" + name + "' (" + type + ")");
         }
         return respond(intake.createFromUpload(name, file.getBytes(), title, profile, metadata));
+    }
+
+    /** The part's media type without parameters; one that does not parse is no text type either. */
+    private static String typeOf(MultipartFile file) {
+        if (file.getContentType() == null) {
+            return "application/octet-stream";
+        }
+        try {
+            MediaType type = MediaType.parseMediaType(file.getContentType());
+            return type.getType() + "/" + type.getSubtype();
+        } catch (InvalidMediaTypeException e) {
+            return file.getContentType();
+        }
     }
 
     @GetMapping("/{id}")
@@ -102,7 +115,8 @@ class DocumentController {
         if (size < 1 || size > 200) {
             throw ApiProblem.invalid("size", "size must be between 1 and 200");
         }
-        return new DocumentPage(store.list(tenant.id(), page * size, size), page, size, store.count(tenant.id()));
+        // A long offset: page * size overflows int for a page far past the end, which is just empty.
+        return new DocumentPage(store.list(tenant.id(), (long) page * size, size), page, size, store.count(tenant.id()));
     }
 
     @DeleteMapping("/{id}")

@@ -12,7 +12,9 @@ import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.IngestionJob.IngestionScheduler;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.security.CurrentTenant;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -66,10 +68,7 @@ class DocumentIntake {
             kind = DocumentKind.CONVERSATION;
         }
         String title = title(request.title(), canonical.text(), kind);
-        Map<String, Object> metadata = request.metadata() == null ? Map.of() : request.metadata();
-        if (json.writeValueAsBytes(metadata).length > limits.maxMetadataSize().toBytes()) {
-            throw ApiProblem.invalid("metadata", "metadata must be at most " + limits.maxMetadataSize());
-        }
+        Map<String, Object> metadata = checkedMetadata(request.metadata() == null ? Map.of() : request.metadata());
         String profile = IndexProfiles.validate(request.profile());
         return store(title, kind, profile, metadata, canonical);
     }
@@ -84,11 +83,18 @@ class DocumentIntake {
         }
         Map<String, Object> metadata = Map.of();
         if (metadataJson != null && !metadataJson.isBlank()) {
+            JsonNode tree;
             try {
-                metadata = json.readValue(metadataJson, Map.class);
+                tree = json.readTree(metadataJson);
             } catch (RuntimeException e) {
+                tree = null;
+            }
+            if (tree == null || !tree.isObject()) {
                 throw ApiProblem.invalid("metadata", "metadata must be a JSON object");
             }
+            // The web edge checked the form field as text; a NUL written as a JSON escape only appears once parsed.
+            StorableText.requireIn("metadata", tree);
+            metadata = checkedMetadata(json.treeToValue(tree, Map.class));
         }
         String defaultTitle = title;
         if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
@@ -153,6 +159,13 @@ class DocumentIntake {
         }
         scheduler.schedule(id);
         return new Accepted(id, DocumentStatus.QUEUED, true);
+    }
+
+    private Map<String, Object> checkedMetadata(Map<String, Object> metadata) {
+        if (json.writeValueAsBytes(metadata).length > limits.maxMetadataSize().toBytes()) {
+            throw ApiProblem.invalid("metadata", "metadata must be at most " + limits.maxMetadataSize());
+        }
+        return metadata;
     }
 
     private Accepted accepted(UUID id, boolean created) {

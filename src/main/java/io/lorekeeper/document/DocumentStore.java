@@ -145,7 +145,7 @@ class DocumentStore {
                 .map(v -> withStages(v, stages(id).stream().map(StageState::view).toList()));
     }
 
-    List<DocumentView> list(UUID tenantId, int offset, int limit) {
+    List<DocumentView> list(UUID tenantId, long offset, int limit) {
         return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? ORDER BY created_at DESC, id OFFSET ? LIMIT ?")
                 .params(tenantId, offset, limit).query(this::toView).list();
     }

@@ -49,6 +49,11 @@ public class Documents {
         if (ids == null || ids.isEmpty()) {
             throw ApiProblem.invalid(field, "at least one document id is required");
         }
+        for (int i = 0; i < ids.size(); i++) {
+            if (ids.get(i) == null) {
+                throw ApiProblem.invalid(field + "[" + i + "]", "a document id must not be null");
+            }
+        }
         List<UUID> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
         Map<UUID, DocumentInfo> found = store.findAll(tenantId, distinct).stream()
                 .collect(Collectors.toMap(DocumentInfo::id, Function.identity()));

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lorekeeper.eval.EvaluationJob.EvaluationScheduler;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -37,10 +38,12 @@ class EvaluationController {
     private final EvaluationScheduler scheduler;
     private final CurrentTenant tenant;
     private final LlmGateway gateway;
+    private final Strategies strategies;
     private final Path dataDir;
 
     EvaluationController(EvaluationStore store, EvaluationScheduler scheduler, CurrentTenant tenant, LlmGateway gateway,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+        this.strategies = strategies;
         this.store = store;
         this.scheduler = scheduler;
         this.tenant = tenant;
@@ -63,9 +66,7 @@ class EvaluationController {
             throw ApiProblem.invalid("judge", "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
         }
         List<EvalItem> items = request.load(dataDir);
-        if (request.strategies() == null || request.strategies().isEmpty()) {
-            throw ApiProblem.invalid("strategies", "name at least one strategy");
-        }
+        request.checkRun(strategies);
         UUID id = UUID.randomUUID();
         int total = items.size() * request.strategies().size();
         store.create(id, tenant.id(), request, total);

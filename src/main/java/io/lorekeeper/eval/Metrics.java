@@ -22,9 +22,11 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * <li>LoCoMo (the benchmark's own {@code evaluation.py}): lowercase, drop commas and ASCII
  * punctuation, drop the words a/an/the/and, Porter-stem, token F1. Category 1 (multi-hop): gold and
  * prediction are split on "," and the best F1 of any prediction part is averaged over the gold
- * parts; category 3: gold cut at the first ";"; category 5 (adversarial): 1 when the output says the
- * information is not available (the official phrases "no information available" and "not mentioned",
- * plus "not available" and "no information", since our prompts phrase it that way), else 0. The
+ * parts; category 3: gold cut at the first ";"; category 5 (adversarial): 1 when the output contains one
+ * of the official phrases "no information available" or "not mentioned", else 0, exactly as the
+ * benchmark scores it, so that numbers compare with published ones. This service's prompts decline
+ * with "not available", which the benchmark does not accept; {@link #declinesInOwnWording} counts that
+ * too, for a figure reported beside the official one, never instead of it. The
  * stemmer is Lucene's Porter implementation; NLTK's, used by the official script, differs on a few
  * rare words.</li>
  * <li>SQuAD (HotpotQA, generic): lowercase, drop ASCII punctuation and a/an/the, token F1 and exact
@@ -43,8 +45,10 @@ public final class Metrics {
     private static final Pattern LOCOMO_STOP = Pattern.compile("\\b(a|an|the|and)\\b");
     private static final Pattern SQUAD_STOP = Pattern.compile("\\b(a|an|the)\\b");
     private static final Pattern NON_ALNUM = Pattern.compile("[^\\p{L}\\p{N}]+");
-    private static final List<String> NOT_AVAILABLE = List.of("no information available", "not mentioned", "not available",
-            "no information");
+    /** The phrases LoCoMo's evaluation.py accepts as declining an adversarial question. */
+    private static final List<String> LOCOMO_DECLINES = List.of("no information available", "not mentioned");
+    /** This service's own ways of declining, accepted only by {@link #declinesInOwnWording}. */
+    private static final List<String> OWN_DECLINES = List.of("not available", "no information");
 
     // ---- LoCoMo ----
 
@@ -79,10 +83,16 @@ public final class Metrics {
         return golds.isEmpty() ? 0 : sum / golds.size();
     }
 
-    /** Whether an output declines for lack of information (LoCoMo category 5). */
+    /** Whether an output declines for lack of information as LoCoMo's scoring recognises it (category 5). */
     public static boolean saysNotAvailable(String output) {
         String lower = output == null ? "" : output.toLowerCase(Locale.ROOT);
-        return NOT_AVAILABLE.stream().anyMatch(lower::contains);
+        return LOCOMO_DECLINES.stream().anyMatch(lower::contains);
+    }
+
+    /** {@link #saysNotAvailable}, or declining in this service's own words ("the information is not available"). */
+    public static boolean declinesInOwnWording(String output) {
+        String lower = output == null ? "" : output.toLowerCase(Locale.ROOT);
+        return saysNotAvailable(output) || OWN_DECLINES.stream().anyMatch(lower::contains);
     }
 
     /** The LoCoMo score of an answer in a category (1 to 5). */

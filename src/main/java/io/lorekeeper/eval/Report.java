@@ -25,9 +25,11 @@ import tools.jackson.databind.json.JsonMapper;
  * finish DONE (they score 0 in F1/EM/accuracy and with the judge, since a failure is a wrong answer).
  *
  * @param judging what the LLM judge did and cost, when the run was judged; else null
+ * @param ownWording LoCoMo only: adversarial questions scored with this service's own way of declining
+ *                   as well; empty for other datasets
  */
 public record Report(String dataset, List<String> strategies, Instant startedAt, Instant finishedAt, List<Row> summary,
-        List<ItemResult> items, Judging judging) {
+        List<ItemResult> items, Judging judging, List<OwnWording> ownWording) {
 
     public static final String OVERALL = "overall";
 
@@ -69,6 +71,40 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         }
     }
 
+    /**
+     * One strategy's LoCoMo adversarial (category 5) questions scored two ways: as the benchmark does
+     * ({@code official}, the F1 of the category's row) and also counting answers that decline in this
+     * service's own words ("not available"), which the benchmark's phrase match does not accept. Only
+     * {@code official} compares with published numbers. Failed questions count 0 in both.
+     */
+    public record OwnWording(String strategy, int n, double official, double ownWording) {
+
+        static List<OwnWording> of(String dataset, List<String> strategies, List<ItemResult> items) {
+            if (!"locomo".equals(dataset)) {
+                return List.of();
+            }
+            List<OwnWording> out = new ArrayList<>();
+            for (String strategy : strategies) {
+                List<ItemResult> adversarial = items.stream()
+                        .filter(i -> i.strategy().equals(strategy) && i.category().equals("5") && !strategy.startsWith(EvalRunner.SEARCH_PREFIX))
+                        .toList();
+                if (adversarial.isEmpty()) {
+                    continue;
+                }
+                double official = adversarial.stream().mapToDouble(i -> answered(i) && Metrics.saysNotAvailable(i.answer()) ? 1 : 0)
+                        .average().orElse(0);
+                double own = adversarial.stream().mapToDouble(i -> answered(i) && Metrics.declinesInOwnWording(i.answer()) ? 1 : 0)
+                        .average().orElse(0);
+                out.add(new OwnWording(strategy, adversarial.size(), official, own));
+            }
+            return out;
+        }
+
+        private static boolean answered(ItemResult item) {
+            return "DONE".equals(item.status());
+        }
+    }
+
     static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items) {
         return of(dataset, strategies, started, finished, items, false);
     }
@@ -91,7 +127,8 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 rows.add(row(strategy, OVERALL, mine, judged));
             }
         }
-        return new Report(dataset, strategies, started, finished, rows, items, judged ? Judging.of(items) : null);
+        return new Report(dataset, strategies, started, finished, rows, items, judged ? Judging.of(items) : null,
+                OwnWording.of(dataset, strategies, items));
     }
 
     private static Row row(String strategy, String category, List<ItemResult> cell, boolean judged) {
@@ -224,6 +261,14 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                     .append(". Judging took ").append(judging.calls()).append(" LLM calls and ")
                     .append(String.format(Locale.ROOT, "%,d", judging.tokens()))
                     .append(" tokens, not counted in the LLM columns above.\n");
+        }
+        if (ownWording != null && !ownWording.isEmpty()) {
+            out.append("\nAdversarial questions (category 5) are scored as LoCoMo scores them: correct only when the answer contains "
+                    + "\"no information available\" or \"not mentioned\". This service declines in its own words (\"the information is "
+                    + "not available\"), which that match does not accept; counting those as well (not comparable with published "
+                    + "numbers): ");
+            out.append(String.join(", ", ownWording.stream().map(w -> String.format(Locale.ROOT, "%s %.3f (official %.3f, n=%d)",
+                    w.strategy(), w.ownWording(), w.official(), w.n())).toList())).append(".\n");
         }
         List<Row> calibrated = summary.stream().filter(r -> r.category().equals(OVERALL) && r.brier() != null).toList();
         if (!calibrated.isEmpty()) {

@@ -5,8 +5,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.Strategies;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import tools.jackson.databind.JsonNode;
@@ -30,6 +33,7 @@ record StartEvaluation(
         Boolean judge) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Set<String> SEARCH_MODES = Set.of("vector", "keyword", "hybrid");
 
     boolean judged() {
         return Boolean.TRUE.equals(judge);
@@ -68,6 +72,61 @@ record StartEvaluation(
             return Datasets.load(dataset, file, max);
         } catch (RuntimeException e) {
             throw ApiProblem.invalid("path", "cannot load " + path + " as " + dataset + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses, before anything is stored, what would otherwise fail every question of the run (or,
+     * for a concurrency below one, stall it): unknown or unavailable strategies, bad bounds, and
+     * options a strategy rejects. Option problems name their place under {@code options.<strategy>}.
+     */
+    void checkRun(Strategies known) {
+        if (strategies == null || strategies.isEmpty()) {
+            throw ApiProblem.invalid("strategies", "name at least one strategy");
+        }
+        for (int i = 0; i < strategies.size(); i++) {
+            String name = strategies.get(i);
+            String field = "strategies[" + i + "]";
+            if (name == null || name.isBlank()) {
+                throw ApiProblem.invalid(field, "a strategy name must not be blank");
+            }
+            if (strategies.indexOf(name) != i) {
+                throw ApiProblem.invalid(field, "strategy '" + name + "' is named twice");
+            }
+            if (name.startsWith(EvalRunner.SEARCH_PREFIX)) {
+                if (!SEARCH_MODES.contains(name.substring(EvalRunner.SEARCH_PREFIX.length()))) {
+                    throw ApiProblem.invalid(field, "a search probe is one of search:vector, search:keyword, search:hybrid");
+                }
+            } else {
+                rerooted(field, "strategy", () -> known.require(name));
+            }
+        }
+        if (concurrency != null && concurrency < 1) {
+            throw ApiProblem.invalid("concurrency", "concurrency must be at least 1");
+        }
+        if (searchK != null && (searchK < 1 || searchK > 100)) {
+            throw ApiProblem.invalid("searchK", "searchK must be between 1 and 100");
+        }
+        if (options != null) {
+            options.forEach((name, values) -> {
+                if (values == null) {
+                    throw ApiProblem.invalid("options." + name, "give an object of options, or leave the strategy out");
+                }
+                if (strategies.contains(name) && !name.startsWith(EvalRunner.SEARCH_PREFIX)) {
+                    rerooted("options." + name, "options", () -> known.require(name).validate(new QuestionOptions(values)));
+                }
+            });
+        }
+    }
+
+    /** Runs a check written for a question's fields, naming what it refuses under this request's {@code root}. */
+    private static void rerooted(String root, String questionField, Runnable check) {
+        try {
+            check.run();
+        } catch (ApiProblem problem) {
+            String field = problem.field() == null || !problem.field().startsWith(questionField) ? root
+                    : root + problem.field().substring(questionField.length());
+            throw new ApiProblem(problem.status(), problem.type(), problem.title(), problem.getMessage(), field);
         }
     }
 

@@ -49,6 +49,20 @@ public final class LlmSession {
     }
 
     /**
+     * This session with every call sampling at {@code temperature}, whatever the role's profile
+     * says, for methods whose agents need their own temperatures (MemCoT's judge at 0). Same budget
+     * and call log; only temperature-0 replies are cached, as always.
+     */
+    public LlmSession atTemperature(double temperature) {
+        if (temperature < 0 || temperature > 2 || Double.isNaN(temperature)) {
+            throw new IllegalArgumentException("temperature must be within [0, 2], was " + temperature);
+        }
+        LlmSession derived = new LlmSession(scope, budget, profiles.atTemperature(temperature), templates, caller, output);
+        derived.issues = issue -> issues.accept(issue); // whoever listens to this session hears the derived one too
+        return derived;
+    }
+
+    /**
      * Where this session reports what it had to leave out of imperfect replies (dropped items, plain
      * text accepted as an answer); a question sends them to its trace. By default they are logged.
      */

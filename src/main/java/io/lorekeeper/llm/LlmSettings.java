@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * LLM configuration under {@code lorekeeper.llm}. The top-level fields are the {@code default}
  * profile; {@code profiles} adds named profiles that override any of them; {@code roles} maps a
- * role (memorizer, builder, planner, researcher, judge, answerer) to a profile name. Setting only
+ * role (memorizer, builder, planner, researcher, judge, answerer, critic) to a profile name. Setting only
  * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
  * @param apiKey         never logged or traced

@@ -3,6 +3,7 @@ package io.lorekeeper.llm;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.LlmSettings.ProfileOverrides;
@@ -15,7 +16,10 @@ class ModelProfiles {
 
     private final Map<String, ModelProfile> byName = new LinkedHashMap<>();
     private final Map<String, String> roles;
+    /** Null: every profile samples at its own temperature. */
+    private final Double temperature;
 
+    @Autowired
     ModelProfiles(LlmSettings settings) {
         ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
                 settings.model(), settings.temperature(), settings.maxOutputTokens() == null ? 0 : settings.maxOutputTokens(),
@@ -31,13 +35,26 @@ class ModelProfiles {
             }
         }
         this.roles = settings.roles();
+        this.temperature = null;
+    }
+
+    private ModelProfiles(ModelProfiles base, double temperature) {
+        this.byName.putAll(base.byName);
+        this.roles = base.roles;
+        this.temperature = temperature;
     }
 
     /** The role's profile; one with no output limit of its own gets the role's default limit. */
     ModelProfile forRole(Role role) {
         ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
-        return profile.maxOutputTokens() > 0 ? profile
+        ModelProfile limited = profile.maxOutputTokens() > 0 ? profile
                 : profile.withMaxOutputTokens(OutputLimits.forRole(role, profile.reasoningModel()));
+        return temperature == null ? limited : limited.withTemperature(temperature);
+    }
+
+    /** The same routing with every profile sampling at {@code temperature}. */
+    ModelProfiles atTemperature(double newTemperature) {
+        return new ModelProfiles(this, newTemperature);
     }
 
     java.util.Collection<ModelProfile> all() {

@@ -16,7 +16,7 @@ final class OutputLimits {
     static int forRole(Role role, boolean reasoningModel) {
         int visible = switch (role) {
             case BUILDER, RESEARCHER -> 8_192;
-            case MEMORIZER, PLANNER -> 4_096;
+            case MEMORIZER, PLANNER, CRITIC -> 4_096;
             case JUDGE, ANSWERER -> 2_048;
             default -> 4_096;
         };

@@ -26,8 +26,8 @@ class PromptTemplates {
 
     static final String USER_SEPARATOR = "=== user ===";
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z][a-zA-Z0-9_]*)}}");
-    private static final Pattern CLOSING_TAG = Pattern.compile("</(passage|memo|memos|page|document|question|context|source|graph|facts|summary|notes|reference|candidate)\\b",
-            Pattern.CASE_INSENSITIVE);
+    /** Any closing tag: a list of our own tags would miss the next one a prompt introduces. */
+    private static final Pattern CLOSING_TAG = Pattern.compile("</([a-zA-Z][\\w-]*)\\b");
 
     private final Map<String, String> cache = new ConcurrentHashMap<>();
 

@@ -3,6 +3,7 @@ package io.lorekeeper.llm;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -32,12 +33,17 @@ final class RetryPolicy {
     }
 
     static Failure classify(Throwable error) {
+        return classify(error, InstantSource.system());
+    }
+
+    /** @param clock what "now" is when {@code Retry-After} is an HTTP date */
+    static Failure classify(Throwable error, InstantSource clock) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof OpenAIServiceException service) {
                 int status = service.statusCode();
                 boolean retryable = status == 429 || status == 408 || status == 409 || status >= 500;
-                return new Failure(retryable, retryAfter(service.headers().values("retry-after-ms"), true)
-                        .or(() -> retryAfter(service.headers().values("retry-after"), false)),
+                return new Failure(retryable, retryAfter(service.headers().values("retry-after-ms"), true, clock)
+                        .or(() -> retryAfter(service.headers().values("retry-after"), false, clock)),
                         "HTTP " + status + describe(service));
             }
             if (t instanceof OpenAIInvalidDataException invalid && !readFailed(invalid)) {
@@ -73,7 +79,7 @@ final class RetryPolicy {
         return settings.maxWait();
     }
 
-    private static Optional<Duration> retryAfter(List<String> values, boolean millis) {
+    private static Optional<Duration> retryAfter(List<String> values, boolean millis, InstantSource clock) {
         if (values.isEmpty()) {
             return Optional.empty();
         }
@@ -83,7 +89,7 @@ final class RetryPolicy {
             return Optional.of(millis ? Duration.ofMillis((long) amount) : Duration.ofMillis((long) (amount * 1000)));
         } catch (NumberFormatException notANumber) {
             try {
-                Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME));
+                Duration until = Duration.between(clock.instant(), ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
                 return Optional.of(until.isNegative() ? Duration.ZERO : until);
             } catch (RuntimeException notADate) {
                 return Optional.empty();

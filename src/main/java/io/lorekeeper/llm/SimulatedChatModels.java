@@ -54,6 +54,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code mindgraph/build}: one claim node per block, its content and quote the block's first sentence;</li>
  * <li>{@code mindgraph/answer}: first {@code lookup_source} on the first node of the graph, then the first
  * sentence of the passage it returned, citing that node (no node: "not available");</li>
+ * <li>{@code memcot/zoom-in}: keeps the first two passages found; {@code memcot/zoom-out}: keeps the first passage of the
+ * first window that is neither selected nor known; {@code memcot/judge}: keeps every candidate and can answer when there is
+ * one or the memory holds evidence, else BREAK with no new queries (so the loop ends); {@code memcot/answer}: the first
+ * sentence of the first evidence passage, cited by its id (none: "not available");</li>
  * <li>{@code cosmir/plan}: the question as the only open question; {@code cosmir/extract}: one fact, the
  * chunk's first sentence, quoting itself; {@code cosmir/infer}: one inferred fact restating the newest
  * gathered fact, resting on it; {@code cosmir/refine}: the open questions unchanged; {@code cosmir/manage}:
@@ -225,6 +229,7 @@ class SimulatedChatModels implements ChatModelProvider {
                             "id", "n" + group(BLOCK_NUMBER, user, 1) + "x" + Integer.toHexString(first.hashCode()),
                             "type", "claim", "content", first, "src", first)));
                 }
+                case "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer" -> MemCot.reply(template, user, out);
                 case "cosmir/plan" -> out.put("questions", List.of(group(QUESTION, user, 1).strip()));
                 case "cosmir/extract" -> {
                     String first = firstSentences(group(SOURCE, user, 1), 1);
@@ -288,6 +293,73 @@ class SimulatedChatModels implements ChatModelProvider {
                 out.put("confidence", 0.5);
             }
             out.put("choice", choices ? 0 : null);
+        }
+
+        /** MemCoT's four agents; units are {@code <passage id="D1-C4" ...>} blocks in the prompt's sections. */
+        static final class MemCot {
+            private static final Pattern UNIT = Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+
+            static void reply(String template, String user, Map<String, Object> out) {
+                switch (template) {
+                    case "memcot/zoom-in" -> {
+                        out.put("thinking", "simulated: the first two passages");
+                        out.put("missingInformation", "");
+                        out.put("usefulIds", ids(after(user, "Passages found:")).stream().limit(2).toList());
+                    }
+                    case "memcot/zoom-out" -> {
+                        String windows = after(user, "Context windows:");
+                        String first = windows.contains("</context>") ? windows.substring(0, windows.indexOf("</context>")) : windows;
+                        Matcher m = UNIT.matcher(first);
+                        List<String> kept = new ArrayList<>();
+                        while (m.find() && kept.isEmpty()) {
+                            if (!m.group(2).contains("selected=") && !m.group(2).contains("known=")) {
+                                kept.add(m.group(1));
+                            }
+                        }
+                        out.put("thinking", "simulated: the first new passage of the first window");
+                        out.put("missingInformation", "");
+                        out.put("usefulIds", kept);
+                    }
+                    case "memcot/judge" -> {
+                        List<String> candidates = ids(after(user, "Candidates found in this step:"));
+                        boolean known = !ids(between(user, "<memory>", "</memory>")).isEmpty();
+                        out.put("thinking", "simulated: keep every candidate");
+                        out.put("usefulIds", candidates);
+                        out.put("canAnswer", !candidates.isEmpty() || known);
+                        out.put("action", "BREAK");
+                        out.put("newQueries", List.of());
+                        out.put("resolved", List.of());
+                    }
+                    default -> {
+                        Matcher m = UNIT.matcher(between(user, "<memory>", "</memory>"));
+                        String first = m.find() ? firstSentences(m.group(3), 1) : "";
+                        out.put("answer", first.isEmpty() ? NOT_AVAILABLE : first);
+                        out.put("evidence", first.isEmpty() ? List.of() : List.of(Map.of("id", m.group(1), "quote", first)));
+                        out.put("confidence", first.isEmpty() ? 0.0 : 0.5);
+                        out.put("choice", user.contains("\nChoices:\n") ? 0 : null);
+                    }
+                }
+            }
+
+            private static List<String> ids(String text) {
+                List<String> ids = new ArrayList<>();
+                Matcher m = UNIT.matcher(text);
+                while (m.find()) {
+                    ids.add(m.group(1));
+                }
+                return ids;
+            }
+
+            private static String after(String text, String marker) {
+                int at = text.indexOf(marker);
+                return at < 0 ? "" : text.substring(at + marker.length());
+            }
+
+            private static String between(String text, String from, String to) {
+                int start = text.indexOf(from);
+                int end = start < 0 ? -1 : text.indexOf(to, start);
+                return end < 0 ? "" : text.substring(start + from.length(), end);
+            }
         }
 
         /** Token containment, not meaning: a deterministic stand-in that needs no model. */

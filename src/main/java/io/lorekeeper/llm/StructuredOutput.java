@@ -238,10 +238,14 @@ final class StructuredOutput {
         return Integer.compare(a.size(), b.size());
     }
 
-    /** Whether the reply contains a JSON object at all (as opposed to an answer in plain prose). */
+    /**
+     * Whether the reply is, or tries to be, a JSON object (as opposed to an answer in plain prose):
+     * broken JSON is not prose, and must not become an answer's text.
+     */
     static boolean containsJson(String reply) {
-        String body = extractJson(reply == null ? "" : reply);
-        return body.startsWith("{") && isJson(body);
+        String text = plainText(reply);
+        String body = extractJson(text);
+        return (body.startsWith("{") && isJson(body)) || text.matches("(?s).*\\{\\s*\".*");
     }
 
     /** The reply without reasoning blocks, for use as plain text. */

@@ -19,6 +19,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "Usage", description = "What the tenant spent on models")
 class UsageController {
 
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
     private final JdbcClient jdbc;
     private final CurrentTenant tenant;
 
@@ -37,12 +40,20 @@ class UsageController {
     record UsageReport(Instant from, Instant to, Totals total, List<Line> byRoleAndModel) {
     }
 
+    /** ISO 8601 parses years far beyond what a timestamp column (or java.sql.Timestamp) holds. */
+    private static Instant within(String field, Instant instant) {
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw ApiProblem.invalid(field, field + " must be between " + EARLIEST + " and " + LATEST);
+        }
+        return instant;
+    }
+
     @GetMapping("/v1/usage")
     @Operation(summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
     UsageReport usage(@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
             @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to) {
-        Instant end = to == null ? Instant.now() : to;
-        Instant start = from == null ? end.minus(30, ChronoUnit.DAYS) : from;
+        Instant end = to == null ? Instant.now() : within("to", to);
+        Instant start = from == null ? end.minus(30, ChronoUnit.DAYS) : within("from", from);
         if (!start.isBefore(end)) {
             throw ApiProblem.invalid("from", "from must be before to");
         }

@@ -4,18 +4,23 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingPathVariableException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -23,6 +28,7 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.support.MissingServletRequestPartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
@@ -38,6 +44,9 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
     static final String TYPE_BASE = "https://lorekeeper.io/problems/";
+    private static final Pattern QUOTED_PARAMETER = Pattern.compile("Parameter \\[([^\\]]*)\\]");
+    /** How Tomcat's multipart parser names a part in its messages ("field [title] exceeds ..."). */
+    private static final Pattern NAMED_PART = Pattern.compile("\\b(?:field|part) \\[?'?([\\w.-]+)");
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
@@ -47,7 +56,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", problem.field());
             body.setProperty("errors", List.of(Map.of("field", problem.field(), "message", problem.getMessage())));
         }
-        return ResponseEntity.status(problem.status()).body(body);
+        return respond(problem.status(), body);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -62,7 +71,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
         ProblemDetail body = problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
                 "The request failed on our side; quote incident " + incident + " when reporting it.");
         body.setProperty("incident", incident);
-        return ResponseEntity.internalServerError().body(body);
+        return respond(HttpStatus.INTERNAL_SERVER_ERROR, body);
     }
 
     @Override
@@ -76,7 +85,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", errors.getFirst().get("field"));
         }
         body.setProperty("errors", errors);
-        return ResponseEntity.badRequest().body(body);
+        return problemOf(respond(HttpStatus.BAD_REQUEST, body));
     }
 
     @Override
@@ -93,12 +102,17 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", errors.getFirst().get("field"));
         }
         body.setProperty("errors", errors);
-        return ResponseEntity.badRequest().body(body);
+        return problemOf(respond(HttpStatus.BAD_REQUEST, body));
     }
 
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RequestSizeLimit.BodyTooLarge tooLarge) {
+                return problemOf(respond(HttpStatus.CONTENT_TOO_LARGE, RequestSizeLimit.problem(tooLarge.maxBytes())));
+            }
+        }
         String field = null;
         String detail = "The request body is not valid JSON";
         if (ex.getCause() instanceof JacksonException jackson) {
@@ -112,21 +126,21 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", field);
             body.setProperty("errors", List.of(Map.of("field", field, "message", detail)));
         }
-        return ResponseEntity.badRequest().body(body);
+        return problemOf(respond(HttpStatus.BAD_REQUEST, body));
     }
 
     @Override
     protected ResponseEntity<Object> handleMissingServletRequestPart(MissingServletRequestPartException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return ResponseEntity.badRequest().body(apiProblem(ApiProblem.invalid(ex.getRequestPartName(),
-                "The multipart request needs a part named '" + ex.getRequestPartName() + "'")).getBody());
+        return problemOf(apiProblem(ApiProblem.invalid(ex.getRequestPartName(),
+                "The multipart request needs a part named '" + ex.getRequestPartName() + "'")));
     }
 
     @Override
     protected ResponseEntity<Object> handleMissingServletRequestParameter(MissingServletRequestParameterException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return ResponseEntity.badRequest().body(apiProblem(ApiProblem.invalid(ex.getParameterName(),
-                "The query parameter '" + ex.getParameterName() + "' is required")).getBody());
+        return problemOf(apiProblem(ApiProblem.invalid(ex.getParameterName(),
+                "The query parameter '" + ex.getParameterName() + "' is required")));
     }
 
     @Override
@@ -135,14 +149,62 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
         ProblemDetail body = problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
                 "Unsupported media type", "Content type " + ex.getContentType() + " is not supported; use "
                         + ex.getSupportedMediaTypes());
-        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE).headers(headers).body(body);
+        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE).headers(headers)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
     }
 
     @Override
     protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(
-                apiProblem(ApiProblem.tooLarge("file", "The upload exceeds the size limit")).getBody());
+        return problemOf(apiProblem(ApiProblem.tooLarge("file", "The upload exceeds the size limit")));
+    }
+
+    /** A blank path segment where an id belongs ({@code /v1/documents/%20}) converts to nothing, so it is "missing". */
+    @Override
+    protected ResponseEntity<Object> handleMissingPathVariable(MissingPathVariableException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        if (!ex.isMissingAfterConversion()) {
+            // A handler whose mapping lacks the variable: our bug, not the client's.
+            return problemOf(unexpected(ex));
+        }
+        return problemOf(apiProblem(ApiProblem.invalid(ex.getVariableName(), ex.getVariableName() + " must not be blank")));
+    }
+
+    /**
+     * Tomcat refuses a query string it cannot decode ({@code ?page=%ZZ}), or one with too many
+     * parameters, when the parameters are first read. Its message quotes the parameter's name.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<ProblemDetail> undecodableParameters(InvalidParameterException e) {
+        Matcher name = QUOTED_PARAMETER.matcher(String.valueOf(e.getMessage()));
+        String field = name.find() ? name.group(1) : "query";
+        return apiProblem(ApiProblem.invalid(field, "the query string cannot be read: " + e.getMessage()));
+    }
+
+    /**
+     * A multipart body the container could not parse (a missing boundary, a truncated part, broken
+     * part headers). The size refusals among them go to {@link #handleMaxUploadSizeExceededException}.
+     */
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<ProblemDetail> malformedMultipart(MultipartException e) {
+        Throwable cause = e.getMostSpecificCause();
+        String reason = cause == e || cause.getMessage() == null ? "" : ": " + cause.getMessage();
+        ProblemDetail body = problem(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request",
+                "The multipart/form-data body cannot be parsed" + reason);
+        String field = partOf(cause);
+        body.setProperty("field", field);
+        body.setProperty("errors", List.of(Map.of("field", field, "message", String.valueOf(body.getDetail()))));
+        return respond(HttpStatus.BAD_REQUEST, body);
+    }
+
+    /** The part a multipart parse error names, or the body as a whole when the parser stopped between parts. */
+    private static String partOf(Throwable cause) {
+        String message = cause.getMessage() == null ? "" : cause.getMessage();
+        Matcher part = NAMED_PART.matcher(message);
+        if (part.find()) {
+            return part.group(1);
+        }
+        return message.contains("boundary") ? "Content-Type" : "body";
     }
 
     private Map<String, String> describe(FieldError error) {
@@ -179,6 +241,29 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             }
         }
         return path.toString();
+    }
+
+    /**
+     * Problem responses name their media type themselves, so that neither an Accept header the
+     * client mangled nor an endpoint that produces only {@code text/event-stream} turns a 4xx into a
+     * 406 or an empty body.
+     */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
+            WebRequest request) {
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(statusCode).headers(headers);
+        if (body instanceof ProblemDetail) {
+            response.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        }
+        return response.body(body);
+    }
+
+    private static ResponseEntity<ProblemDetail> respond(HttpStatusCode status, ProblemDetail body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+    }
+
+    private static ResponseEntity<Object> problemOf(ResponseEntity<ProblemDetail> problem) {
+        return ResponseEntity.status(problem.getStatusCode()).headers(problem.getHeaders()).body(problem.getBody());
     }
 
     static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {

@@ -1,5 +1,7 @@
 package io.lorekeeper.question;
 
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,10 +50,13 @@ class QuestionRunner {
     private final JsonMapper json;
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
+    private final InstantSource clock;
 
     QuestionRunner(QuestionStore store, Strategies strategies, Documents documents, Retriever retriever,
-            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway, MemoryReadiness memories) {
+            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway, MemoryReadiness memories,
+            InstantSource clock) {
         this.memories = memories;
+        this.clock = clock;
         this.gateway = gateway;
         this.store = store;
         this.strategies = strategies;
@@ -79,7 +84,7 @@ class QuestionRunner {
         }
         store.markRunning(id);
         long started = System.nanoTime();
-        long deadline = started + settings.maxWallTime().toNanos();
+        Instant deadline = clock.instant().plus(settings.maxWallTime());
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
             AnswerStrategy strategy = strategies.require(question.strategy());
@@ -90,7 +95,7 @@ class QuestionRunner {
                 store.markDegraded(id, degraded);
                 trace.record("degraded", Map.of("missing", degraded));
             }
-            Cancellation cancellation = () -> System.nanoTime() > deadline;
+            Cancellation cancellation = () -> clock.instant().isAfter(deadline);
             QuestionOptions options = new QuestionOptions(question.options());
             LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id), QuestionBudget.of(options, gateway))
                     .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
@@ -103,9 +108,10 @@ class QuestionRunner {
             check.put("dropped", verification.dropped().size());
             check.put("droppedQuotes", verification.dropped().stream().limit(5).map(Citation::quote).toList());
             trace.record("citations", check);
-            store.complete(id, result.withCitations(verification.kept()));
+            // The last event before the status: an event stream ends once it sees a finished status.
             trace.record("status", Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
                     "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens()));
+            store.complete(id, result.withCitations(verification.kept()));
         } catch (RetryLaterException later) {
             // Rate-limited for longer than is worth waiting here: the job runs again later.
             store.markQueued(id);
@@ -122,12 +128,12 @@ class QuestionRunner {
     private void fail(UUID id, TraceRecorder trace, Throwable e) {
         String reason = reason(e);
         log.warn("Question {} failed: {}", id, reason, e);
-        store.fail(id, reason);
         try {
             trace.record("status", Map.of("status", "FAILED", "reason", reason));
         } catch (RuntimeException traceFailure) {
             log.warn("Could not record the failure of question {} in its trace", id, traceFailure);
         }
+        store.fail(id, reason);
     }
 
     /**

@@ -24,8 +24,17 @@ public final class QuestionOptions {
     }
 
     private QuestionOptions(Map<String, Object> values, String path) {
-        this.values = values == null ? Map.of() : Map.copyOf(values);
         this.path = path;
+        if (values != null) {
+            // An explicit null is refused rather than read as "absent": a client sending
+            // {"k": null} meant something, and the default it would silently get is not that.
+            values.forEach((name, value) -> {
+                if (value == null) {
+                    throw ApiProblem.invalid(field(name), name + " must not be null; leave it out for its default");
+                }
+            });
+        }
+        this.values = values == null ? Map.of() : Map.copyOf(values);
     }
 
     public static QuestionOptions none() {

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -31,9 +32,17 @@ class KeywordSearch {
     private static final int CANDIDATE_BUDGET = 4000;
 
     private final JdbcClient jdbc;
+    private final int candidateBudget;
 
+    @Autowired
     KeywordSearch(JdbcClient jdbc) {
+        this(jdbc, CANDIDATE_BUDGET);
+    }
+
+    /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
+    KeywordSearch(JdbcClient jdbc, int candidateBudget) {
         this.jdbc = jdbc;
+        this.candidateBudget = candidateBudget;
     }
 
     record Term(String lexeme, long df, double idf) {
@@ -85,13 +94,13 @@ class KeywordSearch {
                 .list().stream().filter(t -> t.df() > 0).toList();
     }
 
-    private static String selector(List<Term> terms) {
+    private String selector(List<Term> terms) {
         List<Term> byRarity = new ArrayList<>(terms);
         byRarity.sort(Comparator.comparingLong(Term::df));
         List<String> chosen = new ArrayList<>();
         long candidates = 0;
         for (Term term : byRarity) {
-            if (!chosen.isEmpty() && candidates + term.df() > CANDIDATE_BUDGET) {
+            if (!chosen.isEmpty() && candidates + term.df() > candidateBudget) {
                 break;
             }
             chosen.add(quote(term.lexeme()));

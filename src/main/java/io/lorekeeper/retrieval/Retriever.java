@@ -75,6 +75,18 @@ public class Retriever {
         return chunks(documentId, chunkOrdinal - window, chunkOrdinal + window);
     }
 
+    /**
+     * Zoom-out that stays inside the chunk's page: for a conversation, the turns of the same session
+     * (a window that ran into the next session would pair one day's words with another day's date).
+     * Empty when the document has no such chunk.
+     */
+    public List<SearchHit> neighboursInPage(UUID documentId, int chunkOrdinal, int window) {
+        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?"
+                        + " AND c.page_ordinal = (SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?) ORDER BY c.ordinal")
+                .params(documentId, chunkOrdinal - window, chunkOrdinal + window, documentId, chunkOrdinal)
+                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+    }
+
     public Optional<PageText> page(UUID documentId, int ordinal) {
         return jdbc.sql("SELECT * FROM page WHERE document_id = ? AND ordinal = ?").params(documentId, ordinal)
                 .query((rs, n) -> {

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.IntSummaryStatistics;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.langchain4j.model.embedding.onnx.HuggingFaceTokenCountEstimator;
+import io.lorekeeper.support.SharedData;
 import io.lorekeeper.text.TokenCounter;
 
 /**
@@ -56,9 +56,7 @@ class EmbeddingWindowTest {
     }
 
     private static String novel(String file) throws IOException {
-        Path path = Path.of("..", "shared", "data", "novels", file);
-        Assumptions.assumeTrue(Files.isRegularFile(path), () -> "novel not available: " + path.toAbsolutePath());
-        return TextNormalizer.normalize(Files.readString(path));
+        return TextNormalizer.normalize(Files.readString(SharedData.require("novels/" + file)));
     }
 
     private static long nonWhitespace(String s) {

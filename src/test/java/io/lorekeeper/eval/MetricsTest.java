@@ -51,11 +51,24 @@ class MetricsTest {
     }
 
     @Test
-    void locomoCategoryFiveRewardsSayingTheInformationIsNotAvailable() {
-        assertThat(Metrics.locomoF1("The information is not available in the documents.", "", 5)).isEqualTo(1.0);
+    void locomoCategoryFiveAcceptsOnlyTheBenchmarksOwnPhrases() {
         assertThat(Metrics.locomoF1("That is not mentioned in the conversation", "", 5)).isEqualTo(1.0);
-        assertThat(Metrics.locomoF1("She went to Paris", "", 5)).isEqualTo(0.0);
+        assertThat(Metrics.locomoF1("Sorry, NO INFORMATION AVAILABLE about that.", "", 5)).isEqualTo(1.0);
         assertThat(Metrics.locomoExactMatch("No information available", "", 5)).isEqualTo(1.0);
+        assertThat(Metrics.locomoF1("She went to Paris", "", 5)).isEqualTo(0.0);
+        // this service's own way of declining is not what LoCoMo's scoring looks for
+        assertThat(Metrics.locomoF1("The information is not available in the documents.", "", 5)).isEqualTo(0.0);
+        assertThat(Metrics.locomoExactMatch("The information is not available in the documents.", "", 5)).isEqualTo(0.0);
+        assertThat(Metrics.locomoF1("There is no information about her trip.", "", 5)).isEqualTo(0.0);
+    }
+
+    @Test
+    void theOwnWordingVariantAlsoAcceptsThisServicesWayOfDeclining() {
+        assertThat(Metrics.declinesInOwnWording("The information is not available in the documents.")).isTrue();
+        assertThat(Metrics.declinesInOwnWording("There is no information about her trip.")).isTrue();
+        assertThat(Metrics.declinesInOwnWording("That is not mentioned in the conversation")).isTrue();
+        assertThat(Metrics.declinesInOwnWording("She went to Paris")).isFalse();
+        assertThat(Metrics.declinesInOwnWording(null)).isFalse();
     }
 
     @Test

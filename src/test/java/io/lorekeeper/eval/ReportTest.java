@@ -29,6 +29,37 @@ class ReportTest {
                 f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0), null, null, recall, 1, 0, 3, null, calls, tokens, latency, null, null);
     }
 
+    private static ItemResult answered(String id, String category, String strategy, String status, String answer) {
+        double f1 = Metrics.locomoF1(answer, "", Integer.parseInt(category));
+        return new ItemResult(id, category, strategy, "q-" + id, status, "question", answer, List.of(""), null, null,
+                "DONE".equals(status) ? f1 : null, null, null, null, null, 0, 0, 0, null, 0, 0, 10, null, null);
+    }
+
+    @Test
+    void locomoAdversarialScoresAreOfficialAndTheOwnWordingVariantIsReportedApart() {
+        List<ItemResult> items = List.of(
+                answered("a", "5", "rag", "DONE", "That is not mentioned in the conversation."),
+                answered("b", "5", "rag", "DONE", "The information is not available in the documents."),
+                answered("c", "5", "rag", "DONE", "She went to Paris."),
+                answered("d", "5", "rag", "FAILED", null),
+                answered("e", "4", "rag", "DONE", "The information is not available in the documents."));
+
+        Report report = Report.of("locomo", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items);
+
+        Report.Row adversarial = report.summary().stream().filter(r -> r.category().equals("5")).findFirst().orElseThrow();
+        assertThat(adversarial.f1()).as("the benchmark's own score: 1 of 4").isCloseTo(0.25, within(1e-9));
+        assertThat(report.ownWording()).singleElement().satisfies(w -> {
+            assertThat(w.strategy()).isEqualTo("rag");
+            assertThat(w.n()).isEqualTo(4);
+            assertThat(w.official()).isCloseTo(0.25, within(1e-9));
+            assertThat(w.ownWording()).as("2 of 4: the own wording counts, the failed question does not").isCloseTo(0.5, within(1e-9));
+        });
+        assertThat(report.markdown()).contains("rag 0.500 (official 0.250, n=4)").contains("not comparable with published numbers");
+        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items).ownWording()).isEmpty();
+        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items).markdown())
+                .doesNotContain("not comparable with published numbers");
+    }
+
     @Test
     void summarisesPerStrategyAndCategoryAndWritesJsonMarkdownAndSvg(@TempDir Path dir) throws Exception {
         List<ItemResult> items = List.of(

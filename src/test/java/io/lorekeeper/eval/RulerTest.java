@@ -2,27 +2,26 @@ package io.lorekeeper.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.support.SharedData;
 import io.lorekeeper.text.TokenCounter;
 
 class RulerTest {
 
-    private static final Path DATA = Path.of("..", "shared", "data");
-
     @Test
     void generatesDeterministicItemsOfTheRequestedLengthWithEveryNeedleInPlace() {
-        assumeTrue(Files.exists(DATA.resolve("novels")), "shared data not present");
-        List<EvalItem> items = Ruler.generate(DATA, Ruler.TASKS, 2000, 7, 2);
+        SharedData.require("novels");
+        SharedData.require("ruler/wonderwords");
+        Path data = SharedData.ROOT;
+        List<EvalItem> items = Ruler.generate(data, Ruler.TASKS, 2000, 7, 2);
         assertThat(items).hasSize(10);
-        assertThat(Ruler.generate(DATA, Ruler.TASKS, 2000, 7, 2)).isEqualTo(items);
-        assertThat(Ruler.generate(DATA, Ruler.TASKS, 2000, 8, 2)).isNotEqualTo(items);
+        assertThat(Ruler.generate(data, Ruler.TASKS, 2000, 7, 2)).isEqualTo(items);
+        assertThat(Ruler.generate(data, Ruler.TASKS, 2000, 8, 2)).isNotEqualTo(items);
         for (EvalItem item : items) {
             String text = (String) item.document().get("text");
             assertThat(TokenCounter.count(text)).as(item.id()).isBetween(1900, 2300);
@@ -47,6 +46,6 @@ class RulerTest {
         for (int i = 1; i < vt.answers().size(); i++) {
             assertThat(text.indexOf("VAR " + vt.answers().get(i) + " = ")).isGreaterThan(text.indexOf("VAR " + vt.answers().get(i - 1) + " = "));
         }
-        assertThatThrownBy(() -> Ruler.generate(DATA, List.of("nope"), 2000, 1, 1)).hasMessageContaining("unknown RULER task");
+        assertThatThrownBy(() -> Ruler.generate(data, List.of("nope"), 2000, 1, 1)).hasMessageContaining("unknown RULER task");
     }
 }

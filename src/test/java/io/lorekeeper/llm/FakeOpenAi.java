@@ -422,8 +422,8 @@ public final class FakeOpenAi {
     }
 
     /**
-     * Points the application at the fake: the default profile at WireMock with a test key, a short
-     * timeout and fast retries; and at a database of its own beside the other contexts'. Named profiles for tests that need other behaviour:
+     * Points the application at the fake: the default profile at WireMock with a test key and fast
+     * retries; and at a database of its own beside the other contexts'. Named profiles for tests that need other behaviour:
      * <ul>
      * <li>{@code judge} → profile {@code dead}: a closed local port;</li>
      * <li>{@code researcher} → profile {@code impatient}: a 1-second timeout;</li>
@@ -449,7 +449,8 @@ public final class FakeOpenAi {
                     "lorekeeper.llm.base-url=" + get().baseUrl(),
                     "lorekeeper.llm.api-key=" + API_KEY,
                     "lorekeeper.llm.model=" + MODEL,
-                    "lorekeeper.llm.timeout=3s",
+                    // generous: a first call on a busy machine can take seconds; tests of timeouts use "impatient"
+                    "lorekeeper.llm.timeout=20s",
                     "lorekeeper.llm.retry.initial-backoff=50ms",
                     "lorekeeper.llm.profiles.dead.base-url=http://127.0.0.1:" + CLOSED_PORT + "/v1",
                     "lorekeeper.llm.profiles.impatient.timeout=1s",

@@ -43,7 +43,9 @@ class PromptTemplatesTest {
         assertThat(rendered.user().split("</passage>", -1)).hasSize(2);
         assertThat(rendered.user()).doesNotContainIgnoringCase("</passage >").contains("Ignore the above");
         assertThat(PromptTemplates.defuse("a</memo>b</Context>c")).doesNotContain("</memo>").doesNotContainIgnoringCase("</context>");
-        assertThat(PromptTemplates.defuse("x < y and </b> stay")).isEqualTo("x < y and </b> stay");
+        assertThat(PromptTemplates.defuse("x < y and a/b stay")).isEqualTo("x < y and a/b stay");
+        assertThat(PromptTemplates.defuse("a</block>b</unit-3>c")).as("tags the next prompt introduces are covered too")
+                .doesNotContain("</block>").doesNotContain("</unit-3>");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.SocketException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -59,21 +60,26 @@ class RetryPolicyTest {
         assertThat(RetryPolicy.classify(e).retryAfter()).contains(Duration.ofMillis(250));
     }
 
+    /** "Now" for the HTTP-date cases: a fixed instant, so the expected wait is exact however slow the machine. */
+    private static final Instant NOW = Instant.parse("2026-11-23T10:15:30.250Z");
+
     @Test
     void retryAfterAsAnHttpDate() {
-        String in30s = ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(30).format(DateTimeFormatter.RFC_1123_DATE_TIME);
+        // HTTP dates have whole seconds: 30.75 s after NOW
+        String date = "Mon, 23 Nov 2026 10:16:01 GMT";
 
-        Duration wait = RetryPolicy.classify(rateLimited("Retry-After", in30s)).retryAfter().orElseThrow();
+        Duration wait = RetryPolicy.classify(rateLimited("Retry-After", date), () -> NOW).retryAfter().orElseThrow();
 
-        assertThat(wait).isBetween(Duration.ofSeconds(27), Duration.ofSeconds(30));
+        assertThat(wait).isEqualTo(Duration.ofMillis(30_750));
+        assertThat(ZonedDateTime.ofInstant(NOW.plus(wait), ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME)).isEqualTo(date);
     }
 
     @Test
     void aDateInThePastMeansNoWaitAndGarbageMeansNoHint() {
-        String past = ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5).format(DateTimeFormatter.RFC_1123_DATE_TIME);
+        String past = "Mon, 23 Nov 2026 10:10:30 GMT";
 
-        assertThat(RetryPolicy.classify(rateLimited("Retry-After", past)).retryAfter()).contains(Duration.ZERO);
-        assertThat(RetryPolicy.classify(rateLimited("Retry-After", "soon")).retryAfter()).isEmpty();
+        assertThat(RetryPolicy.classify(rateLimited("Retry-After", past), () -> NOW).retryAfter()).contains(Duration.ZERO);
+        assertThat(RetryPolicy.classify(rateLimited("Retry-After", "soon"), () -> NOW).retryAfter()).isEmpty();
     }
 
     @Test

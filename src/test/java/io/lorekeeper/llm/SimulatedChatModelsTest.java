@@ -114,6 +114,42 @@ class SimulatedChatModelsTest {
         assertThat(empty.path("answer").asString()).contains("not available");
     }
 
+    /** The MemCoT rules read the real templates' sections, so the prompts here are rendered from them. */
+    @Test
+    void memCotKeepsTheFirstPassagesJudgesByCandidatesAndAnswersFromTheFirstEvidence() {
+        SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
+        PromptMarkup nothing = PromptMarkup.of("(nothing yet)");
+        PromptMarkup found = PromptMarkup.of("<passage id=\"D1-C2\" session=\"[Session 1, 1 May]\">\nAnn: one.\n</passage>\n"
+                + "<passage id=\"D1-C5\">\nBo: two.\n</passage>\n<passage id=\"D1-C9\">\nAnn: three.\n</passage>");
+        assertThat(rendered(models, "memcot/zoom-in", Map.of("question", "q", "queries", "1. q", "previousQueries", "(none)",
+                "memory", nothing, "results", found)).path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2", "D1-C5");
+        PromptMarkup windows = PromptMarkup.of("<context n=\"1\">\n<passage id=\"D1-C1\" known=\"yes\">\nA.\n</passage>\n"
+                + "<passage id=\"D1-C2\" selected=\"yes\">\nB.\n</passage>\n<passage id=\"D1-C3\">\nC.\n</passage>\n</context>\n\n"
+                + "<context n=\"2\">\n<passage id=\"D1-C8\">\nD.\n</passage>\n</context>");
+        assertThat(rendered(models, "memcot/zoom-out", Map.of("question", "q", "queries", "1. q", "memory", nothing, "windows", windows))
+                .path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C3");
+
+        Map<String, Object> judgeVars = new java.util.HashMap<>(Map.of("question", "q", "queries", "1. q", "lastAction", "none",
+                "memory", nothing, "missing", "x", "failures", "(none)", "maxQueries", 3));
+        judgeVars.put("candidates", PromptMarkup.of("<passage id=\"D1-C2\">\nAnn: one.\n</passage>"));
+        JsonNode judge = rendered(models, "memcot/judge", judgeVars);
+        assertThat(judge.path("canAnswer").asBoolean()).isTrue();
+        assertThat(judge.path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2");
+        judgeVars.put("candidates", PromptMarkup.of("(no new candidates this step)"));
+        JsonNode stuck = rendered(models, "memcot/judge", judgeVars);
+        assertThat(stuck.path("canAnswer").asBoolean()).isFalse();
+        assertThat(stuck.path("newQueries")).isEmpty();
+
+        Map<String, Object> answerVars = new java.util.HashMap<>(Map.of("question", "q", "notes", "(none)", "choices", "", "choiceRules", ""));
+        answerVars.put("memory", PromptMarkup.of("<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>"));
+        JsonNode answer = rendered(models, "memcot/answer", answerVars);
+        assertThat(answer.path("answer").asString()).isEqualTo("Bo: I sold the boat.");
+        assertThat(answer.path("evidence").get(0).path("id").asString()).isEqualTo("D1-C5");
+        assertThat(answer.path("evidence").get(0).path("quote").asString()).isEqualTo("Bo: I sold the boat.");
+        answerVars.put("memory", PromptMarkup.of("(no evidence was found)"));
+        assertThat(rendered(models, "memcot/answer", answerVars).path("answer").asString()).contains("not available");
+    }
+
     /** The real templates rendered, as the strategies would send them. */
     private static JsonNode rendered(SimulatedChatModels models, String template, Map<String, Object> vars) {
         PromptTemplates.Rendered prompt = new PromptTemplates().render(template, vars);

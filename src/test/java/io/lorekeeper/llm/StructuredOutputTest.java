@@ -159,5 +159,7 @@ class StructuredOutputTest {
         assertThat(StructuredOutput.containsJson("<think>hmm {\"a\":1}</think>Abel Magwitch.")).isFalse();
         assertThat(StructuredOutput.plainText("<think>hmm</think> Abel Magwitch. ")).isEqualTo("Abel Magwitch.");
         assertThat(StructuredOutput.containsJson("Sure: {\"answer\": \"x\"}")).isTrue();
+        assertThat(StructuredOutput.containsJson("{\"answer\": \"Magw")).as("broken JSON is not prose").isTrue();
+        assertThat(StructuredOutput.containsJson("Using {curly} braces, the answer is Magwitch.")).isFalse();
     }
 }

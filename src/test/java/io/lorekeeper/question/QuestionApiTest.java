@@ -4,12 +4,6 @@ import static io.lorekeeper.support.TestDocuments.aConversation;
 import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,24 +112,39 @@ class QuestionApiTest {
     }
 
     @Test
-    void progressStreamsAsServerSentEvents() throws Exception {
+    void progressStreamsAsServerSentEvents() {
         Response asked = api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "What did the miller say about the new mill?"));
         assertThat(asked.status()).isEqualTo(202);
         assertThat(asked.header("Location")).isEqualTo("/v1/questions/" + asked.json().get("id").asString());
 
-        HttpRequest request = HttpRequest.newBuilder(api.uri(asked.header("Location") + "/events")).timeout(Duration.ofSeconds(60)).build();
-        HttpResponse<java.io.InputStream> stream = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofInputStream());
-        List<String> eventNames = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
-            for (String line; (line = reader.readLine()) != null; ) {
-                if (line.startsWith("event:")) {
-                    eventNames.add(line.substring(6).strip());
-                }
-            }
-        }
-        assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        List<Api.Event> events = api.events(asked.header("Location") + "/events", null, Duration.ofSeconds(60));
+
+        List<String> eventNames = events.stream().map(Api.Event::name).toList();
         assertThat(eventNames).containsSubsequence("status", "retrieve", "answer", "end");
         assertThat(eventNames).last().isEqualTo("end");
+        // every trace event once, in order, its id its sequence number: what a reconnecting client resumes from
+        JsonNode trace = api.get(asked.header("Location") + "/trace").json().get("events");
+        List<String> traceSeqs = new ArrayList<>();
+        trace.forEach(e -> traceSeqs.add(e.get("seq").asString()));
+        assertThat(events.subList(0, events.size() - 1)).extracting(Api.Event::id).containsExactlyElementsOf(traceSeqs);
+    }
+
+    @Test
+    void aReconnectingClientResumesAfterItsLastEventId() {
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "When did the old mill burn down?"));
+        String location = "/v1/questions/" + answer.get("id").asString();
+        List<Api.Event> all = api.events(location + "/events", null, Duration.ofSeconds(30));
+        assertThat(all.size()).as("a finished question replays its whole trace, then end").isGreaterThan(4);
+
+        String lastSeen = all.get(2).id();
+        List<Api.Event> resumed = api.events(location + "/events", lastSeen, Duration.ofSeconds(30));
+
+        assertThat(resumed).isEqualTo(all.subList(3, all.size()));
+        assertThat(resumed.getFirst().id()).isEqualTo(String.valueOf(Integer.parseInt(lastSeen) + 1));
+        assertThat(resumed.getLast().name()).isEqualTo("end");
+        assertThat(resumed.getLast().data()).contains("DONE");
+        // a header that is not an event id is ignored: the client gets everything
+        assertThat(api.events(location + "/events", "not-a-number", Duration.ofSeconds(30))).isEqualTo(all);
     }
 
     @Test
@@ -193,12 +202,15 @@ class QuestionApiTest {
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("type").asString()).endsWith("/llm-not-configured");
         assertThat(response.json().get("detail").asString()).contains("OPENAI_API_KEY").contains("extractive");
-        JsonNode listed = api.get("/v1/strategies").json();
-        listed.forEach(s -> {
-            if (s.get("name").asString().equals("test-needs-llm")) {
-                assertThat(s.get("available").asBoolean()).isFalse();
-            }
-        });
+        List<JsonNode> listed = new ArrayList<>();
+        api.get("/v1/strategies").json().forEach(listed::add);
+        assertThat(listed).filteredOn(s -> s.get("name").asString().equals("test-needs-llm")).singleElement()
+                .satisfies(s -> {
+                    assertThat(s.get("available").asBoolean()).isFalse();
+                    assertThat(s.get("needsLlm").asBoolean()).isTrue();
+                });
+        assertThat(listed).filteredOn(s -> s.get("name").asString().equals("extractive")).singleElement()
+                .satisfies(s -> assertThat(s.get("available").asBoolean()).isTrue());
     }
 
     @Test

@@ -135,12 +135,27 @@ class SearchApiTest {
 
     @Test
     void windowAddsNeighbouringChunksAsContext() {
-        JsonNode hit = search(List.of(chat), "sailing dinghy sister", "keyword", 1).get("hits").get(0);
+        // one fact per session, so one chunk each: the hit is the third chunk, its neighbours the second and fourth
+        JsonNode hit = search(List.of(island), "copper kettle whistled", "keyword", 1, 1).get("hits").get(0);
+        assertThat(hit.get("text").asString()).contains(FACTS.get(2));
+        List<SearchHit> chunks = retriever.chunks(island, 0, FACTS.size() - 1);
+        SearchHit before = chunks.get(hit.get("chunk").asInt() - 1);
+        SearchHit after = chunks.get(hit.get("chunk").asInt() + 1);
 
         JsonNode context = hit.get("context");
-        assertThat(context.get("start").asInt()).isLessThanOrEqualTo(hit.get("start").asInt());
-        assertThat(context.get("end").asInt()).isGreaterThanOrEqualTo(hit.get("end").asInt());
-        assertThat(context.get("text").asString()).contains(hit.get("text").asString());
+
+        assertThat(context.get("start").asInt()).isEqualTo(before.start()).isLessThan(hit.get("start").asInt());
+        assertThat(context.get("end").asInt()).isEqualTo(after.end()).isGreaterThan(hit.get("end").asInt());
+        assertThat(context.get("text").asString()).isEqualTo(sourceText(island, before.start(), after.end()))
+                .contains(FACTS.get(1)).contains(FACTS.get(2)).contains(FACTS.get(3))
+                .doesNotContain(FACTS.get(0)).doesNotContain(FACTS.get(4));
+        assertThat(search(List.of(island), "copper kettle whistled", "keyword", 1, 0).get("hits").get(0).has("context"))
+                .as("no window, no context").isFalse();
+        // at the edge of the document the window is cut, not shifted
+        JsonNode first = search(List.of(island), "harbour freezes", "keyword", 1, 2).get("hits").get(0);
+        assertThat(first.get("chunk").asInt()).isZero();
+        assertThat(first.get("context").get("start").asInt()).isEqualTo(first.get("start").asInt());
+        assertThat(first.get("context").get("end").asInt()).isEqualTo(chunks.get(2).end());
     }
 
     @Test
@@ -153,13 +168,18 @@ class SearchApiTest {
     }
 
     private JsonNode search(List<UUID> documentIds, String query, String mode, int k) {
-        Map<String, Object> request = new java.util.HashMap<>(Map.of("documentIds", documentIds, "query", query, "mode", mode, "k", k));
-        if (query.contains("sister")) {
-            request.put("window", 1);
-        }
-        Response response = api.post("/v1/search", request);
+        return search(documentIds, query, mode, k, 0);
+    }
+
+    private JsonNode search(List<UUID> documentIds, String query, String mode, int k, int window) {
+        Response response = api.post("/v1/search", Map.of("documentIds", documentIds, "query", query, "mode", mode, "k", k,
+                "window", window));
         assertThat(response.status()).as(response.body()).isEqualTo(200);
         return response.json();
+    }
+
+    private String sourceText(UUID document, int start, int end) {
+        return api.get("/v1/documents/" + document + "/text?start=" + start + "&end=" + end).json().get("text").asString();
     }
 
     private static List<Integer> ranks(List<SearchHit> hits) {

@@ -2,17 +2,27 @@ package io.lorekeeper.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -138,13 +148,123 @@ public class Api {
         throw new AssertionError("stage " + stage + " of document " + id + " not " + state + " in time: " + doc);
     }
 
-    /** Asks and waits for the question to finish; returns the question as the API shows it. */
+    /**
+     * Asks and waits for the question to finish; returns the question as the API shows it. The
+     * server holds the request up to {@code waitSeconds} (30 unless the request says); a question
+     * still running then (202) is polled until it finishes, so a slow machine makes the test slower,
+     * not red.
+     */
     public JsonNode ask(Map<String, Object> request) {
         Map<String, Object> body = new LinkedHashMap<>(request);
         body.putIfAbsent("waitSeconds", 30);
         Response response = post("/v1/questions", body);
-        assertThat(response.status()).as(response.body()).isEqualTo(200);
-        return response.json();
+        assertThat(response.status()).as(response.body()).isIn(200, 202);
+        if (response.status() == 200) {
+            return response.json();
+        }
+        return awaitQuestion(UUID.fromString(response.json().get("id").asString()), QUESTION_TIMEOUT);
+    }
+
+    /** How long {@link #ask} waits for a question that the server did not finish within {@code waitSeconds}. */
+    private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(5);
+
+    /** Polls until the question has {@code status} (QUEUED, RUNNING...); fails if it finishes otherwise or the time runs out. */
+    public JsonNode awaitQuestionStatus(UUID id, String status, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode view;
+        do {
+            view = get("/v1/questions/" + id).json();
+            String now = view.get("status").asString();
+            if (now.equals(status)) {
+                return view;
+            }
+            if (now.equals("DONE") || now.equals("FAILED")) {
+                throw new AssertionError("question " + id + " ended " + now + " while waiting for " + status + ": " + view);
+            }
+            sleep(50);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("question " + id + " not " + status + " in time: " + view);
+    }
+
+    /** One server-sent event. */
+    public record Event(String id, String name, String data) {
+    }
+
+    /**
+     * Reads a server-sent event stream to its end; fails if it has not ended within {@code timeout}
+     * (a stream that never closes must not hang the suite).
+     *
+     * @param lastEventId sent as {@code Last-Event-ID} when not null, as a reconnecting client does
+     */
+    public List<Event> events(String path, String lastEventId, Duration timeout) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").timeout(timeout);
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<InputStream> body = new AtomicReference<>();
+        CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
+            try {
+                HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+                body.set(response.body());
+                if (response.statusCode() != 200 || !response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                    throw new AssertionError("not an event stream: " + response.statusCode() + " " + response.headers().map()
+                            + " " + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
+                }
+                try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                    String id = null;
+                    String name = "message";
+                    StringBuilder data = new StringBuilder();
+                    for (String line; (line = reader.readLine()) != null; ) {
+                        if (line.isEmpty()) {
+                            if (!data.isEmpty()) {
+                                events.add(new Event(id, name, data.toString()));
+                            }
+                            id = null;
+                            name = "message";
+                            data.setLength(0);
+                        } else if (line.startsWith("id:")) {
+                            id = line.substring(3).strip();
+                        } else if (line.startsWith("event:")) {
+                            name = line.substring(6).strip();
+                        } else if (line.startsWith("data:")) {
+                            data.append(data.isEmpty() ? "" : "\n").append(line.substring(5).strip());
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> Thread.ofVirtual().name("sse-reader").start(runnable));
+        try {
+            reading.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return List.copyOf(events);
+        } catch (TimeoutException e) {
+            closeQuietly(body.get());
+            reading.cancel(true);
+            throw new AssertionError("the event stream " + path + " did not end within " + timeout + "; events so far: " + events);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AssertionError failure) {
+                throw failure;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // the stream is being abandoned anyway
+            }
+        }
     }
 
     public JsonNode awaitQuestion(UUID id, Duration timeout) {

@@ -20,6 +20,6 @@ import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"lorekeeper.llm.base-url=", "lorekeeper.llm.api-key="})
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
-@Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class})
+@Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class, TestClock.Config.class})
 public @interface IntegrationTest {
 }

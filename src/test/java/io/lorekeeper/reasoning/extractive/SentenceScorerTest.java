@@ -81,30 +81,47 @@ class SentenceScorerTest {
         assertThat(texts(scored)).containsExactly(RESTATEMENT, ANSWER, UNRELATED);
     }
 
+    /*
+     * The expected scores below are literals worked out by hand from the documented rule, not from the
+     * class's constants: score = 0.5 semantic + 0.4 lexical + 0.1 prior; halved when a known answer type
+     * is missing from the sentence; times 0.7 for a sentence of fewer than four words.
+     */
+
     @Test
     void scoresCombineTheSignalsWithTheDocumentedWeights() {
         List<Scored> scored = whoPool().score(QUESTION, AnswerType.PERSON);
 
         // Question terms {who, gave, pip, monei, hi, educ}; the restatement has the last five, each in one of three
         // candidates: idf = ln(1 + 2.5 / 1.5) = ln(8/3); "who" is in no candidate: idf = ln(1 + 3.5 / 0.5) = ln 8.
-        double idf = Math.log(8.0 / 3.0);
-        double lexical = 5 * idf / (5 * idf + Math.log(8));
+        // lexical = 5 ln(8/3) / (5 ln(8/3) + ln 8) = 0.702239
         Scored restatement = scoredFor(scored, RESTATEMENT);
-        assertThat(restatement.lexical()).isCloseTo(lexical, within(EPS));
-        assertThat(restatement.lexical()).isCloseTo(0.70224, within(1e-5));
+        assertThat(restatement.lexical()).isCloseTo(0.702239, within(1e-6));
         assertThat(restatement.semantic()).isEqualTo(1.0);
         assertThat(restatement.prior()).isEqualTo(1.0);
-        assertThat(restatement.score()).isCloseTo(SentenceScorer.TYPE_MISMATCH * (SentenceScorer.W_SEMANTIC * 1.0 + SentenceScorer.W_LEXICAL * lexical + SentenceScorer.W_PRIOR * 1.0), within(EPS));
+        // no new name: 0.5 * (0.5 * 1 + 0.4 * 0.702239 + 0.1 * 1)
+        assertThat(restatement.score()).isCloseTo(0.440448, within(EPS));
 
-        double semantic = (Math.cos(0.3) - Math.cos(1.2)) / (Math.cos(0.1) - Math.cos(1.2));
+        // (cos 0.3 - cos 1.2) / (cos 0.1 - cos 1.2) = 0.937299
         Scored answer = scoredFor(scored, ANSWER);
         assertThat(answer.lexical()).isZero();
-        assertThat(answer.semantic()).isCloseTo(semantic, within(EPS));
-        assertThat(answer.score()).isCloseTo(SentenceScorer.W_SEMANTIC * semantic + SentenceScorer.W_PRIOR * 1.0, within(EPS));
+        assertThat(answer.semantic()).isCloseTo(0.937299, within(EPS));
+        // names Magwitch: 0.5 * 0.937299 + 0.1 * 1
+        assertThat(answer.score()).isCloseTo(0.568649, within(EPS));
 
         Scored unrelated = scoredFor(scored, UNRELATED);
         assertThat(unrelated.semantic()).isEqualTo(0.0);
-        assertThat(unrelated.score()).isCloseTo(SentenceScorer.TYPE_MISMATCH * SentenceScorer.W_PRIOR, within(EPS));
+        // only its prior, halved: 0.5 * 0.1
+        assertThat(unrelated.score()).isCloseTo(0.05, within(EPS));
+    }
+
+    @Test
+    void withoutAKnownTypeNothingIsHalved() {
+        List<Scored> scored = whoPool().score(QUESTION, AnswerType.OTHER);
+
+        // the restatement keeps its whole score: 0.5 * 1 + 0.4 * 0.702239 + 0.1 * 1
+        assertThat(scoredFor(scored, RESTATEMENT).score()).isCloseTo(0.880896, within(EPS));
+        assertThat(scoredFor(scored, ANSWER).score()).isCloseTo(0.568649, within(EPS));
+        assertThat(scoredFor(scored, UNRELATED).score()).isCloseTo(0.1, within(EPS));
     }
 
     @Test
@@ -116,7 +133,9 @@ class SentenceScorerTest {
         List<Scored> scored = pool.score("What colour was the sky?", AnswerType.OTHER);
 
         assertThat(scored).extracting(Scored::prior).containsExactly(1.0, 0.25);
-        assertThat(scored.get(0).score() - scored.get(1).score()).isCloseTo(SentenceScorer.W_PRIOR * 0.75, within(EPS));
+        // equal similarity scales to 1 for both: 0.5 + 0.1 * 1 and 0.5 + 0.1 * 0.25
+        assertThat(scored.get(0).score()).isCloseTo(0.6, within(EPS));
+        assertThat(scored.get(1).score()).isCloseTo(0.525, within(EPS));
     }
 
     @Test
@@ -131,11 +150,9 @@ class SentenceScorerTest {
 
         assertThat(scoredFor(scored, "Beta sentence about the marsh.").semantic()).isEqualTo(1.0);
         assertThat(scoredFor(scored, "Delta sentence about the river.").semantic()).isEqualTo(0.0);
-        double range = Math.cos(0.2) - Math.cos(1.4);
-        assertThat(scoredFor(scored, "Gamma sentence about the church.").semantic())
-                .isCloseTo((Math.cos(0.6) - Math.cos(1.4)) / range, within(EPS));
-        assertThat(scoredFor(scored, "Alpha sentence about the forge.").semantic())
-                .isCloseTo((Math.cos(0.9) - Math.cos(1.4)) / range, within(EPS));
+        // (cos 0.6 - cos 1.4) / (cos 0.2 - cos 1.4) and (cos 0.9 - cos 1.4) / (cos 0.2 - cos 1.4)
+        assertThat(scoredFor(scored, "Gamma sentence about the church.").semantic()).isCloseTo(0.808998, within(EPS));
+        assertThat(scoredFor(scored, "Alpha sentence about the forge.").semantic()).isCloseTo(0.557515, within(EPS));
     }
 
     @Test
@@ -149,10 +166,15 @@ class SentenceScorerTest {
 
         List<Scored> scored = pool.score("Which sentence is closest?", AnswerType.OTHER);
 
-        assertThat(scored).hasSize(5).extracting(Scored::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
-        assertThat(texts(scored)).last().isEqualTo("Fifth, farthest away of the lot.");
-        assertThat(texts(scored).subList(0, 2)).containsExactlyInAnyOrder("Second, quite close to the question.",
-                "Fourth, the closest of them all.");
+        // Fourth: 0.5 * 1 + 0.4 * ln 4 / (2 ln 12 + ln 4) + 0.1 * 0.2 ("closest" is the only question term found anywhere)
+        // Second: 0.5 * 0.979867 + 0.1 * 0.9; Third: 0.5 * 0.747947 + 0.1 * 0.4; First: 0.5 * 0.212025 + 0.1 * 0.1; Fifth: 0
+        assertThat(texts(scored)).containsExactly("Fourth, the closest of them all.", "Second, quite close to the question.",
+                "Third, in the middle somewhere.", "First, far from the question here.", "Fifth, farthest away of the lot.");
+        assertThat(scored.get(0).score()).isCloseTo(0.607242, within(EPS));
+        assertThat(scored.get(1).score()).isCloseTo(0.579934, within(EPS));
+        assertThat(scored.get(2).score()).isCloseTo(0.413974, within(EPS));
+        assertThat(scored.get(3).score()).isCloseTo(0.116012, within(EPS));
+        assertThat(scored.get(4).score()).isCloseTo(0.0, within(EPS));
     }
 
     @Test
@@ -171,8 +193,9 @@ class SentenceScorerTest {
         List<Scored> scored = pool.score("Tell me?", AnswerType.OTHER);
 
         assertThat(texts(scored)).containsExactly("Yes, it was so.", "Yes, it was.");
-        assertThat(scored.get(0).score()).isCloseTo(SentenceScorer.W_SEMANTIC + SentenceScorer.W_PRIOR, within(EPS));
-        assertThat(scored.get(1).score()).isCloseTo(0.7 * (SentenceScorer.W_SEMANTIC + SentenceScorer.W_PRIOR), within(EPS));
+        // 0.5 * 1 + 0.1 * 1, and for three words 0.7 of that
+        assertThat(scored.get(0).score()).isCloseTo(0.6, within(EPS));
+        assertThat(scored.get(1).score()).isCloseTo(0.42, within(EPS));
     }
 
     @Test

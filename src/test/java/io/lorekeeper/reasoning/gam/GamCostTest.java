@@ -12,7 +12,6 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -20,6 +19,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.support.SharedData;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,7 +32,6 @@ import tools.jackson.databind.json.JsonMapper;
 @LlmIntegrationTest
 class GamCostTest {
 
-    private static final Path LOCOMO = Path.of("..", "shared", "data", "locomo", "locomo10_dev3.json");
     private static final int QUESTIONS = 10;
 
     @Autowired
@@ -44,8 +43,8 @@ class GamCostTest {
 
     @Test
     void measuresCallsAndTokensPerQuestionOnLocomo() throws Exception {
-        Assumptions.assumeTrue(Files.exists(LOCOMO), "LoCoMo data is not beside the repository");
-        JsonNode sample = JsonMapper.builder().build().readTree(Files.readString(LOCOMO)).get(0);
+        Path locomo = SharedData.require("locomo/locomo10_dev3.json");
+        JsonNode sample = JsonMapper.builder().build().readTree(Files.readString(locomo)).get(0);
         model.reset();
         UUID conversation = api.ingest(Map.of("title", "LoCoMo " + sample.get("sample_id").asString(), "sessions", sessions(sample)));
         script();

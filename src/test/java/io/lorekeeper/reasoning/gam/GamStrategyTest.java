@@ -15,6 +15,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.retrieval.PageText;
+import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import tools.jackson.databind.JsonNode;
@@ -31,9 +33,13 @@ class GamStrategyTest {
     Api api;
     @Autowired
     ScriptedChatModel model;
+    @Autowired
+    Retriever retriever;
 
     UUID chat;
     UUID report;
+    /** Eight sessions (pages) of three long turns each (about three chunks a page); "Kittiwake" is in each page's first turn. */
+    UUID diary;
 
     @BeforeAll
     void ingest() {
@@ -47,6 +53,22 @@ class GamStrategyTest {
                 .session("8:10 pm on 20 June, 2023", "Melanie", "I painted a sunrise over the lake.", "Caroline", "Beautiful.")
                 .session("2:00 pm on 3 July, 2023", "Caroline", DOG, "Melanie", "Biscuit is such a cute name.")
                 .build());
+        var log = aConversation().titled("Diary of the Kittiwake");
+        for (int day = 0; day < 8; day++) {
+            log.session(null, "Skipper", turn(day, 0, "The Kittiwake left harbour"), "Mate", turn(day, 1, "The nets came up"),
+                    "Skipper", turn(day, 2, "At dusk the lamps were trimmed"));
+        }
+        diary = api.ingest(log.build());
+    }
+
+    /** About 170 tokens of log entry, different for every day and turn. */
+    private static String turn(int day, int turn, String opening) {
+        StringBuilder text = new StringBuilder(opening).append(" on day ").append(day + 1).append('.');
+        for (int i = 0; i < 9; i++) {
+            text.append(" Entry ").append(day + 1).append('.').append(turn + 1).append('.').append(i + 1)
+                    .append(": the wind held steady from the west and the swell ran long under a grey sky.");
+        }
+        return text.toString();
     }
 
     @BeforeEach
@@ -212,6 +234,132 @@ class GamStrategyTest {
         assertThat(citation.get("quote").asString()).isEqualTo("rescued 12 people");
     }
 
+    // ---------------------------------------------------------------- output formats
+
+    @Test
+    void integrationOutputShowsTheAnswererOnlyTheNotesAndCitesThePagesTheyRestOn() {
+        model.on("gam/plan").reply(plan(List.of("support group", "sunrise lake"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        // excerpt numbers mean nothing when no excerpts were shown: this evidence must be ignored
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [{\"excerpt\": 1, \"quote\": \"Beautiful.\"}], "
+                + "\"confidence\": 0.7}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of("output", "integration"));
+
+        String prompt = model.calls("gam/answer").getFirst().user();
+        assertThat(prompt).contains("Caroline went to a support group. [D1-P0]").doesNotContain("<excerpt").doesNotContain(GROUP);
+        JsonNode context = events(answer, "context").get(0);
+        assertThat(context.get("output").asString()).isEqualTo("integration");
+        assertThat(context.get("excerptTokens").asInt()).isZero();
+        // citations: snippets of the page the notes cite (session 1), never the quote the model gave
+        PageText page0 = retriever.page(chat, 0).orElseThrow();
+        assertThat(answer.get("citations")).isNotEmpty().hasSizeLessThanOrEqualTo(3);
+        String text = text(chat);
+        for (JsonNode citation : answer.get("citations")) {
+            assertThat(citation.get("start").asInt()).isGreaterThanOrEqualTo(page0.start());
+            assertThat(citation.get("end").asInt()).isLessThanOrEqualTo(page0.end());
+            assertThat(text.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo(citation.get("quote").asString());
+            assertThat(citation.get("quote").asString()).isNotEqualTo("Beautiful.");
+        }
+        assertThat(answer.get("citations").toString()).contains("support group");
+    }
+
+    @Test
+    void pagesOutputShowsWholeCitedPagesWithinThePageTokenBudget() {
+        model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
+
+        askDiary("Where did the wind come from?", Map.of("output", "pages"));
+
+        String prompt = model.calls("gam/answer").getFirst().user();
+        // the cited pages, whole, in the order the notes cite them; pages read but not cited are left out
+        assertThat(excerptPages(prompt)).containsExactly("D1-P2", "D1-P0", "D1-P4");
+        assertThat(prompt).contains(pageText(diary, 2)).contains(pageText(diary, 0)).contains(pageText(diary, 4))
+                .doesNotContain("on day 2.");
+
+        model.reset();
+        scriptMemorizer();
+        model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
+
+        // about 560 tokens a page: a 1,000-token budget holds the first cited page only
+        askDiary("Where did the wind come from?", Map.of("output", "pages", "pageTokens", 1000));
+
+        assertThat(excerptPages(model.calls("gam/answer").getFirst().user())).containsExactly("D1-P2");
+    }
+
+    @Test
+    void snippetsAreAtMostTwoChunksPerSourcePageAndTwelveInAll() {
+        model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Seven days of westerly wind.", new int[] {1, 0}, new int[] {1, 1}, new int[] {1, 2},
+                new int[] {1, 3}, new int[] {1, 4}, new int[] {1, 5}, new int[] {1, 6}));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
+
+        JsonNode answer = askDiary("Where did the wind come from?", Map.of("output", "snippets", "pagesPerSearch", 8));
+
+        assertThat(events(answer, "search").get(0).get("searches").get(0).get("pages")).hasSize(8);
+        List<String> pages = excerptPages(model.calls("gam/answer").getFirst().user());
+        // seven cited pages of three chunks each: two from each of the first six pages, then the cap of twelve
+        assertThat(pages).hasSize(12).containsExactly("D1-P0", "D1-P0", "D1-P1", "D1-P1", "D1-P2", "D1-P2", "D1-P3", "D1-P3",
+                "D1-P4", "D1-P4", "D1-P5", "D1-P5");
+        assertThat(events(answer, "context").get(0).get("spans")).hasSize(12);
+    }
+
+    // ---------------------------------------------------------------- caps
+
+    @Test
+    void pagesPerSearchPageIdsPagesPerRoundAndFollowUpsAreCapped() {
+        model.on("gam/plan")
+                .once(plan(List.of("Kittiwake"), List.of(), List.of(new int[] {1, 0}, new int[] {1, 1}, new int[] {1, 2},
+                        new int[] {1, 3}, new int[] {1, 4}, new int[] {1, 5}, new int[] {1, 6})))
+                .once(plan(List.of(), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Westerly.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
+
+        JsonNode answer = askDiary("Where did the wind come from?", Map.of("pagesPerSearch", 3, "maxPagesPerRound", 4, "maxDepth", 2));
+
+        JsonNode searches = events(answer, "search").get(0).get("searches");
+        assertThat(searches.get(0).get("tool").asString()).isEqualTo("keyword");
+        assertThat(searches.get(0).get("pages")).as("pagesPerSearch").hasSize(3);
+        assertThat(searches.get(1).get("tool").asString()).isEqualTo("page");
+        assertThat(searches.get(1).get("pages")).extracting(JsonNode::asString).as("five page ids at most")
+                .containsExactly("D1-P0", "D1-P1", "D1-P2", "D1-P3", "D1-P4");
+        assertThat(events(answer, "plan").get(0).get("rejectedPages")).extracting(JsonNode::asString).containsExactly("D1-P5", "D1-P6");
+        String integrate = model.calls("gam/integrate").getFirst().user();
+        assertThat(integrate.split("<page ref=", -1)).as("maxPagesPerRound").hasSize(1 + 4);
+        assertThat(events(answer, "integrate").get(0).get("pagesRead")).hasSize(4);
+        JsonNode reflect = events(answer, "reflect").get(0);
+        assertThat(reflect.get("followUps")).extracting(JsonNode::asString).containsExactly("f1", "f2", "f3", "f4", "f5");
+        assertThat(model.calls("gam/plan").get(1).user()).contains("- f5").doesNotContain("f6").doesNotContain("f7");
+    }
+
+    @Test
+    void aWallTimeBudgetEndsTheResearchWithTheBestAnswerSoFar() {
+        // the planner takes longer than the question's one second: no later call is made
+        model.on("gam/plan").delay(java.time.Duration.ofMillis(1300)).reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("never", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"never\", \"evidence\": [], \"confidence\": 1}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of("budget", Map.of("maxSeconds", 1)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(model.calls("gam/integrate")).isEmpty();
+        assertThat(model.calls("gam/answer")).isEmpty();
+        assertThat(events(answer, "budget")).extracting(b -> b.get("reason").asString()).allMatch(r -> r.contains("wall time"));
+        assertThat(answer.get("answer").asString()).isNotEqualTo("never");
+    }
+
     @Test
     void unknownToolsAndOutputsAreRefused() {
         Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chat), "question", "q", "strategy", "gam",
@@ -219,6 +367,29 @@ class GamStrategyTest {
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("options.tools");
+    }
+
+    private JsonNode askDiary(String question, Map<String, Object> options) {
+        return api.ask(Map.of("documentIds", List.of(diary), "question", question, "strategy", "gam", "options", options));
+    }
+
+    /** The page label of every excerpt in an answer prompt, in order. */
+    private static List<String> excerptPages(String prompt) {
+        List<String> pages = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<excerpt n=\"(\\d+)\" page=\"([^\"]+)\">").matcher(prompt);
+        for (int n = 1; m.find(); n++) {
+            assertThat(Integer.parseInt(m.group(1))).isEqualTo(n);
+            pages.add(m.group(2));
+        }
+        return pages;
+    }
+
+    private String text(UUID document) {
+        return api.get("/v1/documents/" + document + "/text").json().get("text").asString();
+    }
+
+    private String pageText(UUID document, int page) {
+        return retriever.page(document, page).orElseThrow().text();
     }
 
     private JsonNode ask(String question, Map<String, Object> options) {
@@ -247,6 +418,16 @@ class GamStrategyTest {
     private static String integration(String summary, int doc, int page) {
         return "{\"summary\": \"" + summary + "\", \"facts\": [{\"fact\": \"" + summary + "\", \"sources\": [{\"doc\": " + doc
                 + ", \"page\": " + page + "}]}]}";
+    }
+
+    /** Notes with one fact per source page. */
+    private static String integration(String summary, int[]... pages) {
+        StringBuilder facts = new StringBuilder();
+        for (int[] p : pages) {
+            facts.append(facts.isEmpty() ? "" : ", ").append("{\"fact\": \"On page ").append(p[1]).append("\", \"sources\": [{\"doc\": ")
+                    .append(p[0]).append(", \"page\": ").append(p[1]).append("}]}");
+        }
+        return "{\"summary\": \"" + summary + "\", \"facts\": [" + facts + "]}";
     }
 
     private static String answerQuoting(String prompt, String quote) {

@@ -22,6 +22,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.reasoning.Trace;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.support.SharedData;
 import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.SentenceSplitter;
 import io.lorekeeper.text.Span;
@@ -36,7 +37,8 @@ import io.lorekeeper.text.TokenCounter;
  * {@code -Dlorekeeper.measure.compaction=true}.
  */
 @LlmIntegrationTest
-@EnabledIfSystemProperty(named = "lorekeeper.measure.compaction", matches = "true")
+@EnabledIfSystemProperty(named = "lorekeeper.measure.compaction", matches = "true",
+        disabledReason = "opt-in measurement: run with -Dlorekeeper.measure.compaction=true (needs ../shared/data/novels)")
 class CompactionMeasurementTest {
 
     @Autowired
@@ -46,7 +48,7 @@ class CompactionMeasurementTest {
 
     @Test
     void measureOnTheNovels() throws IOException {
-        Path dir = Path.of("..", "shared", "data", "novels");
+        Path dir = SharedData.require("novels");
         List<Path> novels;
         try (var files = Files.list(dir)) {
             novels = files.filter(f -> f.toString().endsWith(".txt")).sorted().toList();

@@ -40,6 +40,8 @@ class MindGraphStrategyTest {
     Api api;
     @Autowired
     ScriptedChatModel model;
+    @Autowired
+    GraphStore store;
 
     UUID story;
     UUID whale;
@@ -309,6 +311,48 @@ class MindGraphStrategyTest {
         assertThat(graph.get("blocks").asInt()).isEqualTo(2);
         assertThat(graph.get("nodes")).extracting(n -> n.get("quote").asString())
                 .containsExactly("Ines: I start at the Kestrel observatory on Monday.", "Ines: Margit is closed until May.");
+    }
+
+    @Test
+    void aQuestionAwareBuildStartsFromTheSharedGraphAndLeavesItUntouched() {
+        // Today a question-aware build is seeded from the document's shared graph by default.
+        long sharedId = store.shared(whale).orElseThrow().id();
+        model.on("mindgraph/build").reply(ops(
+                add("doubt", "claim", "Starbuck thinks the hunt is folly", "argued against the hunt"),
+                edge("doubt", "starbuck", "held_by", "Starbuck, the first mate, argued"),
+                "{\"op\": \"edit_node\", \"id\": \"ahab\", \"content\": \"Captain Ahab, obsessed with the whale\", "
+                        + "\"src\": \"Captain Ahab hunted the white whale\"}"));
+        model.on("mindgraph/answer").reply("{\"answer\": \"Starbuck\", \"cited_nodes\": [\"doubt\", \"pequod\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(whale, "Who doubted the hunt?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        // the builder saw the shared graph's nodes, not an empty graph
+        List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
+        assertThat(builds).hasSize(1);
+        assertThat(builds.getFirst().user()).contains("\"id\":\"starbuck\"").contains("\"id\":\"pequod\"")
+                .doesNotContain("Graph so far:\n(empty)");
+        JsonNode seed = events(answer, "graph.seed").getFirst();
+        assertThat(seed.get("sharedGraph").asLong()).isEqualTo(sharedId);
+        assertThat(seed.get("nodes").asInt()).isEqualTo(5);
+        assertThat(seed.get("edges").asInt()).isEqualTo(3);
+        JsonNode graph = events(answer, "graph").getFirst();
+        assertThat(graph.get("seededFrom").asLong()).isEqualTo(sharedId);
+        assertThat(graph.get("nodes").asInt()).isEqualTo(6);
+        assertThat(graph.get("edges").asInt()).isEqualTo(4);
+        assertThat(node(graph.get("graph"), "ahab").get("content").asString()).isEqualTo("Captain Ahab, obsessed with the whale");
+        // a seeded node and a new one are both cited at their exact spans
+        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
+                .containsExactly("argued against the hunt", "the Pequod");
+        for (JsonNode citation : answer.get("citations")) {
+            assertThat(WHALE.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo(citation.get("quote").asString());
+        }
+        // the question's edits went into its own graph: the shared one is as the graph stage left it
+        JsonNode shared = api.get("/v1/documents/" + whale + "/graph").json();
+        assertThat(shared.get("nodes")).hasSize(5);
+        assertThat(shared.get("edges")).hasSize(3);
+        assertThat(node(shared, "ahab").get("content").asString()).isEqualTo("Captain Ahab");
+        assertThat(node(shared, "doubt")).isNull();
     }
 
     @Test

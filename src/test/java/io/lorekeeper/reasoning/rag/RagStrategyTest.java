@@ -4,6 +4,8 @@ import static io.lorekeeper.support.TestDocuments.aConversation;
 import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -42,8 +44,17 @@ class RagStrategyTest {
     @Autowired
     JdbcClient jdbc;
 
+    /** A ship's log, one entry per session, so that every entry is a chunk of its own. */
+    private static final List<String> LOG = List.of(
+            "We sighted the Butt of Lewis at dawn and turned south.",
+            "The cook burned the porridge again and blamed the swell.",
+            "Old Fergus mended the torn mainsail with waxed twine.",
+            "The captain bought a brass telescope from the chandler at Stornoway.",
+            "Fog kept us in harbour for two days.");
+
     UUID chronicle;
     UUID chat;
+    UUID log;
 
     @BeforeAll
     void ingest() {
@@ -52,6 +63,9 @@ class RagStrategyTest {
                 .session("1:56 pm on 8 May, 2023", "Caroline", "I went to a support group yesterday.", "Melanie", "Good for you!")
                 .session("3:10 pm on 1 June, 2023", "Caroline", "Next month I start a counselling course.")
                 .build());
+        var entries = aConversation().titled("Log of the Kittiwake");
+        LOG.forEach(entry -> entries.session(null, "Mate", entry));
+        log = api.ingest(entries.build());
     }
 
     @BeforeEach
@@ -172,16 +186,67 @@ class RagStrategyTest {
     }
 
     @Test
-    void multipleChoiceAnswersWithTheChosenChoice() {
+    void multipleChoiceAnswersWithTheTextOfTheChosenChoice() {
+        // the model's own wording differs from the choice: the answer is the choice's text, not the model's
         model.on("rag/answer").reply("""
-                {"answer": "grey stone", "confidence": 0.8, "choice": 1, "evidence": []}""");
+                {"answer": "It was built of stone, grey in colour.", "confidence": 0.8, "choice": 1, "evidence": []}""");
 
         JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "What was the new mill built of?",
                 "strategy", "rag", "choices", List.of("red brick", "grey stone")));
 
         assertThat(answer.get("choiceIndex").asInt()).isEqualTo(1);
         assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
-        assertThat(model.calls("rag/answer").getFirst().user()).contains("1. grey stone");
+        assertThat(model.calls("rag/answer").getFirst().user()).contains("0. red brick").contains("1. grey stone");
+    }
+
+    @Test
+    void aChoiceIndexOutOfRangeIsIgnoredAndTheModelsAnswerKept() {
+        model.on("rag/answer").reply("""
+                {"answer": "grey stone", "confidence": 0.4, "choice": 5, "evidence": []}""");
+
+        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "What was the new mill built of?",
+                "strategy", "rag", "choices", List.of("red brick", "grey stone")));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.has("choiceIndex") && !answer.get("choiceIndex").isNull()).as("no choice: " + answer).isFalse();
+        assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
+    }
+
+    @Test
+    void theWindowOptionWidensEachPassageByItsNeighbouringChunks() {
+        // each session is its own chunk; the question matches the third, the quote is in the fourth
+        model.on("rag/answer").reply(call -> """
+                {"answer": "a brass telescope", "confidence": 0.7,
+                 "evidence": [{"passage": 1, "quote": "a brass telescope from the chandler"}]}""");
+
+        JsonNode widened = api.ask(Map.of("documentIds", List.of(log), "question", "Who mended the torn mainsail?",
+                "strategy", "rag", "options", Map.of("k", 1, "window", 1)));
+
+        String prompt = model.calls("rag/answer").getFirst().user();
+        assertThat(prompt).contains(LOG.get(1)).contains(LOG.get(2)).contains(LOG.get(3))
+                .doesNotContain(LOG.get(0)).doesNotContain(LOG.get(4)).doesNotContain("<passage n=\"2\"");
+        JsonNode passage = event(widened, "retrieve").get("passages").get(0);
+        String text = text(log);
+        assertThat(text.substring(passage.get("start").asInt(), passage.get("end").asInt()))
+                .startsWith("[Session 2").contains(LOG.get(1)).contains(LOG.get(2)).contains(LOG.get(3))
+                .doesNotContain(LOG.get(4));
+        assertThat(widened.get("citations")).hasSize(1);
+        JsonNode citation = widened.get("citations").get(0);
+        assertThat(text.substring(citation.get("start").asInt(), citation.get("end").asInt()))
+                .isEqualTo("a brass telescope from the chandler");
+
+        model.reset();
+        model.on("rag/answer").reply("""
+                {"answer": "a brass telescope", "confidence": 0.7,
+                 "evidence": [{"passage": 1, "quote": "a brass telescope from the chandler"}]}""");
+        JsonNode narrow = api.ask(Map.of("documentIds", List.of(log), "question", "Who mended the torn mainsail?",
+                "strategy", "rag", "options", Map.of("k", 1)));
+
+        assertThat(model.calls("rag/answer").getFirst().user()).contains(LOG.get(2)).doesNotContain(LOG.get(3));
+        JsonNode narrowPassage = event(narrow, "retrieve").get("passages").get(0);
+        assertThat(narrowPassage.get("end").asInt() - narrowPassage.get("start").asInt())
+                .isLessThan(passage.get("end").asInt() - passage.get("start").asInt());
+        assertThat(narrow.get("citations")).as("the quote is not in the unwidened passage").isEmpty();
     }
 
     @Test
@@ -217,15 +282,46 @@ class RagStrategyTest {
     }
 
     @Test
-    void usageReportsTheTenantsCallsByRoleAndModel() {
-        model.on("rag/answer").reply("{\"answer\": \"x\", \"confidence\": 0.5, \"evidence\": []}");
+    void usageSumsExactlyTheCallsMadeInTheWindowAsked() {
+        Instant from = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        // the first question's reply lacks its confidence and is repaired: two answerer calls, then one more
+        model.on("rag/answer").once("{\"answer\": \"x\"}").reply("{\"answer\": \"three\", \"confidence\": 0.5, \"evidence\": []}");
         api.ask(Map.of("documentIds", List.of(chronicle), "question", "How many mills?", "strategy", "rag"));
+        api.ask(Map.of("documentIds", List.of(chronicle), "question", "How many millers?", "strategy", "rag"));
+        Instant to = Instant.now().plusMillis(1);
+        List<ScriptedChatModel.Reported> served = new java.util.ArrayList<>(model.reported("rag/answer"));
+        served.addAll(model.reported("rag/answer#repair"));
+        assertThat(served).hasSize(3);
 
-        JsonNode usage = api.get("/v1/usage").json();
+        JsonNode usage = api.get("/v1/usage?from=" + from + "&to=" + to).json();
 
-        assertThat(usage.get("total").get("calls").asLong()).isPositive();
-        assertThat(usage.get("byRoleAndModel").toString()).contains("\"role\":\"answerer\"");
+        JsonNode answerer = null;
+        long totalCalls = 0;
+        for (JsonNode line : usage.get("byRoleAndModel")) {
+            totalCalls += line.get("calls").asLong();
+            if (line.get("role").asString().equals("answerer")) {
+                assertThat(answerer).as("one model behind the answerer").isNull();
+                answerer = line;
+            }
+        }
+        assertThat(answerer).as(usage.toString()).isNotNull();
+        assertThat(answerer.get("calls").asLong()).isEqualTo(3);
+        assertThat(answerer.get("promptTokens").asLong()).isEqualTo(served.stream().mapToLong(ScriptedChatModel.Reported::promptTokens).sum());
+        assertThat(answerer.get("completionTokens").asLong())
+                .isEqualTo(served.stream().mapToLong(ScriptedChatModel.Reported::completionTokens).sum());
+        assertThat(answerer.get("cacheHits").asLong()).isZero();
+        assertThat(answerer.get("errors").asLong()).isZero();
+        assertThat(usage.get("total").get("calls").asLong()).isEqualTo(totalCalls);
+        // and outside a window that starts after them
+        JsonNode after = api.get("/v1/usage?from=" + to + "&to=" + to.plusSeconds(3600)).json();
+        for (JsonNode line : after.get("byRoleAndModel")) {
+            assertThat(line.get("role").asString()).isNotEqualTo("answerer");
+        }
         assertThat(api.get("/v1/usage?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z").status()).isEqualTo(400);
+    }
+
+    private String text(UUID document) {
+        return api.get("/v1/documents/" + document + "/text").json().get("text").asString();
     }
 
     private static int passageContaining(String prompt, String text) {
