@@ -136,7 +136,7 @@ for phase in "${phases[@]}"; do
       start_service strategies --lorekeeper.llm.simulated.enabled=true --lorekeeper.llm.simulated.latency="${latency}ms" \
         --lorekeeper.llm.base-url=http://simulated.invalid/v1 --lorekeeper.llm.cache.enabled=false
       bench strategies "$base" "$novel" "${LK_BENCH_CHARS:-400000}" "$latency" \
-        "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
+        "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
       stop_service
       ;;
   esac

@@ -56,9 +56,28 @@ final class Bench {
 
     /** POST → READY of a JSON text document; returns the document view once READY. */
     static String ingestText(String base, String title, String text, Duration timeout) throws Exception {
-        String accepted = postJson(base + "/v1/documents",
-                "{\"title\":\"" + escape(title) + "\",\"text\":\"" + escape(text) + "\"}", 202, 200);
+        return ingestText(base, title, text, "standard", timeout);
+    }
+
+    static String ingestText(String base, String title, String text, String profile, Duration timeout) throws Exception {
+        String accepted = postJson(base + "/v1/documents", "{\"title\":\"" + escape(title) + "\",\"text\":\"" + escape(text)
+                + "\",\"profile\":\"" + profile + "\"}", 202, 200);
         return awaitReady(base, field(accepted, "id"), timeout);
+    }
+
+    /** Waits until no stage of the document is PENDING or RUNNING (enrichment stages run after READY). */
+    static String awaitSettled(String base, String id, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String view = get(base + "/v1/documents/" + id);
+            if (!view.contains("\"status\":\"PENDING\"") && !view.contains("\"status\":\"RUNNING\"")) {
+                return view;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("document " + id + " still building after " + timeout + ": " + view);
+            }
+            Thread.sleep(500);
+        }
     }
 
     static String awaitReady(String base, String id, Duration timeout) throws Exception {

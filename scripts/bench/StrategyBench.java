@@ -39,8 +39,12 @@ final class StrategyBench {
         String text = Files.readString(novel, StandardCharsets.UTF_8);
         text = text.substring(0, Math.min(chars, text.length()));
         long started = System.nanoTime();
-        String view = Bench.ingestText(base, novel.getFileName() + " (first " + text.length() + " characters)", text, Duration.ofMinutes(30));
+        // ComoRAG answers only over its own index, built for documents with the deep profile
+        String profile = strategies.contains("comorag") ? "deep" : "standard";
+        String view = Bench.ingestText(base, novel.getFileName() + " (first " + text.length() + " characters)", text, profile,
+                Duration.ofMinutes(30));
         String id = Bench.field(view, "id");
+        view = Bench.awaitSettled(base, id, Duration.ofMinutes(60));
         int tokens = Integer.parseInt(Bench.rawField(view, "tokenCount"));
         Bench.log(String.format(Locale.ROOT, "document %s READY (%,d tokens) in %.1f s, memorizer stages included", id, tokens,
                 (System.nanoTime() - started) / 1e9));

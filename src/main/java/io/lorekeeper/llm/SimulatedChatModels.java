@@ -64,6 +64,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the oldest gathered fact held, citing it (none: "not available");</li>
  * <li>{@code chain-of-agents/worker}: the summary so far plus the chunk's first sentence in double quotes;
  * {@code chain-of-agents/manage}: the summary's first quoted passage, quoting it (none: "not available");</li>
+ * <li>{@code comorag/*}: see {@link SimulatedComoRag};</li>
  * <li>{@code eval/judge}: correct when every word of one reference answer (lower case, a/an/the/and dropped)
  * appears in the candidate, or, when the reference says the information is not available, when the
  * candidate says so too.</li>
@@ -274,6 +275,8 @@ class SimulatedChatModels implements ChatModelProvider {
                     out.put("verdict", correct ? "correct" : "incorrect");
                     out.put("reason", correct ? "simulated: the candidate contains the reference" : "simulated: the reference is missing");
                 }
+                case "comorag/triples", "comorag/semantic-summary", "comorag/episodic-summary", "comorag/probe", "comorag/encode",
+                        "comorag/encode-layers", "comorag/fuse", "comorag/answer" -> SimulatedComoRag.reply(template, user, out);
                 default -> throw new IllegalStateException("the simulated model has no rule for prompt template '" + template + "'");
             }
             return out;

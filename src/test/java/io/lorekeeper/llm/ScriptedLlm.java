@@ -21,6 +21,10 @@ public class ScriptedLlm {
         model.byDefault("gam/page-header").reply(call -> json("header", "Context for " + firstPageLine(call.user())));
         // the MindGraph "graph" stage: an empty shared graph unless a test scripts the builder
         model.byDefault("mindgraph/build").reply("{\"operations\": []}");
+        // ComoRAG's on-demand index stages, should a test build them without scripting them
+        model.byDefault("comorag/triples").reply("{\"entities\": [], \"triples\": []}");
+        model.byDefault("comorag/semantic-summary").reply("{\"summary\": \"A group of related passages.\"}");
+        model.byDefault("comorag/episodic-summary").reply("{\"summary\": \"A stretch of the plot.\"}");
         return model;
     }
 

@@ -1,0 +1,93 @@
+package io.lorekeeper.reasoning.comorag;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.QuestionContext;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.StrategyRequirements;
+import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.retrieval.Retriever;
+
+/**
+ * ComoRAG (seed 001): a three-layer index built at ingestion (veridical units with triples,
+ * recursive thematic cluster summaries, sliding-window plot summaries) and, per question, a
+ * metacognitive loop that probes, retrieves, encodes what it found into a memory pool, fuses the
+ * pool into a background note and tries to answer, until it can or its cycles run out
+ * ({@link MetacognitiveLoop}). Options: {@link ComoRagOptions}.
+ */
+@Component
+class ComoRagStrategy implements AnswerStrategy {
+
+    private final ComoRagStore store;
+    private final Retriever retriever;
+    private final Embeddings embeddings;
+    private final Documents documents;
+
+    ComoRagStrategy(ComoRagStore store, Retriever retriever, Embeddings embeddings, Documents documents) {
+        this.store = store;
+        this.retriever = retriever;
+        this.embeddings = embeddings;
+        this.documents = documents;
+    }
+
+    @Override
+    public String name() {
+        return "comorag";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(true, Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
+                "ComoRAG: veridical, semantic and episodic index layers, then probe → tri-retrieve → encode → fuse → try-answer cycles "
+                        + "over a memory pool");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        ComoRagOptions.of(options);
+    }
+
+    /** The ablation without a layer does not need that layer's memory. */
+    @Override
+    public Set<String> requiredMemories(QuestionOptions options) {
+        return ComoRagOptions.of(options).stages();
+    }
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        ComoRagOptions options = ComoRagOptions.of(context.options());
+        recordIndex(context, options);
+        TriRetriever tri = new TriRetriever(store, retriever, context.documents(), documents::text);
+        return new MetacognitiveLoop(context, options, tri, embeddings, store, documents::text).run();
+    }
+
+    private void recordIndex(QuestionContext context, ComoRagOptions options) {
+        for (DocumentInfo document : context.documents()) {
+            ComoRagStore.Stats stats = store.stats(document.id());
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("documentId", document.id());
+            event.put("units", stats.units());
+            event.put("unitsWithTriples", stats.unitsWithTriples());
+            event.put("triples", stats.triples());
+            event.put("semanticSummaries", stats.semantic());
+            event.put("semanticLevels", stats.semanticLevels());
+            event.put("episodicSummaries", stats.episodic());
+            event.put("episodicLevels", stats.episodicLevels());
+            event.put("layers", options.layers());
+            event.put("memory", options.memory());
+            event.put("probing", options.probing());
+            event.put("budget", Map.of("veridical", options.tokensFor(ComoRagOptions.VERIDICAL),
+                    "semantic", options.tokensFor(ComoRagOptions.SEMANTIC), "episodic", options.tokensFor(ComoRagOptions.EPISODIC),
+                    "history", options.historyTokens()));
+            context.trace().record("index", event);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.lorekeeper.reasoning.comorag;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.StageRun;
+import io.lorekeeper.llm.Budget;
+import io.lorekeeper.llm.CallScope;
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.memory.MemorizerApplicability;
+import io.lorekeeper.llm.LlmSession;
+import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.reasoning.comorag.ComoRagStore.Summary;
+import io.lorekeeper.reasoning.comorag.ComoRagStore.Vectored;
+
+/**
+ * The {@code semantic} stage (ComoRAG's semantic layer, after RAPTOR): the units are clustered by
+ * meaning ({@link SemanticClusters}), each cluster is summarised by the MEMORIZER and the summary
+ * embedded; then the summaries are clustered and summarised in turn, until a level has one cluster,
+ * stops getting smaller, or {@code semanticLevels} levels exist.
+ */
+@Component
+class SemanticStage implements IngestionStage {
+
+    static final String NAME = "semantic";
+    static final String TEMPLATE = "comorag/semantic-summary";
+    private static final Logger log = LoggerFactory.getLogger(SemanticStage.class);
+
+    private final ComoRagStore store;
+    private final LlmGateway gateway;
+    private final Documents documents;
+    private final Embeddings embeddings;
+    private final ComoRagSettings settings;
+
+    SemanticStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+        this.store = store;
+        this.gateway = gateway;
+        this.documents = documents;
+        this.embeddings = embeddings;
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int position() {
+        return 70;
+    }
+
+    @Override
+    public boolean enrichment() {
+        return true;
+    }
+
+    @Override
+    public boolean onDemand() {
+        return true;
+    }
+
+    @Override
+    public Applicability applicability(DocumentInfo document) {
+        return MemorizerApplicability.of(gateway, document);
+    }
+
+    @Override
+    public void run(StageRun run) {
+        VeridicalStage.requireUnits(store, run, NAME);
+        UUID documentId = run.document().id();
+        List<Vectored<ComoRagStore.Unit>> units = store.unitVectors(documentId);
+        if (units.isEmpty()) {
+            store.deleteSummaries(documentId, ComoRagStore.SEMANTIC);
+            run.progress(0, 0);
+            return;
+        }
+        String text = documents.text(documentId);
+        LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
+        LayerWriter writer = new LayerWriter(store, embeddings, llm, run, ComoRagStore.SEMANTIC,
+                units.stream().map(Vectored::item).toList(), settings.buildParallelism());
+        List<LayerWriter.Node> nodes = LayerWriter.unitNodes(units, text);
+        int top = 0;
+        for (int level = 1; level <= settings.semanticLevels() && !nodes.isEmpty(); level++) {
+            List<List<Integer>> clusters = SemanticClusters.of(nodes.stream().map(LayerWriter.Node::vector).toList(),
+                    settings.clusterNeighbours(), settings.clusterMaxSize(), settings.clusterSeed());
+            if (level > 1 && clusters.size() >= nodes.size()) {
+                break;
+            }
+            List<Vectored<Summary>> summaries = writer.write(level, nodes, clusters, TEMPLATE,
+                    members -> Map.of("members", Members.render(members), "count", members.size()));
+            top = level;
+            if (clusters.size() <= 1) {
+                break;
+            }
+            nodes = LayerWriter.summaryNodes(summaries);
+        }
+        store.deleteAbove(documentId, ComoRagStore.SEMANTIC, top);
+        log.info("Semantic layer of document {}: {} levels, {} new summaries", documentId, top, writer.calls());
+    }
+
+    @Override
+    public void reset(UUID documentId) {
+        store.deleteSummaries(documentId, ComoRagStore.SEMANTIC);
+    }
+}

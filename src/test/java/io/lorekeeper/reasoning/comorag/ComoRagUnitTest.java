@@ -1,0 +1,214 @@
+package io.lorekeeper.reasoning.comorag;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.reasoning.comorag.ComoRagStore.ChunkRow;
+
+/** The pure parts of ComoRAG: window sizes, units, clusters, options, the workspace, and replies in prose. */
+class ComoRagUnitTest {
+
+    @Test
+    void theEpisodicWindowFollowsThePapersTable() {
+        // stepped sizes up to 200 units, at both ends of each step
+        assertThat(EpisodicWindows.size(1)).isEqualTo(3);
+        assertThat(EpisodicWindows.size(20)).isEqualTo(3);
+        assertThat(EpisodicWindows.size(21)).isEqualTo(5);
+        assertThat(EpisodicWindows.size(50)).isEqualTo(5);
+        assertThat(EpisodicWindows.size(51)).isEqualTo(8);
+        assertThat(EpisodicWindows.size(100)).isEqualTo(8);
+        assertThat(EpisodicWindows.size(101)).isEqualTo(10);
+        assertThat(EpisodicWindows.size(200)).isEqualTo(10);
+        // then min(20, max(10, floor(2 log2 N)))
+        assertThat(EpisodicWindows.size(201)).isEqualTo(15); // 2 * 7.65 = 15.3
+        assertThat(EpisodicWindows.size(255)).isEqualTo(15); // 2 * 7.99
+        assertThat(EpisodicWindows.size(256)).isEqualTo(16); // exactly 2 * 8
+        assertThat(EpisodicWindows.size(490)).isEqualTo(17); // Great Expectations in 512-token units
+        assertThat(EpisodicWindows.size(1023)).isEqualTo(19);
+        assertThat(EpisodicWindows.size(1024)).isEqualTo(20);
+        assertThat(EpisodicWindows.size(1_000_000)).isEqualTo(20);
+        for (int n = 201; n < 5000; n++) {
+            int expected = Math.min(20, Math.max(10, (int) Math.floor(2 * Math.log(n) / Math.log(2) + 1e-12)));
+            assertThat(EpisodicWindows.size(n)).as("N = %d", n).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void windowsAreNonOverlappingByDefaultAndSlideWithAStride() {
+        assertThat(EpisodicWindows.of(7, 3, 0)).containsExactly(List.of(0, 1, 2), List.of(3, 4, 5), List.of(6));
+        assertThat(EpisodicWindows.of(6, 3, 0)).containsExactly(List.of(0, 1, 2), List.of(3, 4, 5));
+        assertThat(EpisodicWindows.of(6, 3, 2)).containsExactly(List.of(0, 1, 2), List.of(2, 3, 4), List.of(4, 5));
+        assertThat(EpisodicWindows.of(2, 3, 0)).containsExactly(List.of(0, 1));
+        assertThat(EpisodicWindows.of(0, 3, 0)).isEmpty();
+    }
+
+    @Test
+    void unitsAreRunsOfConsecutiveChunksOfOnePageWithinTheTokenLimit() {
+        List<ChunkRow> chunks = List.of(chunk(0, 0, 200), chunk(1, 0, 250), chunk(2, 0, 100), chunk(3, 0, 300), chunk(4, 1, 50),
+                chunk(5, 1, 600), chunk(6, 1, 10));
+
+        List<List<ChunkRow>> units = UnitPacking.pack(chunks, 512);
+
+        assertThat(units).extracting(u -> u.stream().map(ChunkRow::ordinal).toList())
+                .containsExactly(List.of(0, 1), List.of(2, 3), List.of(4), List.of(5), List.of(6));
+    }
+
+    @Test
+    void semanticClustersAreDeterministicForAFixedSeedAndNeverTooLarge() {
+        List<float[]> vectors = themes(5, 9, 42);
+
+        List<List<Integer>> first = SemanticClusters.of(vectors, 10, 7, 0);
+        for (int run = 0; run < 5; run++) {
+            assertThat(SemanticClusters.of(new ArrayList<>(vectors), 10, 7, 0)).isEqualTo(first);
+        }
+        assertThat(first).allSatisfy(c -> assertThat(c.size()).isLessThanOrEqualTo(7));
+        assertThat(first.stream().mapToInt(List::size).sum()).isEqualTo(45);
+        assertThat(first).extracting(List::getFirst).isSorted();
+        // points of one theme (i % 5) share a cluster far more often than chance
+        int together = 0;
+        int pairs = 0;
+        for (List<Integer> cluster : first) {
+            for (int a : cluster) {
+                for (int b : cluster) {
+                    if (a < b) {
+                        pairs++;
+                        together += a % 5 == b % 5 ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertThat((double) together / pairs).isGreaterThan(0.9);
+        boolean seedMatters = false;
+        List<float[]> noisy = themes(1, 60, 7);
+        List<List<Integer>> fixed = SemanticClusters.of(noisy, 10, 7, 0);
+        assertThat(SemanticClusters.of(noisy, 10, 7, 0)).isEqualTo(fixed);
+        for (long seed = 1; seed <= 20 && !seedMatters; seed++) {
+            seedMatters = !SemanticClusters.of(noisy, 10, 7, seed).equals(fixed);
+        }
+        assertThat(seedMatters).as("on unstructured points the seed decides, so stability comes from fixing it").isTrue();
+        assertThat(SemanticClusters.of(List.of(new float[] {1, 0}), 10, 7, 0)).containsExactly(List.of(0));
+    }
+
+    @Test
+    void optionsDefaultToThePapersValuesAndRejectBadOnes() {
+        ComoRagOptions paper = ComoRagOptions.of(QuestionOptions.none());
+
+        assertThat(paper.maxCycles()).isEqualTo(5);
+        assertThat(paper.maxProbes()).isEqualTo(3);
+        assertThat(paper.tokensFor(ComoRagOptions.VERIDICAL)).isEqualTo(3692);
+        assertThat(paper.tokensFor(ComoRagOptions.SEMANTIC)).isEqualTo(923);
+        assertThat(paper.tokensFor(ComoRagOptions.EPISODIC)).isEqualTo(923);
+        assertThat(paper.historyTokens()).isEqualTo(461);
+        assertThat(paper.stages()).containsExactly("veridical", "triples", "semantic", "episodic");
+
+        ComoRagOptions ablated = ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("veridical", "episodic"), "memory", false,
+                "split", List.of(1, 1, 1, 1), "contextTokens", 4000)));
+        assertThat(ablated.tokensFor(ComoRagOptions.SEMANTIC)).isZero();
+        assertThat(ablated.tokensFor(ComoRagOptions.VERIDICAL)).isEqualTo(1000);
+        assertThat(ablated.historyTokens()).as("no workspace, no history").isZero();
+        assertThat(ablated.stages()).containsExactly("veridical", "triples", "episodic");
+        assertThat(ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("semantic")))).stages())
+                .containsExactly("veridical", "semantic");
+
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(8, 2, 2)))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(0, 0, 0, 1)))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(8, -2, 2, 1)))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("graph")))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.layers"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("encode", "per-cycle"))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.encode"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("maxCycle", 3))))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.maxCycle"));
+    }
+
+    @Test
+    void aProbeIsNewOnlyIfNoEarlierProbeSaidTheSameAndFusionTakesTheClosestHalfOfThePool() {
+        Workspace workspace = new Workspace("Who was Pip's benefactor?");
+        assertThat(workspace.isNew("who was pips benefactor")).isFalse();
+        workspace.addProbe("Magwitch's return from Australia");
+        assertThat(workspace.isNew("  MAGWITCH'S return, from Australia!")).isFalse();
+        assertThat(workspace.isNew("Miss Havisham's money")).isTrue();
+        assertThat(workspace.probes()).containsExactly("Who was Pip's benefactor?", "Magwitch's return from Australia");
+
+        float[] question = {1, 0, 0};
+        List<MemoryUnit> units = List.of(unit("m1", 0, 1, 0), unit("m2", 1, 0, 0), unit("m3", 0.7f, 0.7f, 0), unit("m4", 0, 0, 1),
+                unit("m5", 0.9f, 0.1f, 0));
+        workspace.update(units);
+        assertThat(workspace.mostRelevant(question, 0.5)).extracting(s -> s.item().id()).containsExactly("m2", "m5");
+        assertThat(workspace.mostRelevant(question, 0.1)).extracting(s -> s.item().id()).containsExactly("m2");
+        assertThat(workspace.mostRelevant(question, 0)).isEmpty();
+    }
+
+    @Test
+    void proseRepliesStillYieldProbesFindingsAndAnswers() {
+        assertThat(Replies.Probes.fromPlainText("Here are probes:\n1. Magwitch's past\n- Probe 2: Jaggers' client\n\n* Estella's mother").list())
+                .containsExactly("Magwitch's past", "Jaggers' client", "Estella's mother");
+        assertThat(Replies.Cue.fromPlainText("Key Finding: Pip meets a convict.\nKey finding 2: He helps him.").list())
+                .containsExactly("Pip meets a convict.", "He helps him.");
+
+        Replies.Attempt answer = Replies.Attempt.fromPlainText("Magwitch paid for it all.", 0);
+        assertThat(answer.canAnswer()).isTrue();
+        assertThat(answer.answer()).isEqualTo("Magwitch paid for it all.");
+        assertThat(answer.supports()).isEmpty();
+        assertThat(answer.confidence()).isLessThan(0.5);
+        assertThat(Replies.Attempt.fromPlainText(" * ", 0).canAnswer()).isFalse();
+        assertThat(Replies.Attempt.fromPlainText("### Final Answer\n[C]", 4).choice()).isEqualTo(2);
+        assertThat(Replies.Attempt.fromPlainText("[F]", 4).choice()).isNull();
+
+        Replies.Attempt noVerdict = new Replies.Attempt(null, null, null, "Magwitch", null, null, null);
+        assertThat(noVerdict.committed()).as("an answer without a verdict is an answer").isTrue();
+        assertThat(noVerdict.confidenceValue()).isEqualTo(0.5);
+        assertThat(new Replies.Attempt(null, null, null, " * ", null, null, null).committed()).isFalse();
+        assertThat(new Replies.Attempt(null, null, false, "Magwitch", null, null, 0.9).committed()).isFalse();
+    }
+
+    @Test
+    void historyIsCutToItsShareOfTheContext() {
+        String long_ = "word ".repeat(2000);
+        String cut = TryAnswer.truncate(long_, 461);
+        assertThat(io.lorekeeper.text.TokenCounter.count(cut)).isLessThanOrEqualTo(461);
+        assertThat(cut).endsWith("…");
+        assertThat(TryAnswer.truncate("short", 461)).isEqualTo("short");
+        assertThat(TryAnswer.truncate("anything", 0)).isEmpty();
+    }
+
+    private static MemoryUnit unit(String id, float x, float y, float z) {
+        return new MemoryUnit(id, 0, "probe", "veridical", List.of(), "cue " + id, new float[] {x, y, z});
+    }
+
+    private static ChunkRow chunk(int ordinal, int page, int tokens) {
+        return new ChunkRow(ordinal, page, ordinal * 10, ordinal * 10 + 9, tokens);
+    }
+
+    /** {@code count} points around each of {@code themes} random directions in 32 dimensions; point i belongs to theme i % themes. */
+    private static List<float[]> themes(int themes, int count, long seed) {
+        Random random = new Random(seed);
+        float[][] centres = new float[themes][32];
+        for (float[] c : centres) {
+            for (int d = 0; d < 32; d++) {
+                c[d] = (float) random.nextGaussian();
+            }
+        }
+        List<float[]> out = new ArrayList<>();
+        for (int i = 0; i < themes * count; i++) {
+            float[] v = new float[32];
+            for (int d = 0; d < 32; d++) {
+                v[d] = centres[i % themes][d] + 0.3f * (float) random.nextGaussian();
+            }
+            out.add(v);
+        }
+        return out;
+    }
+}
