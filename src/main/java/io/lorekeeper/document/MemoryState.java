@@ -21,9 +21,4 @@ public record MemoryState(UUID documentId, String stage, String status, String r
     public boolean building() {
         return status.equals("PENDING") || status.equals("RUNNING");
     }
-
-    /** How a user gets this memory built. */
-    public String howToBuild() {
-        return "POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\"" + stage + "\"]}";
-    }
 }

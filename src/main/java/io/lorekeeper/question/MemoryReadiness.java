@@ -46,18 +46,26 @@ class MemoryReadiness {
     void requireBuildable(AnswerStrategy strategy, QuestionOptions options, List<UUID> documentIds) {
         List<MemoryState> unavailable = check(strategy, options, documentIds).unavailable();
         if (!unavailable.isEmpty()) {
-            throw notReady(strategy.name(), unavailable.getFirst());
+            throw notReady(strategy.name(), unavailable);
         }
     }
 
-    static ApiProblem notReady(String strategy, MemoryState memory) {
+    /** A 409 about the first unavailable memory, whose reindex call builds every memory that document lacks. */
+    static ApiProblem notReady(String strategy, List<MemoryState> unavailable) {
+        MemoryState memory = unavailable.getFirst();
+        List<String> stages = unavailable.stream().filter(m -> m.documentId().equals(memory.documentId()))
+                .map(MemoryState::stage).distinct().toList();
+        String howToBuild = "POST /v1/documents/" + memory.documentId() + "/reindex with {\"stages\": ["
+                + String.join(", ", stages.stream().map(s -> "\"" + s + "\"").toList()) + "]}";
         String detail = "strategy '" + strategy + "' needs the '" + memory.stage() + "' memory of document " + memory.documentId()
                 + ", which is " + memory.status() + (memory.reason() == null ? "" : ": " + memory.reason())
                 + (memory.retryAt() == null ? "" : "; it is tried again at " + memory.retryAt())
-                + ". " + memory.howToBuild() + " builds it now, or ask with a strategy that does not need it.";
+                + (stages.size() > 1 ? " (it also lacks " + String.join(", ", stages.subList(1, stages.size())) + ")" : "")
+                + ". " + howToBuild + " builds " + (stages.size() > 1 ? "them" : "it") + " now, or ask with a strategy that does not need "
+                + (stages.size() > 1 ? "them" : "it") + ".";
         ApiProblem problem = ApiProblem.conflict("memory-not-ready", "Memory not ready", detail, "documentIds")
                 .with("documentId", memory.documentId()).with("stage", memory.stage()).with("state", memory.status())
-                .with("howToBuild", memory.howToBuild());
+                .with("missing", stages).with("howToBuild", howToBuild);
         if (memory.reason() != null) {
             problem.with("reason", memory.reason());
         }

@@ -148,7 +148,7 @@ class QuestionRunner {
         AnswerStrategy strategy = strategies.require(question.strategy());
         MemoryReadiness.Report report = memories.check(strategy, new QuestionOptions(question.options()), question.documentIds());
         if (!report.unavailable().isEmpty()) {
-            throw MemoryReadiness.notReady(strategy.name(), report.unavailable().getFirst());
+            throw MemoryReadiness.notReady(strategy.name(), report.unavailable());
         }
         if (report.waitingFor().isEmpty()) {
             return report;

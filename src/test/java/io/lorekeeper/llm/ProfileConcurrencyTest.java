@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -33,6 +34,11 @@ class ProfileConcurrencyTest {
     ScriptedChatModel model;
 
     private final CountDownLatch release = new CountDownLatch(1);
+
+    @BeforeEach
+    void forgetEarlierTestsCalls() {
+        model.reset();
+    }
 
     @AfterEach
     void releaseAndReset() {

@@ -64,6 +64,8 @@ class ComoRagIndexTest {
         assertThat(refused.json().get("type").asString()).endsWith("/memory-not-ready");
         assertThat(refused.json().get("stage").asString()).isIn(ComoRagFixtures.STAGES);
         assertThat(refused.json().get("howToBuild").asString()).contains("/v1/documents/" + id + "/reindex");
+        assertThat(refused.json().get("missing")).extracting(tools.jackson.databind.JsonNode::asString)
+                .as("one reindex call builds every missing layer").containsExactlyInAnyOrderElementsOf(ComoRagFixtures.STAGES);
 
         // the veridical layer alone: enough for the ablation without the summary layers, not for the full method
         assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("veridical", "triples"))).status()).isEqualTo(202);
