@@ -49,8 +49,12 @@ class DocumentApiTest {
         assertThat(doc.get("metadata").get("source").asString()).isEqualTo("test");
         assertThat(doc.get("chunkCount").asInt()).isPositive();
         assertThat(doc.get("stages")).extracting(s -> s.get("name").asString())
-                .containsExactly("segment", "embed", "memos", "page-headers", "graph");
-        assertThat(doc.get("stages")).extracting(s -> s.get("status").asString()).containsExactly("DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED");
+                .containsExactly("segment", "embed", "memos", "page-headers", "graph", "veridical", "triples", "semantic", "episodic");
+        assertThat(doc.get("stages")).extracting(s -> s.get("kind").asString())
+                .containsExactly("retrieval", "retrieval", "enrichment", "enrichment", "enrichment", "enrichment", "enrichment",
+                        "enrichment", "enrichment");
+        assertThat(doc.get("stages")).extracting(s -> s.get("status").asString())
+                .containsExactly("DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED");
         for (JsonNode stage : doc.get("stages")) {
             if (stage.get("status").asString().equals("DONE")) {
                 assertThat(stage.get("done").asInt()).isEqualTo(stage.get("total").asInt()).isEqualTo(doc.get("chunkCount").asInt());
