@@ -22,6 +22,7 @@ import io.lorekeeper.llm.FakeOpenAi;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.TestDatabase;
+import io.lorekeeper.support.TestDatabaseInitializer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -118,13 +119,8 @@ class LlmOutageTest {
     static class Initializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
         @Override
         public void initialize(ConfigurableApplicationContext context) {
-            TestDatabase.Connection db = TestDatabase.sibling("llm_outage");
+            TestDatabaseInitializer.apply(TestDatabase.sibling("llm_outage"), context);
             TestPropertyValues.of(
-                    "spring.datasource.url=" + db.url(),
-                    "spring.datasource.username=" + db.username(),
-                    "spring.datasource.password=" + db.password(),
-                    "logging.structured.format.console=",
-                    "db-scheduler.polling-interval=500ms",
                     "lorekeeper.llm.base-url=http://127.0.0.1:" + PORT + "/v1",
                     "lorekeeper.llm.api-key=" + FakeOpenAi.API_KEY,
                     "lorekeeper.llm.timeout=3s",

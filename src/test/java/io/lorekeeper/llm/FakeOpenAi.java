@@ -34,6 +34,7 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 
 import io.lorekeeper.support.TestDatabase;
+import io.lorekeeper.support.TestDatabaseInitializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -439,13 +440,8 @@ public final class FakeOpenAi {
         public void initialize(ConfigurableApplicationContext context) {
             // A database of its own: contexts sharing one also share db-scheduler's task table, so a job queued by
             // a context without an LLM could run here against the fake (and spoil the request counts), or vice versa.
-            TestDatabase.Connection db = TestDatabase.sibling("fake_openai");
+            TestDatabaseInitializer.apply(TestDatabase.sibling("fake_openai"), context);
             TestPropertyValues.of(
-                    "spring.datasource.url=" + db.url(),
-                    "spring.datasource.username=" + db.username(),
-                    "spring.datasource.password=" + db.password(),
-                    "logging.structured.format.console=",
-                    "db-scheduler.polling-interval=500ms",
                     "lorekeeper.llm.base-url=" + get().baseUrl(),
                     "lorekeeper.llm.api-key=" + API_KEY,
                     "lorekeeper.llm.model=" + MODEL,

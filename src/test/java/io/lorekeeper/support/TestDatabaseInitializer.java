@@ -20,11 +20,16 @@ public class TestDatabaseInitializer implements ApplicationContextInitializer<Co
         }
     }
 
-    private static void apply(TestDatabase.Connection db, ConfigurableApplicationContext context) {
+    /**
+     * Points a test context at its database. Cached contexts stay open for the whole run, so their
+     * pools keep few idle connections: several suites may share one local server.
+     */
+    public static void apply(TestDatabase.Connection db, ConfigurableApplicationContext context) {
         TestPropertyValues.of(
                 "spring.datasource.url=" + db.url(),
                 "spring.datasource.username=" + db.username(),
                 "spring.datasource.password=" + db.password(),
+                "spring.datasource.hikari.minimum-idle=2",
                 "logging.structured.format.console=",
                 "db-scheduler.polling-interval=500ms")
                 .applyTo(context);
