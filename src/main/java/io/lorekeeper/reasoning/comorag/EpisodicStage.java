@@ -8,14 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Summary;
@@ -28,49 +25,23 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.Vectored;
  * windows slide again over the summaries for coarser views of the plot.
  */
 @Component
-class EpisodicStage implements IngestionStage {
+class EpisodicStage extends IndexStage {
 
     static final String NAME = "episodic";
     static final String TEMPLATE = "comorag/episodic-summary";
     private static final Logger log = LoggerFactory.getLogger(EpisodicStage.class);
 
     private final ComoRagStore store;
-    private final LlmGateway gateway;
     private final Documents documents;
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
 
     EpisodicStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+        super(NAME, 75, gateway);
         this.store = store;
-        this.gateway = gateway;
         this.documents = documents;
         this.embeddings = embeddings;
         this.settings = settings;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int position() {
-        return 75;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public boolean onDemand() {
-        return true;
-    }
-
-    @Override
-    public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
     }
 
     @Override

@@ -14,14 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.memory.Embeddings;
@@ -36,7 +33,7 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
  * at the units still without them.
  */
 @Component
-class TripleStage implements IngestionStage {
+class TripleStage extends IndexStage {
 
     static final String NAME = "triples";
     static final String TEMPLATE = "comorag/triples";
@@ -45,42 +42,16 @@ class TripleStage implements IngestionStage {
     private static final Logger log = LoggerFactory.getLogger(TripleStage.class);
 
     private final ComoRagStore store;
-    private final LlmGateway gateway;
     private final Documents documents;
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
 
     TripleStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+        super(NAME, 65, gateway);
         this.store = store;
-        this.gateway = gateway;
         this.documents = documents;
         this.embeddings = embeddings;
         this.settings = settings;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int position() {
-        return 65;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public boolean onDemand() {
-        return true;
-    }
-
-    @Override
-    public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
     }
 
     @Override

@@ -5,11 +5,8 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.memory.MemorizerApplicability;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.ChunkRow;
 
 /**
@@ -21,43 +18,17 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.ChunkRow;
  * chunks, so the layers built on them stay valid.
  */
 @Component
-class VeridicalStage implements IngestionStage {
+class VeridicalStage extends IndexStage {
 
     static final String NAME = "veridical";
 
     private final ComoRagStore store;
-    private final LlmGateway gateway;
     private final ComoRagSettings settings;
 
     VeridicalStage(ComoRagStore store, LlmGateway gateway, ComoRagSettings settings) {
+        super(NAME, 60, gateway);
         this.store = store;
-        this.gateway = gateway;
         this.settings = settings;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int position() {
-        return 60;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public boolean onDemand() {
-        return true;
-    }
-
-    @Override
-    public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
     }
 
     /**
