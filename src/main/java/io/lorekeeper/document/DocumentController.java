@@ -68,7 +68,7 @@ class DocumentController {
         this.appender = appender;
     }
 
-    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "createDocument", summary = "Add a text or a conversation",
             description = "Give either `text` (CreateTextDocument) or `sessions` (CreateConversation); an empty `sessions` list "
                     + "counts as absent. Returns 202 and queues ingestion; re-posting identical content returns the stored "
@@ -106,7 +106,7 @@ class DocumentController {
             @Schema(description = "Metadata as a JSON object, written as text") String metadata) {
     }
 
-    @PostMapping(path = "/files", consumes = MediaType.MULTIPART_FORM_DATA_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/files", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(operationId = "uploadDocumentFile", summary = "Upload a .txt or .md file (UTF-8)",
             description = "Returns 202 and queues ingestion; re-uploading identical content returns the stored document with 200.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
@@ -157,9 +157,9 @@ class DocumentController {
     @Operation(operationId = "listDocuments", summary = "Documents of the tenant, newest first")
     @ApiResponse(responseCode = "200", description = "One page of documents")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    DocumentPage list(@Parameter(description = "0-based page number", schema = @Schema(minimum = "0", defaultValue = "0"))
+    DocumentPage list(@Parameter(description = "0-based page number", schema = @Schema(type = "integer", format = "int32", minimum = "0", defaultValue = "0"))
             @RequestParam(defaultValue = "0") int page,
-            @Parameter(description = "Documents per page", schema = @Schema(minimum = "1", maximum = "200", defaultValue = "20"))
+            @Parameter(description = "Documents per page", schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "200", defaultValue = "20"))
             @RequestParam(defaultValue = "20") int size) {
         if (page < 0) {
             throw ApiProblem.invalid("page", "page must be >= 0");
@@ -190,9 +190,9 @@ class DocumentController {
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     TextSpan text(@PathVariable UUID id,
-            @Parameter(description = "First UTF-16 code unit (default 0)", schema = @Schema(minimum = "0"))
+            @Parameter(description = "First UTF-16 code unit (default 0)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
             @RequestParam(required = false) Integer start,
-            @Parameter(description = "End, exclusive (default: the text's length)", schema = @Schema(minimum = "0"))
+            @Parameter(description = "End, exclusive (default: the text's length)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
             @RequestParam(required = false) Integer end) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         String text = documents.text(id);
@@ -216,7 +216,7 @@ class DocumentController {
         return store.turns(id);
     }
 
-    @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "appendSessions", summary = "Append sessions to a conversation",
             description = "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
                     + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
@@ -230,7 +230,7 @@ class DocumentController {
         return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(appender.append(id, request));
     }
 
-    @PostMapping(path = "/{id}/reindex", produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping("/{id}/reindex")
     @Operation(operationId = "reindexDocument", summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
             + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
     @ApiResponse(responseCode = "202", description = "Reindexing queued", headers = @Header(

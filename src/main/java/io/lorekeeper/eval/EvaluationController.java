@@ -64,7 +64,7 @@ class EvaluationController {
             Object report) {
     }
 
-    @PostMapping(path = "/v1/evaluations", consumes = ApiDocs.JSON, produces = ApiDocs.JSON)
+    @PostMapping("/v1/evaluations")
     @Operation(operationId = "startEvaluation", summary = "Start an evaluation",
             description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
     @ApiResponse(responseCode = "202", description = "Queued as a job; poll Location", headers = @Header(
@@ -83,7 +83,7 @@ class EvaluationController {
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
     }
 
-    @GetMapping(path = "/v1/evaluations/{id}", produces = ApiDocs.JSON)
+    @GetMapping("/v1/evaluations/{id}")
     @Operation(operationId = "getEvaluation", summary = "Progress of an evaluation, and its report when DONE")
     @ApiResponse(responseCode = "200", description = "The evaluation")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -91,7 +91,7 @@ class EvaluationController {
         return view(load(id));
     }
 
-    @PostMapping(path = "/v1/evaluations/{id}/retry", produces = ApiDocs.JSON)
+    @PostMapping("/v1/evaluations/{id}/retry")
     @Operation(operationId = "retryEvaluation", summary = "Run a FAILED evaluation again",
             description = "Resumes it: questions that finished before the failure keep their results and are not asked again.")
     @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(

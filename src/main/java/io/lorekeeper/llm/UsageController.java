@@ -48,7 +48,7 @@ class UsageController {
         return instant;
     }
 
-    @GetMapping(path = "/v1/usage", produces = io.lorekeeper.platform.ApiDocs.JSON)
+    @GetMapping("/v1/usage")
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "Totals and lines")
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "400", ref = io.lorekeeper.platform.ApiDocs.BAD_REQUEST)
     @Operation(operationId = "getUsage", summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")

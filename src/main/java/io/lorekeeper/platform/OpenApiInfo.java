@@ -1,5 +1,6 @@
 package io.lorekeeper.platform;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -98,9 +99,18 @@ class OpenApiInfo {
                 .addProperty("retryAt", new StringSchema().format("date-time")
                         .description("memory-not-ready: when the failed memory is tried again"))
                 .required(List.of("type", "title", "status"));
-        schema.setExample(Map.of("type", "https://lorekeeper.io/problems/invalid-request", "title", "Invalid request",
-                "status", 400, "detail", "give exactly one of `text` or `sessions`", "field", "text",
-                "errors", List.of(Map.of("field", "text", "message", "give exactly one of `text` or `sessions`"))));
+        // Ordered maps: the committed spec must come out the same on every start.
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("field", "text");
+        error.put("message", "give exactly one of `text` or `sessions`");
+        Map<String, Object> example = new LinkedHashMap<>();
+        example.put("type", "https://lorekeeper.io/problems/invalid-request");
+        example.put("title", "Invalid request");
+        example.put("status", 400);
+        example.put("detail", "give exactly one of `text` or `sessions`");
+        example.put("field", "text");
+        example.put("errors", List.of(error));
+        schema.setExample(example);
         return schema;
     }
 }

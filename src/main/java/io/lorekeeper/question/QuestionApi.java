@@ -71,7 +71,8 @@ final class QuestionApi {
     record TraceEvent(@Schema(description = "1-based position in the trace (the SSE id)") int seq,
             @Schema(description = "The step, e.g. `retrieve`, `plan`, `answer`", requiredMode = Schema.RequiredMode.REQUIRED) String type,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Instant at,
-            @Schema(description = "What the step saw and produced; its members depend on `type`", type = "object")
+            // Any JSON value: most steps record an object, whose members depend on the step.
+            @Schema(description = "What the step saw and produced (usually an object); its shape depends on `type`")
             Object payload) {
     }
 

@@ -63,7 +63,7 @@ class QuestionController {
         this.usage = usage;
     }
 
-    @PostMapping(path = "/v1/questions", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping("/v1/questions")
     @Operation(operationId = "askQuestion", summary = "Ask a question",
             description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
@@ -96,7 +96,7 @@ class QuestionController {
                 : ResponseEntity.accepted().location(location).body(view(question));
     }
 
-    @GetMapping(path = "/v1/questions/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/v1/questions/{id}")
     @Operation(operationId = "getQuestion", summary = "Status, answer, verified citations, confidence, timings and model usage")
     @ApiResponse(responseCode = "200", description = "The question")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -104,7 +104,7 @@ class QuestionController {
         return view(load(id));
     }
 
-    @GetMapping(path = "/v1/questions/{id}/trace", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/v1/questions/{id}/trace")
     @Operation(operationId = "getQuestionTrace", summary = "Every step the strategy recorded, in order")
     @ApiResponse(responseCode = "200", description = "The trace so far")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -122,7 +122,8 @@ class QuestionController {
                     is sent and the stream closes, so reading it to the end also works for clients without SSE support. \
                     Send `Last-Event-ID` to resume after the event with that id.""")
     @ApiResponse(responseCode = "200", description = "The event stream; ends after the `end` frame", content = @Content(
-            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string", description = "SSE frames"),
+            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string", format = "binary",
+                    description = "UTF-8 SSE frames, a byte stream that generated clients read to its end"),
             examples = @ExampleObject(name = "frames", value = """
                     id: 1
                     event: retrieve
@@ -142,7 +143,7 @@ class QuestionController {
         return events.stream(id, after, settings.eventsTimeout());
     }
 
-    @PostMapping(path = "/v1/questions/{id}/retry", produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping("/v1/questions/{id}/retry")
     @Operation(operationId = "retryQuestion", summary = "Run a FAILED question again")
     @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(
             name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
@@ -153,7 +154,7 @@ class QuestionController {
         return ResponseEntity.accepted().location(URI.create("/v1/questions/" + id)).body(view(load(id)));
     }
 
-    @GetMapping(path = "/v1/strategies", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/v1/strategies")
     @Operation(operationId = "listStrategies", summary = "The answer strategies and whether each can run with the current configuration")
     List<StrategyView> strategies() {
         LlmGateway.EndpointStatus llm = gateway.endpointStatus();

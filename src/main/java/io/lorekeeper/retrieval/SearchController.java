@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -59,7 +58,7 @@ class SearchController {
     record SearchResponse(String mode, int k, List<Hit> hits, long tookMs) {
     }
 
-    @PostMapping(path = "/v1/search", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping("/v1/search")
     @Operation(operationId = "searchDocuments", summary = "Search documents by vector, keyword (BM25) or hybrid (reciprocal-rank fusion)")
     @ApiResponse(responseCode = "200", description = "The hits, best first")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)

@@ -68,7 +68,7 @@ class GraphController {
     record GraphCommunity(int id, List<String> nodes) {
     }
 
-    @GetMapping(path = "/v1/documents/{id}/graph", produces = ApiDocs.JSON)
+    @GetMapping("/v1/documents/{id}/graph")
     @ApiResponse(responseCode = "200", description = "The graph",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = DocumentGraph.class)))
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
