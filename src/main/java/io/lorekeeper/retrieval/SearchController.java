@@ -46,7 +46,8 @@ class SearchController {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(description = "A chunk that matched: `text` is the canonical text in [start, end) (UTF-16 code units)")
-    record Hit(UUID documentId, int chunk, int page, int start, int end, double score, String text,
+    record Hit(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID documentId, int chunk, int page, int start, int end,
+            double score, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String text,
             @Schema(description = "Conversation turns the chunk overlaps (conversations only)") List<String> turnIds,
             @Schema(description = "The chunk with its neighbours, when `window` > 0") Context context) {
     }
@@ -55,7 +56,9 @@ class SearchController {
     record Context(int start, int end, String text) {
     }
 
-    record SearchResponse(String mode, int k, List<Hit> hits, long tookMs) {
+    @Schema(description = "The hits, best first, and how they were ranked")
+    record SearchResponse(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"vector", "keyword", "hybrid"})
+            String mode, int k, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Hit> hits, long tookMs) {
     }
 
     @PostMapping("/v1/search")

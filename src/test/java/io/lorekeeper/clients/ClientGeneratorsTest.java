@@ -60,6 +60,10 @@ class ClientGeneratorsTest {
         assertThat(api.getComponents().getSchemas().get("Problem").getRequired()).containsExactlyInAnyOrder("type", "title", "status");
         assertThat(api.getComponents().getSchemas().get("CreateTextDocument").getRequired()).containsExactly("text");
         assertThat(api.getComponents().getSchemas().get("CreateConversation").getRequired()).containsExactly("sessions");
+        // Primitive record components are always written, so they are required (PrimitivesRequired).
+        assertThat(api.getComponents().getSchemas().get("Citation").getRequired())
+                .containsExactlyInAnyOrder("documentId", "start", "end", "quote");
+        assertThat(api.getComponents().getSchemas().get("Hit").getRequired()).contains("start", "end", "score", "text");
     }
 
     @ParameterizedTest(name = "{0} {1}")
