@@ -34,7 +34,7 @@ class AboutController {
     }
 
     @GetMapping("/v1/about")
-    @Operation(summary = "Authentication mode, and the calling tenant with its quotas")
+    @Operation(operationId = "about", summary = "Authentication mode, and the calling tenant with its quotas")
     About about() {
         var caller = CurrentTenant.caller();
         return new About(settings.mode(), tenant.id(), caller.map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT)).orElse(null),

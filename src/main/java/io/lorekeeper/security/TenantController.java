@@ -57,7 +57,7 @@ class TenantController {
     }
 
     @PostMapping("/v1/tenants")
-    @Operation(summary = "Create a tenant, optionally with its own quotas")
+    @Operation(operationId = "createTenant", summary = "Create a tenant, optionally with its own quotas")
     @ApiResponse(responseCode = "201", description = "Created")
     ResponseEntity<TenantView> create(@RequestBody CreateTenant request) {
         requireKeysMode();
@@ -80,21 +80,21 @@ class TenantController {
     }
 
     @GetMapping("/v1/tenants")
-    @Operation(summary = "All tenants, oldest first")
+    @Operation(operationId = "listTenants", summary = "All tenants, oldest first")
     List<TenantView> list() {
         requireKeysMode();
         return tenants.list().stream().map(this::view).toList();
     }
 
     @GetMapping("/v1/tenants/{id}")
-    @Operation(summary = "One tenant and its quotas")
+    @Operation(operationId = "getTenant", summary = "One tenant and its quotas")
     TenantView get(@PathVariable UUID id) {
         requireKeysMode();
         return view(find(id));
     }
 
     @DeleteMapping("/v1/tenants/{id}")
-    @Operation(summary = "Delete the tenant and everything it owns",
+    @Operation(operationId = "deleteTenant", summary = "Delete the tenant and everything it owns",
             description = "Its keys, documents with every memory built from them, questions, traces, evaluations, usage records and cached replies.")
     @ApiResponse(responseCode = "204", description = "Deleted")
     ResponseEntity<Void> delete(@PathVariable UUID id) {
@@ -109,7 +109,7 @@ class TenantController {
     }
 
     @PostMapping("/v1/tenants/{id}/keys")
-    @Operation(summary = "Create an API key for the tenant", description = "The key is in this response only; the service keeps just its hash.")
+    @Operation(operationId = "createApiKey", summary = "Create an API key for the tenant", description = "The key is in this response only; the service keeps just its hash.")
     @ApiResponse(responseCode = "201", description = "Created; `key` is shown this once")
     ResponseEntity<ApiKeys.NewApiKey> createKey(@PathVariable UUID id, @RequestBody(required = false) CreateKey request) {
         requireKeysMode();
@@ -124,7 +124,7 @@ class TenantController {
     }
 
     @GetMapping("/v1/tenants/{id}/keys")
-    @Operation(summary = "The tenant's keys (prefix only, never the key), revoked ones with when")
+    @Operation(operationId = "listApiKeys", summary = "The tenant's keys (prefix only, never the key), revoked ones with when")
     List<ApiKeys.ApiKeyView> listKeys(@PathVariable UUID id) {
         requireKeysMode();
         find(id);
@@ -132,7 +132,7 @@ class TenantController {
     }
 
     @DeleteMapping("/v1/tenants/{id}/keys/{keyId}")
-    @Operation(summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached).")
+    @Operation(operationId = "revokeApiKey", summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached).")
     @ApiResponse(responseCode = "204", description = "Revoked")
     ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable UUID keyId) {
         requireKeysMode();
