@@ -34,6 +34,23 @@ class SecurityModeTest {
     }
 
     @Test
+    void theAdminKeyIsReadFromLOREKEEPER_ADMIN_KEY() throws Exception {
+        String key = "e".repeat(40);
+        var environment = new org.springframework.core.env.StandardEnvironment();
+        new org.springframework.boot.env.YamlPropertySourceLoader()
+                .load("application.yml", new org.springframework.core.io.ClassPathResource("application.yml"))
+                .forEach(environment.getPropertySources()::addLast);
+        environment.getPropertySources().addFirst(new org.springframework.core.env.MapPropertySource("env",
+                java.util.Map.of("LOREKEEPER_ADMIN_KEY", key)));
+        SecuritySettings bound = org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bind("lorekeeper.security", SecuritySettings.class).get();
+        assertThat(bound.adminKey()).isEqualTo(key);
+        QuotaSettings quotas = org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bind("lorekeeper.quotas", QuotaSettings.class).get();
+        assertThat(quotas.defaults()).isEqualTo(new Quotas(600, 1024L * 1024 * 1024, 10000, 0));
+    }
+
+    @Test
     void aKeyIsMaskedToItsPrefixAndAnythingElseToNothing() {
         String key = ApiKeys.newKey();
         assertThat(ApiKeys.masked(key)).isEqualTo(key.substring(0, 11) + "…");

@@ -110,6 +110,10 @@ class TenantIsolationTest {
         // And A still reaches all of it.
         assertThat(a.api().get("/v1/documents/" + aConversation + "/turns").status()).isEqualTo(200);
         assertThat(a.api().get("/v1/questions/" + aQuestion + "/trace").status()).isEqualTo(200);
+        // Its event stream too: the stream's async dispatch keeps the caller the request was let in as.
+        List<Api.Event> events = a.api().events("/v1/questions/" + aQuestion + "/events", null, Duration.ofSeconds(60));
+        assertThat(events).isNotEmpty();
+        assertThat(events.getLast().name()).isEqualTo("end");
     }
 
     @Test
