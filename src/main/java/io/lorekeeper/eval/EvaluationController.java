@@ -22,6 +22,7 @@ import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -42,9 +43,11 @@ class EvaluationController {
     private final LlmGateway gateway;
     private final Strategies strategies;
     private final Path dataDir;
+    private final TenantQuotas quotas;
 
     EvaluationController(EvaluationStore store, EvaluationScheduler scheduler, CurrentTenant tenant, LlmGateway gateway,
-            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.strategies = strategies;
         this.store = store;
         this.scheduler = scheduler;
@@ -76,6 +79,7 @@ class EvaluationController {
         }
         List<EvalItem> items = request.load(dataDir);
         request.checkRun(strategies);
+        quotas.requireTokens();
         UUID id = UUID.randomUUID();
         int total = items.size() * request.strategies().size();
         store.create(id, tenant.id(), request, total);
@@ -104,6 +108,7 @@ class EvaluationController {
             throw ApiProblem.conflict("not-failed", "Evaluation not failed",
                     "only a FAILED evaluation can be retried; this one is " + s.status(), null);
         }
+        quotas.requireTokens();
         store.markQueued(id);
         scheduler.schedule(id);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
