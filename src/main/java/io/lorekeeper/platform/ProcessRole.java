@@ -42,10 +42,6 @@ public enum ProcessRole {
         return this != API;
     }
 
-    public boolean servesApi() {
-        return this != WORKER;
-    }
-
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);

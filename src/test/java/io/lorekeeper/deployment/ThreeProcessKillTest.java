@@ -52,8 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
 class ThreeProcessKillTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
-    private static final Duration FINISH_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
+    private static final Duration FINISH_TIMEOUT = Duration.ofSeconds(120);
     private static final int DOCUMENTS = 20;
     private static final int QUESTIONS = 100;
 
