@@ -28,7 +28,7 @@ if ! apt-cache show libc6 >/dev/null 2>&1; then apt-get update -qq; fi
 closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances $packages \
   | grep -v '^[ <]' | sort -u | grep -vxE 'debconf|cdebconf|dpkg|install-info|perl-base|tar' || true)
 echo "[image] Debian packages: $(echo $closure | wc -w)"
-(cd "$out/debs" && apt-get download -qq $closure)
+(cd "$out/debs" && apt-get download -qq -o APT::Sandbox::User=root $closure)
 
 rm -rf "$rootfs" && mkdir -p "$rootfs"
 for deb in "$out"/debs/*.deb; do dpkg-deb -x "$deb" "$rootfs"; done
