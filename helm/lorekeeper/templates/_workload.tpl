@@ -87,14 +87,14 @@ spec:
             - name: JAVA_TOOL_OPTIONS
               value: {{ $s.javaToolOptions | quote }}
             {{- if ne .component "api" }}
-            - name: DB_SCHEDULER_THREADS
+            - name: DBSCHEDULER_THREADS
               value: {{ $root.Values.worker.jobThreads | quote }}
             # On SIGTERM the scheduler stops picking jobs and waits this long for running ones; a job
             # still running then is revived by another worker once its heartbeats stop.
-            - name: DB_SCHEDULER_SHUTDOWN_MAX_WAIT
+            - name: DBSCHEDULER_SHUTDOWNMAXWAIT
               value: {{ printf "%ds" (int (sub $s.terminationGracePeriodSeconds (add $root.Values.drain.preStopSleepSeconds 10))) | quote }}
             {{- end }}
-            - name: SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE
+            - name: SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE
               value: {{ $s.databasePoolSize | quote }}
             {{- if $root.Values.cnpg.enabled }}
             # credentials of the CloudNativePG application user (its <cluster>-app Secret)

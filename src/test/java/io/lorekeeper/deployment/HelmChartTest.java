@@ -58,8 +58,8 @@ class HelmChartTest {
 
         assertThat(envValue(container(api), "LOREKEEPER_ROLE")).isEqualTo("api");
         assertThat(envValue(container(worker), "LOREKEEPER_ROLE")).isEqualTo("worker");
-        assertThat(envValue(container(worker), "DB_SCHEDULER_THREADS")).isEqualTo("16");
-        assertThat(envValue(container(api), "DB_SCHEDULER_THREADS")).as("the api executes no jobs").isNull();
+        assertThat(envValue(container(worker), "DBSCHEDULER_THREADS")).isEqualTo("16");
+        assertThat(envValue(container(api), "DBSCHEDULER_THREADS")).as("the api executes no jobs").isNull();
 
         Map<String, Object> selector = map(only(docs, "Service"), "spec", "selector");
         assertThat(selector).containsEntry("app.kubernetes.io/component", "api");
@@ -68,6 +68,30 @@ class HelmChartTest {
         // each Deployment selects only its own pods
         assertThat(map(api, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "api");
         assertThat(map(worker, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "worker");
+    }
+
+    @Test
+    void theEnvironmentVariablesTheChartSetsBindToTheServicesProperties() {
+        List<Map<String, Object>> docs = render("database.searchUrl", "jdbc:postgresql://replica:5432/lorekeeper");
+        Map<String, Object> env = new java.util.HashMap<>(map(only(docs, "ConfigMap"), "data"));
+        list(container(named(docs, "Deployment", "lk-lorekeeper-worker")), "env").stream()
+                .filter(e -> e.get("value") != null)
+                .forEach(e -> env.put((String) e.get("name"), e.get("value")));
+        // Spring maps an environment variable to a property by dropping dashes, not by turning them into underscores
+        var source = new org.springframework.core.env.SystemEnvironmentPropertySource(
+                org.springframework.core.env.StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, env);
+        var binder = new org.springframework.boot.context.properties.bind.Binder(
+                org.springframework.boot.context.properties.source.ConfigurationPropertySources.from(source));
+
+        Map<String, Object> expected = Map.of(
+                "lorekeeper.role", "worker",
+                "db-scheduler.threads", "16",
+                "db-scheduler.shutdown-max-wait", "280s",
+                "spring.datasource.hikari.maximum-pool-size", "30",
+                "spring.datasource.url", "jdbc:postgresql://postgresql:5432/lorekeeper",
+                "lorekeeper.search.datasource.url", "jdbc:postgresql://replica:5432/lorekeeper");
+        expected.forEach((property, value) -> assertThat(binder.bind(property, String.class).orElse(null))
+                .as("property %s from the chart's environment", property).isEqualTo(value));
     }
 
     @Test
@@ -156,7 +180,7 @@ class HelmChartTest {
         }
         Map<String, Object> worker = container(named(docs, "Deployment", "lk-lorekeeper-worker"));
         // the scheduler's own wait ends before the kubelet's SIGKILL: 300 - 12 - 10
-        assertThat(envValue(worker, "DB_SCHEDULER_SHUTDOWN_MAX_WAIT")).isEqualTo("278s");
+        assertThat(envValue(worker, "DBSCHEDULER_SHUTDOWNMAXWAIT")).isEqualTo("278s");
     }
 
     @Test
@@ -229,7 +253,7 @@ class HelmChartTest {
 
         assertThat(str(deployment, "metadata", "name")).isEqualTo("lk-lorekeeper");
         assertThat(envValue(container(deployment), "LOREKEEPER_ROLE")).isEqualTo("all");
-        assertThat(envValue(container(deployment), "DB_SCHEDULER_THREADS")).isEqualTo("16");
+        assertThat(envValue(container(deployment), "DBSCHEDULER_THREADS")).isEqualTo("16");
         assertThat(get(deployment, "spec", "replicas")).isEqualTo(2);
         assertThat(map(deployment, "spec", "template", "metadata", "labels")).containsAllEntriesOf(map(only(docs, "Service"), "spec", "selector"));
         assertThat(docs).extracting(d -> d.get("kind")).containsOnlyOnce("PodDisruptionBudget").doesNotContain("ScaledObject");
