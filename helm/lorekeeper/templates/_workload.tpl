@@ -113,6 +113,7 @@ spec:
             # filesystem is read-only, so it lives on the djl-cache emptyDir.
             - name: DJL_CACHE_DIR
               value: /tmp/djl
+            {{- include "lorekeeper.adminKeyEnv" $root | nindent 12 }}
           lifecycle:
             preStop:
               # keeps serving while the endpoint removal reaches every proxy, then SIGTERM drains
