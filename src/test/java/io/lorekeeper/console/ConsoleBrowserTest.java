@@ -1,0 +1,249 @@
+package io.lorekeeper.console;
+
+import static io.lorekeeper.support.TestDocuments.aText;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.IntegrationTest;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The web console in a real headless Chromium against the running service: one browser for all
+ * cases. Debian's chromium and chromium-driver are installed by scripts/test.sh; where they are
+ * missing the class is skipped, except under CI, where that is a failure.
+ */
+@IntegrationTest
+class ConsoleBrowserTest {
+
+    private static final Path CHROMIUM = Path.of(System.getProperty("lorekeeper.chromium", "/usr/bin/chromium"));
+    private static final Path CHROMEDRIVER = Path.of(System.getProperty("lorekeeper.chromedriver", "/usr/bin/chromedriver"));
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static ChromeDriver browser;
+    private static Path profile;
+    private static Path files;
+
+    @Autowired
+    Api api;
+    @Autowired
+    FaultInjectingEmbeddingModel embeddings;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        if (!present && System.getenv("CI") == null) {
+            Assumptions.abort("no " + CHROMIUM + " / " + CHROMEDRIVER + ": run scripts/test.sh, which installs them");
+        }
+        assertThat(present).as("chromium and chromedriver must be installed under CI (" + CHROMIUM + ", " + CHROMEDRIVER + ")")
+                .isTrue();
+        profile = Files.createTempDirectory("lk-chromium-");
+        files = Files.createTempDirectory("lk-uploads-");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1440,1100", "--lang=en-GB");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void stopBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        for (Path dir : new Path[] {profile, files}) {
+            if (dir != null) {
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    @BeforeEach
+    void openConsole() {
+        browser.get(api.uri("/#documents").toString());
+        until(() -> browser.findElement(By.id("view-documents")).isDisplayed());
+    }
+
+    @AfterEach
+    void screenshot(TestInfo test) throws IOException {
+        embeddings.heal();
+        save(test.getTestMethod().orElseThrow().getName() + "-end");
+    }
+
+    @Test
+    void anUploadShowsItsStagesProgressingUntilReady() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        String title = "Tide mill " + marker;
+        Path file = files.resolve("tide-mill-" + marker + ".txt");
+        Files.writeString(file, "The tide mill of Carew " + marker + " ground corn for four hundred years.\n\n"
+                + "Its pond filled at every high tide and drove the wheel as the water ran back out.\n", StandardCharsets.UTF_8);
+        embeddings.hold(); // keeps the embed stage running until the page has shown it
+
+        browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());
+        browser.findElement(By.id("upload-title")).sendKeys(title);
+        browser.findElement(By.cssSelector("#upload-form button[type=submit]")).click();
+
+        By row = By.xpath("//tr[.//span[@class='doc-title' and text()='" + title + "']]");
+        until(() -> !browser.findElements(row).isEmpty());
+        UUID id = UUID.fromString(browser.findElement(row).getDomAttribute("data-id"));
+        await().atMost(WAIT).until(() -> embeddings.held() > 0);
+        // The page polls: it shows the document INGESTING, segmentation done and embedding under way.
+        until(() -> "INGESTING".equals(browser.findElement(row).getDomAttribute("data-status"))
+                && "DONE".equals(stageStatus(row, "segment")) && "RUNNING".equals(stageStatus(row, "embed")));
+        save("upload-progress");
+
+        embeddings.release();
+        until(() -> "READY".equals(browser.findElement(row).getDomAttribute("data-status"))
+                && browser.findElement(row).findElements(By.cssSelector("li[data-status=PENDING], li[data-status=RUNNING]")).isEmpty());
+
+        JsonNode doc = api.get("/v1/documents/" + id).json();
+        assertThat(browser.findElement(row).findElement(By.cssSelector(".status")).getText()).isEqualTo("READY");
+        List<WebElement> shown = browser.findElement(row).findElements(By.cssSelector("ul.stages > li"));
+        assertThat(shown).extracting(li -> li.getDomAttribute("data-stage"))
+                .containsExactlyElementsOf(names(doc.get("stages"), "name"));
+        assertThat(shown).extracting(li -> li.getDomAttribute("data-status"))
+                .containsExactlyElementsOf(names(doc.get("stages"), "status"));
+        int chunks = doc.get("chunkCount").asInt();
+        assertThat(stageElement(row, "embed").findElement(By.cssSelector(".stage-status")).getText())
+                .isEqualTo("DONE " + chunks + "/" + chunks);
+    }
+
+    @Test
+    void anExtractiveAnswerOpensEachCitationHighlightedInTheSource() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        StringBuilder text = new StringBuilder("The lighthouse of Skerry Point " + marker + "\n\n");
+        String[] trades = {"herring", "slate", "wool", "whisky", "kelp", "timber", "peat", "barley"};
+        for (int i = 0; i < 24; i++) {
+            text.append("In the ledger for year ").append(1860 + i).append(" the harbour master noted ").append(i + 3)
+                    .append(" boats carrying ").append(trades[i % trades.length]).append(" past the point.\n\n");
+        }
+        text.append("The lighthouse keeper of Skerry Point was a woman named Agnes Brodie. She kept the lamp burning for "
+                + "forty-one winters and never once let it fail.\n\nIn 1887 a storm drove the schooner Marigold onto the rocks "
+                + "below the tower. Agnes Brodie rowed out alone and brought back six sailors.\n");
+        UUID id = api.ingest(aText(text.toString()).titled("Skerry Point " + marker).build());
+
+        browser.findElement(By.cssSelector("a[data-view=ask]")).click();
+        By checkbox = By.id("ask-doc-" + id);
+        until(() -> !browser.findElements(checkbox).isEmpty() && browser.findElement(checkbox).isEnabled());
+        browser.findElement(checkbox).click();
+        new Select(browser.findElement(By.id("ask-strategy"))).selectByValue("extractive");
+        browser.findElement(By.id("ask-question")).sendKeys("Who rowed out to the schooner Marigold in 1887?");
+        browser.findElement(By.cssSelector("#ask-form button[type=submit]")).click();
+
+        until(() -> !browser.findElements(By.cssSelector("button.citation")).isEmpty());
+        UUID questionId = UUID.fromString(browser.findElement(By.id("answer")).getDomAttribute("data-question-id"));
+        JsonNode question = api.get("/v1/questions/" + questionId).json();
+        assertThat(question.get("status").asString()).isEqualTo("DONE");
+        assertThat(browser.findElement(By.id("answer-text")).getText()).isEqualTo(question.get("answer").asString());
+        assertThat(question.get("answer").asString()).contains("Agnes Brodie rowed out alone");
+
+        // The timeline shows the stored trace, every step in order.
+        List<String> traced = names(api.get("/v1/questions/" + questionId + "/trace").json().get("events"), "type");
+        assertThat(browser.findElements(By.cssSelector("#timeline > li"))).extracting(li -> li.getDomAttribute("data-type"))
+                .containsExactlyElementsOf(traced);
+        assertThat(traced).contains("retrieve", "answer", "citations");
+        assertThat(browser.findElement(By.id("ask-usage")).getText()).startsWith("Model calls 0");
+
+        JsonNode citations = question.get("citations");
+        List<WebElement> buttons = browser.findElements(By.cssSelector("button.citation"));
+        assertThat(buttons).hasSize(citations.size());
+        String source = api.get("/v1/documents/" + id + "/text").json().get("text").asString();
+        for (int i = citations.size() - 1; i >= 0; i--) {
+            JsonNode citation = citations.get(i);
+            browser.findElements(By.cssSelector("button.citation")).get(i).click();
+            String highlighted = (String) js("return [...document.querySelectorAll('#ask-source mark.active')]"
+                    + ".map(m => m.textContent).join('')");
+            assertThat(highlighted).as("citation %d", i + 1).isEqualTo(citation.get("quote").asString())
+                    .isEqualTo(source.substring(citation.get("start").asInt(), citation.get("end").asInt()));
+            // Scrolled into the source pane's view, and focused for keyboard users.
+            assertThat((Boolean) js("const m = document.querySelector('#ask-source mark.active');"
+                    + "const box = m.closest('.source-text').getBoundingClientRect(); const r = m.getBoundingClientRect();"
+                    + "return r.top >= box.top && r.bottom <= box.bottom + 1 && document.activeElement === m;")).isTrue();
+        }
+        js("document.getElementById('view-ask').scrollIntoView()");
+        save("answer");
+    }
+
+    @Test
+    void aRefusedUploadShowsTheProblemDetail() throws IOException {
+        Path file = files.resolve("minutes-" + UUID.randomUUID().toString().substring(0, 8) + ".pdf");
+        Files.write(file, "%PDF-1.4 not really".getBytes(StandardCharsets.US_ASCII));
+        String expected = api.upload("/v1/documents", file.getFileName().toString(), "application/pdf",
+                Files.readAllBytes(file), Map.of()).json().get("detail").asString();
+
+        browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());
+        browser.findElement(By.cssSelector("#upload-form button[type=submit]")).click();
+
+        By error = By.cssSelector("#upload-form .error");
+        until(() -> browser.findElement(error).isDisplayed());
+        assertThat(browser.findElement(error).getText()).isEqualTo(expected).contains(file.getFileName().toString());
+        assertThat(browser.findElement(By.id("upload-file")).getDomAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(browser.switchTo().activeElement().getDomAttribute("id")).isEqualTo("upload-file");
+    }
+
+    private String stageStatus(By row, String stage) {
+        List<WebElement> found = browser.findElement(row).findElements(By.cssSelector("li[data-stage='" + stage + "']"));
+        return found.isEmpty() ? null : found.getFirst().getDomAttribute("data-status");
+    }
+
+    private WebElement stageElement(By row, String stage) {
+        return browser.findElement(row).findElement(By.cssSelector("li[data-stage='" + stage + "']"));
+    }
+
+    private static List<String> names(JsonNode array, String field) {
+        List<String> out = new ArrayList<>();
+        array.forEach(node -> out.add(node.get(field).asString()));
+        return out;
+    }
+
+    private static Object js(String script) {
+        return ((JavascriptExecutor) browser).executeScript(script);
+    }
+
+    private static void until(java.util.function.BooleanSupplier condition) {
+        new WebDriverWait(browser, WAIT, Duration.ofMillis(50)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> condition.getAsBoolean());
+    }
+
+    private static void save(String name) throws IOException {
+        Files.write(SCREENSHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+    }
+}
