@@ -203,6 +203,8 @@ function summarise(payload) {
       parts.push(`${name}: ${value.length} item${value.length === 1 ? '' : 's'}`);
     } else if (value !== null && typeof value === 'object') {
       parts.push(`${name}: {${Object.keys(value).slice(0, 4).join(', ')}}`);
+    } else if (typeof value === 'number' && !Number.isInteger(value)) {
+      parts.push(`${name}: ${value.toFixed(3)}`);
     } else if (value !== null && value !== undefined) {
       const text = String(value);
       parts.push(`${name}: ${text.length > 120 ? `${text.slice(0, 117)}…` : text}`);

@@ -92,9 +92,8 @@ export function setup() {
         h('p', { class: 'muted' }, `${node.type || 'node'} · characters ${node.start}–${node.end}`
           + (community.has(node.id) ? ` · community ${community.get(node.id) + 1}` : '')),
         node.quote ? h('blockquote', {}, node.quote) : null,
-        neighbours.length ? h('ul', { class: 'small' }, neighbours.map((e) => h('li', {},
-          e.source === node.id ? `${e.relation} → ${byId.get(e.target)?.content ?? e.target}`
-            : `${byId.get(e.source)?.content ?? e.source} → ${e.relation}`))) : null);
+        neighbours.length ? h('ul', { class: 'small', 'aria-label': 'Relations' }, neighbours.map((e) => h('li', {},
+          `${byId.get(e.source)?.content ?? e.source} — ${e.relation} → ${byId.get(e.target)?.content ?? e.target}`))) : null);
       const highlights = [{ start: node.start, end: node.end, key: 'node', label: '●', title: node.content }];
       await source.show(documentId, highlights, 'node');
       announce(`Node ${node.content}`);

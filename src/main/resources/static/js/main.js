@@ -48,10 +48,13 @@ document.getElementById('source-form').addEventListener('submit', (event) => {
 });
 
 document.addEventListener('lk:documents', (event) => {
-  for (const [selectId, filter] of [['source-document', () => true], ['graph-document', documents.hasGraph]]) {
+  // Every document in both pickers: a graph can exist without its stage having run here (built
+  // elsewhere, or before a reindex), and the service says why when there is none.
+  for (const selectId of ['source-document', 'graph-document']) {
     const select = document.getElementById(selectId);
     const value = select.value;
-    clear(select, event.detail.filter(filter).map((d) => h('option', { value: d.id, selected: d.id === value }, d.title || d.id.slice(0, 8))));
+    clear(select, event.detail.map((d) => h('option', { value: d.id, selected: d.id === value },
+      `${d.title || d.id.slice(0, 8)}${selectId === 'graph-document' && documents.hasGraph(d) ? ' (graph built)' : ''}`)));
   }
 });
 

@@ -50,6 +50,7 @@ export class SourceView {
    * highlight whose key is given.
    */
   async show(documentId, highlights = [], focusKey = null) {
+    const shown = this.summary.textContent;
     this.summary.textContent = 'Loading…';
     let source;
     try {
@@ -62,6 +63,8 @@ export class SourceView {
       this.documentId = documentId;
       this.highlights = highlights;
       this.render(source);
+    } else {
+      this.summary.textContent = shown;
     }
     if (focusKey !== null && focusKey !== undefined) {
       this.focus(focusKey);
@@ -143,11 +146,6 @@ export class SourceView {
     first.focus({ preventScroll: true });
     const hl = this.highlights.find((item, index) => keyOf({ ...item, index }) === wanted);
     announce(`Showing ${hl && hl.title ? hl.title : 'the highlighted span'} in ${this.heading.textContent}`);
-  }
-
-  /** The text of the current (active) highlight, as shown: for tests and for copying. */
-  activeText() {
-    return [...this.body.querySelectorAll('mark.active')].map((m) => m.textContent).join('');
   }
 }
 

@@ -24,15 +24,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
 import io.lorekeeper.support.Api;
@@ -60,6 +64,8 @@ class ConsoleBrowserTest {
     Api api;
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
+    @Autowired
+    JdbcClient jdbc;
 
     @BeforeAll
     static void startBrowser() throws IOException {
@@ -198,8 +204,123 @@ class ConsoleBrowserTest {
                     + "const box = m.closest('.source-text').getBoundingClientRect(); const r = m.getBoundingClientRect();"
                     + "return r.top >= box.top && r.bottom <= box.bottom + 1 && document.activeElement === m;")).isTrue();
         }
-        js("document.getElementById('view-ask').scrollIntoView()");
+        js("window.scrollTo(0, document.getElementById('answer').getBoundingClientRect().top + window.scrollY - 260)");
         save("answer");
+
+        // At a phone's width the views stack: nothing sticks out sideways.
+        browser.manage().window().setSize(new Dimension(390, 844));
+        try {
+            assertThat((Boolean) js("return document.documentElement.scrollWidth <= window.innerWidth")).isTrue();
+            browser.findElements(By.cssSelector("button.citation")).getFirst().click();
+            save("answer-phone");
+        } finally {
+            browser.manage().window().setSize(new Dimension(1440, 1100));
+        }
+    }
+
+    @Test
+    void aConversationPastedAsJsonShowsItsTurnsWithSpeakersAndSessionDates() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        String title = "Pottery chat " + marker;
+        browser.findElement(By.id("conversation-json")).sendKeys("""
+                {"title": "%s", "sessions": [
+                  {"dateTime": "1:56 pm on 8 May, 2023", "turns": [
+                    {"speaker": "Caroline", "text": "I joined a pottery class (%s) last week."},
+                    {"speaker": "Melanie", "text": "What did you make first?"}]},
+                  {"dateTime": "7:55 pm on 9 June, 2023", "turns": [
+                    {"speaker": "Caroline", "text": "A blue bowl for my mother."}]}]}
+                """.formatted(title, marker));
+        browser.findElement(By.cssSelector("#conversation-form button[type=submit]")).click();
+
+        By row = By.xpath("//tr[.//span[@class='doc-title' and text()='" + title + "']]");
+        until(() -> !browser.findElements(row).isEmpty() && "READY".equals(browser.findElement(row).getDomAttribute("data-status")));
+        UUID id = UUID.fromString(browser.findElement(row).getDomAttribute("data-id"));
+        browser.findElement(row).findElement(By.xpath(".//button[text()='Source']")).click();
+        until(() -> browser.findElements(By.cssSelector("#source-main .turn")).size() == 3);
+
+        String text = api.get("/v1/documents/" + id + "/text").json().get("text").asString();
+        JsonNode turns = api.get("/v1/documents/" + id + "/turns").json();
+        List<WebElement> shown = browser.findElements(By.cssSelector("#source-main .turn"));
+        for (int i = 0; i < turns.size(); i++) {
+            JsonNode turn = turns.get(i);
+            assertThat(shown.get(i).getDomAttribute("data-turn")).isEqualTo(turn.get("turnId").asString());
+            assertThat(shown.get(i).getDomAttribute("data-speaker")).isEqualTo(turn.get("speaker").asString());
+            assertThat(shown.get(i).getDomProperty("textContent"))
+                    .isEqualTo(text.substring(turn.get("start").asInt(), turn.get("end").asInt()));
+        }
+        assertThat(names(turns, "speaker")).containsExactly("Caroline", "Melanie", "Caroline");
+        assertThat(browser.findElements(By.cssSelector("#source-main .session-header")))
+                .extracting(e -> e.getDomProperty("textContent"))
+                .containsExactly("[Session 1, 1:56 pm on 8 May, 2023]", "[Session 2, 7:55 pm on 9 June, 2023]");
+        // The same speaker has the same colour.
+        assertThat(shown.get(0).getDomAttribute("class")).isEqualTo(shown.get(2).getDomAttribute("class"));
+        save("conversation-source");
+    }
+
+    @Test
+    void theGraphViewColoursCommunitiesAndAChosenNodeShowsItsWordsInTheSource() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        // Twelve facts in two groups of six joined by one edge: more than the largest community (10) holds, so the
+        // service splits them, by Leiden, into two communities.
+        String[] quotes = {"Agnes Brodie kept the Skerry Point light", "Her lamp oil came from the harbour store",
+                "The store belonged to Callum Reid", "Callum Reid sold oil by the gallon", "The gallon cost a shilling",
+                "The light burned every night", "In 1887 the schooner Marigold struck the rocks", "Tobias Wren was the captain's son",
+                "The crew of six clung to the mast", "The mast broke at dawn", "The Marigold carried slate",
+                "The slate came from Easdale"};
+        String text = String.join(". ", quotes) + ". (" + marker + ")";
+        UUID id = api.ingest(aText(text).titled("Skerry graph " + marker).build());
+        // The graph stage needs an LLM, which these tests run without: the graph is stored as that stage stores it.
+        long graph = jdbc.sql("INSERT INTO graph (document_id, scope, chunk_tokens, status) VALUES (?, '', 8192, 'READY') RETURNING id")
+                .param(id).query(Long.class).single();
+        for (int i = 0; i < quotes.length; i++) {
+            int start = text.indexOf(quotes[i]);
+            jdbc.sql("INSERT INTO graph_node (graph_id, node_id, ordinal, type, content, start_offset, end_offset, chunk) VALUES (?, ?, ?, 'claim', ?, ?, ?, 0)")
+                    .params(graph, "n" + i, i, "Fact " + (i + 1), start, start + quotes[i].length()).update();
+        }
+        List<int[]> edges = new ArrayList<>();
+        for (int group = 0; group < 2; group++) {
+            for (int a = 0; a < 6; a++) {
+                for (int b = a + 1; b < 6; b++) {
+                    edges.add(new int[] {group * 6 + a, group * 6 + b});
+                }
+            }
+        }
+        edges.add(new int[] {5, 6});
+        for (int i = 0; i < edges.size(); i++) {
+            jdbc.sql("INSERT INTO graph_edge (graph_id, ordinal, source, target, relation, start_offset, end_offset, chunk) VALUES (?, ?, ?, ?, 'related to', 0, 12, 0)")
+                    .params(graph, i, "n" + edges.get(i)[0], "n" + edges.get(i)[1]).update();
+        }
+        JsonNode served = api.get("/v1/documents/" + id + "/graph").json();
+
+        browser.findElement(By.cssSelector("a[data-view=graph]")).click();
+        until(() -> !browser.findElements(By.cssSelector("#graph-document option[value='" + id + "']")).isEmpty());
+        new Select(browser.findElement(By.id("graph-document"))).selectByValue(id.toString());
+        browser.findElement(By.cssSelector("#graph-form button[type=submit]")).click();
+        until(() -> browser.findElements(By.cssSelector("#graph-canvas g.node")).size() == quotes.length);
+        assertThat(browser.findElements(By.cssSelector("#graph-canvas line.edge"))).hasSize(edges.size());
+
+        // One colour per community, as the service groups them.
+        JsonNode communities = served.get("communities");
+        assertThat(communities.size()).isEqualTo(2);
+        List<String> colours = new ArrayList<>();
+        for (JsonNode community : communities) {
+            List<String> fills = new ArrayList<>();
+            community.get("nodes").forEach(node -> fills.add(browser.findElement(
+                    By.cssSelector("#graph-canvas g.node[data-node='" + node.asString() + "'] circle")).getDomAttribute("fill")));
+            assertThat(fills).as("community %s", community.get("id")).containsOnly(fills.getFirst());
+            colours.add(fills.getFirst());
+        }
+        assertThat(colours).doesNotHaveDuplicates();
+
+        // Chosen from the keyboard: its content, and its words highlighted in the source.
+        WebElement wreck = browser.findElement(By.cssSelector("#graph-canvas g.node[data-node='n6']"));
+        js("arguments[0].focus()", wreck);
+        new Actions(browser).sendKeys(Keys.ENTER).perform();
+        until(() -> !browser.findElements(By.cssSelector("#graph-source mark.active")).isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#graph-node h3")).getText()).isEqualTo("Fact 7");
+        assertThat(js("return [...document.querySelectorAll('#graph-source mark.active')].map(m => m.textContent).join('')"))
+                .isEqualTo("In 1887 the schooner Marigold struck the rocks");
+        save("graph");
     }
 
     @Test
@@ -234,8 +355,8 @@ class ConsoleBrowserTest {
         return out;
     }
 
-    private static Object js(String script) {
-        return ((JavascriptExecutor) browser).executeScript(script);
+    private static Object js(String script, Object... arguments) {
+        return ((JavascriptExecutor) browser).executeScript(script, arguments);
     }
 
     private static void until(java.util.function.BooleanSupplier condition) {
