@@ -52,6 +52,13 @@ export function strategiesLoaded(list) {
       h('input', { type: 'checkbox', id, name: 'strategies', value: strategy.name, disabled: !strategy.available,
         checked: strategy.name === 'extractive' }),
       h('label', { for: id }, strategy.name, strategy.available ? '' : h('span', { class: 'muted' }, ' (unavailable)')));
+  }),
+  // Retrieval probes: how much of the gold evidence plain search finds, beside the strategies.
+  ['hybrid', 'vector', 'keyword'].map((mode) => {
+    const id = `eval-probe-search-${mode}`;
+    return h('div', { class: 'check' },
+      h('input', { type: 'checkbox', id, name: 'strategies', value: `search:${mode}` }),
+      h('label', { for: id }, `search:${mode}`, h('span', { class: 'muted' }, ' (retrieval probe)')));
   }));
 }
 
@@ -92,7 +99,7 @@ function remember(id) {
 function showRecent() {
   const list = JSON.parse(sessionStorage.getItem(RECENT) || '[]');
   clear(document.getElementById('eval-recent'), list.map((id) => h('li', {},
-    h('button', { type: 'button', class: 'link', onclick: () => follow(id) }, `Evaluation ${shortId(id)}`))));
+    h('button', { type: 'button', class: 'link', 'data-id': id, onclick: () => follow(id) }, `Evaluation ${shortId(id)}`))));
 }
 
 async function follow(id) {

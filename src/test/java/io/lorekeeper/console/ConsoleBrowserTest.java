@@ -324,6 +324,75 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aRowRebuildsTheStageChosenAndDeletesItsDocument() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        String title = "Ferry " + marker;
+        UUID id = api.ingest(aText("The ferry " + marker + " crossed the Kyle twice a day. It carried the post and two cars.")
+                .titled(title).build());
+        int chunks = api.get("/v1/documents/" + id).json().get("chunkCount").asInt();
+        browser.findElement(By.id("documents-refresh")).click();
+        By row = By.cssSelector("tr[data-id='" + id + "']");
+        until(() -> !browser.findElements(row).isEmpty());
+
+        int embeddedBefore = embeddings.textsEmbedded();
+        new Select(browser.findElement(row).findElement(By.cssSelector(".reindex select"))).selectByValue("embed");
+        browser.findElement(row).findElement(By.xpath(".//button[text()='Reindex']")).click();
+        // The embed stage ran again over every chunk, and the row followed it back to READY.
+        await().atMost(WAIT).until(() -> embeddings.textsEmbedded() >= embeddedBefore + chunks);
+        until(() -> "READY".equals(browser.findElement(row).getDomAttribute("data-status"))
+                && browser.findElement(row).findElements(By.cssSelector("li[data-status=PENDING], li[data-status=RUNNING]")).isEmpty());
+        assertThat(api.get("/v1/documents/" + id).json().get("status").asString()).isEqualTo("READY");
+
+        browser.findElement(row).findElement(By.xpath(".//button[text()='Delete']")).click();
+        assertThat(browser.switchTo().alert().getText()).contains(title);
+        browser.switchTo().alert().accept();
+        until(() -> browser.findElements(row).isEmpty());
+        assertThat(api.get("/v1/documents/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void anEvaluationStartedFromTheFormEndsInItsReportTableAndChart() throws IOException {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        String document = "{\"title\": \"Nareth " + marker + "\", \"text\": \"The lighthouse keeper of Nareth Point was Oswin Clay "
+                + marker + ". The village baker sold rye bread every morning.\"}";
+        browser.findElement(By.cssSelector("a[data-view=evaluations]")).click();
+        until(() -> !browser.findElements(By.id("eval-strategy-extractive")).isEmpty());
+        new Select(browser.findElement(By.id("eval-dataset"))).selectByValue("jsonl");
+        browser.findElement(By.id("eval-items")).sendKeys(
+                "{\"id\": \"keeper\", \"document\": " + document + ", \"question\": \"Who was the lighthouse keeper of Nareth Point?\","
+                        + " \"answer\": \"Oswin Clay\", \"category\": \"people\", \"evidence\": [\"The lighthouse keeper of Nareth Point was Oswin Clay "
+                        + marker + ".\"]}\n"
+                        + "{\"id\": \"baker\", \"document\": " + document + ", \"question\": \"What did the village baker sell?\","
+                        + " \"answer\": \"rye bread\", \"category\": \"things\"}\n");
+        browser.findElement(By.id("eval-probe-search-hybrid")).click();
+        assertThat(browser.findElement(By.id("eval-strategy-extractive")).isSelected()).isTrue();
+        browser.findElement(By.cssSelector("#eval-form button[type=submit]")).click();
+
+        until(() -> browser.findElement(By.id("eval-progress-text")).getText().startsWith("DONE"));
+        String recent = browser.findElement(By.cssSelector("#eval-recent button")).getDomAttribute("data-id");
+        JsonNode run = api.get("/v1/evaluations/" + recent).json();
+        assertThat(run.get("status").asString()).isEqualTo("DONE");
+        assertThat(browser.findElement(By.id("eval-progress-text")).getText()).startsWith("DONE: 4 of 4 answers");
+        assertThat(browser.findElement(By.id("eval-progress")).getDomProperty("value")).isEqualTo("4");
+
+        List<String> expected = new ArrayList<>();
+        run.get("report").get("summary").forEach(r -> expected.add(r.get("strategy").asString() + " " + r.get("category").asString()
+                + " " + r.get("n").asInt()));
+        List<String> shown = new ArrayList<>();
+        for (WebElement tr : browser.findElements(By.cssSelector("#eval-report tbody tr"))) {
+            List<WebElement> cells = tr.findElements(By.cssSelector("th, td"));
+            shown.add(cells.get(0).getText() + " " + cells.get(1).getText() + " " + cells.get(2).getText());
+        }
+        assertThat(shown).containsExactlyElementsOf(expected).contains("extractive overall 2", "search:hybrid overall 2");
+        // Per strategy's overall row: its score bar, and its evidence-recall bar where there is one.
+        List<String> bars = new ArrayList<>();
+        browser.findElements(By.cssSelector("#eval-chart rect title")).forEach(t -> bars.add(t.getDomProperty("textContent")));
+        assertThat(bars).anyMatch(b -> b.startsWith("extractive score: ")).anyMatch(b -> b.startsWith("search:hybrid "));
+        js("document.getElementById('eval-run').scrollIntoView()");
+        save("evaluation");
+    }
+
+    @Test
     void aRefusedUploadShowsTheProblemDetail() throws IOException {
         Path file = files.resolve("minutes-" + UUID.randomUUID().toString().substring(0, 8) + ".pdf");
         Files.write(file, "%PDF-1.4 not really".getBytes(StandardCharsets.US_ASCII));
