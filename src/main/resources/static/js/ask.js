@@ -157,21 +157,44 @@ async function follow(question, source, signal) {
   const usage = usageTracker(question.id, usageLine, signal);
   let first = null;
   let previous = null;
-  await api.questions.follow(question.id, (event) => {
-    if (event.name === 'end') {
+  let lastSeq = 0;
+  const add = (event) => {
+    if (event.name === 'end' || event.data.seq <= lastSeq) {
       return;
     }
+    lastSeq = event.data.seq;
     const at = Date.parse(event.data.at);
     first ??= at;
     const item = timelineItem(event, at - first, previous === null ? null : at - previous);
     previous = at;
     timeline.append(item);
     usage.after(item);
-  }, { signal });
+  };
+  try {
+    await api.questions.follow(question.id, add, { signal });
+  } catch (e) {
+    if (signal.aborted || (e instanceof ApiError && e.status < 500)) {
+      throw e;
+    }
+    // The stream is a convenience (a proxy may buffer or cut it): poll the question, then read the stored trace.
+    await untilFinished(question.id, signal);
+    const trace = await api.questions.trace(question.id);
+    trace.events.forEach((event) => add({ name: event.type, data: event }));
+  }
   await usage.settle();
   const done = await api.questions.get(question.id);
   usage.show(done);
   renderAnswer(done, answer, source);
+}
+
+async function untilFinished(id, signal) {
+  for (;;) {
+    const question = await api.questions.get(id);
+    if (question.status === 'DONE' || question.status === 'FAILED' || signal.aborted) {
+      return question;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 function timelineItem(event, sinceStart, sincePrevious) {
