@@ -56,8 +56,14 @@ export function showError(region, message, form, field) {
   region.textContent = message;
   region.hidden = !message;
   if (message && form && field) {
-    const input = form.querySelector(`[name="${CSS.escape(field.split(/[.[]/)[0])}"]`);
+    // The service names fields by their path in the request ("options.budget.maxSeconds"); the
+    // form's inputs are named by the path, by the path inside options, or by its first part.
+    const names = [field, field.replace(/^options\./, ''), field.split(/[.[]/)[0]];
+    const input = names.map((name) => form.querySelector(`[name="${CSS.escape(name)}"]`)).find(Boolean);
     if (input) {
+      if (input.closest('details')) {
+        input.closest('details').open = true;
+      }
       input.setAttribute('aria-invalid', 'true');
       input.focus();
       return;

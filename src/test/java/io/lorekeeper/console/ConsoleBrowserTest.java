@@ -104,6 +104,7 @@ class ConsoleBrowserTest {
 
     @BeforeEach
     void openConsole() {
+        browser.get("about:blank"); // a fresh page each time: from /#ask, /#documents would only change the hash
         browser.get(api.uri("/#documents").toString());
         until(() -> browser.findElement(By.id("view-documents")).isDisplayed());
     }
@@ -390,6 +391,30 @@ class ConsoleBrowserTest {
         assertThat(bars).anyMatch(b -> b.startsWith("extractive score: ")).anyMatch(b -> b.startsWith("search:hybrid "));
         js("document.getElementById('eval-run').scrollIntoView()");
         save("evaluation");
+    }
+
+    @Test
+    void aRefusedQuestionPointsAtTheFieldItNames() throws IOException {
+        UUID id = api.ingest(aText("The ferry " + UUID.randomUUID() + " crossed the Kyle twice a day.").titled("Kyle ferry").build());
+        Map<String, Object> refused = Map.of("documentIds", List.of(id), "question", "How often did the ferry cross?",
+                "strategy", "extractive", "options", Map.of("budget", Map.of("maxSeconds", 999_999)));
+        JsonNode problem = api.post("/v1/questions", refused).json();
+        assertThat(problem.get("field").asString()).isEqualTo("options.budget.maxSeconds");
+
+        browser.findElement(By.cssSelector("a[data-view=ask]")).click();
+        By checkbox = By.id("ask-doc-" + id);
+        until(() -> !browser.findElements(checkbox).isEmpty() && browser.findElement(checkbox).isEnabled());
+        browser.findElement(checkbox).click();
+        browser.findElement(By.id("ask-question")).sendKeys("How often did the ferry cross?");
+        browser.findElement(By.cssSelector("#ask-more > summary")).click();
+        browser.findElement(By.id("budget-seconds")).sendKeys("999999");
+        browser.findElement(By.cssSelector("#ask-form button[type=submit]")).click();
+
+        By error = By.cssSelector("#ask-form .error");
+        until(() -> browser.findElement(error).isDisplayed());
+        assertThat(browser.findElement(error).getText()).isEqualTo(problem.get("detail").asString());
+        assertThat(browser.switchTo().activeElement().getDomAttribute("id")).isEqualTo("budget-seconds");
+        assertThat(browser.findElement(By.id("budget-seconds")).getDomAttribute("aria-invalid")).isEqualTo("true");
     }
 
     @Test
