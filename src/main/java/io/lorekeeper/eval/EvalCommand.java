@@ -65,8 +65,10 @@ class EvalCommand implements ApplicationRunner {
     int limit;
     @Value("${lorekeeper.eval.concurrency:4}")
     int concurrency;
-    @Value("${lorekeeper.eval.search-k:10}")
+    @Value("${lorekeeper.eval.search-k:100}")
     int searchK;
+    @Value("${lorekeeper.eval.search-tokens:1500}")
+    int searchTokens;
     @Value("${lorekeeper.eval.options:}")
     String options;
     @Value("${lorekeeper.eval.out:eval-results}")
@@ -130,7 +132,7 @@ class EvalCommand implements ApplicationRunner {
         String base = baseUrl.isBlank() ? "http://localhost:" + env.getRequiredProperty("local.server.port") : baseUrl;
         log.info("evaluation: {} questions of {} with {} against {}{}", items.size(), dataset, names, base, judge ? ", LLM judge on" : "");
         Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, tenant.id()) : null).run(
-                new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, questionTimeout, null), (d, t) -> {
+                new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, searchTokens, questionTimeout, null), (d, t) -> {
                 });
         Path folder = report.write(Path.of(out));
         System.out.println(report.markdown());

@@ -32,8 +32,8 @@ import tools.jackson.databind.JsonNode;
  * evidence in the context the strategy used, and collects cost and latency from the trace.
  *
  * <p>A strategy named {@code search:vector}, {@code search:keyword} or {@code search:hybrid} is not a
- * strategy but a retrieval probe: the top {@code searchK} chunks of {@code POST /v1/search} for the
- * question are the context, and only evidence recall (and the tokens of that context) is measured.
+ * strategy but a retrieval probe: the best chunks of {@code POST /v1/search} for the question, at most
+ * {@code searchK} of them and, with a token budget, as many in rank order as fit in it, are the context, and only evidence recall (and the tokens of that context) is measured.
  *
  * <p>With a {@link Judge}, every answer that came back DONE is also graded by the LLM judge. A run
  * can resume: results passed in as already done are kept and their questions not asked again.
@@ -45,17 +45,25 @@ public class EvalRunner {
 
     /**
      * @param options per strategy, the options sent with each question (strategies reject unknown ones)
-     * @param searchK chunks taken from each search probe
+     * @param searchK at most this many chunks taken from each search probe (1 to 100)
+     * @param searchTokens the probe's context budget: hits in rank order while their tokens fit; 0 for none (k alone)
      */
     public record Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
-            int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+            int concurrency, int searchK, int searchTokens, Duration questionTimeout, Duration ingestTimeout) {
 
         public Request {
             options = options == null ? Map.of() : options;
             concurrency = Math.max(1, concurrency);
             searchK = searchK <= 0 ? 10 : searchK;
+            searchTokens = Math.max(0, searchTokens);
             questionTimeout = questionTimeout == null ? Duration.ofMinutes(10) : questionTimeout;
             ingestTimeout = ingestTimeout == null ? Duration.ofMinutes(30) : ingestTimeout;
+        }
+
+        /** Probes budgeted by k alone. */
+        public Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
+                int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+            this(dataset, items, strategies, options, concurrency, searchK, 0, questionTimeout, ingestTimeout);
         }
     }
 
@@ -386,8 +394,12 @@ public class EvalRunner {
         List<DocSpan> context = new ArrayList<>();
         int tokens = 0;
         for (JsonNode hit : found.path("hits")) {
+            int more = TokenCounter.count(hit.path("text").asString(""));
+            if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
+                break; // a budget, not a target: the context a caller with this many tokens would pass on
+            }
             context.add(new DocSpan(hit.path("documentId").asString(doc.id()), hit.path("start").asInt(), hit.path("end").asInt()));
-            tokens += TokenCounter.count(hit.path("text").asString(""));
+            tokens += more;
         }
         return new ItemResult(item.id(), item.category(), strategy, null, "DONE", item.question(), null, item.answers(), null,
                 item.answerIndex(), null, null, null, null, Metrics.evidenceRecall(gold, context), gold.size(), unresolved,
