@@ -83,12 +83,26 @@ public class EvalRunner {
      * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
      * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
      * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
+     * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}), for
+     *                           fitting a calibrated confidence; null when it recorded none
      */
     public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
             String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
             Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
             Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
-            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
+            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence,
+            Map<String, Double> confidenceFeatures) {
+
+        /** Without confidence features (results stored before they were recorded). */
+        public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
+                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
+                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
+                Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
+                Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
+            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
+                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction, llmCalls,
+                    llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence, null);
+        }
 
         /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
         public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
@@ -119,14 +133,22 @@ public class EvalRunner {
         ItemResult judged(Judgement j) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
                     em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence);
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence, confidenceFeatures);
         }
 
         /** With the confidence the strategy gave its answer (null when it gave none). */
         ItemResult withConfidence(Double c) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
                     em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c);
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c, confidenceFeatures);
+        }
+
+        /** With the features the strategy's confidence was computed from. */
+        ItemResult withConfidenceFeatures(Map<String, Double> features) {
+            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
+                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence,
+                    features);
         }
 
         /** Identifies the result within a run: one per item and strategy. */
@@ -372,7 +394,8 @@ public class EvalRunner {
             ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
                     item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
                     gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null)
-                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null);
+                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null)
+                    .withConfidenceFeatures(TraceSpans.confidenceFeatures(trace));
             return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {

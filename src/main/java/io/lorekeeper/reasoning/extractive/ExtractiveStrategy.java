@@ -152,8 +152,10 @@ class ExtractiveStrategy implements AnswerStrategy {
             }
             citations.add(citation(s.candidate()));
         }
-        double confidence = Confidence.of(best.score(), runnerUp, best.typeMatch());
-        context.trace().record("answer", Map.of("answer", shortAnswer.text(), "confidence", confidence, "citations", citations.size()));
+        Map<String, Double> features = Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer);
+        double confidence = Confidence.of(features);
+        context.trace().record("answer", Map.of("answer", shortAnswer.text(), "confidence", confidence, "citations", citations.size(),
+                "confidenceFeatures", features));
         return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
     }
 

@@ -55,14 +55,17 @@ final class ShortAnswer {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern BOUNDARY = Pattern.compile("[,;:!?.()\"“”—–]|\\s-\\s");
     /** Words that carry no answer of their own: pronouns, auxiliaries, fillers of speech. */
-    private static final Set<String> FILLER = new HashSet<>(Set.of("i", "me", "my", "mine", "myself", "you", "your", "yours", "we", "us",
+    private static final Set<String> FILLER = new HashSet<>(List.of("i", "me", "my", "mine", "myself", "you", "your", "yours", "we", "us",
             "our", "ours", "he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs", "it", "its", "this", "that",
             "these", "those", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did",
             "so", "just", "really", "very", "too", "also", "oh", "yeah", "yes", "wow", "hey", "well", "like", "got", "get", "gonna",
             "i'm", "i've", "i'd", "it's", "that's", "what's", "we're", "you're", "i’m", "it’s", "can", "could", "would", "will",
             "should", "might", "some", "lot", "lots", "thing", "things", "stuff", "something", "actually", "totally", "definitely",
             "recently", "now", "then", "there", "here", "what", "which", "who", "when", "where", "how", "why", "all", "thanks",
-            "thank", "great", "awesome", "amazing", "cool", "nice", "glad", "happy", "love", "loved", "one", "other", "about"));
+            "thank", "great", "awesome", "amazing", "cool", "nice", "glad", "happy", "love", "loved", "one", "other", "about",
+            "sounds", "sound", "any", "anything", "everything", "looking", "try", "trying", "getting", "going", "know", "think",
+            "guess", "mean", "means", "sure", "kind", "sort", "way", "pretty", "super", "last", "ya", "yep", "wow", "haha",
+            "remember", "felt", "feel", "feels", "made", "make", "makes", "said", "say", "says", "tell", "told", "see", "saw"));
     private static final Set<String> NOT_NAMES = Set.of("I", "The", "A", "An", "He", "She", "It", "They", "We", "You", "But", "And",
             "When", "What", "Then", "There", "This", "That", "Yes", "No", "Oh", "Well", "If", "So", "As", "My", "His", "Her", "Our",
             "Their", "Your", "In", "On", "At", "Of", "For", "With", "Not", "Now", "How", "Hey", "Hi", "Wow", "Thanks", "Mr", "Mrs",
