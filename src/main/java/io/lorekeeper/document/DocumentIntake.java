@@ -14,6 +14,7 @@ import io.lorekeeper.document.IngestionJob.IngestionScheduler;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -31,9 +32,11 @@ class DocumentIntake {
     private final CurrentTenant tenant;
     private final JsonMapper json;
     private final Documents documents;
+    private final TenantQuotas quotas;
 
     DocumentIntake(DocumentStore store, DocumentLimits limits, IngestionPipeline pipeline, IngestionScheduler scheduler,
-            CurrentTenant tenant, JsonMapper json, Documents documents) {
+            CurrentTenant tenant, JsonMapper json, Documents documents, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.store = store;
         this.limits = limits;
         this.pipeline = pipeline;
@@ -115,6 +118,7 @@ class DocumentIntake {
             throw ApiProblem.conflict("ingestion-running", "Ingestion running",
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
         }
+        quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
             List<String> rebuild = pipeline.stagesToRebuild(stages);
             List<String> running = store.stages(id).stream()
@@ -149,6 +153,7 @@ class DocumentIntake {
         if (existing.isPresent()) {
             return accepted(existing.get(), false);
         }
+        quotas.requireStorage(canonical.text(), 1);
         UUID id = UUID.randomUUID();
         try {
             store.insert(new DocumentStore.NewDocument(id, tenant.id(), title, kind, profile, metadata, hash, canonical),

@@ -21,6 +21,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -40,9 +41,11 @@ class EvaluationController {
     private final LlmGateway gateway;
     private final Strategies strategies;
     private final Path dataDir;
+    private final TenantQuotas quotas;
 
     EvaluationController(EvaluationStore store, EvaluationScheduler scheduler, CurrentTenant tenant, LlmGateway gateway,
-            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.strategies = strategies;
         this.store = store;
         this.scheduler = scheduler;
@@ -67,6 +70,7 @@ class EvaluationController {
         }
         List<EvalItem> items = request.load(dataDir);
         request.checkRun(strategies);
+        quotas.requireTokens();
         UUID id = UUID.randomUUID();
         int total = items.size() * request.strategies().size();
         store.create(id, tenant.id(), request, total);
@@ -90,6 +94,7 @@ class EvaluationController {
             throw ApiProblem.conflict("not-failed", "Evaluation not failed",
                     "only a FAILED evaluation can be retried; this one is " + s.status(), null);
         }
+        quotas.requireTokens();
         store.markQueued(id);
         scheduler.schedule(id);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));

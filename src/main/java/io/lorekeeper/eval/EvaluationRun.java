@@ -15,6 +15,7 @@ import io.lorekeeper.eval.EvalRunner.ItemResult;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.RetryLaterException;
+import io.lorekeeper.security.InternalKeys;
 
 /**
  * Runs one stored evaluation (the job's work) against this replica's own HTTP port. It keeps each
@@ -31,9 +32,11 @@ class EvaluationRun {
     private final LlmGateway gateway;
     private final Environment environment;
     private final Path dataDir;
+    private final InternalKeys keys;
 
     EvaluationRun(EvaluationStore store, LlmGateway gateway, Environment environment,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            @Value("${lorekeeper.eval.data-dir:data}") String dataDir, InternalKeys keys) {
+        this.keys = keys;
         this.store = store;
         this.gateway = gateway;
         this.environment = environment;
@@ -46,7 +49,8 @@ class EvaluationRun {
             return;
         }
         store.markRunning(id);
-        try {
+        // The run is a client of this service acting for the evaluation's tenant, with a key only this process knows.
+        try (InternalKeys.Lease key = keys.issue(stored.tenantId())) {
             StartEvaluation request = stored.startRequest();
             List<EvalItem> items = request.load(dataDir);
             Judge judge = null;
@@ -57,7 +61,7 @@ class EvaluationRun {
                 judge = new Judge(gateway, stored.tenantId());
             }
             String base = "http://localhost:" + environment.getRequiredProperty("local.server.port");
-            Report report = new EvalRunner(new ServiceClient(base, null), judge).run(request.run(items), store.results(id),
+            Report report = new EvalRunner(new ServiceClient(base, key.key()), judge).run(request.run(items), store.results(id),
                     new EvalRunner.Listener() {
                         @Override
                         public void progress(int done, int total) {

@@ -16,6 +16,7 @@ import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 
 /** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */
 @Service
@@ -32,9 +33,11 @@ class QuestionIntake {
     private final QuestionSettings settings;
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
+    private final TenantQuotas quotas;
 
     QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories) {
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.memories = memories;
         this.gateway = gateway;
         this.store = store;
@@ -68,6 +71,9 @@ class QuestionIntake {
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
                 .map(DocumentInfo::id).toList();
         memories.requireBuildable(strategy, parsed, ids);
+        if (strategy.requirements().needsLlm()) {
+            quotas.requireTokens();
+        }
         UUID id = UUID.randomUUID();
         store.insert(id, tenant.id(), ids, question, strategy.name(),
                 request.choices() == null || request.choices().isEmpty() ? null : request.choices(), options);
@@ -81,6 +87,7 @@ class QuestionIntake {
             throw ApiProblem.conflict("not-failed", "Question not failed",
                     "only a FAILED question can be retried; this one is " + question.status(), null);
         }
+        quotas.requireTokens();
         store.markQueued(id);
         scheduler.schedule(id);
     }
