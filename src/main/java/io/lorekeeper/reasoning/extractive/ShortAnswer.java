@@ -164,20 +164,33 @@ final class ShortAnswer {
         return Optional.empty();
     }
 
-    /** For "how many / much / old": the first number with the word it counts, when that word is not a filler. */
+    /**
+     * For "how many / much / old": the number that counts what the question asks about ("how many
+     * people" → "12 people", not the "31 times" before it), else the first number, with the word it
+     * counts when that word is not a filler.
+     */
     static Optional<Answer> number(String question, String sentence) {
+        Set<String> asked = words(question);
+        Answer first = null;
         Matcher m = NUMBER.matcher(sentence);
         while (m.find()) {
             if (m.group(1).chars().allMatch(Character::isDigit) && m.group(1).length() == 4 && !question.toLowerCase(Locale.ROOT).contains("year")) {
                 continue; // a year, not a count
             }
             int end = m.end(1);
-            if (m.group(2) != null && !FILLER.contains(m.group(2).strip().toLowerCase(Locale.ROOT))) {
+            String counted = m.group(2) == null ? null : m.group(2).strip();
+            if (counted != null && !FILLER.contains(counted.toLowerCase(Locale.ROOT))) {
                 end = m.end(2);
             }
-            return Optional.of(new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER));
+            Answer answer = new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER);
+            if (counted != null && asked.contains(stem(counted))) {
+                return Optional.of(answer);
+            }
+            if (first == null) {
+                first = answer;
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(first);
     }
 
     /** For "why": what follows "because" (or the like), up to the end of its clause. */

@@ -99,6 +99,17 @@ class ShortAnswerTest {
     }
 
     @Test
+    void theNumberThatCountsWhatTheQuestionAsksAboutWinsOverAnEarlierOne() {
+        String sentence = "In 2022 the crew launched 31 times and rescued 12 people.";
+
+        Answer a = answer("How many people did the crew rescue?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("12 people");
+        assertThat(a.span().of(sentence)).isEqualTo("12 people");
+        assertThat(answer("How many launches were there?", sentence, null).text()).isEqualTo("31 times");
+    }
+
+    @Test
     void aYearIsNotACount() {
         Answer a = answer("How many dogs did Maria adopt?", "In 2022 I adopted two dogs from the shelter.", null);
 
