@@ -132,7 +132,7 @@ final class IngestionBench {
                 + "Content-Disposition: form-data; name=\"file\"; filename=\"" + novel.getFileName() + "\"\r\n"
                 + "Content-Type: text/plain\r\n\r\n";
         String tail = "\r\n--" + boundary + "--\r\n";
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/v1/documents"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/v1/documents/files"))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(
                         head.getBytes(StandardCharsets.UTF_8), file, tail.getBytes(StandardCharsets.UTF_8))));

@@ -30,7 +30,7 @@ class GreatExpectationsTest {
     @Test
     void findsPipsBenefactorInTheWholeNovel() throws Exception {
         Path novelFile = SharedData.require("novels/great_expectations_pg1400.txt");
-        Api.Response uploaded = api.upload("/v1/documents", "great_expectations.txt", "text/plain", Files.readAllBytes(novelFile),
+        Api.Response uploaded = api.upload("/v1/documents/files", "great_expectations.txt", "text/plain", Files.readAllBytes(novelFile),
                 Map.of("title", "Great Expectations"));
         UUID id = UUID.fromString(uploaded.json().get("id").asString());
         // about 20 s of embedding on an idle machine; a generous limit, so a busy one is slower, not red
