@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
@@ -16,6 +17,7 @@ import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */
 @Service
@@ -24,7 +26,7 @@ class QuestionIntake {
     private static final int MAX_CHOICES = 26;
     private static final int MAX_CHOICE_LENGTH = 2000;
 
-    private final QuestionStore store;
+    private final Questions questions;
     private final Strategies strategies;
     private final Documents documents;
     private final AnswerScheduler scheduler;
@@ -32,12 +34,14 @@ class QuestionIntake {
     private final QuestionSettings settings;
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
+    private final JsonMapper json;
 
-    QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories) {
+    QuestionIntake(Questions questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json) {
         this.memories = memories;
         this.gateway = gateway;
-        this.store = store;
+        this.questions = questions;
+        this.json = json;
         this.strategies = strategies;
         this.documents = documents;
         this.scheduler = scheduler;
@@ -45,6 +49,8 @@ class QuestionIntake {
         this.settings = settings;
     }
 
+    /** Stores the question and its job in one transaction: both or neither. */
+    @Transactional
     UUID ask(AskRequest request) {
         if (request == null) {
             throw ApiProblem.invalid("body", "a JSON body is required");
@@ -69,19 +75,21 @@ class QuestionIntake {
                 .map(DocumentInfo::id).toList();
         memories.requireBuildable(strategy, parsed, ids);
         UUID id = UUID.randomUUID();
-        store.insert(id, tenant.id(), ids, question, strategy.name(),
-                request.choices() == null || request.choices().isEmpty() ? null : request.choices(), options);
+        List<String> choices = request.choices() == null || request.choices().isEmpty() ? null : request.choices();
+        questions.save(Question.ask(id, tenant.id(), ids, question, strategy.name(),
+                choices == null ? null : json.valueToTree(choices), json.valueToTree(options)));
         scheduler.schedule(id);
         return id;
     }
 
+    /**
+     * Queues a FAILED question again with its job, in one transaction; any other state is refused
+     * (a 409), and so is a retry racing another change of the same question.
+     */
+    @Transactional
     void retry(UUID id) {
-        QuestionStore.StoredQuestion question = store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
-        if (question.status() != QuestionStatus.FAILED) {
-            throw ApiProblem.conflict("not-failed", "Question not failed",
-                    "only a FAILED question can be retried; this one is " + question.status(), null);
-        }
-        store.markQueued(id);
+        Question question = questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
+        question.retry();
         scheduler.schedule(id);
     }
 
