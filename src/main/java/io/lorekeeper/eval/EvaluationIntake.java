@@ -35,6 +35,8 @@ class EvaluationIntake {
     void retry(UUID tenant, UUID id) {
         Evaluation evaluation = evaluations.findByIdAndTenantId(id, tenant).orElseThrow(() -> ApiProblem.notFound("Evaluation", id));
         evaluation.retry(store.resultCount(id));
+        // written first: a concurrent change of the run fails here (409), before the job row is touched
+        evaluations.saveAndFlush(evaluation);
         scheduler.schedule(id);
     }
 }

@@ -90,6 +90,8 @@ class QuestionIntake {
     void retry(UUID id) {
         Question question = questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
         question.retry();
+        // written first: a concurrent change of the question fails here (409), before the job row is touched
+        questions.saveAndFlush(question);
         scheduler.schedule(id);
     }
 

@@ -1,13 +1,18 @@
 package io.lorekeeper.question;
 
+import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +28,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.support.Api;
+import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;
+import io.lorekeeper.support.TestStrategies.ScriptedStrategy;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -50,6 +59,10 @@ class QuestionRaceTest {
     JdbcClient jdbc;
     @Autowired
     JsonMapper json;
+    @Autowired
+    Api api;
+    @Autowired
+    ScriptedStrategy scripted;
 
     @Test
     void ofTwoTransactionsThatLoadedTheSameQuestionOnlyTheFirstCommitWins() throws Exception {
@@ -129,6 +142,44 @@ class QuestionRaceTest {
         assertThat(q.version()).isEqualTo(3L);
         assertThat(q.startedAt()).as("the winner's restart is kept").isAfter(before);
         assertThat(q.degraded().get(0).get("stage").asString()).as("and so is the loser's change").isEqualTo("memos");
+    }
+
+    @Test
+    void ofTwoRetriesOfOneFailedQuestionRacingOverHttpOneIsAcceptedAndTheOtherRefused() throws Exception {
+        UUID doc = api.ingest(aText("The bell of Dunmore rang eleven times at the wedding of Ailsa Grant.").build());
+        scripted.script(context -> new StrategyResult("eleven times", StrategyResult.GENERATED, List.of(), 0.9, null, false));
+        UUID id = UUID.randomUUID();
+        questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(doc), "How often did the bell ring?", "test-scripted", null,
+                json.valueToTree(Map.of())));
+        store.change(id, q -> q.fail("the model endpoint timed out"));
+
+        CyclicBarrier together = new CyclicBarrier(2);
+        List<Future<Response>> retries = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            retries.add(threads.submit(() -> {
+                together.await(20, TimeUnit.SECONDS);
+                return api.post("/v1/questions/" + id + "/retry", Map.of());
+            }));
+        }
+        List<Response> responses = new ArrayList<>();
+        for (Future<Response> retry : retries) {
+            responses.add(retry.get(60, TimeUnit.SECONDS));
+        }
+
+        assertThat(responses).extracting(Response::status).containsExactlyInAnyOrder(202, 409);
+        Response refused = responses.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+        // refused by the state it read after the winner committed, or by the version when both read FAILED
+        assertThat(refused.json().get("type").asString()).as(refused.body()).matches(".*/(illegal-transition|concurrent-update)");
+        JsonNode done = api.awaitQuestion(id, Duration.ofSeconds(30));
+        assertThat(done.get("status").asString()).isEqualTo("DONE");
+        assertThat(done.get("answer").asString()).isEqualTo("eleven times");
+        List<String> runs = new ArrayList<>();
+        api.get("/v1/questions/" + id + "/trace").json().get("events").forEach(e -> {
+            if (e.get("type").asString().equals("status")) {
+                runs.add(e.get("payload").get("status").asString());
+            }
+        });
+        assertThat(runs).as("one job ran the retried question, once").containsExactly("RUNNING", "DONE");
     }
 
     @AfterEach
