@@ -111,11 +111,13 @@ class DocumentIntake {
     /**
      * Rebuilds the named stages (a retrieval stage with everything after it; an enrichment stage
      * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion and
-     * gives failed enrichments a fresh set of attempts, due now. The stages' reset and the job commit together.
+     * gives failed enrichments a fresh set of attempts, due now. The stages' reset and the job commit
+     * together; the document row stays locked until then, so a second reindex (or an append) of the
+     * same document waits, then sees this one's state and job instead of racing to insert the job.
      */
     @Transactional
     void reindex(UUID id, List<String> stages) {
-        DocumentInfo doc = documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        DocumentInfo doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
             throw ApiProblem.conflict("ingestion-running", "Ingestion running",
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
