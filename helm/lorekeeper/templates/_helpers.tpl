@@ -77,3 +77,27 @@ Container image reference; the tag defaults to the chart's appVersion.
 {{- define "lorekeeper.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag | toString) }}
 {{- end }}
+
+{{/*
+The admin key is required: without one the service runs with authentication off. It comes from a
+Secret the operator manages (security.adminKey.existingSecret) or from security.adminKey.value,
+which the chart stores in its own Secret.
+*/}}
+{{- define "lorekeeper.adminKeyEnv" -}}
+{{- $key := .Values.security.adminKey -}}
+{{- if and $key.existingSecret $key.value -}}
+{{- fail "security.adminKey: give existingSecret or value, not both" -}}
+{{- end -}}
+{{- if and $key.value .Values.existingSecret -}}
+{{- fail "security.adminKey.value is stored in the chart's Secret, which existingSecret replaces: put the admin key in a Secret and set security.adminKey.existingSecret" -}}
+{{- end -}}
+{{- if $key.existingSecret }}
+- name: LOREKEEPER_ADMIN_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $key.existingSecret }}
+      key: {{ $key.existingSecretKey }}
+{{- else }}
+{{- $_ := required "security.adminKey.existingSecret (a Secret holding the admin key) or security.adminKey.value is required: Lorekeeper must not run without API keys in a cluster" $key.value }}
+{{- end }}
+{{- end -}}

@@ -16,6 +16,7 @@ import io.lorekeeper.document.IngestionJob.IngestionScheduler;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,10 +35,12 @@ class DocumentIntake {
     private final JsonMapper json;
     private final Documents documents;
     private final TransactionTemplate transaction;
+    private final TenantQuotas quotas;
 
     DocumentIntake(DocumentStore store, DocumentLimits limits, IngestionPipeline pipeline, IngestionScheduler scheduler,
-            CurrentTenant tenant, JsonMapper json, Documents documents, TransactionTemplate transaction) {
+            CurrentTenant tenant, JsonMapper json, Documents documents, TransactionTemplate transaction, TenantQuotas quotas) {
         this.transaction = transaction;
+        this.quotas = quotas;
         this.store = store;
         this.limits = limits;
         this.pipeline = pipeline;
@@ -122,6 +125,7 @@ class DocumentIntake {
             throw ApiProblem.conflict("ingestion-running", "Ingestion running",
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
         }
+        quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
             List<String> rebuild = pipeline.stagesToRebuild(stages);
             List<String> running = store.stages(id).stream()
@@ -156,6 +160,7 @@ class DocumentIntake {
         if (existing.isPresent()) {
             return accepted(existing.get(), false);
         }
+        quotas.requireStorage(canonical.text(), 1);
         UUID id = UUID.randomUUID();
         UUID tenantId = tenant.id();
         try {

@@ -16,6 +16,7 @@ import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.IngestionJob.IngestionScheduler;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 
 /**
  * Appends sessions to a conversation document (an agent's memory growing over time). The new
@@ -34,9 +35,11 @@ class SessionAppender {
     private final CurrentTenant tenant;
     private final Documents documents;
     private final TransactionTemplate transaction;
+    private final TenantQuotas quotas;
 
     SessionAppender(DocumentStore store, DocumentLimits limits, IngestionScheduler scheduler, CurrentTenant tenant,
-            Documents documents, TransactionTemplate transaction) {
+            Documents documents, TransactionTemplate transaction, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.store = store;
         this.limits = limits;
         this.scheduler = scheduler;
@@ -83,6 +86,7 @@ class SessionAppender {
             throw ApiProblem.invalid("sessions", "the appended sessions need at least one turn");
         }
         limits.checkTextSize("sessions", after.text());
+        quotas.requireStorage(after.text().substring(before.text().length()), 0);
         store.appendSessions(id, after.text().substring(before.text().length()), ContentHash.of(DocumentKind.CONVERSATION, after.text()),
                 after.text().length(), newSessions, newTurns);
         List<AppendedSession> sessions = new ArrayList<>();

@@ -46,13 +46,11 @@ class EvalCommand implements ApplicationRunner {
     private final ConfigurableApplicationContext context;
     private final Environment env;
     private final LlmGateway gateway;
-    private final CurrentTenant tenant;
 
-    EvalCommand(ConfigurableApplicationContext context, Environment env, LlmGateway gateway, CurrentTenant tenant) {
+    EvalCommand(ConfigurableApplicationContext context, Environment env, LlmGateway gateway) {
         this.context = context;
         this.env = env;
         this.gateway = gateway;
-        this.tenant = tenant;
     }
 
     @Value("${lorekeeper.eval.dataset:locomo}")
@@ -129,7 +127,8 @@ class EvalCommand implements ApplicationRunner {
                 });
         String base = baseUrl.isBlank() ? "http://localhost:" + env.getRequiredProperty("local.server.port") : baseUrl;
         log.info("evaluation: {} questions of {} with {} against {}{}", items.size(), dataset, names, base, judge ? ", LLM judge on" : "");
-        Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, tenant.id()) : null).run(
+        // No request here to take a tenant from: the judge's calls are the operator's, logged under the default tenant.
+        Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, CurrentTenant.DEFAULT) : null).run(
                 new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, questionTimeout, null), (d, t) -> {
                 });
         Path folder = report.write(Path.of(out));

@@ -20,6 +20,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -39,9 +40,11 @@ class EvaluationController {
     private final LlmGateway gateway;
     private final Strategies strategies;
     private final Path dataDir;
+    private final TenantQuotas quotas;
 
     EvaluationController(EvaluationStore store, EvaluationIntake intake, CurrentTenant tenant, LlmGateway gateway,
-            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir, TenantQuotas quotas) {
+        this.quotas = quotas;
         this.strategies = strategies;
         this.store = store;
         this.intake = intake;
@@ -66,6 +69,7 @@ class EvaluationController {
         }
         List<EvalItem> items = request.load(dataDir);
         request.checkRun(strategies);
+        quotas.requireTokens();
         int total = items.size() * request.strategies().size();
         UUID id = intake.start(tenant.id(), request, total);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));

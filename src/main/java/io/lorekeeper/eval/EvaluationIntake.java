@@ -7,6 +7,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import io.lorekeeper.eval.EvaluationJob.EvaluationScheduler;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.security.TenantQuotas;
 
 /** Stores an evaluation's state change together with the job that acts on it: both commit, or neither. */
 @Service
@@ -15,9 +16,11 @@ class EvaluationIntake {
     private final Evaluations evaluations;
     private final EvaluationStore store;
     private final EvaluationScheduler scheduler;
+    private final TenantQuotas quotas;
 
-    EvaluationIntake(Evaluations evaluations, EvaluationStore store, EvaluationScheduler scheduler) {
+    EvaluationIntake(Evaluations evaluations, EvaluationStore store, EvaluationScheduler scheduler, TenantQuotas quotas) {
         this.evaluations = evaluations;
+        this.quotas = quotas;
         this.store = store;
         this.scheduler = scheduler;
     }
@@ -35,6 +38,7 @@ class EvaluationIntake {
     void retry(UUID tenant, UUID id) {
         Evaluation evaluation = evaluations.findByIdAndTenantId(id, tenant).orElseThrow(() -> ApiProblem.notFound("Evaluation", id));
         evaluation.retry(store.resultCount(id));
+        quotas.requireTokens();
         // written first: a concurrent change of the run fails here (409), before the job row is touched
         evaluations.saveAndFlush(evaluation);
         scheduler.schedule(id);

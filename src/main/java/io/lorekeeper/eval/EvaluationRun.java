@@ -17,6 +17,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
+import io.lorekeeper.security.InternalKeys;
 
 /**
  * Runs one stored evaluation (the job's work) against this replica's own HTTP port. It keeps each
@@ -33,9 +34,11 @@ class EvaluationRun {
     private final LlmGateway gateway;
     private final Environment environment;
     private final Path dataDir;
+    private final InternalKeys keys;
 
     EvaluationRun(EvaluationStore store, LlmGateway gateway, Environment environment,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+            @Value("${lorekeeper.eval.data-dir:data}") String dataDir, InternalKeys keys) {
+        this.keys = keys;
         this.store = store;
         this.gateway = gateway;
         this.environment = environment;
@@ -53,7 +56,8 @@ class EvaluationRun {
             log.info("evaluation {} was not started: {}", id, finished.getMessage());
             return;
         }
-        try {
+        // The run is a client of this service acting for the evaluation's tenant, with a key only this process knows.
+        try (InternalKeys.Lease key = keys.issue(stored.tenantId())) {
             StartEvaluation request = stored.startRequest();
             List<EvalItem> items = request.load(dataDir);
             Judge judge = null;
@@ -64,7 +68,7 @@ class EvaluationRun {
                 judge = new Judge(gateway, stored.tenantId());
             }
             String base = "http://localhost:" + environment.getRequiredProperty("local.server.port");
-            Report report = new EvalRunner(new ServiceClient(base, null), judge).run(request.run(items), store.results(id),
+            Report report = new EvalRunner(new ServiceClient(base, key.key()), judge).run(request.run(items), store.results(id),
                     new EvalRunner.Listener() {
                         // one writer at a time: the questions run in parallel, and each report changes the same row
                         @Override

@@ -91,7 +91,7 @@ class ChatCaller {
                 }
                 record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
                 if (cacheable) {
-                    cache.put(key, new ResponseCache.Entry(json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
+                    cache.put(key, request.scope().tenantId(), new ResponseCache.Entry(json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
                 }
                 return reply;
             } catch (InterruptedException e) {
@@ -175,7 +175,9 @@ class ChatCaller {
 
     /** Everything that determines the reply, in a stable textual form. */
     private String canonical(Request request) {
+        // The tenant is part of the key: a cache hit must never reveal what another tenant asked.
         StringBuilder s = new StringBuilder()
+                .append(request.scope().tenantId()).append('\n')
                 .append(request.profile().baseUrl()).append('\n')
                 .append(request.profile().model()).append('\n')
                 .append(request.profile().temperature()).append('|').append(request.profile().maxOutputTokens()).append('\n')

@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Persistent replies keyed by a hash of (model, messages, parameters), shared by every replica, so
+ * Persistent replies keyed by a hash of (tenant, model, messages, parameters), shared by every replica, so
  * that re-running an evaluation at temperature 0 costs nothing.
  */
 @Component
@@ -40,10 +40,11 @@ class ResponseCache {
                 .optional();
     }
 
-    void put(String key, Entry entry) {
+    /** The tenant's entries are deleted with the tenant (their replies came from its documents). */
+    void put(String key, java.util.UUID tenantId, Entry entry) {
         jdbc.sql("""
-                INSERT INTO llm_cache (key, reply, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?)
+                INSERT INTO llm_cache (key, tenant_id, reply, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (key) DO NOTHING""")
-                .params(key, entry.reply(), entry.promptTokens(), entry.completionTokens()).update();
+                .params(key, tenantId, entry.reply(), entry.promptTokens(), entry.completionTokens()).update();
     }
 }

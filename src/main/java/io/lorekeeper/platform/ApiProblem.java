@@ -14,6 +14,7 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     private final String title;
     private final String field;
     private final java.util.Map<String, Object> properties = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
 
     public ApiProblem(HttpStatus status, String type, String title, String detail, String field) {
         super(detail);
@@ -49,6 +50,16 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     public ApiProblem with(String name, Object value) {
         properties.put(name, value);
         return this;
+    }
+
+    /** Adds a response header (such as {@code Retry-After}) to the problem response. */
+    public ApiProblem header(String name, String value) {
+        headers.put(name, value);
+        return this;
+    }
+
+    public java.util.Map<String, String> headers() {
+        return java.util.Collections.unmodifiableMap(headers);
     }
 
     public java.util.Map<String, Object> properties() {

@@ -57,7 +57,15 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", problem.field());
             body.setProperty("errors", List.of(Map.of("field", problem.field(), "message", problem.getMessage())));
         }
-        return respond(problem.status(), body);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        problem.headers().forEach((name, value) -> response.header(name, value));
+        return response.body(body);
+    }
+
+    /** The security firewall checks parameter names when they are first read, inside the handler. */
+    @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
+    ResponseEntity<ProblemDetail> rejectedByFirewall(org.springframework.security.web.firewall.RequestRejectedException e) {
+        return apiProblem(ApiProblem.invalid("query", "a query or form parameter name holds characters that are not accepted"));
     }
 
     /** A state change the aggregate's state does not allow: the request conflicts with where it stands now. */

@@ -17,6 +17,7 @@ import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TenantQuotas;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */
@@ -35,9 +36,12 @@ class QuestionIntake {
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
     private final JsonMapper json;
+    private final TenantQuotas quotas;
 
     QuestionIntake(Questions questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json) {
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json,
+            TenantQuotas quotas) {
+        this.quotas = quotas;
         this.memories = memories;
         this.gateway = gateway;
         this.questions = questions;
@@ -74,6 +78,9 @@ class QuestionIntake {
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
                 .map(DocumentInfo::id).toList();
         memories.requireBuildable(strategy, parsed, ids);
+        if (strategy.requirements().needsLlm()) {
+            quotas.requireTokens();
+        }
         UUID id = UUID.randomUUID();
         List<String> choices = request.choices() == null || request.choices().isEmpty() ? null : request.choices();
         questions.save(Question.ask(id, tenant.id(), ids, question, strategy.name(),
@@ -90,6 +97,7 @@ class QuestionIntake {
     void retry(UUID id) {
         Question question = questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
         question.retry();
+        quotas.requireTokens();
         // written first: a concurrent change of the question fails here (409), before the job row is touched
         questions.saveAndFlush(question);
         scheduler.schedule(id);

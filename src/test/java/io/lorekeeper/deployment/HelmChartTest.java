@@ -28,6 +28,7 @@ class HelmChartTest {
     private static final String RELEASE = "lk";
     private static final String LIVENESS = "/actuator/health/liveness";
     private static final String READINESS = "/actuator/health/readiness";
+    private static final String ADMIN_SECRET = "lk-admin-key";
 
     @Test
     void chartPassesStrictLint() {
@@ -212,10 +213,60 @@ class HelmChartTest {
                 .hasMessageContaining("database");
     }
 
+    @Test
+    void theChartRefusesToRenderWithoutAnAdminKey() {
+        assertThatThrownBy(() -> renderBare())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("security.adminKey.existingSecret");
+        assertThatThrownBy(() -> renderBare("security.adminKey.existingSecret", "a", "security.adminKey.value", "x".repeat(40)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not both");
+        assertThatThrownBy(() -> renderBare("security.adminKey.value", "too-short"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("adminKey");
+    }
+
+    @Test
+    void anAdminKeyFromAnExistingSecretIsReferencedNeverCopied() {
+        List<Map<String, Object>> docs = render("security.adminKey.existingSecret", "ops-keys", "security.adminKey.existingSecretKey", "lk");
+        Map<String, Object> env = list(container(only(docs, "Deployment")), "env").stream()
+                .filter(e -> "LOREKEEPER_ADMIN_KEY".equals(e.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no LOREKEEPER_ADMIN_KEY in the container's env"));
+        assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("ops-keys");
+        assertThat(get(env, "valueFrom", "secretKeyRef", "key")).isEqualTo("lk");
+        assertThat(map(only(docs, "Secret"), "data")).doesNotContainKey("LOREKEEPER_ADMIN_KEY");
+    }
+
+    @Test
+    void anAdminKeyValueGoesToTheChartsSecretAndNeverToTheConfigMap() {
+        String adminKey = "admin-0123456789abcdefghijklmnopqrstuvwxyz";
+        List<Map<String, Object>> docs = render("security.adminKey.value", adminKey);
+
+        assertThat(decode(map(only(docs, "Secret"), "data").get("LOREKEEPER_ADMIN_KEY"))).isEqualTo(adminKey);
+        assertThat(new Yaml().dump(only(docs, "ConfigMap"))).doesNotContain(adminKey);
+        assertThat(new Yaml().dump(only(docs, "Deployment"))).doesNotContain(adminKey);
+        // With the operator's own Secret for everything else, the value has nowhere to go: refused.
+        assertThatThrownBy(() -> render("security.adminKey.value", adminKey, "existingSecret", "mine"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("security.adminKey.existingSecret");
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
-    /** Renders the chart with {@code --set key=value} pairs and parses every YAML document. */
+    /**
+     * Renders the chart with {@code --set key=value} pairs and parses every YAML document. The chart
+     * requires an admin key: unless the pairs set one, it comes from a Secret named {@value #ADMIN_SECRET}.
+     */
     private static List<Map<String, Object>> render(String... keyValues) {
+        if (java.util.Arrays.stream(keyValues).noneMatch(k -> k.startsWith("security.adminKey."))) {
+            List<String> withKey = new ArrayList<>(List.of(keyValues));
+            withKey.addAll(List.of("security.adminKey.existingSecret", ADMIN_SECRET));
+            return renderBare(withKey.toArray(String[]::new));
+        }
+        return renderBare(keyValues);
+    }
+
+    private static List<Map<String, Object>> renderBare(String... keyValues) {
         TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace("lorekeeper");
         for (int i = 0; i < keyValues.length; i += 2) {
             template.set(keyValues[i], keyValues[i + 1]);

@@ -602,6 +602,28 @@ class FakeOpenAiGatewayTest {
     }
 
     @Test
+    void aCachedReplyIsNeverServedToAnotherTenant() {
+        fake.always(completion("the reply", 40, 4));
+        Map<String, Object> variables = echo("tenants");
+        UUID tenantA = UUID.randomUUID();
+        UUID tenantB = UUID.randomUUID();
+
+        gateway.open(CallScope.tenant(tenantA), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
+        gateway.open(CallScope.tenant(tenantA), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
+        assertThat(fake.requestCount()).as("the same tenant's second call is a hit").isEqualTo(1);
+
+        // The very same prompt from another tenant goes to the model: a hit would tell B what A asked.
+        gateway.open(CallScope.tenant(tenantB), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
+        assertThat(fake.requestCount()).isEqualTo(2);
+        List<Boolean> hitsOfB = jdbc.sql("SELECT cache_hit FROM llm_call WHERE tenant_id = ?").param(tenantB).query(Boolean.class).list();
+        assertThat(hitsOfB).containsExactly(false);
+        // Each entry is stored with its tenant, to be deleted with it.
+        for (UUID tenant : List.of(tenantA, tenantB)) {
+            assertThat(jdbc.sql("SELECT count(*) FROM llm_cache WHERE tenant_id = ?").param(tenant).query(Long.class).single()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aQuestionsUsageCountsARetriedCallOnceAndEveryAttemptsWait() {
         fake.sequence(FakeOpenAi.error(503, "overloaded", null), completion("pong", 50, 2));
 

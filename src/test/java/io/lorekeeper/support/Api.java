@@ -37,9 +37,21 @@ public class Api {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Environment environment;
+    /** Sent as {@code Authorization: Bearer} with every request when set. */
+    private final String key;
 
     Api(Environment environment) {
+        this(environment, null);
+    }
+
+    private Api(Environment environment, String key) {
         this.environment = environment;
+        this.key = key;
+    }
+
+    /** The same client, sending the API key with every request (for a service that requires keys). */
+    public Api withKey(String key) {
+        return new Api(environment, key);
     }
 
     public record Response(int status, java.net.http.HttpHeaders headers, String body) {
@@ -197,7 +209,7 @@ public class Api {
      * @param lastEventId sent as {@code Last-Event-ID} when not null, as a reconnecting client does
      */
     public List<Event> events(String path, String lastEventId, Duration timeout) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").timeout(timeout);
+        HttpRequest.Builder request = authorized(HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").timeout(timeout));
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
@@ -286,9 +298,13 @@ public class Api {
         throw new AssertionError(location + " unfinished: " + view);
     }
 
+    private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+        return key == null ? request : request.header("Authorization", "Bearer " + key);
+    }
+
     private Response send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(90)).build(),
+            HttpResponse<String> response = http.send(authorized(request).timeout(Duration.ofSeconds(90)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Response(response.statusCode(), response.headers(), response.body());
         } catch (IOException e) {

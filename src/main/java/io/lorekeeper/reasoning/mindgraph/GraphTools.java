@@ -31,11 +31,19 @@ final class GraphTools {
     private final int lookupChars;
     private final int maxClusterSize;
     private final Trace trace;
+    /** Reports are stored per tenant: one tenant's graph must not be summarised from another's stored reports. */
+    private final String owner;
     /** Passages read with lookup_source, by qualified node id. */
     private final Map<String, Span> lookedUp = new LinkedHashMap<>();
     private List<GraphStore.Report> reports;
 
     GraphTools(GraphSet graphs, LlmSession llm, GraphStore store, int lookupChars, int maxClusterSize, Trace trace) {
+        this(graphs, llm, store, lookupChars, maxClusterSize, trace, null);
+    }
+
+    GraphTools(GraphSet graphs, LlmSession llm, GraphStore store, int lookupChars, int maxClusterSize, Trace trace,
+            java.util.UUID tenantId) {
+        this.owner = tenantId == null ? "" : tenantId + ":";
         this.graphs = graphs;
         this.llm = llm;
         this.store = store;
@@ -119,7 +127,7 @@ final class GraphTools {
             return reports;
         }
         ConceptGraph union = graphs.union();
-        String hash = union.hash() + ":" + maxClusterSize;
+        String hash = owner + union.hash() + ":" + maxClusterSize;
         List<GraphStore.Report> stored = store.reports(hash);
         List<Communities.Community> communities = Communities.detect(union, maxClusterSize);
         if (stored.size() == communities.size()) {

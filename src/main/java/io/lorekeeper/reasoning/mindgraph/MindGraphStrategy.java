@@ -165,7 +165,8 @@ class MindGraphStrategy implements AnswerStrategy {
     }
 
     private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs, boolean partial) {
-        GraphTools tools = new GraphTools(graphs, context.llm(), store, defaults.lookupChars(), defaults.maxClusterSize(), context.trace());
+        GraphTools tools = new GraphTools(graphs, context.llm(), store, defaults.lookupChars(), defaults.maxClusterSize(), context.trace(),
+                context.documents().getFirst().tenantId());
         Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
         int[] rounds = {0};
         MindGraphAnswer reply;
