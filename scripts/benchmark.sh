@@ -21,7 +21,7 @@
 # Expectations), LK_BENCH_TIERS (default
 # 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents),
 # LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
-# LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_DB
+# LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_START_TIMEOUT (s, 180), LK_BENCH_DB
 # (default lorekeeper_bench).
 set -euo pipefail
 
@@ -102,10 +102,10 @@ start_service() {
     java -jar "$work/lorekeeper.jar" --server.port="$port" "$@" >"$service_log" 2>&1 &
   pid=$!
   base=http://127.0.0.1:$port
-  local deadline=$((SECONDS + 180))
+  local deadline=$((SECONDS + ${LK_BENCH_START_TIMEOUT:-180}))
   until curl -fsS -o /dev/null --max-time 5 "$base/actuator/health/readiness" 2>/dev/null; do
     kill -0 "$pid" 2>/dev/null || { log "the service exited during startup"; exit 1; }
-    [ "$SECONDS" -lt "$deadline" ] || { log "the service was not ready within 180 s"; exit 1; }
+    [ "$SECONDS" -lt "$deadline" ] || { log "the service was not ready within ${LK_BENCH_START_TIMEOUT:-180} s"; exit 1; }
     sleep 0.5
   done
 }

@@ -4,7 +4,8 @@
 # this provisions PostgreSQL + pgvector from the OS packages (scripts/pg-local.sh) and hands the
 # tests a fresh database of this checkout's own in a throw-away cluster (or in a compatible server
 # another checkout already runs). A server this run started is stopped when it ends, and the test
-# databases are dropped. Extra arguments go to Maven (e.g. -Dtest=SearchApiTest).
+# databases are dropped. Chromium and its driver come from the OS packages too (scripts/browser-local.sh),
+# for the console's browser tests. Extra arguments go to Maven (e.g. -Dtest=SearchApiTest).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/java-env.sh
@@ -20,5 +21,11 @@ if ! docker info >/dev/null 2>&1; then
   }
   trap cleanup EXIT
   echo "[test] no Docker engine: testing against $LOREKEEPER_TEST_DB_URL"
+fi
+# The console's browser tests drive Debian's Chromium; under CI a browser that cannot be installed
+# fails the run (the tests fail too), elsewhere those tests are skipped with a message.
+if ! scripts/browser-local.sh install; then
+  if [ -n "${CI:-}" ]; then echo "[test] chromium/chromedriver could not be installed" >&2; exit 1; fi
+  echo "[test] no chromium/chromedriver: the console's browser tests will be skipped" >&2
 fi
 ./mvnw -B -ntp verify "$@"

@@ -79,6 +79,76 @@ Container image reference; the tag defaults to the chart's appVersion.
 {{- end }}
 
 {{/*
+Name of one component's objects: <fullname>-api, <fullname>-worker; the single "all"
+Deployment keeps the plain <fullname>. Called with (dict "root" . "component" "api").
+*/}}
+{{- define "lorekeeper.componentName" -}}
+{{- if eq .component "all" }}
+{{- include "lorekeeper.fullname" .root }}
+{{- else }}
+{{- printf "%s-%s" (include "lorekeeper.fullname" .root | trunc 56 | trimSuffix "-") .component }}
+{{- end }}
+{{- end }}
+
+{{/*
+Selector labels of one component's pods.
+*/}}
+{{- define "lorekeeper.componentSelectorLabels" -}}
+{{ include "lorekeeper.selectorLabels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/*
+Component whose pods serve HTTP: "api" when the roles are split, "all" otherwise.
+*/}}
+{{- define "lorekeeper.httpComponent" -}}
+{{- ternary "api" "all" (eq .Values.role "split") }}
+{{- end }}
+
+{{/*
+Name of the example CloudNativePG Cluster.
+*/}}
+{{- define "lorekeeper.cnpgName" -}}
+{{- default (printf "%s-db" (include "lorekeeper.fullname" . | trunc 50 | trimSuffix "-")) .Values.cnpg.name }}
+{{- end }}
+
+{{/*
+JDBC URL of the primary: the CloudNativePG read-write Service when the example Cluster is
+enabled, database.url otherwise.
+*/}}
+{{- define "lorekeeper.databaseUrl" -}}
+{{- if .Values.cnpg.enabled }}
+{{- printf "jdbc:postgresql://%s-rw:5432/%s" (include "lorekeeper.cnpgName" .) .Values.cnpg.database }}
+{{- else }}
+{{- .Values.database.url }}
+{{- end }}
+{{- end }}
+
+{{/*
+JDBC URL for search queries (a read replica), empty when searches go to the primary.
+*/}}
+{{- define "lorekeeper.searchDatabaseUrl" -}}
+{{- if .Values.database.searchUrl }}
+{{- .Values.database.searchUrl }}
+{{- else if and .Values.cnpg.enabled .Values.cnpg.searchOnReplicas }}
+{{- printf "jdbc:postgresql://%s-ro:5432/%s" (include "lorekeeper.cnpgName" .) .Values.cnpg.database }}
+{{- end }}
+{{- end }}
+
+{{/*
+Host, port and database name of the primary, parsed from its JDBC URL
+(jdbc:postgresql://host[:port]/database[?params]) for tools that do not speak JDBC.
+*/}}
+{{- define "lorekeeper.databaseHost" -}}
+{{- include "lorekeeper.databaseUrl" . | regexFind "//[^/:?]+" | trimPrefix "//" }}
+{{- end }}
+{{- define "lorekeeper.databasePort" -}}
+{{- $port := include "lorekeeper.databaseUrl" . | regexFind "//[^/]+:[0-9]+/" | regexFind ":[0-9]+/" | trimPrefix ":" | trimSuffix "/" }}
+{{- default "5432" $port }}
+{{- end }}
+{{- define "lorekeeper.databaseName" -}}
+{{- include "lorekeeper.databaseUrl" . | regexFind "//[^/]+/[^?]+" | regexFind "/[^/]+$" | trimPrefix "/" }}
+{{- end }}
 The admin key is required: without one the service runs with authentication off. It comes from a
 Secret the operator manages (security.adminKey.existingSecret) or from security.adminKey.value,
 which the chart stores in its own Secret.

@@ -9,6 +9,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.platform.SearchDatabase;
+
 /**
  * Okapi BM25 (k1 = 0.9, b = 0.4, the values GAM uses) computed inside PostgreSQL from the chunks'
  * full-text vectors: the English text-search configuration stems and drops stop words, the GIN
@@ -34,9 +36,10 @@ class KeywordSearch {
     private final JdbcClient jdbc;
     private final int candidateBudget;
 
+    /** On the search database (a read replica when one is configured). */
     @Autowired
-    KeywordSearch(JdbcClient jdbc) {
-        this(jdbc, CANDIDATE_BUDGET);
+    KeywordSearch(SearchDatabase database) {
+        this(database.jdbc(), CANDIDATE_BUDGET);
     }
 
     /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */

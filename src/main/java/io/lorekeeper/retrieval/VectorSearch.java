@@ -10,6 +10,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.pgvector.PGvector;
 
+import io.lorekeeper.platform.SearchDatabase;
+
 /**
  * Nearest chunks by cosine distance through the HNSW index. Filtering by document happens during
  * the index scan with pgvector's iterative scan, so a small document inside a large corpus still
@@ -21,9 +23,10 @@ class VectorSearch {
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
 
-    VectorSearch(JdbcClient jdbc, TransactionTemplate transaction) {
-        this.jdbc = jdbc;
-        this.transaction = transaction;
+    /** On the search database (a read replica when one is configured). */
+    VectorSearch(SearchDatabase database) {
+        this.jdbc = database.jdbc();
+        this.transaction = database.transaction();
     }
 
     List<SearchHit> search(List<UUID> documentIds, float[] query, int k) {

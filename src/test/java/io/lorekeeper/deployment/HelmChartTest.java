@@ -41,90 +41,287 @@ class HelmChartTest {
     }
 
     @Test
-    void defaultValuesRenderTheExpectedObjects() {
+    void defaultValuesRenderSeparateApiAndWorkerDeploymentsWithTheirScalers() {
         List<Map<String, Object>> docs = render();
 
-        assertThat(docs).extracting(d -> d.get("kind"))
-                .containsExactlyInAnyOrder("ServiceAccount", "Secret", "ConfigMap", "Service", "Deployment");
-        assertThat(docs).allSatisfy(d -> assertThat(str(d, "metadata", "name")).isEqualTo("lk-lorekeeper"));
+        assertThat(docs).extracting(d -> d.get("kind") + "/" + str(d, "metadata", "name")).containsExactlyInAnyOrder(
+                "ServiceAccount/lk-lorekeeper", "Secret/lk-lorekeeper", "ConfigMap/lk-lorekeeper", "Service/lk-lorekeeper",
+                "Deployment/lk-lorekeeper-api", "Deployment/lk-lorekeeper-worker",
+                "HorizontalPodAutoscaler/lk-lorekeeper-api",
+                "PodDisruptionBudget/lk-lorekeeper-api", "PodDisruptionBudget/lk-lorekeeper-worker");
     }
 
     @Test
-    void deploymentProbesTheActuatorHealthGroups() {
-        Map<String, Object> container = container(only(render(), "Deployment"));
+    void eachDeploymentRunsItsRoleAndTheServiceSelectsOnlyTheApi() {
+        List<Map<String, Object>> docs = render();
+        Map<String, Object> api = named(docs, "Deployment", "lk-lorekeeper-api");
+        Map<String, Object> worker = named(docs, "Deployment", "lk-lorekeeper-worker");
 
-        assertThat(list(container, "ports")).singleElement().satisfies(port -> {
-            assertThat(get(port, "containerPort")).isEqualTo(8080);
-            assertThat(get(port, "name")).isEqualTo("http");
-        });
-        assertThat(get(container, "livenessProbe", "httpGet", "path")).isEqualTo(LIVENESS);
-        assertThat(get(container, "livenessProbe", "httpGet", "port")).isEqualTo("http");
-        assertThat(get(container, "readinessProbe", "httpGet", "path")).isEqualTo(READINESS);
-        assertThat(get(container, "readinessProbe", "httpGet", "port")).isEqualTo("http");
-        assertThat(get(container, "startupProbe", "httpGet", "path")).isEqualTo(LIVENESS);
+        assertThat(envValue(container(api), "LOREKEEPER_ROLE")).isEqualTo("api");
+        assertThat(envValue(container(worker), "LOREKEEPER_ROLE")).isEqualTo("worker");
+        assertThat(envValue(container(worker), "DBSCHEDULER_THREADS")).isEqualTo("16");
+        assertThat(envValue(container(api), "DBSCHEDULER_THREADS")).as("the api executes no jobs").isNull();
 
-        // The ONNX embedding model and Flyway run at start-up: allow at least two minutes.
-        int period = (Integer) get(container, "startupProbe", "periodSeconds");
-        int failures = (Integer) get(container, "startupProbe", "failureThreshold");
-        assertThat(period * failures).isGreaterThanOrEqualTo(120);
+        Map<String, Object> selector = map(only(docs, "Service"), "spec", "selector");
+        assertThat(selector).containsEntry("app.kubernetes.io/component", "api");
+        assertThat(map(api, "spec", "template", "metadata", "labels")).containsAllEntriesOf(selector);
+        assertThat(map(worker, "spec", "template", "metadata", "labels")).doesNotContainEntry("app.kubernetes.io/component", "api");
+        // each Deployment selects only its own pods
+        assertThat(map(api, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "api");
+        assertThat(map(worker, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "worker");
     }
 
     @Test
-    void deploymentGivesTheDjlCacheAWritableEmptyDir() {
-        Map<String, Object> deployment = only(render(), "Deployment");
-        Map<String, Object> container = container(deployment);
+    void theEnvironmentVariablesTheChartSetsBindToTheServicesProperties() {
+        List<Map<String, Object>> docs = render("database.searchUrl", "jdbc:postgresql://replica:5432/lorekeeper");
+        Map<String, Object> env = new java.util.HashMap<>(map(only(docs, "ConfigMap"), "data"));
+        list(container(named(docs, "Deployment", "lk-lorekeeper-worker")), "env").stream()
+                .filter(e -> e.get("value") != null)
+                .forEach(e -> env.put((String) e.get("name"), e.get("value")));
+        // Spring maps an environment variable to a property by dropping dashes, not by turning them into underscores
+        var source = new org.springframework.core.env.SystemEnvironmentPropertySource(
+                org.springframework.core.env.StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, env);
+        var binder = new org.springframework.boot.context.properties.bind.Binder(
+                org.springframework.boot.context.properties.source.ConfigurationPropertySources.from(source));
 
-        assertThat(envValue(container, "DJL_CACHE_DIR")).isEqualTo("/tmp/djl");
-        for (String mountPath : List.of("/tmp/djl", "/tmp")) {
-            Map<String, Object> mount = list(container, "volumeMounts").stream()
-                    .filter(m -> mountPath.equals(get(m, "mountPath")))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no volume mounted at " + mountPath));
-            assertThat(get(mount, "readOnly")).isNotEqualTo(true);
-            Map<String, Object> volume = list(deployment, "spec", "template", "spec", "volumes").stream()
-                    .filter(v -> Objects.equals(get(v, "name"), get(mount, "name")))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no volume named " + get(mount, "name")));
-            assertThat(volume).containsKey("emptyDir");
+        Map<String, Object> expected = Map.of(
+                "lorekeeper.role", "worker",
+                "db-scheduler.threads", "16",
+                "db-scheduler.shutdown-max-wait", "280s",
+                "spring.datasource.hikari.maximum-pool-size", "30",
+                "spring.datasource.url", "jdbc:postgresql://postgresql:5432/lorekeeper",
+                "lorekeeper.search.datasource.url", "jdbc:postgresql://replica:5432/lorekeeper");
+        expected.forEach((property, value) -> assertThat(binder.bind(property, String.class).orElse(null))
+                .as("property %s from the chart's environment", property).isEqualTo(value));
+    }
+
+    @Test
+    void deploymentsProbeTheActuatorHealthGroups() {
+        for (Map<String, Object> deployment : all(render(), "Deployment")) {
+            Map<String, Object> container = container(deployment);
+
+            assertThat(list(container, "ports")).singleElement().satisfies(port -> {
+                assertThat(get(port, "containerPort")).isEqualTo(8080);
+                assertThat(get(port, "name")).isEqualTo("http");
+            });
+            assertThat(get(container, "livenessProbe", "httpGet", "path")).isEqualTo(LIVENESS);
+            assertThat(get(container, "livenessProbe", "httpGet", "port")).isEqualTo("http");
+            assertThat(get(container, "readinessProbe", "httpGet", "path")).isEqualTo(READINESS);
+            assertThat(get(container, "readinessProbe", "httpGet", "port")).isEqualTo("http");
+            assertThat(get(container, "startupProbe", "httpGet", "path")).isEqualTo(LIVENESS);
+
+            // The ONNX embedding model and Flyway run at start-up: allow at least two minutes.
+            int period = (Integer) get(container, "startupProbe", "periodSeconds");
+            int failures = (Integer) get(container, "startupProbe", "failureThreshold");
+            assertThat(period * failures).isGreaterThanOrEqualTo(120);
         }
     }
 
     @Test
-    void deploymentSetsResourcesAndARestrictedSecurityContext() {
-        Map<String, Object> deployment = only(render(), "Deployment");
-        Map<String, Object> container = container(deployment);
+    void deploymentsGiveTheDjlCacheAWritableEmptyDir() {
+        for (Map<String, Object> deployment : all(render(), "Deployment")) {
+            Map<String, Object> container = container(deployment);
 
-        assertThat(get(deployment, "spec", "replicas")).isEqualTo(2);
-        assertThat(get(container, "resources", "requests", "cpu")).isEqualTo("500m");
-        assertThat(get(container, "resources", "requests", "memory")).isEqualTo("1Gi");
-        assertThat(get(container, "resources", "limits", "memory")).isEqualTo("2Gi");
-
-        assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot")).isEqualTo(true);
-        assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsUser")).isEqualTo(10001);
-        assertThat(get(container, "securityContext", "runAsNonRoot")).isEqualTo(true);
-        assertThat(get(container, "securityContext", "runAsUser")).isEqualTo(10001);
-        assertThat(get(container, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
-        assertThat(get(container, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
-        assertThat(get(container, "securityContext", "capabilities", "drop")).isEqualTo(List.of("ALL"));
+            assertThat(envValue(container, "DJL_CACHE_DIR")).isEqualTo("/tmp/djl");
+            for (String mountPath : List.of("/tmp/djl", "/tmp")) {
+                Map<String, Object> mount = list(container, "volumeMounts").stream()
+                        .filter(m -> mountPath.equals(get(m, "mountPath")))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no volume mounted at " + mountPath));
+                assertThat(get(mount, "readOnly")).isNotEqualTo(true);
+                Map<String, Object> volume = list(deployment, "spec", "template", "spec", "volumes").stream()
+                        .filter(v -> Objects.equals(get(v, "name"), get(mount, "name")))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no volume named " + get(mount, "name")));
+                assertThat(volume).containsKey("emptyDir");
+            }
+        }
     }
 
     @Test
-    void deploymentTakesItsEnvironmentFromTheChartsConfigMapAndSecret() {
+    void deploymentsSetCpuAndMemoryLimitsAndARestrictedSecurityContext() {
         List<Map<String, Object>> docs = render();
-        Map<String, Object> deployment = only(docs, "Deployment");
-        Map<String, Object> container = container(deployment);
+        Map<String, Object> api = container(named(docs, "Deployment", "lk-lorekeeper-api"));
+        Map<String, Object> worker = container(named(docs, "Deployment", "lk-lorekeeper-worker"));
 
-        assertThat(envFromNames(container, "configMapRef")).containsExactly(str(only(docs, "ConfigMap"), "metadata", "name"));
-        assertThat(envFromNames(container, "secretRef")).containsExactly(str(only(docs, "Secret"), "metadata", "name"));
+        assertThat(get(api, "resources", "requests", "cpu")).isEqualTo("500m");
+        assertThat(get(api, "resources", "limits", "cpu")).isEqualTo("2");
+        assertThat(get(api, "resources", "limits", "memory")).isEqualTo("2Gi");
+        assertThat(get(worker, "resources", "limits", "cpu")).isEqualTo("2");
+        assertThat(get(worker, "resources", "limits", "memory")).isEqualTo("3Gi");
+        // the heap is a share of the limit; the worker leaves more outside it for ONNX Runtime
+        assertThat((String) envValue(api, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=70");
+        assertThat((String) envValue(worker, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=60");
+
+        for (Map<String, Object> deployment : all(docs, "Deployment")) {
+            Map<String, Object> container = container(deployment);
+            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot")).isEqualTo(true);
+            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsUser")).isEqualTo(10001);
+            assertThat(get(container, "securityContext", "runAsNonRoot")).isEqualTo(true);
+            assertThat(get(container, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
+            assertThat(get(container, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
+            assertThat(get(container, "securityContext", "capabilities", "drop")).isEqualTo(List.of("ALL"));
+        }
+    }
+
+    @Test
+    void schemaRequiresCpuAndMemoryLimitsSoThreadsAndHeapFollowTheContainer() {
+        assertThatThrownBy(() -> render("worker.resources.limits.cpu", "null"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cpu");
+    }
+
+    @Test
+    void podsDrainWithAPreStopPauseWithinTheirGracePeriod() {
+        List<Map<String, Object>> docs = render("drain.preStopSleepSeconds", "12");
+        for (Map<String, Object> deployment : all(docs, "Deployment")) {
+            Map<String, Object> container = container(deployment);
+            assertThat(get(container, "lifecycle", "preStop", "exec", "command")).isEqualTo(List.of("sleep", "12"));
+            assertThat((Integer) get(deployment, "spec", "template", "spec", "terminationGracePeriodSeconds")).isGreaterThan(12 + 20);
+        }
+        Map<String, Object> worker = container(named(docs, "Deployment", "lk-lorekeeper-worker"));
+        // the scheduler's own wait ends before the kubelet's SIGKILL: 300 - 12 - 10
+        assertThat(envValue(worker, "DBSCHEDULER_SHUTDOWNMAXWAIT")).isEqualTo("278s");
+    }
+
+    @Test
+    void podsSpreadOverZonesAndNodesBySelectingTheirOwnComponent() {
+        for (Map<String, Object> deployment : all(render(), "Deployment")) {
+            List<Map<String, Object>> spread = list(deployment, "spec", "template", "spec", "topologySpreadConstraints");
+            assertThat(spread).extracting(c -> c.get("topologyKey"))
+                    .containsExactly("topology.kubernetes.io/zone", "kubernetes.io/hostname");
+            assertThat(spread).allSatisfy(c -> assertThat(map(c, "labelSelector", "matchLabels"))
+                    .isEqualTo(map(deployment, "spec", "selector", "matchLabels")));
+        }
+    }
+
+    @Test
+    void theHpaOwnsTheApiReplicaCountAndPdbsCoverBothComponents() {
+        List<Map<String, Object>> docs = render();
+        Map<String, Object> hpa = only(docs, "HorizontalPodAutoscaler");
+
+        assertThat(hpa.get("apiVersion")).isEqualTo("autoscaling/v2");
+        assertThat(get(hpa, "spec", "scaleTargetRef", "kind")).isEqualTo("Deployment");
+        assertThat(get(hpa, "spec", "scaleTargetRef", "name")).isEqualTo("lk-lorekeeper-api");
+        assertThat(get(hpa, "spec", "minReplicas")).isEqualTo(2);
+        assertThat(list(hpa, "spec", "metrics")).singleElement()
+                .satisfies(m -> assertThat(get(m, "resource", "target", "averageUtilization")).isEqualTo(70));
+        assertThat(map(named(docs, "Deployment", "lk-lorekeeper-api"), "spec")).doesNotContainKey("replicas");
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas")).isEqualTo(2);
+
+        for (String component : List.of("api", "worker")) {
+            Map<String, Object> pdb = named(docs, "PodDisruptionBudget", "lk-lorekeeper-" + component);
+            assertThat(get(pdb, "spec", "maxUnavailable")).isEqualTo(1);
+            assertThat(map(pdb, "spec", "selector", "matchLabels"))
+                    .isEqualTo(map(named(docs, "Deployment", "lk-lorekeeper-" + component), "spec", "selector", "matchLabels"));
+        }
+    }
+
+    @Test
+    void replicaCountsAreTakenFromValuesWhenNoAutoscalerOwnsThem() {
+        List<Map<String, Object>> docs = render("api.autoscaling.enabled", "false", "api.replicaCount", "3", "worker.replicaCount", "4");
+
+        assertThat(docs).extracting(d -> d.get("kind")).doesNotContain("HorizontalPodAutoscaler");
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-api"), "spec", "replicas")).isEqualTo(3);
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas")).isEqualTo(4);
+    }
+
+    @Test
+    void kedaScalesTheWorkersOnDueJobsInTheSchedulerTable() {
+        List<Map<String, Object>> docs = render("worker.keda.enabled", "true",
+                "database.url", "jdbc:postgresql://pg.example.internal:6432/lore?sslmode=require");
+        Map<String, Object> scaled = only(docs, "ScaledObject");
+
+        assertThat(scaled.get("apiVersion")).isEqualTo("keda.sh/v1alpha1");
+        assertThat(get(scaled, "spec", "scaleTargetRef", "name")).isEqualTo("lk-lorekeeper-worker");
+        Map<String, Object> trigger = list(scaled, "spec", "triggers").get(0);
+        assertThat(trigger.get("type")).isEqualTo("postgresql");
+        assertThat(map(trigger, "metadata")).containsEntry("host", "pg.example.internal").containsEntry("port", "6432")
+                .containsEntry("dbName", "lore").containsEntry("targetQueryValue", "8");
+        assertThat((String) get(trigger, "metadata", "query")).contains("FROM scheduled_tasks").contains("execution_time <= now()");
+        Map<String, Object> auth = only(docs, "TriggerAuthentication");
+        assertThat(get(trigger, "authenticationRef", "name")).isEqualTo(str(auth, "metadata", "name"));
+        assertThat(list(auth, "spec", "secretTargetRef")).extracting(r -> r.get("parameter") + "=" + r.get("name") + "/" + r.get("key"))
+                .containsExactlyInAnyOrder("userName=lk-lorekeeper/SPRING_DATASOURCE_USERNAME", "password=lk-lorekeeper/SPRING_DATASOURCE_PASSWORD");
+        // KEDA owns the worker count now
+        assertThat(map(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec")).doesNotContainKey("replicas");
+    }
+
+    @Test
+    void roleAllRendersOneDeploymentThatServesAndRunsJobs() {
+        List<Map<String, Object>> docs = render("role", "all", "api.autoscaling.enabled", "false");
+        Map<String, Object> deployment = only(docs, "Deployment");
+
+        assertThat(str(deployment, "metadata", "name")).isEqualTo("lk-lorekeeper");
+        assertThat(envValue(container(deployment), "LOREKEEPER_ROLE")).isEqualTo("all");
+        assertThat(envValue(container(deployment), "DBSCHEDULER_THREADS")).isEqualTo("16");
+        assertThat(get(deployment, "spec", "replicas")).isEqualTo(2);
+        assertThat(map(deployment, "spec", "template", "metadata", "labels")).containsAllEntriesOf(map(only(docs, "Service"), "spec", "selector"));
+        assertThat(docs).extracting(d -> d.get("kind")).containsOnlyOnce("PodDisruptionBudget").doesNotContain("ScaledObject");
+    }
+
+    @Test
+    void searchQueriesGoToTheReadReplicaWhenOneIsGiven() {
+        assertThat(map(only(render(), "ConfigMap"), "data")).doesNotContainKey("LOREKEEPER_SEARCH_DATASOURCE_URL");
+
+        Map<String, Object> data = map(only(render("database.searchUrl", "jdbc:postgresql://replica:5432/lorekeeper"), "ConfigMap"), "data");
+        assertThat(data).containsEntry("LOREKEEPER_SEARCH_DATASOURCE_URL", "jdbc:postgresql://replica:5432/lorekeeper");
+    }
+
+    @Test
+    void theCloudNativePgExampleProvidesThePrimaryReplicasCredentialsAndTheExtension() {
+        List<Map<String, Object>> docs = render("cnpg.enabled", "true");
+        Map<String, Object> cluster = only(docs, "Cluster");
+
+        assertThat(cluster.get("apiVersion")).isEqualTo("postgresql.cnpg.io/v1");
+        assertThat(str(cluster, "metadata", "name")).isEqualTo("lk-lorekeeper-db");
+        assertThat(get(cluster, "spec", "instances")).isEqualTo(3);
+        assertThat(list(cluster, "spec", "bootstrap", "initdb", "postInitApplicationSQL")).asString().contains("CREATE EXTENSION IF NOT EXISTS vector");
+        assertThat(map(only(docs, "ConfigMap"), "data"))
+                .containsEntry("SPRING_DATASOURCE_URL", "jdbc:postgresql://lk-lorekeeper-db-rw:5432/lorekeeper")
+                .containsEntry("LOREKEEPER_SEARCH_DATASOURCE_URL", "jdbc:postgresql://lk-lorekeeper-db-ro:5432/lorekeeper");
+        Map<String, Object> env = list(container(named(docs, "Deployment", "lk-lorekeeper-api")), "env").stream()
+                .filter(e -> "SPRING_DATASOURCE_PASSWORD".equals(e.get("name"))).findFirst().orElseThrow();
+        assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("lk-lorekeeper-db-app");
+    }
+
+    @Test
+    void theExtensionHookRunsAsASuperuserFromItsSecretBeforeThePodsStart() {
+        assertThatThrownBy(() -> render("database.createExtension.enabled", "true")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("superuserSecret");
+
+        // a hook is not part of the release's manifests (helm template leaves it out here)...
+        assertThat(render("database.createExtension.enabled", "true", "database.createExtension.superuserSecret", "pg-admin"))
+                .extracting(d -> d.get("kind")).doesNotContain("Job");
+        // ...so its content is checked as the plain Job it renders for tools without hooks
+        Map<String, Object> job = only(render("database.createExtension.enabled", "true", "database.createExtension.hook", "false",
+                "database.createExtension.superuserSecret", "pg-admin",
+                "database.url", "jdbc:postgresql://pg:5433/lore"), "Job");
+        assertThat(get(job, "metadata", "annotations")).isNull();
+        Map<String, Object> container = list(job, "spec", "template", "spec", "containers").get(0);
+        assertThat((List<?>) get(container, "command")).asString().contains("CREATE EXTENSION IF NOT EXISTS vector");
+        assertThat(envValue(container, "PGHOST")).isEqualTo("pg");
+        assertThat(envValue(container, "PGPORT")).isEqualTo("5433");
+        assertThat(envValue(container, "PGDATABASE")).isEqualTo("lore");
+        Map<String, Object> user = list(container, "env").stream().filter(e -> "PGUSER".equals(e.get("name"))).findFirst().orElseThrow();
+        assertThat(get(user, "valueFrom", "secretKeyRef", "name")).isEqualTo("pg-admin");
+    }
+
+    @Test
+    void deploymentsTakeTheirEnvironmentFromTheChartsConfigMapAndSecret() {
+        List<Map<String, Object>> docs = render();
+        for (Map<String, Object> deployment : all(docs, "Deployment")) {
+            Map<String, Object> container = container(deployment);
+
+            assertThat(envFromNames(container, "configMapRef")).containsExactly(str(only(docs, "ConfigMap"), "metadata", "name"));
+            assertThat(envFromNames(container, "secretRef")).containsExactly(str(only(docs, "Secret"), "metadata", "name"));
+            Map<String, Object> annotations = map(deployment, "spec", "template", "metadata", "annotations");
+            assertThat(annotations).containsKeys("checksum/config", "checksum/secret");
+        }
 
         Map<String, Object> configData = map(only(docs, "ConfigMap"), "data");
-        assertThat(configData).containsKeys("SPRING_DATASOURCE_URL", "LOREKEEPER_LLM_MODEL", "SPRING_PROFILES_ACTIVE",
-                "JAVA_TOOL_OPTIONS");
-        assertThat((String) configData.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
+        assertThat(configData).containsKeys("SPRING_DATASOURCE_URL", "LOREKEEPER_LLM_MODEL", "SPRING_PROFILES_ACTIVE");
         assertThat(map(only(docs, "Secret"), "data")).containsOnlyKeys("SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
-
-        Map<String, Object> annotations = map(deployment, "spec", "template", "metadata", "annotations");
-        assertThat(annotations).containsKeys("checksum/config", "checksum/secret");
     }
 
     @Test
@@ -138,25 +335,17 @@ class HelmChartTest {
             assertThat(get(port, "port")).isEqualTo(80);
             assertThat(get(port, "targetPort")).isEqualTo("http");
         });
-        Map<String, Object> podLabels = map(only(docs, "Deployment"), "spec", "template", "metadata", "labels");
-        assertThat(podLabels).containsAllEntriesOf(map(service, "spec", "selector"));
-    }
-
-    @Test
-    void replicaCountIsTakenFromValues() {
-        Map<String, Object> deployment = only(render("replicaCount", "3"), "Deployment");
-
-        assertThat(get(deployment, "spec", "replicas")).isEqualTo(3);
     }
 
     @Test
     void existingSecretReplacesTheChartsSecret() {
         List<Map<String, Object>> docs = render("existingSecret", "my-secret");
-        Map<String, Object> deployment = only(docs, "Deployment");
 
         assertThat(docs).extracting(d -> d.get("kind")).doesNotContain("Secret");
-        assertThat(envFromNames(container(deployment), "secretRef")).containsExactly("my-secret");
-        assertThat(map(deployment, "spec", "template", "metadata", "annotations")).doesNotContainKey("checksum/secret");
+        for (Map<String, Object> deployment : all(docs, "Deployment")) {
+            assertThat(envFromNames(container(deployment), "secretRef")).containsExactly("my-secret");
+            assertThat(map(deployment, "spec", "template", "metadata", "annotations")).doesNotContainKey("checksum/secret");
+        }
     }
 
     @Test
@@ -195,15 +384,23 @@ class HelmChartTest {
         List<Map<String, Object>> custom = render("extraEnv.LOGGING_LEVEL_IO_LOREKEEPER", "DEBUG");
 
         assertThat(map(only(custom, "ConfigMap"), "data")).containsEntry("LOGGING_LEVEL_IO_LOREKEEPER", "DEBUG");
-        assertThat(get(only(custom, "Deployment"), "spec", "template", "metadata", "annotations", "checksum/config"))
-                .isNotEqualTo(get(only(defaults, "Deployment"), "spec", "template", "metadata", "annotations", "checksum/config"));
+        String path = "spec.template.metadata.annotations.checksum/config";
+        assertThat(get(named(custom, "Deployment", "lk-lorekeeper-worker"), path.split("\\.")))
+                .isNotEqualTo(get(named(defaults, "Deployment", "lk-lorekeeper-worker"), path.split("\\.")));
     }
 
     @Test
     void schemaRejectsZeroReplicas() {
-        assertThatThrownBy(() -> render("replicaCount", "0"))
+        assertThatThrownBy(() -> render("api.replicaCount", "0"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("replicaCount");
+    }
+
+    @Test
+    void schemaRejectsAnUnknownRole() {
+        assertThatThrownBy(() -> render("role", "both"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("role");
     }
 
     @Test
@@ -229,11 +426,13 @@ class HelmChartTest {
     @Test
     void anAdminKeyFromAnExistingSecretIsReferencedNeverCopied() {
         List<Map<String, Object>> docs = render("security.adminKey.existingSecret", "ops-keys", "security.adminKey.existingSecretKey", "lk");
-        Map<String, Object> env = list(container(only(docs, "Deployment")), "env").stream()
-                .filter(e -> "LOREKEEPER_ADMIN_KEY".equals(e.get("name"))).findFirst()
-                .orElseThrow(() -> new AssertionError("no LOREKEEPER_ADMIN_KEY in the container's env"));
-        assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("ops-keys");
-        assertThat(get(env, "valueFrom", "secretKeyRef", "key")).isEqualTo("lk");
+        for (Map<String, Object> deployment : all(docs, "Deployment")) {
+            Map<String, Object> env = list(container(deployment), "env").stream()
+                    .filter(e -> "LOREKEEPER_ADMIN_KEY".equals(e.get("name"))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no LOREKEEPER_ADMIN_KEY in the container's env"));
+            assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("ops-keys");
+            assertThat(get(env, "valueFrom", "secretKeyRef", "key")).isEqualTo("lk");
+        }
         assertThat(map(only(docs, "Secret"), "data")).doesNotContainKey("LOREKEEPER_ADMIN_KEY");
     }
 
@@ -244,7 +443,7 @@ class HelmChartTest {
 
         assertThat(decode(map(only(docs, "Secret"), "data").get("LOREKEEPER_ADMIN_KEY"))).isEqualTo(adminKey);
         assertThat(new Yaml().dump(only(docs, "ConfigMap"))).doesNotContain(adminKey);
-        assertThat(new Yaml().dump(only(docs, "Deployment"))).doesNotContain(adminKey);
+        assertThat(all(docs, "Deployment")).allSatisfy(d -> assertThat(new Yaml().dump(d)).doesNotContain(adminKey));
         // With the operator's own Secret for everything else, the value has nowhere to go: refused.
         assertThatThrownBy(() -> render("security.adminKey.value", adminKey, "existingSecret", "mine"))
                 .isInstanceOf(IllegalStateException.class)
@@ -285,6 +484,17 @@ class HelmChartTest {
         List<Map<String, Object>> matching = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
         assertThat(matching).as("rendered %s objects", kind).hasSize(1);
         return matching.get(0);
+    }
+
+    private static List<Map<String, Object>> all(List<Map<String, Object>> docs, String kind) {
+        List<Map<String, Object>> matching = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        assertThat(matching).as("rendered %s objects", kind).isNotEmpty();
+        return matching;
+    }
+
+    private static Map<String, Object> named(List<Map<String, Object>> docs, String kind, String name) {
+        return docs.stream().filter(d -> kind.equals(d.get("kind")) && name.equals(get(d, "metadata", "name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " named " + name));
     }
 
     private static Map<String, Object> container(Map<String, Object> deployment) {
