@@ -123,7 +123,7 @@ export const documents = {
   upload: (file, { title, profile } = {}) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return request('POST', '/v1/documents', { body: form, query: { title, profile } });
+    return request('POST', '/v1/documents/files', { body: form, query: { title, profile } });
   },
   remove: (id) => request('DELETE', `/v1/documents/${enc(id)}`),
   reindex: (id, stages) => request('POST', `/v1/documents/${enc(id)}/reindex`, { json: { stages } }),

@@ -30,9 +30,17 @@ import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
+import io.lorekeeper.document.DocumentRequests.CreateConversation;
+import io.lorekeeper.document.DocumentRequests.CreateTextDocument;
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -61,22 +69,59 @@ class DocumentController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Add a text or a conversation",
-            description = "Returns 202 and queues ingestion; re-posting identical content returns the stored document with 200.")
-    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)")
-    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document")
+    @Operation(operationId = "createDocument", summary = "Add a text or a conversation",
+            description = "Give either `text` (CreateTextDocument) or `sessions` (CreateConversation); an empty `sessions` list "
+                    + "counts as absent. Returns 202 and queues ingestion; re-posting identical content returns the stored "
+                    + "document with 200. Files go to POST /v1/documents/files.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON,
+                    schema = @Schema(oneOf = {CreateTextDocument.class, CreateConversation.class}),
+                    examples = {
+                        @ExampleObject(name = "text", summary = "A text document", value = """
+                                {"title": "Lighthouse log", "text": "The keeper lit the lamp at dusk.\\nA schooner passed at nine.", \
+                                "profile": "retrieval-only"}"""),
+                        @ExampleObject(name = "conversation", summary = "A conversation history", value = """
+                                {"title": "Chat with Caroline", "sessions": [{"dateTime": "1:56 pm on 8 May, 2023", "turns": \
+                                [{"speaker": "Caroline", "text": "I adopted a dog named Biscuit!"}, \
+                                {"speaker": "Mel", "text": "Congratulations!"}]}]}""")})))
+    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     ResponseEntity<Accepted> create(@RequestBody CreateDocument request) {
         return respond(intake.create(request));
     }
 
-    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-    @Operation(summary = "Upload a .txt or .md file (UTF-8)")
-    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)")
-    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document")
-    ResponseEntity<Accepted> upload(@RequestPart("file") MultipartFile file,
-            @RequestParam(required = false) String title,
-            @RequestParam(required = false) String profile,
-            @RequestParam(required = false) String metadata) throws IOException {
+    /** The multipart form a file upload sends, for the spec: the handler reads the parts one by one. */
+    @Schema(description = "A file and its optional settings")
+    record DocumentFileUpload(
+            @Schema(description = "A UTF-8 .txt or .md file", type = "string", format = "binary",
+                    requiredMode = Schema.RequiredMode.REQUIRED) String file,
+            @Schema(description = "Title; defaults to the file name without its extension", maxLength = 500) String title,
+            @Schema(description = "Index profile", allowableValues = {IndexProfiles.STANDARD, IndexProfiles.RETRIEVAL_ONLY,
+                    IndexProfiles.DEEP}, defaultValue = IndexProfiles.STANDARD) String profile,
+            @Schema(description = "Metadata as a JSON object, written as text") String metadata) {
+    }
+
+    @PostMapping(path = "/files", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(operationId = "uploadDocumentFile", summary = "Upload a .txt or .md file (UTF-8)",
+            description = "Returns 202 and queues ingestion; re-uploading identical content returns the stored document with 200.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.MULTIPART_FORM_DATA_VALUE, schema = @Schema(implementation = DocumentFileUpload.class))))
+    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    ResponseEntity<Accepted> uploadFile(@Parameter(hidden = true) @RequestPart("file") MultipartFile file,
+            @Parameter(hidden = true) @RequestParam(required = false) String title,
+            @Parameter(hidden = true) @RequestParam(required = false) String profile,
+            @Parameter(hidden = true) @RequestParam(required = false) String metadata) throws IOException {
         String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
         String extension = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
         String type = typeOf(file);
@@ -101,14 +146,21 @@ class DocumentController {
     }
 
     @GetMapping("/{id}")
-    @Operation(summary = "Status, ingestion progress per stage, and metadata")
+    @Operation(operationId = "getDocument", summary = "Status, ingestion progress per stage, and metadata")
+    @ApiResponse(responseCode = "200", description = "The document")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     DocumentView get(@PathVariable UUID id) {
         return store.view(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
     }
 
     @GetMapping
-    @Operation(summary = "Documents of the tenant, newest first")
-    DocumentPage list(@RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "20") int size) {
+    @Operation(operationId = "listDocuments", summary = "Documents of the tenant, newest first")
+    @ApiResponse(responseCode = "200", description = "One page of documents")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    DocumentPage list(@Parameter(description = "0-based page number", schema = @Schema(type = "integer", format = "int32", minimum = "0", defaultValue = "0"))
+            @RequestParam(defaultValue = "0") int page,
+            @Parameter(description = "Documents per page", schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "200", defaultValue = "20"))
+            @RequestParam(defaultValue = "20") int size) {
         if (page < 0) {
             throw ApiProblem.invalid("page", "page must be >= 0");
         }
@@ -120,7 +172,9 @@ class DocumentController {
     }
 
     @DeleteMapping("/{id}")
-    @Operation(summary = "Delete the document and everything derived from it")
+    @Operation(operationId = "deleteDocument", summary = "Delete the document and everything derived from it")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     ResponseEntity<Void> delete(@PathVariable UUID id) {
         if (!intake.delete(id)) {
             throw ApiProblem.notFound("Document", id);
@@ -129,8 +183,16 @@ class DocumentController {
     }
 
     @GetMapping("/{id}/text")
-    @Operation(summary = "A span [start, end) of the canonical text (offsets in UTF-16 code units)")
-    TextSpan text(@PathVariable UUID id, @RequestParam(required = false) Integer start,
+    @Operation(operationId = "getDocumentText", summary = "A span [start, end) of the canonical text",
+            description = "Offsets count UTF-16 code units into the canonical text; without them, the whole text. "
+                    + "A citation's quote equals the text this returns for its start and end.")
+    @ApiResponse(responseCode = "200", description = "The span and its text")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    TextSpan text(@PathVariable UUID id,
+            @Parameter(description = "First UTF-16 code unit (default 0)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
+            @RequestParam(required = false) Integer start,
+            @Parameter(description = "End, exclusive (default: the text's length)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
             @RequestParam(required = false) Integer end) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         String text = documents.text(id);
@@ -146,25 +208,36 @@ class DocumentController {
     }
 
     @GetMapping("/{id}/turns")
-    @Operation(summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
+    @Operation(operationId = "listTurns", summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
+    @ApiResponse(responseCode = "200", description = "The turns in order")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     List<TurnSpan> turns(@PathVariable UUID id) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         return store.turns(id);
     }
 
     @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Append sessions to a conversation",
+    @Operation(operationId = "appendSessions", summary = "Append sessions to a conversation",
             description = "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
                     + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
-    @ApiResponse(responseCode = "202", description = "Appended; ingestion of the new sessions queued")
+    @ApiResponse(responseCode = "202", description = "Appended; ingestion of the new sessions queued", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     ResponseEntity<SessionsAppended> appendSessions(@PathVariable UUID id, @RequestBody AppendSessions request) {
         return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(appender.append(id, request));
     }
 
     @PostMapping("/{id}/reindex")
-    @Operation(summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
+    @Operation(operationId = "reindexDocument", summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
             + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
-    @ApiResponse(responseCode = "202", description = "Reindexing queued")
+    @ApiResponse(responseCode = "202", description = "Reindexing queued", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<Accepted> reindex(@PathVariable UUID id, @RequestBody(required = false) Reindex request) {
         intake.reindex(id, request == null ? null : request.stages());
         DocumentStatus status = documents.find(tenant.id(), id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED);

@@ -55,9 +55,14 @@ class DocumentIntake {
             throw ApiProblem.invalid("body", "a JSON object with `text` or `sessions` is required");
         }
         boolean hasText = request.text() != null;
-        boolean hasSessions = request.sessions() != null;
-        if (hasText == hasSessions) {
-            throw ApiProblem.invalid(hasText ? "sessions" : "text", "give exactly one of `text` or `sessions`");
+        // Generated clients send an empty list for an unset array: it means no conversation, not an empty one.
+        boolean hasSessions = request.sessions() != null && !request.sessions().isEmpty();
+        if (hasText && hasSessions) {
+            throw ApiProblem.invalid("sessions", "give exactly one of `text` or `sessions`");
+        }
+        if (!hasText && !hasSessions) {
+            throw request.sessions() != null ? ApiProblem.invalid("sessions", "sessions must not be empty")
+                    : ApiProblem.invalid("text", "give exactly one of `text` or `sessions`");
         }
         CanonicalText canonical;
         DocumentKind kind;

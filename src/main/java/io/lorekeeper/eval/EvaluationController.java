@@ -17,11 +17,13 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -54,15 +56,22 @@ class EvaluationController {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record EvaluationView(UUID id, String status, String dataset, int done, int total, String error, Instant createdAt,
+    @Schema(name = "Evaluation", description = "An evaluation run: progress, and the report once DONE")
+    record EvaluationView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"QUEUED", "RUNNING", "DONE", "FAILED"}) String status,
+            String dataset, int done, int total, String error, Instant createdAt,
             Instant startedAt, Instant finishedAt,
             // Typed Object, not JsonNode: springdoc would list JsonNode's getters, in no stable order.
-            @Schema(description = "The report (as report.json of the command line) once DONE") Object report) {
+            @Schema(description = "The report (as report.json of the command line) once DONE", implementation = Report.class)
+            Object report) {
     }
 
     @PostMapping("/v1/evaluations")
-    @Operation(summary = "Start an evaluation", description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
-    @ApiResponse(responseCode = "202", description = "Queued as a job; poll Location")
+    @Operation(operationId = "startEvaluation", summary = "Start an evaluation",
+            description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
+    @ApiResponse(responseCode = "202", description = "Queued as a job; poll Location", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     ResponseEntity<EvaluationView> start(@RequestBody StartEvaluation request) {
         if (request.judged() && !gateway.isConfigured()) {
             throw ApiProblem.invalid("judge", "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
@@ -76,7 +85,9 @@ class EvaluationController {
     }
 
     @GetMapping("/v1/evaluations/{id}")
-    @Operation(summary = "Progress of an evaluation, and its report when DONE")
+    @Operation(operationId = "getEvaluation", summary = "Progress of an evaluation, and its report when DONE")
+    @ApiResponse(responseCode = "200", description = "The evaluation")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     EvaluationView get(@PathVariable UUID id) {
         return view(load(id));
     }
@@ -84,7 +95,10 @@ class EvaluationController {
     @PostMapping("/v1/evaluations/{id}/retry")
     @Operation(operationId = "retryEvaluation", summary = "Run a FAILED evaluation again",
             description = "Resumes it: questions that finished before the failure keep their results and are not asked again.")
-    @ApiResponse(responseCode = "202", description = "Queued again; poll Location")
+    @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<EvaluationView> retry(@PathVariable UUID id) {
         intake.retry(tenant.id(), id);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));

@@ -49,7 +49,9 @@ class UsageController {
     }
 
     @GetMapping("/v1/usage")
-    @Operation(summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "Totals and lines")
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "400", ref = io.lorekeeper.platform.ApiDocs.BAD_REQUEST)
+    @Operation(operationId = "getUsage", summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
     UsageReport usage(@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
             @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to) {
         Instant end = to == null ? Instant.now() : within("to", to);

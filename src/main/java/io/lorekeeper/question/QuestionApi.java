@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.reasoning.Citation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** Request and response bodies of the question API. */
@@ -17,19 +18,33 @@ final class QuestionApi {
     private QuestionApi() {
     }
 
+    @Schema(name = "AskQuestionRequest", description = "A question over one or more documents")
     record AskRequest(
-            @Schema(description = "Documents to answer from (all READY, at most 50)") List<UUID> documentIds,
-            String question,
-            @Schema(description = "Answer strategy; default `extractive`. GET /v1/strategies lists them") String strategy,
+            @ArraySchema(arraySchema = @Schema(description = "Documents to answer from (all READY)",
+                    requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1, maxItems = 50) List<UUID> documentIds,
+            @Schema(description = "The question", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1) String question,
+            @Schema(description = "Answer strategy; GET /v1/strategies lists them", defaultValue = "extractive") String strategy,
             @Schema(description = "Choices of a multiple-choice question") List<String> choices,
             @Schema(description = "Strategy options (e.g. k, hops for extractive); unknown names are rejected") Map<String, Object> options,
-            @Schema(description = "Wait up to this many seconds (0 to 60) for the answer before returning 202") Integer waitSeconds) {
+            @Schema(description = "Wait up to this many seconds for the answer before returning 202", minimum = "0", maximum = "60",
+                    defaultValue = "0") Integer waitSeconds) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record QuestionView(UUID id, QuestionStatus status, String question, String strategy, List<UUID> documentIds,
-            List<String> choices, Map<String, Object> options, String answer, String mode, Integer choiceIndex,
-            List<Citation> citations, Double confidence, Boolean budgetLimited, String failureReason,
+    @Schema(name = "Question", description = "A question, its progress and, once DONE, its answer with verified citations")
+    record QuestionView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) QuestionStatus status,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String question,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String strategy,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<UUID> documentIds,
+            List<String> choices, Map<String, Object> options,
+            @Schema(description = "The answer, once DONE") String answer,
+            @Schema(description = "How the answer was made, e.g. `extractive` (verbatim spans, no model) or `generated`") String mode,
+            @Schema(description = "0-based index of the chosen choice, for multiple-choice questions") Integer choiceIndex,
+            @Schema(description = "Evidence: each quote equals the canonical text in [start, end)") List<Citation> citations,
+            @Schema(minimum = "0", maximum = "1") Double confidence,
+            @Schema(description = "DONE only: the strategy stopped on its budget") Boolean budgetLimited,
+            @Schema(description = "FAILED only: why") String failureReason,
             @Schema(description = "While QUEUED: the memories of its documents it waits for (document, stage, state)") Object waitingFor,
             @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)") Object degraded,
             Timings timings,
@@ -52,14 +67,24 @@ final class QuestionApi {
     record Timings(Instant createdAt, Instant startedAt, Instant finishedAt, Long queuedMs, Long runMs) {
     }
 
-    record TraceEvent(int seq, String type, Instant at, Object payload) {
+    @Schema(description = "One step a strategy recorded")
+    record TraceEvent(@Schema(description = "1-based position in the trace (the SSE id)") int seq,
+            @Schema(description = "The step, e.g. `retrieve`, `plan`, `answer`", requiredMode = Schema.RequiredMode.REQUIRED) String type,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Instant at,
+            // Any JSON value: most steps record an object, whose members depend on the step.
+            @Schema(description = "What the step saw and produced (usually an object); its shape depends on `type`")
+            Object payload) {
     }
 
-    record TraceView(UUID questionId, QuestionStatus status, List<TraceEvent> events) {
+    @Schema(name = "QuestionTrace", description = "Every step the strategy recorded, in order")
+    record TraceView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID questionId,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) QuestionStatus status,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<TraceEvent> events) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record StrategyView(String name, boolean needsLlm, boolean available,
+    @Schema(name = "Strategy", description = "An answer strategy and whether it can run here")
+    record StrategyView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, boolean needsLlm, boolean available,
             @Schema(description = "Why it cannot run here, when it cannot") String unavailableReason,
             @Schema(description = "Memories (ingestion stages) a document needs before this strategy answers from it: "
                     + "a question waits while one is being built, and is refused (409 memory-not-ready) when one failed or was skipped")

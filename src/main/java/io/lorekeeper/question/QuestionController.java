@@ -18,6 +18,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmUsage;
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.QuestionApi.AskRequest;
 import io.lorekeeper.question.QuestionApi.QuestionUsage;
@@ -29,6 +30,11 @@ import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -58,10 +64,20 @@ class QuestionController {
     }
 
     @PostMapping("/v1/questions")
-    @Operation(summary = "Ask a question",
-            description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.")
-    @ApiResponse(responseCode = "202", description = "Queued (or still running after waitSeconds); poll Location")
-    @ApiResponse(responseCode = "200", description = "Finished within waitSeconds")
+    @Operation(operationId = "askQuestion", summary = "Ask a question",
+            description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = AskRequest.class), examples = @ExampleObject(
+                            name = "extractive", summary = "Ask and wait up to 10 s", value = """
+                                    {"documentIds": ["0b6f7f8e-8d0c-4c39-9d1e-2f4a1c9e7b11"], \
+                                    "question": "When did the keeper light the lamp?", "strategy": "extractive", "waitSeconds": 10}"""))))
+    @ApiResponse(responseCode = "202", description = "Queued (or still running after waitSeconds); poll Location", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "200", description = "Finished within waitSeconds", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<QuestionView> ask(@RequestBody AskRequest request) throws InterruptedException {
         int wait = request == null || request.waitSeconds() == null ? 0 : request.waitSeconds();
         if (wait < 0 || wait > settings.maxWait().toSeconds()) {
@@ -81,21 +97,44 @@ class QuestionController {
     }
 
     @GetMapping("/v1/questions/{id}")
-    @Operation(summary = "Status, answer, verified citations, confidence, timings and model usage")
+    @Operation(operationId = "getQuestion", summary = "Status, answer, verified citations, confidence, timings and model usage")
+    @ApiResponse(responseCode = "200", description = "The question")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     QuestionView get(@PathVariable UUID id) {
         return view(load(id));
     }
 
     @GetMapping("/v1/questions/{id}/trace")
-    @Operation(summary = "Every step the strategy recorded, in order")
+    @Operation(operationId = "getQuestionTrace", summary = "Every step the strategy recorded, in order")
+    @ApiResponse(responseCode = "200", description = "The trace so far")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     TraceView trace(@PathVariable UUID id) {
         StoredQuestion question = load(id);
         return new TraceView(id, question.status(), store.trace(id, 0));
     }
 
     @GetMapping(path = "/v1/questions/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    @Operation(summary = "The trace as server-sent events while the question runs; ends with an `end` event")
-    SseEmitter events(@PathVariable UUID id, @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+    @Operation(operationId = "streamQuestionEvents", summary = "The trace as server-sent events while the question runs",
+            description = """
+                    A `text/event-stream` (server-sent events). Each trace event is one frame: `id:` its sequence number, \
+                    `event:` its type (e.g. `retrieve`, `answer`) and one `data:` line holding the TraceEvent as JSON. \
+                    Once the question has finished, a last frame `event: end` with `data: {"status": "DONE"}` (or FAILED) \
+                    is sent and the stream closes, so reading it to the end also works for clients without SSE support. \
+                    Send `Last-Event-ID` to resume after the event with that id.""")
+    @ApiResponse(responseCode = "200", description = "The event stream; ends after the `end` frame", content = @Content(
+            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string", format = "binary",
+                    description = "UTF-8 SSE frames, a byte stream that generated clients read to its end"),
+            examples = @ExampleObject(name = "frames", value = """
+                    id: 1
+                    event: retrieve
+                    data: {"seq":1,"type":"retrieve","at":"2026-11-23T18:00:00Z","payload":{"hits":3}}
+
+                    event: end
+                    data: {"status":"DONE"}
+                    """)))
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    SseEmitter events(@PathVariable UUID id, @Parameter(description = "Resume after the event with this id")
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         load(id);
         int after = 0;
         if (lastEventId != null && lastEventId.matches("\\d{1,9}")) {
@@ -105,15 +144,18 @@ class QuestionController {
     }
 
     @PostMapping("/v1/questions/{id}/retry")
-    @Operation(summary = "Run a FAILED question again")
-    @ApiResponse(responseCode = "202", description = "Queued again; poll Location")
+    @Operation(operationId = "retryQuestion", summary = "Run a FAILED question again")
+    @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(
+            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<QuestionView> retry(@PathVariable UUID id) {
         intake.retry(id);
         return ResponseEntity.accepted().location(URI.create("/v1/questions/" + id)).body(view(load(id)));
     }
 
     @GetMapping("/v1/strategies")
-    @Operation(summary = "The answer strategies and whether each can run with the current configuration")
+    @Operation(operationId = "listStrategies", summary = "The answer strategies and whether each can run with the current configuration")
     List<StrategyView> strategies() {
         LlmGateway.EndpointStatus llm = gateway.endpointStatus();
         return strategies.all().stream()

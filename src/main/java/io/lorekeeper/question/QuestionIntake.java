@@ -27,7 +27,7 @@ class QuestionIntake {
     private static final int MAX_CHOICES = 26;
     private static final int MAX_CHOICE_LENGTH = 2000;
 
-    private final Questions questions;
+    private final QuestionRepository questions;
     private final Strategies strategies;
     private final Documents documents;
     private final AnswerScheduler scheduler;
@@ -38,7 +38,7 @@ class QuestionIntake {
     private final JsonMapper json;
     private final TenantQuotas quotas;
 
-    QuestionIntake(Questions questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
+    QuestionIntake(QuestionRepository questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
             CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json,
             TenantQuotas quotas) {
         this.quotas = quotas;

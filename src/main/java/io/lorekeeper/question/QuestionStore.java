@@ -28,10 +28,10 @@ class QuestionStore {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
-    private final Questions questions;
+    private final QuestionRepository questions;
     private final Transitions transitions;
 
-    QuestionStore(JdbcClient jdbc, JsonMapper json, Questions questions, Transitions transitions) {
+    QuestionStore(JdbcClient jdbc, JsonMapper json, QuestionRepository questions, Transitions transitions) {
         this.jdbc = jdbc;
         this.json = json;
         this.questions = questions;

@@ -1,12 +1,44 @@
 package io.lorekeeper.question;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.stereotype.Component;
 
-/** The question aggregates. Trace events, bulk and append-only, stay on SQL in {@link QuestionStore}. */
-interface Questions extends JpaRepository<Question, UUID> {
+import io.lorekeeper.reasoning.Citation;
 
-    Optional<Question> findByIdAndTenantId(UUID id, UUID tenantId);
+/**
+ * Asking and reading questions for entry points other than the REST controller (the MCP server),
+ * with the same validation and asynchronous execution as {@code POST /v1/questions}.
+ */
+@Component
+public class Questions {
+
+    private final QuestionIntake intake;
+    private final QuestionStore store;
+
+    Questions(QuestionIntake intake, QuestionStore store) {
+        this.intake = intake;
+        this.store = store;
+    }
+
+    /** A question as a caller sees it; {@code answer} and {@code citations} once {@code status} is DONE. */
+    public record Answer(UUID id, String status, String question, String strategy, String answer, String mode,
+            List<Citation> citations, Double confidence, String failureReason) {
+
+        public boolean finished() {
+            return status.equals("DONE") || status.equals("FAILED");
+        }
+    }
+
+    /** Queues the question (refused with a problem naming the field, as over HTTP) and returns its id. */
+    public UUID ask(List<UUID> documentIds, String question, String strategy) {
+        return intake.ask(new QuestionApi.AskRequest(documentIds, question, strategy, null, null, null));
+    }
+
+    public Optional<Answer> find(UUID tenantId, UUID id) {
+        return store.find(tenantId, id).map(q -> new Answer(q.id(), q.status().name(), q.question(), q.strategy(), q.answer(),
+                q.mode(), q.citations() == null ? List.of() : q.citations(), q.confidence(), q.failureReason()));
+    }
 }

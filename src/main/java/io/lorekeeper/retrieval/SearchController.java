@@ -12,9 +12,11 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -33,26 +35,38 @@ class SearchController {
     }
 
     record SearchRequest(
-            List<UUID> documentIds,
+            @Schema(description = "Documents to search (all READY)", requiredMode = Schema.RequiredMode.REQUIRED) List<UUID> documentIds,
+            @Schema(description = "What to look for", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 4000)
             String query,
-            @Schema(description = "vector, keyword or hybrid (default)") String mode,
-            @Schema(description = "hits to return, 1 to 100 (default 10)") Integer k,
-            @Schema(description = "neighbouring chunks on each side to return as context, 0 to 10 (default 0)") Integer window) {
+            @Schema(description = "Ranking", allowableValues = {"vector", "keyword", "hybrid"}, defaultValue = "hybrid") String mode,
+            @Schema(description = "Hits to return", minimum = "1", maximum = "100", defaultValue = "10") Integer k,
+            @Schema(description = "Neighbouring chunks on each side to return as context", minimum = "0", maximum = "10",
+                    defaultValue = "0") Integer window) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Hit(UUID documentId, int chunk, int page, int start, int end, double score, String text,
-            List<String> turnIds, Context context) {
+    @Schema(description = "A chunk that matched: `text` is the canonical text in [start, end) (UTF-16 code units)")
+    record Hit(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID documentId, int chunk, int page, int start, int end,
+            double score, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String text,
+            @Schema(description = "Conversation turns the chunk overlaps (conversations only)") List<String> turnIds,
+            @Schema(description = "The chunk with its neighbours, when `window` > 0") Context context) {
     }
 
+    @Schema(description = "A wider span around a hit: the canonical text in [start, end)")
     record Context(int start, int end, String text) {
     }
 
-    record SearchResponse(String mode, int k, List<Hit> hits, long tookMs) {
+    @Schema(description = "The hits, best first, and how they were ranked")
+    record SearchResponse(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"vector", "keyword", "hybrid"})
+            String mode, int k, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Hit> hits, long tookMs) {
     }
 
     @PostMapping("/v1/search")
-    @Operation(summary = "Search documents by vector, keyword (BM25) or hybrid (reciprocal-rank fusion)")
+    @Operation(operationId = "searchDocuments", summary = "Search documents by vector, keyword (BM25) or hybrid (reciprocal-rank fusion)")
+    @ApiResponse(responseCode = "200", description = "The hits, best first")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     SearchResponse search(@RequestBody SearchRequest request) {
         if (request == null) {
             throw ApiProblem.invalid("body", "a JSON body is required");

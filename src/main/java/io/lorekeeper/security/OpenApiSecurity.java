@@ -42,7 +42,7 @@ class OpenApiSecurity {
                             + "Needed on every /v1 operation when the service runs with keys (GET /v1/about says which)."));
             components.addSecuritySchemes(HEADER, new SecurityScheme().type(SecurityScheme.Type.APIKEY).in(SecurityScheme.In.HEADER)
                     .name(ApiKeyFilter.HEADER).description("The same key in the X-API-Key header"));
-            components.addSchemas(PROBLEM, problemSchema());
+            mergeProblemSchema(components);
             api.setSecurity(java.util.List.of(new SecurityRequirement().addList(BEARER), new SecurityRequirement().addList(HEADER)));
             if (api.getPaths() == null) {
                 return;
@@ -76,6 +76,22 @@ class OpenApiSecurity {
     private static ApiResponse problem(String description) {
         return new ApiResponse().description(description).content(new Content().addMediaType("application/problem+json",
                 new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))));
+    }
+
+    /** Adds the quota members to the platform's Problem schema (or declares one, when there is none). */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void mergeProblemSchema(Components components) {
+        Schema ours = problemSchema();
+        Schema existing = components.getSchemas() == null ? null : components.getSchemas().get(PROBLEM);
+        if (existing == null || existing.getProperties() == null) {
+            components.addSchemas(PROBLEM, ours);
+            return;
+        }
+        ((Map<String, Schema>) ours.getProperties()).forEach((name, property) -> {
+            if (!existing.getProperties().containsKey(name)) {
+                existing.addProperty(name, property);
+            }
+        });
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})

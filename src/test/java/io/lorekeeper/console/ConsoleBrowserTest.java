@@ -421,7 +421,7 @@ class ConsoleBrowserTest {
     void aRefusedUploadShowsTheProblemDetail() throws IOException {
         Path file = files.resolve("minutes-" + UUID.randomUUID().toString().substring(0, 8) + ".pdf");
         Files.write(file, "%PDF-1.4 not really".getBytes(StandardCharsets.US_ASCII));
-        String expected = api.upload("/v1/documents", file.getFileName().toString(), "application/pdf",
+        String expected = api.upload("/v1/documents/files", file.getFileName().toString(), "application/pdf",
                 Files.readAllBytes(file), Map.of()).json().get("detail").asString();
 
         browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());

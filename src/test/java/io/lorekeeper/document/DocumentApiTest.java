@@ -151,7 +151,7 @@ class DocumentApiTest {
     void acceptsTextAndMarkdownUploads() {
         byte[] content = "# Notes\n\nThe ferry to Inchmurrin leaves at seven.".getBytes(StandardCharsets.UTF_8);
 
-        Response uploaded = api.upload("/v1/documents", "ferry-notes.md", "text/markdown", content, Map.of());
+        Response uploaded = api.upload("/v1/documents/files", "ferry-notes.md", "text/markdown", content, Map.of());
 
         assertThat(uploaded.status()).isEqualTo(202);
         JsonNode doc = api.awaitDocument(UUID.fromString(uploaded.json().get("id").asString()), "READY", Duration.ofMinutes(1));
@@ -159,8 +159,28 @@ class DocumentApiTest {
     }
 
     @Test
+    void filesGoToTheirOwnPathAndDocumentsTakeJsonOnly() {
+        byte[] content = "The lighthouse keeper logs every ship.".getBytes(StandardCharsets.UTF_8);
+
+        Response multipartToJson = api.upload("/v1/documents", "log.txt", "text/plain", content, Map.of());
+
+        assertThat(multipartToJson.status()).isEqualTo(415);
+        assertThat(multipartToJson.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    @Test
+    void anEmptySessionsListBesideTheTextCountsAsAbsent() {
+        Response created = api.post("/v1/documents", Map.of("text", "A keeper counts gulls " + UUID.randomUUID(), "sessions", List.of()));
+
+        assertThat(created.status()).as(created.body()).isEqualTo(202);
+        JsonNode doc = api.awaitDocument(UUID.fromString(created.json().get("id").asString()), "READY", Duration.ofMinutes(1));
+        assertThat(doc.get("kind").asString()).isEqualTo("TEXT");
+        assertProblem(api.post("/v1/documents", Map.of("sessions", List.of())), 400, "sessions");
+    }
+
+    @Test
     void rejectsOtherFileTypesWith415() {
-        Response pdf = api.upload("/v1/documents", "report.pdf", "application/pdf", "%PDF-1.4".getBytes(StandardCharsets.UTF_8), Map.of());
+        Response pdf = api.upload("/v1/documents/files", "report.pdf", "application/pdf", "%PDF-1.4".getBytes(StandardCharsets.UTF_8), Map.of());
 
         assertThat(pdf.status()).isEqualTo(415);
         assertThat(pdf.header("Content-Type")).startsWith("application/problem+json");
@@ -171,7 +191,7 @@ class DocumentApiTest {
     void rejectsInvalidUtf8Uploads() {
         byte[] latin1 = "caf\u00e9 au lait".getBytes(StandardCharsets.ISO_8859_1);
 
-        Response response = api.upload("/v1/documents", "menu.txt", "text/plain", latin1, Map.of());
+        Response response = api.upload("/v1/documents/files", "menu.txt", "text/plain", latin1, Map.of());
 
         assertProblem(response, 400, "file");
         assertThat(response.json().get("detail").asString()).contains("UTF-8");
@@ -182,7 +202,8 @@ class DocumentApiTest {
         assertProblem(api.post("/v1/documents", Map.of("text", "   \n\t ")), 400, "text");
         assertProblem(api.post("/v1/documents", Map.of("title", "x".repeat(501), "text", "fine text")), 400, "title");
         assertProblem(api.post("/v1/documents", Map.of("text", "fine", "profile", "deluxe")), 400, "profile");
-        assertProblem(api.post("/v1/documents", Map.of("text", "fine", "sessions", List.of())), 400, "sessions");
+        assertProblem(api.post("/v1/documents", Map.of("text", "fine", "sessions", List.of(Map.of("turns",
+                List.of(Map.of("speaker", "A", "text", "hi")))))), 400, "sessions");
         assertProblem(api.post("/v1/documents", Map.of("sessions", List.of(Map.of("turns",
                 List.of(Map.of("speaker", "A", "text", "hi"), Map.of("speaker", " ", "text", "yo")))))),
                 400, "sessions[0].turns[1].speaker");

@@ -48,7 +48,7 @@ class QuestionRaceTest {
     private static final StrategyResult SECOND = new StrategyResult("at dusk", StrategyResult.GENERATED, List.of(), 0.4, null, false);
 
     @Autowired
-    Questions questions;
+    QuestionRepository questions;
     // not the common pool: on a two-core machine it runs one task at a time, and the racers wait for each other
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     @Autowired

@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 class QuestionRepositoryTest {
 
     @Autowired
-    Questions questions;
+    QuestionRepository questions;
     @Autowired
     JdbcClient jdbc;
     @Autowired

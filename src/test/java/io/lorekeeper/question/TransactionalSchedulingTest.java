@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 class TransactionalSchedulingTest {
 
     @Autowired
-    Questions questions;
+    QuestionRepository questions;
     @Autowired
     AnswerScheduler scheduler;
     @Autowired

@@ -11,9 +11,13 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** The shared (question-agnostic) MindGraph of a document, for clients that draw it. */
@@ -33,8 +37,42 @@ class GraphController {
         this.settings = settings;
     }
 
+    /** The body {@link #graph} writes, for the spec (it is assembled from the graph's own view, which also keys its cache). */
+    @Schema(description = "A document's concept graph")
+    record DocumentGraph(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID documentId,
+            @Schema(description = "Build state of the graph", requiredMode = Schema.RequiredMode.REQUIRED) String status,
+            @Schema(description = "Tokens per block the builder read") int chunkTokens,
+            @Schema(description = "Blocks built so far") int blocks,
+            @Schema(description = "End offset of the text built so far") int builtTo,
+            @Schema(description = "Edits the builder refused, by reason") Map<String, Integer> rejected,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<GraphNode> nodes,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<GraphEdge> edges,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<GraphCommunity> communities) {
+    }
+
+    @Schema(description = "A concept with its source span [start, end) (UTF-16 code units into the canonical text)")
+    record GraphNode(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String id,
+            @Schema(allowableValues = {"entity", "event", "claim", "concept", "stat"}) String type,
+            String content, int start, int end,
+            @Schema(description = "The canonical text in [start, end)") String quote,
+            @Schema(description = "Ordinal of the block it was built from") int chunk,
+            @Schema(description = "Spans of nodes merged into this one, as [start, end] pairs") List<List<Integer>> mergedSpans) {
+    }
+
+    @Schema(description = "A relation between two nodes, with the span that states it")
+    record GraphEdge(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String source,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target, String relation, int start, int end, int chunk) {
+    }
+
+    @Schema(description = "A Leiden community of nodes")
+    record GraphCommunity(int id, List<String> nodes) {
+    }
+
     @GetMapping("/v1/documents/{id}/graph")
-    @Operation(summary = "The document's concept graph (MindGraph), built by the graph ingestion stage",
+    @ApiResponse(responseCode = "200", description = "The graph",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = DocumentGraph.class)))
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @Operation(operationId = "getDocumentGraph", summary = "The document's concept graph (MindGraph), built by the graph ingestion stage",
             description = "Nodes and edges with their source spans [start, end) in the canonical text, and the Leiden communities.")
     Map<String, Object> graph(@PathVariable UUID id) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
