@@ -1,5 +1,6 @@
 package io.lorekeeper.eval;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -63,8 +64,10 @@ class EvalCommand implements ApplicationRunner {
     int limit;
     @Value("${lorekeeper.eval.concurrency:4}")
     int concurrency;
-    @Value("${lorekeeper.eval.search-k:10}")
+    @Value("${lorekeeper.eval.search-k:100}")
     int searchK;
+    @Value("${lorekeeper.eval.search-tokens:1500}")
+    int searchTokens;
     @Value("${lorekeeper.eval.options:}")
     String options;
     @Value("${lorekeeper.eval.out:eval-results}")
@@ -87,6 +90,10 @@ class EvalCommand implements ApplicationRunner {
     boolean judge;
     @Value("${lorekeeper.eval.exit:true}")
     boolean exit;
+    @Value("${lorekeeper.eval.fit-confidence:}")
+    String fitReports;
+    @Value("${lorekeeper.eval.fit-out:src/main/resources/extractive/confidence.json}")
+    String fitOut;
 
     @Override
     public void run(ApplicationArguments args) throws Exception {
@@ -108,6 +115,9 @@ class EvalCommand implements ApplicationRunner {
     }
 
     int evaluate() throws InterruptedException {
+        if (!fitReports.isBlank()) {
+            return fitConfidence();
+        }
         if (path.isBlank()) {
             throw new IllegalArgumentException("set lorekeeper.eval.path to the dataset's file or folder");
         }
@@ -129,12 +139,35 @@ class EvalCommand implements ApplicationRunner {
         log.info("evaluation: {} questions of {} with {} against {}{}", items.size(), dataset, names, base, judge ? ", LLM judge on" : "");
         // No request here to take a tenant from: the judge's calls are the operator's, logged under the default tenant.
         Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, CurrentTenant.DEFAULT) : null).run(
-                new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, questionTimeout, null), (d, t) -> {
+                new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, searchTokens, questionTimeout, null), (d, t) -> {
                 });
         Path folder = report.write(Path.of(out));
         System.out.println(report.markdown());
         log.info("evaluation: report written to {}", folder.toAbsolutePath());
         long failed = report.items().stream().filter(i -> !"DONE".equals(i.status())).count();
         return failed * 2 > report.items().size() ? 2 : 0;
+    }
+
+    /**
+     * Fits the confidence of the strategy named by {@code strategies} (default extractive) to the
+     * reports' results and writes the model where the strategy loads it from; evaluates nothing.
+     */
+    private int fitConfidence() {
+        List<Path> reports = Arrays.stream(fitReports.split(",")).map(String::strip).filter(p -> !p.isEmpty()).map(Path::of).toList();
+        String strategy = strategies.split(",")[0].strip();
+        List<Double> before = new java.util.ArrayList<>();
+        List<ConfidenceFit.Example> examples = ConfidenceFit.examples(reports, strategy, before, new java.util.ArrayList<>());
+        ConfidenceFit.Fit fit = ConfidenceFit.fit(examples, before);
+        String command = "scripts/eval.sh --lorekeeper.eval.strategies=" + strategy + " --lorekeeper.eval.fit-confidence=" + fitReports;
+        try {
+            Files.writeString(Path.of(fitOut), ConfidenceFit.json(fit, command));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        log.info("confidence of {} fitted on {} answers: Brier {} (train), {} on {} held out (its confidences before: {}); written to {}",
+                strategy, fit.trained(), String.format("%.4f", fit.trainBrier()), String.format("%.4f", fit.heldBrier()), fit.held(),
+                fit.heldBrierBefore() == null ? "none" : String.format("%.4f", fit.heldBrierBefore()), fitOut);
+        System.out.println(ConfidenceFit.json(fit, command));
+        return 0;
     }
 }

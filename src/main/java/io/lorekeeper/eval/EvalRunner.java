@@ -32,8 +32,8 @@ import tools.jackson.databind.JsonNode;
  * evidence in the context the strategy used, and collects cost and latency from the trace.
  *
  * <p>A strategy named {@code search:vector}, {@code search:keyword} or {@code search:hybrid} is not a
- * strategy but a retrieval probe: the top {@code searchK} chunks of {@code POST /v1/search} for the
- * question are the context, and only evidence recall (and the tokens of that context) is measured.
+ * strategy but a retrieval probe: the best chunks of {@code POST /v1/search} for the question, at most
+ * {@code searchK} of them and, with a token budget, as many in rank order as fit in it, are the context, and only evidence recall (and the tokens of that context) is measured.
  *
  * <p>With a {@link Judge}, every answer that came back DONE is also graded by the LLM judge. A run
  * can resume: results passed in as already done are kept and their questions not asked again.
@@ -45,17 +45,25 @@ public class EvalRunner {
 
     /**
      * @param options per strategy, the options sent with each question (strategies reject unknown ones)
-     * @param searchK chunks taken from each search probe
+     * @param searchK at most this many chunks taken from each search probe (1 to 100)
+     * @param searchTokens the probe's context budget: hits in rank order while their tokens fit; 0 for none (k alone)
      */
     public record Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
-            int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+            int concurrency, int searchK, int searchTokens, Duration questionTimeout, Duration ingestTimeout) {
 
         public Request {
             options = options == null ? Map.of() : options;
             concurrency = Math.max(1, concurrency);
             searchK = searchK <= 0 ? 10 : searchK;
+            searchTokens = Math.max(0, searchTokens);
             questionTimeout = questionTimeout == null ? Duration.ofMinutes(10) : questionTimeout;
             ingestTimeout = ingestTimeout == null ? Duration.ofMinutes(30) : ingestTimeout;
+        }
+
+        /** Probes budgeted by k alone. */
+        public Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
+                int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+            this(dataset, items, strategies, options, concurrency, searchK, 0, questionTimeout, ingestTimeout);
         }
     }
 
@@ -75,12 +83,26 @@ public class EvalRunner {
      * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
      * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
      * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
+     * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}), for
+     *                           fitting a calibrated confidence; null when it recorded none
      */
     public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
             String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
             Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
             Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
-            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
+            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence,
+            Map<String, Double> confidenceFeatures) {
+
+        /** Without confidence features (results stored before they were recorded). */
+        public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
+                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
+                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
+                Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
+                Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
+            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
+                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction, llmCalls,
+                    llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence, null);
+        }
 
         /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
         public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
@@ -111,14 +133,22 @@ public class EvalRunner {
         ItemResult judged(Judgement j) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
                     em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence);
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence, confidenceFeatures);
         }
 
         /** With the confidence the strategy gave its answer (null when it gave none). */
         ItemResult withConfidence(Double c) {
             return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
                     em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c);
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c, confidenceFeatures);
+        }
+
+        /** With the features the strategy's confidence was computed from. */
+        ItemResult withConfidenceFeatures(Map<String, Double> features) {
+            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
+                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
+                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence,
+                    features);
         }
 
         /** Identifies the result within a run: one per item and strategy. */
@@ -364,7 +394,8 @@ public class EvalRunner {
             ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
                     item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
                     gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null)
-                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null);
+                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null)
+                    .withConfidenceFeatures(TraceSpans.confidenceFeatures(trace));
             return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
@@ -386,8 +417,12 @@ public class EvalRunner {
         List<DocSpan> context = new ArrayList<>();
         int tokens = 0;
         for (JsonNode hit : found.path("hits")) {
+            int more = TokenCounter.count(hit.path("text").asString(""));
+            if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
+                break; // a budget, not a target: the context a caller with this many tokens would pass on
+            }
             context.add(new DocSpan(hit.path("documentId").asString(doc.id()), hit.path("start").asInt(), hit.path("end").asInt()));
-            tokens += TokenCounter.count(hit.path("text").asString(""));
+            tokens += more;
         }
         return new ItemResult(item.id(), item.category(), strategy, null, "DONE", item.question(), null, item.answers(), null,
                 item.answerIndex(), null, null, null, null, Metrics.evidenceRecall(gold, context), gold.size(), unresolved,

@@ -67,6 +67,26 @@ final class TraceSpans {
         return any;
     }
 
+    /**
+     * The features a strategy based its confidence on (an event's {@code confidenceFeatures} object of
+     * numbers), for fitting a calibrated confidence; null when it recorded none.
+     */
+    static java.util.Map<String, Double> confidenceFeatures(JsonNode trace) {
+        for (JsonNode event : trace.path("events")) {
+            JsonNode f = event.path("payload").path("confidenceFeatures");
+            if (f.isObject()) {
+                java.util.Map<String, Double> out = new java.util.TreeMap<>();
+                for (java.util.Map.Entry<String, JsonNode> feature : f.properties()) {
+                    if (feature.getValue().isNumber()) {
+                        out.put(feature.getKey(), feature.getValue().asDouble());
+                    }
+                }
+                return out;
+            }
+        }
+        return null;
+    }
+
     /** {calls, tokens} from the last status event that carries them (0 when none does). */
     static long[] usage(JsonNode trace) {
         long calls = 0;

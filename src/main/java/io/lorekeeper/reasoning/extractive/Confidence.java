@@ -1,20 +1,74 @@
 package io.lorekeeper.reasoning.extractive;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 /**
- * Maps the best sentence's score and its lead over the runner-up to a probability-like
- * confidence with a logistic curve. The coefficients are hand-set (a best score of 0.7 with a
- * 0.1 lead gives about 0.75; 0.4 with no lead about 0.15) until the evaluation harness fits them
- * to held-out data.
+ * How likely the answer is right, from what the strategy knows when it answers: the best
+ * sentence's score and its lead over the runner-up, whether the sentence holds the kind of answer
+ * asked for, and what kind of short answer was taken from it. A logistic model whose coefficients
+ * are data ({@value #MODEL}), fitted on evaluation results by the harness (README, "Calibrated
+ * confidence"), not set by hand: a feature the file does not name weighs nothing.
  */
 final class Confidence {
+
+    static final String MODEL = "extractive/confidence.json";
+
+    private static final Model FITTED = Model.load(MODEL);
+
+    /** A logistic model: {@code p = 1 / (1 + e^-(intercept + sum of weight * feature))}. */
+    record Model(double intercept, Map<String, Double> weights) {
+
+        static Model load(String resource) {
+            try (InputStream in = Confidence.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing classpath resource " + resource);
+                }
+                JsonNode root = JsonMapper.builder().build().readTree(in);
+                Map<String, Double> weights = new LinkedHashMap<>();
+                root.path("weights").properties().forEach(e -> weights.put(e.getKey(), e.getValue().asDouble()));
+                return new Model(root.path("intercept").asDouble(), weights);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        double probability(Map<String, Double> features) {
+            double z = intercept;
+            for (Map.Entry<String, Double> f : features.entrySet()) {
+                z += weights.getOrDefault(f.getKey(), 0.0) * f.getValue();
+            }
+            return Math.max(0.01, Math.min(0.99, 1 / (1 + Math.exp(-z))));
+        }
+    }
 
     private Confidence() {
     }
 
-    static double of(double best, double runnerUp, boolean typeMatch) {
-        double z = -4.0 + 6.0 * best + 4.0 * Math.max(0, best - runnerUp) + (typeMatch ? 0.5 : 0);
-        double p = 1 / (1 + Math.exp(-z));
-        return Math.max(0.01, Math.min(0.99, p));
+    /**
+     * The model's inputs for one answer. Kinds are one-hot ({@code kind_date} is 1 for a resolved
+     * date), so each kind of short answer gets its own base rate.
+     */
+    static Map<String, Double> features(double best, double runnerUp, boolean typeMatch, AnswerType type, ShortAnswer.Answer answer) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        f.put("best", best);
+        f.put("lead", Math.max(0, best - runnerUp));
+        f.put("typeMatch", typeMatch ? 1.0 : 0.0);
+        f.put("type_" + type.name().toLowerCase(Locale.ROOT), 1.0);
+        f.put("kind_" + answer.kind().name().toLowerCase(Locale.ROOT), 1.0);
+        f.put("answerWords", Math.log(1 + answer.text().split("\\s+").length));
+        return f;
+    }
+
+    static double of(Map<String, Double> features) {
+        return FITTED.probability(features);
     }
 
     /** Softmax share of the winning choice among all choices' support scores. */

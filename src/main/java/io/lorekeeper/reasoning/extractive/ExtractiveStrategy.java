@@ -1,5 +1,6 @@
 package io.lorekeeper.reasoning.extractive;
 
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -24,18 +25,20 @@ import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
 
 /**
- * Answers without an LLM by returning the source sentences that best answer the question.
+ * Answers without an LLM with the part of the best supporting source sentence that the question
+ * asks for ({@link ShortAnswer}), citing that sentence.
  *
  * <ol>
  * <li>Hybrid retrieval with the question (k chunks).</li>
  * <li>Bridging: names the best hits mention but the question does not become extra queries,
  * {@code hops} times, so that two-hop evidence can be reached.</li>
  * <li>Every sentence of the retrieved chunks is scored ({@link SentenceScorer}); the best one is
- * the answer, and it and the runners-up close to it are the citations.</li>
+ * the one the answer is taken from, and it and the runners-up close to it are the citations.</li>
  * <li>Multiple choice: each choice is also searched, and the best-supported choice wins
  * ({@link ChoicePicker}).</li>
  * </ol>
- * In a conversation, an answer to a "when" question is prefixed with its session's date line,
+ * In a conversation, a "when" answer is resolved against its session's date ("yesterday" said on
+ * 8 May 2023 answers "7 May 2023") and the session's date line is cited beside the sentence,
  * because turns say "yesterday" and only the header says which day that was.
  */
 @Component
@@ -121,7 +124,7 @@ class ExtractiveStrategy implements AnswerStrategy {
             context.trace().record("answer", Map.of("reason", "nothing retrieved"));
             return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
         }
-        List<float[]> vectors = embeddings.passages(candidates.stream().map(Candidate::text).toList());
+        List<float[]> vectors = embeddings.recentPassages(candidates.stream().map(Candidate::text).toList());
         AnswerType type = AnswerType.of(question);
         List<SentenceScorer.Scored> scored = SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
         context.trace().record("sentences", Map.of("answerType", type.name().toLowerCase(), "candidates", candidates.size(),
@@ -132,24 +135,41 @@ class ExtractiveStrategy implements AnswerStrategy {
         }
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
+        boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
+        java.util.Optional<Citation> header = conversation ? sessionHeader(retriever, best.candidate()) : java.util.Optional.empty();
+        LocalDate said = header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
+        ShortAnswer.Answer shortAnswer = ShortAnswer.of(question, type, best.candidate().text(), said);
+        context.trace().record("span", span(best.candidate(), shortAnswer));
+
         List<Citation> citations = new ArrayList<>();
-        StringBuilder answer = new StringBuilder();
-        if (type == AnswerType.TIME && kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION) {
-            sessionHeader(retriever, best.candidate()).ifPresent(header -> {
-                citations.add(header);
-                answer.append(header.quote()).append(' ');
-            });
+        citations.add(citation(best.candidate()));
+        if (type == AnswerType.TIME && header.isPresent()) {
+            citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
         }
-        answer.append(best.candidate().text());
-        for (SentenceScorer.Scored s : scored) {
+        for (SentenceScorer.Scored s : scored.subList(1, scored.size())) {
             if (citations.size() >= settings.maxSpans() || s.score() < CITATION_RATIO * best.score()) {
                 break;
             }
             citations.add(citation(s.candidate()));
         }
-        double confidence = Confidence.of(best.score(), runnerUp, best.typeMatch());
-        context.trace().record("answer", Map.of("answer", answer.toString(), "confidence", confidence, "citations", citations.size()));
-        return new StrategyResult(answer.toString(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+        Map<String, Double> features = Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer);
+        double confidence = Confidence.of(features);
+        context.trace().record("answer", Map.of("answer", shortAnswer.text(), "confidence", confidence, "citations", citations.size(),
+                "confidenceFeatures", features));
+        return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+    }
+
+    /** Where the short answer came from: the sentence, the span inside it (absolute offsets), and whether it was rewritten. */
+    private static Map<String, Object> span(Candidate sentence, ShortAnswer.Answer answer) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", answer.kind().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("answer", answer.text());
+        m.put("start", sentence.span().start() + answer.span().start());
+        m.put("end", sentence.span().start() + answer.span().end());
+        m.put("source", answer.span().of(sentence.text()));
+        m.put("derived", answer.derived());
+        m.put("sentence", sentence.text());
+        return m;
     }
 
     private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {

@@ -32,6 +32,11 @@ final class SentenceScorer {
     static final double W_PRIOR = 0.1;
     /** Answer-type filtering: a who-question's sentence without a new name keeps half its score. */
     static final double TYPE_MISMATCH = 0.5;
+    /** What a question sentence keeps of its score, and what share of it the reply that follows it gets. */
+    static final double QUESTION_DAMP = 0.6;
+    static final double REPLY_SHARE = 0.95;
+    /** Characters between a turn's last sentence and the next turn's first: a line break and "Name: ". */
+    private static final int NEW_TURN_GAP = 3;
 
     record Scored(Candidate candidate, double score, double semantic, double lexical, double prior, boolean typeMatch) {
     }
@@ -75,8 +80,49 @@ final class SentenceScorer {
             }
             scored.add(new Scored(c, score, semantic, lexical, c.prior(), typeMatch));
         }
+        answeredQuestions(type, scored);
         scored.sort(Comparator.comparingDouble(Scored::score).reversed());
         return scored;
+    }
+
+    /**
+     * A sentence that is itself a question ("What got you into running?") matches a question best
+     * and answers it least; in a conversation the answer is the reply that follows. Such a sentence
+     * keeps part of its score, and the first sentence of the next turn in its chunk gets most of it.
+     * Candidates are in chunk order, so the reply, when retrieved, is a later candidate of the same
+     * chunk that starts on a new line (a gap longer than the space between two sentences of a turn).
+     */
+    private static void answeredQuestions(AnswerType type, List<Scored> scored) {
+        for (int i = 0; i < scored.size(); i++) {
+            Scored q = scored.get(i);
+            if (!isQuestion(q.candidate().text())) {
+                continue;
+            }
+            for (int j = i + 1; j < scored.size(); j++) {
+                Scored next = scored.get(j);
+                Candidate c = next.candidate();
+                if (!c.documentId().equals(q.candidate().documentId()) || c.chunkOrdinal() != q.candidate().chunkOrdinal()) {
+                    break;
+                }
+                if (c.span().start() - q.candidate().span().end() >= NEW_TURN_GAP && !isQuestion(c.text())) {
+                    double inherited = REPLY_SHARE * (q.typeMatch() || !type.isKnown() ? q.score() : q.score() / TYPE_MISMATCH)
+                            * (next.typeMatch() || !type.isKnown() ? 1 : TYPE_MISMATCH);
+                    if (inherited > next.score()) {
+                        scored.set(j, new Scored(c, inherited, next.semantic(), next.lexical(), next.prior(), next.typeMatch()));
+                    }
+                    break;
+                }
+            }
+            scored.set(i, new Scored(q.candidate(), q.score() * QUESTION_DAMP, q.semantic(), q.lexical(), q.prior(), q.typeMatch()));
+        }
+    }
+
+    static boolean isQuestion(String sentence) {
+        String s = sentence.strip();
+        while (!s.isEmpty() && "\"”’')".indexOf(s.charAt(s.length() - 1)) >= 0) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s.endsWith("?");
     }
 
     private static Map<String, Double> idf(List<Set<String>> documents) {

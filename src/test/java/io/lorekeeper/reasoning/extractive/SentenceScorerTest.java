@@ -218,4 +218,44 @@ class SentenceScorerTest {
         assertThat(SentenceScorer.cosine(new float[] {1, 0}, new float[] {-1, 0})).isEqualTo(-1.0);
         assertThat(SentenceScorer.cosine(new float[] {0, 0}, new float[] {1, 0})).isEqualTo(0.0);
     }
+
+    @Test
+    void aQuestionInTheTextHandsMostOfItsScoreToTheReplyThatFollowsIt() {
+        // one chunk of a conversation: "Caroline: What got you into running?\nMelanie: I wanted to clear my head. ..."
+        String asked = "What got you into running?";
+        String reply = "I wanted to clear my head after work.";
+        String sameTurn = "It really helps.";
+        List<Candidate> candidates = List.of(
+                new Candidate(DOC, new Span(10, 10 + asked.length()), asked, 4, 0, 1.0),
+                new Candidate(DOC, new Span(46, 46 + reply.length()), reply, 4, 0, 1.0),
+                new Candidate(DOC, new Span(47 + reply.length(), 47 + reply.length() + sameTurn.length()), sameTurn, 4, 0, 1.0));
+        List<float[]> vectors = List.of(unit(0.05), unit(1.0), unit(1.2));
+
+        List<Scored> scored = SentenceScorer.score("What got Melanie into running?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
+
+        assertThat(texts(scored).getFirst()).isEqualTo(reply);
+        Scored question = scoredFor(scored, asked);
+        Scored answer = scoredFor(scored, reply);
+        // the reply inherits nearly all of what the question sentence scored on its own; the question keeps a part
+        assertThat(answer.score()).isCloseTo(question.score() / SentenceScorer.QUESTION_DAMP * SentenceScorer.REPLY_SHARE, within(EPS));
+        // the second sentence of the same turn is no reply: a sentence gap, not a new line
+        assertThat(scoredFor(scored, sameTurn).score()).isLessThan(question.score());
+    }
+
+    @Test
+    void aQuestionWhoseReplyWasNotRetrievedOnlyLosesPartOfItsScore() {
+        String asked = "What got you into running?";
+        List<Candidate> candidates = List.of(new Candidate(DOC, new Span(0, asked.length()), asked, 4, 0, 1.0),
+                new Candidate(DOC, new Span(100, 120), "Running is so calming", 5, 0, 0.5));
+
+        List<Scored> scored = SentenceScorer.score("What got Melanie into running?", AnswerType.OTHER, candidates,
+                List.of(unit(0.05), unit(0.6)), QUESTION_VECTOR);
+
+        Scored question = scoredFor(scored, asked);
+        double undamped = SentenceScorer.W_SEMANTIC * question.semantic() + SentenceScorer.W_LEXICAL * question.lexical()
+                + SentenceScorer.W_PRIOR * question.prior();
+        assertThat(question.score()).isCloseTo(undamped * SentenceScorer.QUESTION_DAMP, within(EPS));
+        assertThat(SentenceScorer.isQuestion("Really?\u201d")).isTrue();
+        assertThat(SentenceScorer.isQuestion("I asked why.")).isFalse();
+    }
 }

@@ -1,0 +1,167 @@
+package io.lorekeeper.eval;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Fits a strategy's confidence to evaluation results: a logistic regression (L2-regularised,
+ * gradient descent) from the features the strategy recorded with each answer to whether the answer
+ * was right ({@link Calibration#right}). A third of the items, chosen by a hash of the item id, is
+ * held out and only scored, so the Brier score reported for it is not measured on what was fitted.
+ */
+final class ConfidenceFit {
+
+    static final double L2 = 1e-3;
+    static final int ITERATIONS = 20_000;
+    static final double STEP = 0.5;
+
+    record Example(String itemId, Map<String, Double> features, boolean right) {
+
+        boolean heldOut() {
+            return Math.floorMod(itemId.hashCode(), 3) == 0;
+        }
+    }
+
+    /** The fitted model with its Brier scores (train, held out, and what the strategy's own confidences scored there). */
+    record Fit(double intercept, Map<String, Double> weights, int trained, int held, double trainBrier, double heldBrier,
+            Double heldBrierBefore) {
+    }
+
+    private ConfidenceFit() {
+    }
+
+    /** The strategy's answers in the reports, as examples; items without features or a verdict are left out. */
+    static List<Example> examples(List<Path> reports, String strategy, List<Double> confidencesOut, List<Boolean> heldOutMask) {
+        List<Example> out = new ArrayList<>();
+        JsonMapper json = JsonMapper.builder().build();
+        for (Path report : reports) {
+            JsonNode root;
+            try {
+                root = json.readTree(Files.readString(report));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            for (JsonNode item : root.path("items")) {
+                if (!strategy.equals(item.path("strategy").asString()) || !"DONE".equals(item.path("status").asString())
+                        || !item.path("confidenceFeatures").isObject()) {
+                    continue;
+                }
+                Boolean right = right(item);
+                if (right == null) {
+                    continue;
+                }
+                Map<String, Double> features = new LinkedHashMap<>();
+                item.path("confidenceFeatures").properties().forEach(e -> features.put(e.getKey(), e.getValue().asDouble()));
+                // the dataset name keeps ids of two datasets apart
+                Example example = new Example(root.path("dataset").asString("") + ":" + item.path("itemId").asString(), features, right);
+                out.add(example);
+                confidencesOut.add(item.hasNonNull("confidence") ? item.get("confidence").asDouble() : null);
+                heldOutMask.add(example.heldOut());
+            }
+        }
+        return out;
+    }
+
+    private static Boolean right(JsonNode item) {
+        if (item.hasNonNull("judge")) {
+            return item.get("judge").asDouble() >= 0.5;
+        }
+        JsonNode score = item.hasNonNull("accuracy") ? item.get("accuracy") : item.get("f1");
+        return score == null || score.isNull() ? null : score.asDouble() >= 0.5;
+    }
+
+    static Fit fit(List<Example> examples, List<Double> before) {
+        List<String> names = new ArrayList<>(new TreeSet<>(examples.stream().flatMap(e -> e.features().keySet().stream()).toList()));
+        List<Example> train = examples.stream().filter(e -> !e.heldOut()).toList();
+        List<Example> held = examples.stream().filter(Example::heldOut).toList();
+        if (train.isEmpty()) {
+            throw new IllegalArgumentException("no examples to fit: the reports hold no answers with confidence features");
+        }
+        double[] w = new double[names.size() + 1];
+        for (int it = 0; it < ITERATIONS; it++) {
+            double[] grad = new double[w.length];
+            for (Example e : train) {
+                double error = predict(w, names, e) - (e.right() ? 1 : 0);
+                grad[0] += error;
+                for (int j = 0; j < names.size(); j++) {
+                    grad[j + 1] += error * e.features().getOrDefault(names.get(j), 0.0);
+                }
+            }
+            for (int j = 0; j < w.length; j++) {
+                double penalty = j == 0 ? 0 : L2 * w[j];
+                w[j] -= STEP * (grad[j] / train.size() + penalty);
+            }
+        }
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (int j = 0; j < names.size(); j++) {
+            weights.put(names.get(j), Math.round(w[j + 1] * 10000) / 10000.0);
+        }
+        double[] rounded = new double[w.length];
+        rounded[0] = Math.round(w[0] * 10000) / 10000.0;
+        for (int j = 0; j < names.size(); j++) {
+            rounded[j + 1] = weights.get(names.get(j));
+        }
+        Double heldBefore = null;
+        if (before != null) {
+            double sum = 0;
+            int n = 0;
+            for (int i = 0; i < examples.size(); i++) {
+                if (examples.get(i).heldOut() && before.get(i) != null) {
+                    double d = before.get(i) - (examples.get(i).right() ? 1 : 0);
+                    sum += d * d;
+                    n++;
+                }
+            }
+            heldBefore = n == 0 ? null : sum / n;
+        }
+        return new Fit(rounded[0], weights, train.size(), held.size(), brier(rounded, names, train), brier(rounded, names, held),
+                heldBefore);
+    }
+
+    static String json(Fit fit, String command) {
+        ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        root.put("note", "Fitted by the evaluation harness; refit with the command in the README (\"Calibrated confidence\").");
+        root.put("command", command);
+        root.put("trainedOn", fit.trained());
+        root.put("heldOut", fit.held());
+        root.put("trainBrier", Math.round(fit.trainBrier() * 10000) / 10000.0);
+        root.put("heldOutBrier", Math.round(fit.heldBrier() * 10000) / 10000.0);
+        root.put("intercept", fit.intercept());
+        ObjectNode weights = root.putObject("weights");
+        fit.weights().forEach(weights::put);
+        return root.toPrettyString() + "\n";
+    }
+
+    private static double predict(double[] w, List<String> names, Example e) {
+        double z = w[0];
+        for (int j = 0; j < names.size(); j++) {
+            z += w[j + 1] * e.features().getOrDefault(names.get(j), 0.0);
+        }
+        return 1 / (1 + Math.exp(-z));
+    }
+
+    private static double brier(double[] w, List<String> names, List<Example> examples) {
+        if (examples.isEmpty()) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (Example e : examples) {
+            // the same clamp as the strategy applies
+            double p = Math.max(0.01, Math.min(0.99, predict(w, names, e)));
+            double d = p - (e.right() ? 1 : 0);
+            sum += d * d;
+        }
+        return sum / examples.size();
+    }
+}

@@ -1,0 +1,161 @@
+package io.lorekeeper.reasoning.extractive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.LocalDate;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.lorekeeper.reasoning.extractive.ShortAnswer.Answer;
+import io.lorekeeper.reasoning.extractive.ShortAnswer.Kind;
+
+class ShortAnswerTest {
+
+    private static final LocalDate SAID = LocalDate.of(2023, 5, 8);
+
+    private static Answer answer(String question, String sentence, LocalDate said) {
+        return ShortAnswer.of(question, AnswerType.of(question), sentence, said);
+    }
+
+    @Test
+    void whenAnswersWithTheResolvedDateAndPointsAtTheWordsItCameFrom() {
+        String sentence = "I went to a LGBTQ support group yesterday and it was so powerful.";
+
+        Answer a = answer("When did Caroline go to the LGBTQ support group?", sentence, SAID);
+
+        assertThat(a.text()).isEqualTo("7 May 2023");
+        assertThat(a.kind()).isEqualTo(Kind.DATE);
+        assertThat(a.derived()).isTrue();
+        assertThat(a.span().of(sentence)).isEqualTo("yesterday");
+    }
+
+    @Test
+    void whenWithoutATimeExpressionInAConversationMeansTheDayItWasSaid() {
+        String sentence = "I just launched an ad campaign for my store!";
+
+        Answer a = answer("When did Gina launch an ad campaign?", sentence, SAID);
+
+        assertThat(a.text()).isEqualTo("8 May 2023");
+        assertThat(a.kind()).isEqualTo(Kind.SESSION_DATE);
+        assertThat(a.span().of(sentence)).isEqualTo(sentence);
+    }
+
+    @Test
+    void whenInAPlainTextKeepsAnExplicitDateVerbatimAndOtherwiseFallsBackToTheSentence() {
+        Answer dated = answer("When did the mill burn?", "The mill burned on 3 March, 1861, in the night.", null);
+        assertThat(dated.text()).isEqualTo("3 March 1861");
+        assertThat(dated.derived()).isTrue(); // reformatted: "3 March, 1861" loses its comma
+
+        String vague = "The mill burned down while everyone slept.";
+        Answer fallback = answer("When did the mill burn?", vague, null);
+        assertThat(fallback.kind()).isNotEqualTo(Kind.DATE);
+        assertThat(fallback.derived()).isFalse();
+        assertThat(vague).contains(fallback.text());
+    }
+
+    @Test
+    void whoAnswersWithTheNamesTheQuestionDoesNotAlreadyHold() {
+        String sentence = "Then Hector Munro told Ada that the lamp had been left burning.";
+
+        Answer a = answer("Who told Ada about the lamp?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Hector Munro");
+        assertThat(a.kind()).isEqualTo(Kind.NAMES);
+        assertThat(a.span().of(sentence)).isEqualTo("Hector Munro");
+    }
+
+    @Test
+    void whoListsSeveralPeopleInTheirOrder() {
+        Answer a = answer("Who has Maria met while volunteering?", "Yesterday I met David and Jean at the shelter.", null);
+
+        assertThat(a.text()).isEqualTo("David, Jean");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "Where did Magwitch hide?|He hid on the marshes near Cooling all winter.|Cooling",
+            "Where did Melanie go on vacation?|We went to the Grand Canyon last summer!|the Grand Canyon",
+            "Where is Jon from?|I moved here from Boston years ago.|Boston"})
+    void whereAnswersWithThePlace(String question, String sentence, String place) {
+        Answer a = answer(question, sentence, null);
+
+        assertThat(a.text()).isEqualTo(place);
+        assertThat(a.kind()).isEqualTo(Kind.PLACE);
+        assertThat(a.span().of(sentence)).isEqualTo(place);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "How many children does Melanie have?|I have three kids and they keep me busy.|three kids",
+            "How many times did John go?|He went twice that spring.|twice",
+            "How old is Estella?|She was 16 then.|16"})
+    void howManyAnswersWithTheNumberAndWhatItCounts(String question, String sentence, String number) {
+        Answer a = answer(question, sentence, null);
+
+        assertThat(a.text()).isEqualTo(number);
+        assertThat(a.kind()).isEqualTo(Kind.NUMBER);
+    }
+
+    @Test
+    void theNumberThatCountsWhatTheQuestionAsksAboutWinsOverAnEarlierOne() {
+        String sentence = "In 2022 the crew launched 31 times and rescued 12 people.";
+
+        Answer a = answer("How many people did the crew rescue?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("12 people");
+        assertThat(a.span().of(sentence)).isEqualTo("12 people");
+        assertThat(answer("How many launches were there?", sentence, null).text()).isEqualTo("31 times");
+    }
+
+    @Test
+    void aYearIsNotACount() {
+        Answer a = answer("How many dogs did Maria adopt?", "In 2022 I adopted two dogs from the shelter.", null);
+
+        assertThat(a.text()).isEqualTo("two dogs");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "What activity did John's colleague, Rob, invite him to?|Rob invited me to a beginner's yoga class.|beginner's yoga class",
+            "What did Melanie paint recently?|I just finished painting a sunset over the lake!|sunset over the lake",
+            "What is the name of Maria's second puppy?|Meet Shadow, my second puppy!|Meet Shadow"})
+    void whatAnswersWithThePhraseTheSentenceAddsToTheQuestion(String question, String sentence, String phrase) {
+        Answer a = answer(question, sentence, null);
+
+        assertThat(a.text()).isEqualTo(phrase);
+        assertThat(a.kind()).isEqualTo(Kind.PHRASE);
+        assertThat(a.derived()).isFalse();
+        assertThat(a.span().of(sentence)).isEqualTo(phrase);
+    }
+
+    @Test
+    void whyAnswersWithTheReasonClause() {
+        String sentence = "I chose that agency because of their inclusivity and support for LGBTQ+ folks; it felt right.";
+
+        Answer a = answer("Why did Caroline choose the adoption agency?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("because of their inclusivity and support for LGBTQ+ folks");
+        assertThat(a.kind()).isEqualTo(Kind.REASON);
+    }
+
+    @Test
+    void aSentenceThatOnlyRestatesTheQuestionIsItsOwnAnswer() {
+        String sentence = "Did Pip leave?";
+
+        Answer a = answer("Why did Pip leave?", sentence, null);
+
+        assertThat(a.kind()).isEqualTo(Kind.SENTENCE);
+        assertThat(a.text()).isEqualTo(sentence);
+        assertThat(a.isWholeSentence()).isTrue();
+    }
+
+    @Test
+    void aTypedQuestionWithoutItsKindInTheSentenceFallsBackToThePhrase() {
+        Answer a = answer("Who raised Pip?", "he was brought up by hand, by his sister.", null);
+
+        assertThat(a.kind()).isEqualTo(Kind.PHRASE);
+        assertThat(a.text()).isEqualTo("brought up by hand");
+    }
+}
