@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentResponses.Accepted;
@@ -32,10 +34,12 @@ class DocumentIntake {
     private final CurrentTenant tenant;
     private final JsonMapper json;
     private final Documents documents;
+    private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
 
     DocumentIntake(DocumentStore store, DocumentLimits limits, IngestionPipeline pipeline, IngestionScheduler scheduler,
-            CurrentTenant tenant, JsonMapper json, Documents documents, TenantQuotas quotas) {
+            CurrentTenant tenant, JsonMapper json, Documents documents, TransactionTemplate transaction, TenantQuotas quotas) {
+        this.transaction = transaction;
         this.quotas = quotas;
         this.store = store;
         this.limits = limits;
@@ -115,10 +119,13 @@ class DocumentIntake {
     /**
      * Rebuilds the named stages (a retrieval stage with everything after it; an enrichment stage
      * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion and
-     * gives failed enrichments a fresh set of attempts, due now.
+     * gives failed enrichments a fresh set of attempts, due now. The stages' reset and the job commit
+     * together; the document row stays locked until then, so a second reindex (or an append) of the
+     * same document waits, then sees this one's state and job instead of racing to insert the job.
      */
+    @Transactional
     void reindex(UUID id, List<String> stages) {
-        DocumentInfo doc = documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        DocumentInfo doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
             throw ApiProblem.conflict("ingestion-running", "Ingestion running",
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
@@ -160,14 +167,18 @@ class DocumentIntake {
         }
         quotas.requireStorage(canonical.text(), 1);
         UUID id = UUID.randomUUID();
+        UUID tenantId = tenant.id();
         try {
-            store.insert(new DocumentStore.NewDocument(id, tenant.id(), title, kind, profile, metadata, hash, canonical),
-                    pipeline.definitions());
+            // the document and its ingestion job: both commit or neither does
+            transaction.executeWithoutResult(status -> {
+                store.insert(new DocumentStore.NewDocument(id, tenantId, title, kind, profile, metadata, hash, canonical),
+                        pipeline.definitions());
+                scheduler.schedule(id);
+            });
         } catch (DuplicateKeyException raced) {
-            // Another request stored the same content between our lookup and insert.
-            return accepted(store.findByContentHash(tenant.id(), hash).orElseThrow(), false);
+            // Another request stored the same content between our lookup and insert (outside the failed transaction).
+            return accepted(store.findByContentHash(tenantId, hash).orElseThrow(), false);
         }
-        scheduler.schedule(id);
         return new Accepted(id, DocumentStatus.QUEUED, true);
     }
 

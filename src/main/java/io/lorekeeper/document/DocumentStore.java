@@ -357,17 +357,6 @@ class DocumentStore {
                 .param(documentId).update();
     }
 
-    /** Documents whose ingestion should be running but has no scheduled job (e.g. a crash between commit and scheduling). */
-    List<UUID> orphanedIngestions(String taskName) {
-        return jdbc.sql("""
-                SELECT d.id FROM document d
-                WHERE (d.status IN ('QUEUED', 'INGESTING')
-                       OR (d.status = 'READY' AND EXISTS (SELECT 1 FROM ingestion_stage s WHERE s.document_id = d.id
-                              AND (s.status IN ('PENDING', 'RUNNING') OR (s.status = 'FAILED' AND s.retry_at IS NOT NULL)))))
-                  AND NOT EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.task_name = ? AND t.task_instance = d.id::text)""")
-                .param(taskName).query(UUID.class).list();
-    }
-
     private static final RowMapper<DocumentInfo> INFO = (rs, n) -> new DocumentInfo(
             rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class), rs.getString("title"),
             DocumentKind.valueOf(rs.getString("kind")), rs.getString("profile"),

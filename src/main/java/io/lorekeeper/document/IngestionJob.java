@@ -23,13 +23,13 @@ class IngestionJob {
     }
 
     @Bean
-    IngestionScheduler ingestionScheduler(SchedulerClient scheduler, OneTimeTask<Void> ingestDocumentTask, DocumentStore store) {
-        return new IngestionScheduler(scheduler, ingestDocumentTask, store);
+    IngestionScheduler ingestionScheduler(SchedulerClient scheduler, OneTimeTask<Void> ingestDocumentTask) {
+        return new IngestionScheduler(scheduler, ingestDocumentTask);
     }
 
     static class IngestionScheduler extends EntityJobs.Scheduler {
-        IngestionScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, DocumentStore store) {
-            super(scheduler, task, "ingestion of document", store::orphanedIngestions);
+        IngestionScheduler(SchedulerClient scheduler, OneTimeTask<Void> task) {
+            super(scheduler, task);
         }
     }
 }

@@ -24,7 +24,7 @@ import io.lorekeeper.security.TenantQuotas;
  * stays valid, and ingestion runs again over the new part only.
  *
  * <p>The document row is locked while the text grows, so two appends to one conversation cannot
- * both render after the same end; the job is scheduled only once that transaction has committed.
+ * both render after the same end; the ingestion job is scheduled in that same transaction.
  */
 @Service
 class SessionAppender {
@@ -55,13 +55,16 @@ class SessionAppender {
         UUID tenantId = tenant.id();
         SessionsAppended appended;
         try {
-            appended = transaction.execute(status -> appendLocked(tenantId, id, request));
+            appended = transaction.execute(status -> {
+                SessionsAppended done = appendLocked(tenantId, id, request);
+                scheduler.schedule(id);
+                return done;
+            });
         } catch (DuplicateKeyException sameContent) {
             throw ApiProblem.conflict("duplicate-content", "Duplicate content",
                     "another document of this tenant already holds exactly this conversation", "sessions");
         }
         documents.evict(id);
-        scheduler.schedule(id);
         return appended;
     }
 

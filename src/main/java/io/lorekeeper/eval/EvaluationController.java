@@ -16,7 +16,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.lorekeeper.eval.EvaluationJob.EvaluationScheduler;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
@@ -38,19 +37,19 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class EvaluationController {
 
     private final EvaluationStore store;
-    private final EvaluationScheduler scheduler;
+    private final EvaluationIntake intake;
     private final CurrentTenant tenant;
     private final LlmGateway gateway;
     private final Strategies strategies;
     private final Path dataDir;
     private final TenantQuotas quotas;
 
-    EvaluationController(EvaluationStore store, EvaluationScheduler scheduler, CurrentTenant tenant, LlmGateway gateway,
+    EvaluationController(EvaluationStore store, EvaluationIntake intake, CurrentTenant tenant, LlmGateway gateway,
             Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir, TenantQuotas quotas) {
         this.quotas = quotas;
         this.strategies = strategies;
         this.store = store;
-        this.scheduler = scheduler;
+        this.intake = intake;
         this.tenant = tenant;
         this.gateway = gateway;
         this.dataDir = Path.of(dataDir).toAbsolutePath().normalize();
@@ -80,10 +79,8 @@ class EvaluationController {
         List<EvalItem> items = request.load(dataDir);
         request.checkRun(strategies);
         quotas.requireTokens();
-        UUID id = UUID.randomUUID();
         int total = items.size() * request.strategies().size();
-        store.create(id, tenant.id(), request, total);
-        scheduler.schedule(id);
+        UUID id = intake.start(tenant.id(), request, total);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
     }
 
@@ -103,14 +100,7 @@ class EvaluationController {
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<EvaluationView> retry(@PathVariable UUID id) {
-        EvaluationStore.Stored s = load(id);
-        if (!s.status().equals("FAILED")) {
-            throw ApiProblem.conflict("not-failed", "Evaluation not failed",
-                    "only a FAILED evaluation can be retried; this one is " + s.status(), null);
-        }
-        quotas.requireTokens();
-        store.markQueued(id);
-        scheduler.schedule(id);
+        intake.retry(tenant.id(), id);
         return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
     }
 

@@ -24,13 +24,13 @@ class EvaluationJob {
     }
 
     @Bean
-    EvaluationScheduler evaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> runEvaluationTask, EvaluationStore store) {
-        return new EvaluationScheduler(scheduler, runEvaluationTask, store);
+    EvaluationScheduler evaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> runEvaluationTask) {
+        return new EvaluationScheduler(scheduler, runEvaluationTask);
     }
 
     static class EvaluationScheduler extends EntityJobs.Scheduler {
-        EvaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, EvaluationStore store) {
-            super(scheduler, task, "evaluation", store::orphaned);
+        EvaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> task) {
+            super(scheduler, task);
         }
     }
 }

@@ -9,11 +9,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.eval.EvalRunner.ItemResult;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.Failures;
+import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.security.InternalKeys;
 
@@ -48,7 +50,12 @@ class EvaluationRun {
         if (stored == null || stored.finished()) {
             return;
         }
-        store.markRunning(id);
+        try {
+            store.change(id, Evaluation::start);
+        } catch (IllegalTransitionException finished) {
+            log.info("evaluation {} was not started: {}", id, finished.getMessage());
+            return;
+        }
         // The run is a client of this service acting for the evaluation's tenant, with a key only this process knows.
         try (InternalKeys.Lease key = keys.issue(stored.tenantId())) {
             StartEvaluation request = stored.startRequest();
@@ -63,9 +70,10 @@ class EvaluationRun {
             String base = "http://localhost:" + environment.getRequiredProperty("local.server.port");
             Report report = new EvalRunner(new ServiceClient(base, key.key()), judge).run(request.run(items), store.results(id),
                     new EvalRunner.Listener() {
+                        // one writer at a time: the questions run in parallel, and each report changes the same row
                         @Override
-                        public void progress(int done, int total) {
-                            store.progress(id, done, total);
+                        public synchronized void progress(int done, int total) {
+                            recordProgress(id, done, total);
                         }
 
                         @Override
@@ -73,16 +81,43 @@ class EvaluationRun {
                             store.saveResult(id, result);
                         }
                     });
-            store.finish(id, report);
+            store.change(id, e -> e.finish(EvaluationStore.tree(report)));
         } catch (Exception e) {
             if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
                 // Stopped by a shutdown, not failed: clear the flag to write, and let the job run again.
                 Thread.interrupted();
-                store.markQueued(id);
+                int kept = store.resultCount(id);
+                try {
+                    store.change(id, evaluation -> evaluation.suspend(kept));
+                } catch (IllegalTransitionException movedOn) {
+                    log.info("evaluation {} not suspended: {}", id, movedOn.getMessage());
+                    return;
+                }
                 throw new RetryLaterException("evaluation " + id + " stopped by a shutdown", Duration.ofSeconds(5));
             }
+            if (e instanceof IllegalTransitionException movedOn) {
+                // another writer finished or failed it meanwhile (a revived job on a second replica): its state stands
+                log.info("evaluation {} left as another writer put it: {}", id, movedOn.getMessage());
+                return;
+            }
             log.warn("evaluation {} failed", id, e);
-            store.fail(id, Failures.describe(e));
+            try {
+                store.change(id, evaluation -> evaluation.fail(Failures.describe(e)));
+            } catch (IllegalTransitionException movedOn) {
+                log.info("evaluation {} not marked failed: {}", id, movedOn.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Progress is a count, not a decision: when the evaluation has left RUNNING meanwhile (failed
+     * or finished by another writer), the report is dropped and the questions go on.
+     */
+    private void recordProgress(UUID id, int done, int total) {
+        try {
+            store.change(id, e -> e.progress(done, total));
+        } catch (IllegalTransitionException | OptimisticLockingFailureException notNow) {
+            log.debug("evaluation {}: progress not recorded: {}", id, notNow.getMessage());
         }
     }
 }

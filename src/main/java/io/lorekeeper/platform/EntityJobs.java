@@ -1,15 +1,11 @@
 package io.lorekeeper.platform;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.event.EventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
@@ -36,53 +32,59 @@ public final class EntityJobs {
     }
 
     /**
-     * Schedules a task's jobs and, once the application is ready, re-queues entities left without a
-     * job (e.g. by a crash between the insert and the scheduling).
+     * Schedules a task's jobs inside the transaction that changes the entity needing the job.
+     * db-scheduler's Spring starter runs on a transaction-aware DataSource, so the job row commits
+     * or rolls back with that change: there is never an entity waiting for a job that was not
+     * written, nor a job for an entity that was not.
      */
     public abstract static class Scheduler {
 
-        private static final Logger log = LoggerFactory.getLogger(Scheduler.class);
-
         private final SchedulerClient scheduler;
         private final OneTimeTask<Void> task;
-        private final String entity;
-        private final Function<String, List<UUID>> orphaned;
 
-        /**
-         * @param entity   what an id names, for the log ("question")
-         * @param orphaned the ids of entities waiting for a job of the named task that has none
-         */
-        protected Scheduler(SchedulerClient scheduler, OneTimeTask<Void> task, String entity, Function<String, List<UUID>> orphaned) {
+        protected Scheduler(SchedulerClient scheduler, OneTimeTask<Void> task) {
             this.scheduler = scheduler;
             this.task = task;
-            this.entity = entity;
-            this.orphaned = orphaned;
         }
 
         /**
          * Makes the entity's job due now: a new job, or an existing one waiting for a later time (a
          * scheduled retry) brought forward. A job already running is left alone; its handler must
          * notice the change that asked for another run.
+         *
+         * @throws IllegalStateException outside a transaction: the job would commit on its own
          */
         public void schedule(UUID id) {
+            if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+                throw new IllegalStateException("schedule " + task.getName() + " for " + id
+                        + " in the transaction that changes the entity, so that both commit or neither does");
+            }
             var instance = task.instance(id.toString());
-            if (scheduler.scheduleIfNotExists(instance, Instant.now())) {
-                return;
+            if (!scheduler.scheduleIfNotExists(instance, Instant.now())) {
+                try {
+                    scheduler.reschedule(instance, Instant.now());
+                } catch (TaskInstanceCurrentlyExecutingException running) {
+                    // it re-reads the entity's state before it finishes
+                } catch (TaskInstanceNotFoundException finishedMeanwhile) {
+                    scheduler.scheduleIfNotExists(instance, Instant.now());
+                }
             }
-            try {
-                scheduler.reschedule(instance, Instant.now());
-            } catch (TaskInstanceCurrentlyExecutingException running) {
-                // it re-reads the entity's state before it finishes
-            } catch (TaskInstanceNotFoundException finishedMeanwhile) {
-                scheduler.scheduleIfNotExists(instance, Instant.now());
-            }
+            checkAfterCommit();
         }
 
-        @EventListener(ApplicationReadyEvent.class)
-        public void recoverOrphans() {
-            for (UUID id : orphaned.apply(task.getName())) {
-                log.info("Re-queueing {} {} (it had no job)", entity, id);
-                schedule(id);
+        /**
+         * db-scheduler looks for due jobs as soon as one is scheduled, but inside a transaction that
+         * is before the job row is visible; without a second look the job would wait for the next
+         * poll. So look again once the transaction has committed.
+         */
+        private void checkAfterCommit() {
+            if (scheduler instanceof com.github.kagkarlsson.scheduler.Scheduler running) {
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        running.triggerCheckForDueExecutions();
+                    }
+                });
             }
         }
     }

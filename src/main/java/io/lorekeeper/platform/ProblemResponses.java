@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -65,6 +66,23 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
     ResponseEntity<ProblemDetail> rejectedByFirewall(org.springframework.security.web.firewall.RequestRejectedException e) {
         return apiProblem(ApiProblem.invalid("query", "a query or form parameter name holds characters that are not accepted"));
+    }
+
+    /** A state change the aggregate's state does not allow: the request conflicts with where it stands now. */
+    @ExceptionHandler(IllegalTransitionException.class)
+    ResponseEntity<ProblemDetail> illegalTransition(IllegalTransitionException e) {
+        ProblemDetail body = problem(HttpStatus.CONFLICT, "illegal-transition", e.aggregate() + " cannot " + e.transition() + " now",
+                e.getMessage());
+        body.setProperty("state", e.state());
+        body.setProperty("allowedFrom", e.allowedFrom());
+        return respond(HttpStatus.CONFLICT, body);
+    }
+
+    /** Another request or replica changed the same aggregate between our read and our write; nothing was written. */
+    @ExceptionHandler(OptimisticLockingFailureException.class)
+    ResponseEntity<ProblemDetail> concurrentUpdate(OptimisticLockingFailureException e) {
+        return respond(HttpStatus.CONFLICT, problem(HttpStatus.CONFLICT, "concurrent-update", "Changed concurrently",
+                "the resource was changed by another request while this one ran; read it again and retry"));
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

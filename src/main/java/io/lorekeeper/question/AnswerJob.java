@@ -28,13 +28,13 @@ class AnswerJob {
     }
 
     @Bean
-    AnswerScheduler answerScheduler(SchedulerClient scheduler, OneTimeTask<Void> answerQuestionTask, QuestionStore store) {
-        return new AnswerScheduler(scheduler, answerQuestionTask, store);
+    AnswerScheduler answerScheduler(SchedulerClient scheduler, OneTimeTask<Void> answerQuestionTask) {
+        return new AnswerScheduler(scheduler, answerQuestionTask);
     }
 
     static class AnswerScheduler extends EntityJobs.Scheduler {
-        AnswerScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, QuestionStore store) {
-            super(scheduler, task, "question", store::orphaned);
+        AnswerScheduler(SchedulerClient scheduler, OneTimeTask<Void> task) {
+            super(scheduler, task);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
@@ -17,6 +18,7 @@ import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */
 @Service
@@ -25,7 +27,7 @@ class QuestionIntake {
     private static final int MAX_CHOICES = 26;
     private static final int MAX_CHOICE_LENGTH = 2000;
 
-    private final QuestionStore store;
+    private final QuestionRepository questions;
     private final Strategies strategies;
     private final Documents documents;
     private final AnswerScheduler scheduler;
@@ -33,14 +35,17 @@ class QuestionIntake {
     private final QuestionSettings settings;
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
+    private final JsonMapper json;
     private final TenantQuotas quotas;
 
-    QuestionIntake(QuestionStore store, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, TenantQuotas quotas) {
+    QuestionIntake(QuestionRepository questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
+            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json,
+            TenantQuotas quotas) {
         this.quotas = quotas;
         this.memories = memories;
         this.gateway = gateway;
-        this.store = store;
+        this.questions = questions;
+        this.json = json;
         this.strategies = strategies;
         this.documents = documents;
         this.scheduler = scheduler;
@@ -48,6 +53,8 @@ class QuestionIntake {
         this.settings = settings;
     }
 
+    /** Stores the question and its job in one transaction: both or neither. */
+    @Transactional
     UUID ask(AskRequest request) {
         if (request == null) {
             throw ApiProblem.invalid("body", "a JSON body is required");
@@ -75,20 +82,24 @@ class QuestionIntake {
             quotas.requireTokens();
         }
         UUID id = UUID.randomUUID();
-        store.insert(id, tenant.id(), ids, question, strategy.name(),
-                request.choices() == null || request.choices().isEmpty() ? null : request.choices(), options);
+        List<String> choices = request.choices() == null || request.choices().isEmpty() ? null : request.choices();
+        questions.save(Question.ask(id, tenant.id(), ids, question, strategy.name(),
+                choices == null ? null : json.valueToTree(choices), json.valueToTree(options)));
         scheduler.schedule(id);
         return id;
     }
 
+    /**
+     * Queues a FAILED question again with its job, in one transaction; any other state is refused
+     * (a 409), and so is a retry racing another change of the same question.
+     */
+    @Transactional
     void retry(UUID id) {
-        QuestionStore.StoredQuestion question = store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
-        if (question.status() != QuestionStatus.FAILED) {
-            throw ApiProblem.conflict("not-failed", "Question not failed",
-                    "only a FAILED question can be retried; this one is " + question.status(), null);
-        }
+        Question question = questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
+        question.retry();
         quotas.requireTokens();
-        store.markQueued(id);
+        // written first: a concurrent change of the question fails here (409), before the job row is touched
+        questions.saveAndFlush(question);
         scheduler.schedule(id);
     }
 

@@ -18,6 +18,7 @@ import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.platform.Failures;
+import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.AnswerStrategy;
@@ -82,7 +83,12 @@ class QuestionRunner {
             fail(id, trace, e);
             return;
         }
-        store.markRunning(id);
+        try {
+            store.change(id, Question::start);
+        } catch (IllegalTransitionException finished) {
+            log.info("Question {} was not started: {}", id, finished.getMessage());
+            return;
+        }
         long started = System.nanoTime();
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
@@ -94,7 +100,7 @@ class QuestionRunner {
             if (!memory.degraded().isEmpty()) {
                 // an optional memory is missing: the strategy runs without it, and the answer says so
                 List<Map<String, Object>> degraded = MemoryReadiness.describe(memory.degraded());
-                store.markDegraded(id, degraded);
+                store.change(id, q -> q.degrade(json.valueToTree(degraded)));
                 trace.record("degraded", Map.of("missing", degraded));
             }
             Cancellation cancellation = () -> clock.instant().isAfter(deadline);
@@ -114,12 +120,21 @@ class QuestionRunner {
             // The last event before the status: an event stream ends once it sees a finished status.
             trace.record("status", Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
                     "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens()));
-            store.complete(id, result.withCitations(verification.kept()));
+            StrategyResult answered = result.withCitations(verification.kept());
+            store.change(id, q -> q.complete(answered));
         } catch (RetryLaterException later) {
             // Rate-limited for longer than is worth waiting here: the job runs again later.
-            store.markQueued(id);
+            try {
+                store.change(id, Question::requeue);
+            } catch (IllegalTransitionException movedOn) {
+                log.info("Question {} not re-queued: {}", id, movedOn.getMessage());
+                return;
+            }
             trace.record("requeued", Map.of("reason", later.getMessage(), "afterSeconds", later.after().toSeconds()));
             throw later;
+        } catch (IllegalTransitionException movedOn) {
+            // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its state stands
+            log.info("Question {} left as another writer put it: {}", id, movedOn.getMessage());
         } catch (Exception | Error e) {
             if (e instanceof VirtualMachineError fatal) {
                 throw fatal;
@@ -136,7 +151,11 @@ class QuestionRunner {
         } catch (RuntimeException traceFailure) {
             log.warn("Could not record the failure of question {} in its trace", id, traceFailure);
         }
-        store.fail(id, reason);
+        try {
+            store.change(id, q -> q.fail(reason));
+        } catch (IllegalTransitionException movedOn) {
+            log.info("Question {} not marked failed: {}", id, movedOn.getMessage());
+        }
     }
 
     /**
@@ -159,7 +178,7 @@ class QuestionRunner {
                     + " min: " + waitingFor);
         }
         if (question.waitingFor() == null || !json.valueToTree(waitingFor).equals(question.waitingFor())) {
-            store.markWaiting(question.id(), waitingFor);
+            store.change(question.id(), q -> q.waitFor(json.valueToTree(waitingFor)));
             trace.record("waiting", Map.of("for", waitingFor));
         }
         throw new WaitingForMemory(settings.memoryPoll());

@@ -1,35 +1,41 @@
 package io.lorekeeper.question;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import io.lorekeeper.platform.Transitions;
 import io.lorekeeper.question.QuestionApi.TraceEvent;
 import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** SQL for questions, their answers and trace events. */
+/**
+ * Questions as their readers see them, read from the {@link Question} aggregates, and the changes
+ * jobs make to them ({@link #change}); trace events, append-only rows written while a strategy
+ * runs and read back in ranges, stay plain SQL.
+ */
 @Repository
 class QuestionStore {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final QuestionRepository questions;
+    private final Transitions transitions;
 
-    QuestionStore(JdbcClient jdbc, JsonMapper json) {
+    QuestionStore(JdbcClient jdbc, JsonMapper json, QuestionRepository questions, Transitions transitions) {
         this.jdbc = jdbc;
         this.json = json;
+        this.questions = questions;
+        this.transitions = transitions;
     }
 
     record StoredQuestion(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy,
@@ -38,22 +44,12 @@ class QuestionStore {
             Instant createdAt, Instant startedAt, Instant finishedAt, JsonNode waitingFor, JsonNode degraded) {
     }
 
-    void insert(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy, List<String> choices,
-            Map<String, Object> options) {
-        jdbc.sql("""
-                INSERT INTO question (id, tenant_id, document_ids, question, strategy, choices, options, status)
-                VALUES (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, 'QUEUED')""")
-                .params(id, tenantId, documentIds.toArray(UUID[]::new), question, strategy,
-                        choices == null ? null : json.writeValueAsString(choices), json.writeValueAsString(options))
-                .update();
-    }
-
     Optional<StoredQuestion> find(UUID tenantId, UUID id) {
-        return jdbc.sql("SELECT * FROM question WHERE tenant_id = ? AND id = ?").params(tenantId, id).query(this::map).optional();
+        return questions.findByIdAndTenantId(id, tenantId).map(this::stored);
     }
 
     Optional<StoredQuestion> find(UUID id) {
-        return jdbc.sql("SELECT * FROM question WHERE id = ?").param(id).query(this::map).optional();
+        return questions.findById(id).map(this::stored);
     }
 
     Optional<QuestionStatus> status(UUID id) {
@@ -61,41 +57,14 @@ class QuestionStore {
                 .map(QuestionStatus::valueOf);
     }
 
-    void markRunning(UUID id) {
-        jdbc.sql("UPDATE question SET status = 'RUNNING', started_at = now(), failure_reason = NULL, waiting_for = NULL WHERE id = ?")
-                .param(id).update();
-    }
-
-    /** Queued, waiting for the named memories to be built. */
-    void markWaiting(UUID id, Object waitingFor) {
-        jdbc.sql("UPDATE question SET status = 'QUEUED', waiting_for = ?::jsonb WHERE id = ?")
-                .params(json.writeValueAsString(waitingFor), id).update();
-    }
-
-    void markDegraded(UUID id, Object degraded) {
-        jdbc.sql("UPDATE question SET degraded = ?::jsonb WHERE id = ?").params(json.writeValueAsString(degraded), id).update();
-    }
-
-    void markQueued(UUID id) {
-        jdbc.sql("""
-                UPDATE question SET status = 'QUEUED', answer = NULL, mode = NULL, choice_index = NULL, confidence = NULL,
-                    citations = NULL, budget_limited = false, failure_reason = NULL, started_at = NULL, finished_at = NULL,
-                    waiting_for = NULL, degraded = NULL
-                WHERE id = ?""").param(id).update();
-    }
-
-    void complete(UUID id, StrategyResult result) {
-        jdbc.sql("""
-                UPDATE question SET status = 'DONE', answer = ?, mode = ?, choice_index = ?, confidence = ?, citations = ?::jsonb,
-                    budget_limited = ?, finished_at = now() WHERE id = ?""")
-                .params(result.answer(), result.mode(), result.choiceIndex(), result.confidence(),
-                        json.writeValueAsString(result.citations()), result.budgetLimited(), id)
-                .update();
-    }
-
-    void fail(UUID id, String reason) {
-        jdbc.sql("UPDATE question SET status = 'FAILED', failure_reason = ?, finished_at = now() WHERE id = ?")
-                .params(reason, id).update();
+    /**
+     * Applies a job's transition in a transaction of its own, again on the fresh state when another
+     * writer got there first.
+     *
+     * @throws io.lorekeeper.platform.IllegalTransitionException when the question's state refuses it
+     */
+    Optional<StoredQuestion> change(UUID id, Consumer<Question> transition) {
+        return transitions.apply(questions, id, transition).map(this::stored);
     }
 
     int nextTraceSeq(UUID questionId) {
@@ -116,36 +85,12 @@ class QuestionStore {
                 .list();
     }
 
-    /** Questions that should be running but have no scheduled job (e.g. a crash between commit and scheduling). */
-    List<UUID> orphaned(String taskName) {
-        return jdbc.sql("""
-                SELECT q.id FROM question q WHERE q.status IN ('QUEUED', 'RUNNING')
-                  AND NOT EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.task_name = ? AND t.task_instance = q.id::text)""")
-                .param(taskName).query(UUID.class).list();
-    }
-
-    private StoredQuestion map(ResultSet rs, int n) throws SQLException {
-        UUID[] docs = (UUID[]) rs.getArray("document_ids").getArray();
-        String choices = rs.getString("choices");
-        String citations = rs.getString("citations");
-        double confidence = rs.getDouble("confidence");
-        boolean noConfidence = rs.wasNull();
-        int choiceIndex = rs.getInt("choice_index");
-        boolean noChoice = rs.wasNull();
-        return new StoredQuestion(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class), Arrays.asList(docs),
-                rs.getString("question"), rs.getString("strategy"),
-                choices == null ? null : json.readValue(choices, new TypeReference<List<String>>() { }),
-                json.readValue(rs.getString("options"), new TypeReference<Map<String, Object>>() { }),
-                QuestionStatus.valueOf(rs.getString("status")), rs.getString("answer"), rs.getString("mode"),
-                noChoice ? null : choiceIndex, noConfidence ? null : confidence,
-                citations == null ? null : json.readValue(citations, new TypeReference<List<Citation>>() { }),
-                rs.getBoolean("budget_limited"), rs.getString("failure_reason"),
-                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("finished_at")),
-                jsonOrNull(rs.getString("waiting_for")), jsonOrNull(rs.getString("degraded")));
-    }
-
-    private JsonNode jsonOrNull(String text) {
-        return text == null ? null : json.readTree(text);
+    private StoredQuestion stored(Question q) {
+        return new StoredQuestion(q.id(), q.tenantId(), q.documentIds(), q.question(), q.strategy(),
+                q.choices() == null ? null : json.convertValue(q.choices(), new TypeReference<List<String>>() { }),
+                q.options() == null ? Map.of() : json.convertValue(q.options(), new TypeReference<Map<String, Object>>() { }),
+                q.status(), q.answer(), q.mode(), q.choiceIndex(), q.confidence(), q.citations(), q.budgetLimited(),
+                q.failureReason(), q.createdAt(), q.startedAt(), q.finishedAt(), q.waitingFor(), q.degraded());
     }
 
     private static Instant instant(Timestamp ts) {

@@ -188,7 +188,11 @@ class QuestionApiTest {
         JsonNode done = api.awaitQuestion(UUID.fromString(failed.get("id").asString()), Duration.ofSeconds(30));
         assertThat(done.get("status").asString()).isEqualTo("DONE");
         assertThat(done.get("answer").asString()).isEqualTo("recovered");
-        assertThat(api.post("/v1/questions/" + failed.get("id").asString() + "/retry", Map.of()).status()).isEqualTo(409);
+        Response refused = api.post("/v1/questions/" + failed.get("id").asString() + "/retry", Map.of());
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().get("type").asString()).endsWith("/illegal-transition");
+        assertThat(refused.json().get("state").asString()).isEqualTo("DONE");
+        assertThat(refused.json().get("allowedFrom")).hasSize(1).first().matches(s -> s.asString().equals("FAILED"));
     }
 
     @Test
