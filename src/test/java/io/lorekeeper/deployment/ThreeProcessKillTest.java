@@ -237,7 +237,8 @@ class ThreeProcessKillTest {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(api.uri("/v1/questions"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        // 202, or 200 when a worker already answered it before the api wrote its response (extractive is fast)
+        assertThat(response.statusCode()).as(response.body()).isIn(200, 202);
         JsonNode view = JSON.readTree(response.body());
         return UUID.fromString(view.get("id").asString());
     }
