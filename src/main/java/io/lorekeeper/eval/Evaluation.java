@@ -6,7 +6,6 @@ import static io.lorekeeper.eval.EvaluationStatus.QUEUED;
 import static io.lorekeeper.eval.EvaluationStatus.RUNNING;
 
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.UUID;
 
 import org.hibernate.annotations.ColumnTransformer;
@@ -132,10 +131,7 @@ class Evaluation {
     }
 
     private void require(String transition, EvaluationStatus first, EvaluationStatus... more) {
-        EnumSet<EvaluationStatus> allowed = EnumSet.of(first, more);
-        if (!allowed.contains(status)) {
-            throw new IllegalTransitionException("Evaluation", id, status, transition, allowed);
-        }
+        IllegalTransitionException.require("Evaluation", id, status, transition, first, more);
     }
 
     UUID id() {

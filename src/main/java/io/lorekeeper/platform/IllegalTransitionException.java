@@ -29,6 +29,19 @@ public class IllegalTransitionException extends RuntimeException implements Fail
         this.allowedFrom = allowedFrom.stream().map(Enum::name).toList();
     }
 
+    /**
+     * Refuses {@code transition} unless {@code current} is one of the states it may start from: the
+     * guard every aggregate's transition methods share.
+     */
+    @SafeVarargs
+    public static <E extends Enum<E>> void require(String aggregate, Object id, E current, String transition, E first,
+            E... more) {
+        java.util.EnumSet<E> allowed = java.util.EnumSet.of(first, more);
+        if (!allowed.contains(current)) {
+            throw new IllegalTransitionException(aggregate, id, current, transition, allowed);
+        }
+    }
+
     /** What kind of aggregate refused ("Question"). */
     public String aggregate() {
         return aggregate;

@@ -6,7 +6,6 @@ import static io.lorekeeper.question.QuestionStatus.QUEUED;
 import static io.lorekeeper.question.QuestionStatus.RUNNING;
 
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
 
@@ -163,10 +162,7 @@ class Question {
     }
 
     private void require(String transition, QuestionStatus first, QuestionStatus... more) {
-        EnumSet<QuestionStatus> allowed = EnumSet.of(first, more);
-        if (!allowed.contains(status)) {
-            throw new IllegalTransitionException("Question", id, status, transition, allowed);
-        }
+        IllegalTransitionException.require("Question", id, status, transition, first, more);
     }
 
     UUID id() {
