@@ -117,11 +117,16 @@ class QuestionRunner {
             check.put("dropped", verification.dropped().size());
             check.put("droppedQuotes", verification.dropped().stream().limit(5).map(Citation::quote).toList());
             trace.record("citations", check);
-            // The last event before the status: an event stream ends once it sees a finished status.
-            trace.record("status", Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
-                    "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens()));
             StrategyResult answered = result.withCitations(verification.kept());
-            store.change(id, q -> q.complete(answered));
+            Map<String, Object> done = Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
+                    "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens());
+            // The DONE event commits with the answer or not at all: a replica killed between two separate
+            // commits left a DONE event on a RUNNING question, whose revived job then finished it twice.
+            // It is the last event: an event stream ends once it sees a finished status.
+            store.change(id, q -> {
+                q.complete(answered);
+                trace.record("status", done);
+            });
         } catch (RetryLaterException later) {
             // Rate-limited for longer than is worth waiting here: the job runs again later.
             try {
