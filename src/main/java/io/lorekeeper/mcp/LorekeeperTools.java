@@ -112,18 +112,12 @@ class LorekeeperTools {
         String question = Arguments.required(args, "question");
         int wait = Arguments.integer(args, "waitSeconds", 20, 0, MAX_WAIT_SECONDS);
         UUID id = questions.ask(ids, question, Arguments.string(args, "strategy"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(wait).toNanos();
-        Questions.Answer answer = questions.find(tenant, id).orElseThrow();
-        while (!answer.finished() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            answer = questions.find(tenant, id).orElseThrow();
+        try {
+            return questions.await(tenant, id, Duration.ofSeconds(wait)).orElseThrow();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return questions.find(tenant, id).orElseThrow();
         }
-        return answer;
     }
 
     private Object answer(UUID tenant, UUID id) {

@@ -84,12 +84,8 @@ class QuestionController {
             throw ApiProblem.invalid("waitSeconds", "waitSeconds must be between 0 and " + settings.maxWait().toSeconds());
         }
         UUID id = intake.ask(request);
-        long deadline = System.nanoTime() + Duration.ofSeconds(wait).toNanos();
-        StoredQuestion question = load(id);
-        while (!question.status().isFinished() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            question = load(id);
-        }
+        StoredQuestion question = store.awaitFinished(tenant.id(), id, Duration.ofSeconds(wait))
+                .orElseThrow(() -> ApiProblem.notFound("Question", id));
         URI location = URI.create("/v1/questions/" + id);
         return question.status().isFinished()
                 ? ResponseEntity.ok().location(location).body(view(question))

@@ -48,6 +48,20 @@ class QuestionStore {
         return questions.findByIdAndTenantId(id, tenantId).map(this::stored);
     }
 
+    /**
+     * The tenant's question once it has finished, or as it stands when {@code wait} is over; empty
+     * when there is none. Polls every 100 ms: the answer is written by whichever replica runs the job.
+     */
+    Optional<StoredQuestion> awaitFinished(UUID tenantId, UUID id, java.time.Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        Optional<StoredQuestion> question = find(tenantId, id);
+        while (question.isPresent() && !question.get().status().isFinished() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            question = find(tenantId, id);
+        }
+        return question;
+    }
+
     Optional<StoredQuestion> find(UUID id) {
         return questions.findById(id).map(this::stored);
     }

@@ -37,8 +37,17 @@ public class Questions {
         return intake.ask(new QuestionApi.AskRequest(documentIds, question, strategy, null, null, null));
     }
 
+    /** The question once it has finished, or as it stands after {@code wait}. */
+    public Optional<Answer> await(UUID tenantId, UUID id, java.time.Duration wait) throws InterruptedException {
+        return store.awaitFinished(tenantId, id, wait).map(Questions::answer);
+    }
+
     public Optional<Answer> find(UUID tenantId, UUID id) {
-        return store.find(tenantId, id).map(q -> new Answer(q.id(), q.status().name(), q.question(), q.strategy(), q.answer(),
-                q.mode(), q.citations() == null ? List.of() : q.citations(), q.confidence(), q.failureReason()));
+        return store.find(tenantId, id).map(Questions::answer);
+    }
+
+    private static Answer answer(QuestionStore.StoredQuestion q) {
+        return new Answer(q.id(), q.status().name(), q.question(), q.strategy(), q.answer(),
+                q.mode(), q.citations() == null ? List.of() : q.citations(), q.confidence(), q.failureReason());
     }
 }
