@@ -125,7 +125,7 @@ class DocumentIntake {
      */
     @Transactional
     void reindex(UUID id, List<String> stages) {
-        DocumentInfo doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        Document doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
             throw ApiProblem.conflict("ingestion-running", "Ingestion running",
                     "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
@@ -133,23 +133,20 @@ class DocumentIntake {
         quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
             List<String> rebuild = pipeline.stagesToRebuild(stages);
-            List<String> running = store.stages(id).stream()
-                    .filter(s -> s.status().equals("RUNNING") && rebuild.contains(s.name())).map(StageState::name).toList();
+            doc.defineStages(pipeline.definitions());
+            List<String> running = doc.stages().stream()
+                    .filter(s -> s.status() == StageStatus.RUNNING && rebuild.contains(s.name())).map(DocumentStage::name).toList();
             if (!running.isEmpty()) {
                 throw ApiProblem.conflict("stage-running", "Stage running",
                         "stage " + String.join(", ", running) + " of document " + id + " is running; reindex it once it has finished",
                         "stages");
             }
-            pipeline.resetStages(id, rebuild, true);
-            if (rebuild.stream().anyMatch(name -> !pipeline.isEnrichment(name))) {
-                store.markStatus(id, DocumentStatus.QUEUED, null);
-            }
+            pipeline.discardOutputs(id, rebuild);
+            doc.rebuild(rebuild, true);
         } else {
-            store.retryFailedEnrichments(id);
-            if (doc.status() == DocumentStatus.FAILED) {
-                store.markStatus(id, DocumentStatus.QUEUED, null);
-            }
+            doc.resume();
         }
+        // the change commits when this transaction does (the aggregate is managed), and the job with it
         scheduler.schedule(id);
     }
 

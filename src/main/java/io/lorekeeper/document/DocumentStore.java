@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +22,58 @@ import io.lorekeeper.document.CanonicalText.RenderedSession;
 import io.lorekeeper.document.CanonicalText.RenderedTurn;
 import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.platform.Transitions;
 import io.lorekeeper.text.Span;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** SQL for documents, their text, conversation structure, segmentation and stage progress. */
+/**
+ * Documents as their readers see them, the changes of state made through the {@link Document}
+ * aggregate ({@link #change}, {@link #insert}), and SQL for the bulk rows derived from a document:
+ * its text, conversation structure, segmentation, keyword statistics and stage progress.
+ */
 @Repository
 class DocumentStore {
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
+    private final DocumentRepository documents;
+    private final Transitions transitions;
 
-    DocumentStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json) {
+    DocumentStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DocumentRepository documents,
+            Transitions transitions) {
         this.jdbc = jdbc;
         this.jdbcTemplate = jdbcTemplate;
         this.json = json;
+        this.documents = documents;
+        this.transitions = transitions;
+    }
+
+    /**
+     * Applies a job's transition in a transaction of its own, again on the fresh state when another
+     * writer (a request, another replica) got there first; empty when the document is gone.
+     *
+     * @throws io.lorekeeper.platform.IllegalTransitionException when the document's state refuses it
+     */
+    boolean change(UUID id, java.util.function.Consumer<Document> transition) {
+        return transitions.apply(documents, id, transition).isPresent();
+    }
+
+    /** {@link #change}, with what the transition returns (a stage run's generation). */
+    <T> Optional<T> changeAndGet(UUID id, java.util.function.Function<Document, T> transition) {
+        java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
+        return transitions.apply(documents, id, document -> result.set(transition.apply(document))).map(d -> result.get());
+    }
+
+    /** Writes the changes made to managed aggregates in the current transaction now rather than at its commit. */
+    void flush() {
+        documents.flush();
+    }
+
+    /** The tenant's document aggregate, its row locked until the surrounding transaction ends. */
+    Optional<Document> lock(UUID tenantId, UUID id) {
+        return documents.findLockedByIdAndTenantId(id, tenantId);
     }
 
     record NewDocument(UUID id, UUID tenantId, String title, DocumentKind kind, String profile,
@@ -54,17 +89,13 @@ class DocumentStore {
 
     @Transactional
     void insert(NewDocument doc, List<StageDef> stages) {
-        jdbc.sql("""
-                INSERT INTO document (id, tenant_id, title, kind, profile, metadata, status, content_hash, char_count)
-                VALUES (?, ?, ?, ?, ?, ?::jsonb, 'QUEUED', ?, ?)""")
-                .params(doc.id(), doc.tenantId(), doc.title(), doc.kind().name(), doc.profile(),
-                        json.writeValueAsString(doc.metadata()), doc.contentHash(), doc.canonical().text().length())
-                .update();
+        // the row first (flushed): the text and conversation rows below reference it
+        documents.saveAndFlush(Document.create(doc.id(), doc.tenantId(), doc.title(), doc.kind(), doc.profile(),
+                json.valueToTree(doc.metadata()), doc.contentHash(), doc.canonical().text().length(), stages));
         jdbc.sql("INSERT INTO document_text (document_id, text) VALUES (?, ?)")
                 .params(doc.id(), doc.canonical().text()).update();
         insertSessions(doc.id(), doc.canonical().sessions());
         insertTurns(doc.id(), doc.canonical().turns());
-        ensureStages(doc.id(), stages);
     }
 
     private void insertSessions(UUID documentId, List<RenderedSession> sessions) {
@@ -95,29 +126,15 @@ class DocumentStore {
         });
     }
 
-    /** The document, locked until the surrounding transaction ends: appends to one conversation queue up here. */
-    Optional<DocumentInfo> lock(UUID tenantId, UUID id) {
-        return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ? FOR UPDATE").params(tenantId, id).query(INFO).optional();
-    }
-
     /**
-     * Grows a conversation: {@code suffix} goes after the stored text (so no stored offset moves),
-     * the new sessions and turns are recorded, and the document is queued again with every stage
-     * pending. Stages keep their output; each processes only what it has not seen yet.
+     * Grows a conversation's text: {@code suffix} goes after the stored text (so no stored offset
+     * moves) and the new sessions and turns are recorded. The document's own change (new hash,
+     * queued again) is {@link Document#appendSessions}, in the same transaction.
      */
-    void appendSessions(UUID id, String suffix, String contentHash, int charCount, List<RenderedSession> sessions,
-            List<RenderedTurn> turns) {
+    void appendSessions(UUID id, String suffix, List<RenderedSession> sessions, List<RenderedTurn> turns) {
         jdbc.sql("UPDATE document_text SET text = text || ? WHERE document_id = ?").params(suffix, id).update();
-        jdbc.sql("""
-                UPDATE document SET content_hash = ?, char_count = ?, status = 'QUEUED', failure_reason = NULL, updated_at = now()
-                WHERE id = ?""").params(contentHash, charCount, id).update();
         insertSessions(id, sessions);
         insertTurns(id, turns);
-        jdbc.sql("""
-                UPDATE ingestion_stage SET status = 'PENDING', message = NULL, attempts = 0, retry_at = NULL,
-                       generation = generation + 1, updated_at = now()
-                WHERE document_id = ?""")
-                .param(id).update();
     }
 
     /** Length of the canonical text, which only ever grows: a cached text of another length is stale. */
@@ -154,9 +171,16 @@ class DocumentStore {
         return jdbc.sql("SELECT count(*) FROM document WHERE tenant_id = ?").param(tenantId).query(Long.class).single();
     }
 
+    /**
+     * Deletes the tenant's document, and tells the other modules ({@link DocumentDeleted}) in the
+     * same transaction. Everything derived from the document goes with it through ON DELETE CASCADE.
+     */
+    @Transactional
     boolean delete(UUID tenantId, UUID id) {
-        // Everything derived from the document goes with it through ON DELETE CASCADE.
-        return jdbc.sql("DELETE FROM document WHERE tenant_id = ? AND id = ?").params(tenantId, id).update() > 0;
+        return documents.findLockedByIdAndTenantId(id, tenantId).map(document -> {
+            documents.delete(document.deleted());
+            return true;
+        }).orElse(false);
     }
 
     Optional<String> text(UUID id) {
@@ -275,11 +299,6 @@ class DocumentStore {
                 WHERE c.document_id = ? GROUP BY c.document_id, u.lexeme""").param(documentId).update();
     }
 
-    void markStatus(UUID id, DocumentStatus status, String reason) {
-        jdbc.sql("UPDATE document SET status = ?, failure_reason = ?, updated_at = now() WHERE id = ?")
-                .params(status.name(), reason, id).update();
-    }
-
     List<StageState> stages(UUID documentId) {
         return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ? ORDER BY position").param(documentId)
                 .query(STAGE).list();
@@ -298,63 +317,17 @@ class DocumentStore {
             rs.getTimestamp("retry_at") == null ? null : rs.getTimestamp("retry_at").toInstant(),
             rs.getInt("generation"), rs.getBoolean("requested"));
 
-    /** Adds rows for stages that appeared since the document was created (new stage beans), and keeps kinds and order current. */
-    void ensureStages(UUID documentId, List<StageDef> stages) {
-        for (int i = 0; i < stages.size(); i++) {
-            jdbc.sql("""
-                    INSERT INTO ingestion_stage (document_id, stage, position, status, kind) VALUES (?, ?, ?, 'PENDING', ?)
-                    ON CONFLICT (document_id, stage) DO UPDATE SET position = excluded.position, kind = excluded.kind""")
-                    .params(documentId, stages.get(i).name(), i, stages.get(i).kind()).update();
-        }
-    }
-
-    void markStage(UUID documentId, String stage, String status, String message) {
-        jdbc.sql("UPDATE ingestion_stage SET status = ?, message = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
-                .params(status, message, documentId, stage).update();
-    }
-
-    /** Marks a stage RUNNING and counts the attempt; returns the generation the run belongs to. */
-    int startStage(UUID documentId, String stage) {
-        return jdbc.sql("""
-                UPDATE ingestion_stage SET status = 'RUNNING', message = NULL, attempts = attempts + 1, retry_at = NULL,
-                       updated_at = now()
-                WHERE document_id = ? AND stage = ? RETURNING generation""")
-                .params(documentId, stage).query(Integer.class).optional().orElse(-1);
-    }
-
     /**
-     * Records how a run ended, unless the stage was reset while it ran (another generation): then the
-     * newer request stands and the stage runs again. False when the outcome was not recorded.
+     * Records a running stage's progress. A bulk UPDATE beside the aggregate, not a change of it:
+     * progress comes many times a second from stages that run while other changes are made to the
+     * same document (an append, a reindex of an enrichment, another stage's outcome), and as a
+     * versioned change each report would make those conflict and retry. It writes only done and
+     * total, which no transition reads, and the stage entity's dynamic update never writes them
+     * back except when a rebuild zeroes them.
      */
-    boolean finishStage(UUID documentId, String stage, int generation, String status, String message, Instant retryAt) {
-        return jdbc.sql("""
-                UPDATE ingestion_stage SET status = ?, message = ?, retry_at = ?, updated_at = now()
-                WHERE document_id = ? AND stage = ? AND generation = ?""")
-                .params(status, message, retryAt == null ? null : Timestamp.from(retryAt), documentId, stage, generation)
-                .update() == 1;
-    }
-
     void stageProgress(UUID documentId, String stage, int done, int total) {
         jdbc.sql("UPDATE ingestion_stage SET done = ?, total = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
                 .params(done, total, documentId, stage).update();
-    }
-
-    /** Sets stages back to PENDING for a fresh run; {@code requested} marks on-demand stages someone asked for. */
-    void resetStages(UUID documentId, List<String> stages, boolean requested) {
-        jdbc.sql("""
-                UPDATE ingestion_stage SET status = 'PENDING', done = 0, message = NULL, attempts = 0, retry_at = NULL,
-                       generation = generation + 1, requested = requested OR ?, updated_at = now()
-                WHERE document_id = ? AND stage = ANY(?)""")
-                .params(requested, documentId, stages.toArray(String[]::new)).update();
-    }
-
-    /** Failed enrichment stages get a fresh set of attempts, due now. */
-    void retryFailedEnrichments(UUID documentId) {
-        jdbc.sql("""
-                UPDATE ingestion_stage SET status = 'PENDING', attempts = 0, retry_at = NULL, generation = generation + 1,
-                       updated_at = now()
-                WHERE document_id = ? AND kind = 'enrichment' AND status = 'FAILED'""")
-                .param(documentId).update();
     }
 
     private static final RowMapper<DocumentInfo> INFO = (rs, n) -> new DocumentInfo(

@@ -15,6 +15,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.Failures;
+import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
 
 /**
@@ -82,13 +83,13 @@ class IngestionPipeline {
         return stage(name).enrichment();
     }
 
-    void resetStages(UUID documentId, List<String> names, boolean requested) {
+    /** Discards what the named stages built, before the document's {@link Document#rebuild} in the same transaction. */
+    void discardOutputs(UUID documentId, List<String> names) {
         for (IngestionStage stage : stages) {
             if (names.contains(stage.name())) {
                 stage.reset(documentId);
             }
         }
-        store.resetStages(documentId, names, requested);
     }
 
     void run(UUID documentId) {
@@ -98,7 +99,7 @@ class IngestionPipeline {
                 log.info("Document {} was deleted before ingestion finished", documentId);
                 return;
             }
-            store.ensureStages(documentId, definitions());
+            store.change(documentId, d -> d.defineStages(definitions()));
             Map<String, StageState> states = states(documentId);
             if (document.status() != DocumentStatus.READY || !retrievalDone(states)) {
                 document = runRetrieval(document, states);
@@ -134,42 +135,69 @@ class IngestionPipeline {
                 || store.stages(documentId).stream().anyMatch(s -> s.status().equals("PENDING")));
     }
 
-    /** Runs the retrieval stages; the READY document, or null when one failed (the document is then FAILED). */
+    /**
+     * Runs the retrieval stages; the READY document, or null when one failed (the document is then
+     * FAILED), when the document was deleted meanwhile, or when its state refuses ingestion (FAILED:
+     * a reindex resumes it).
+     */
     private DocumentInfo runRetrieval(DocumentInfo document, Map<String, StageState> states) {
         UUID documentId = document.id();
-        store.markStatus(documentId, DocumentStatus.INGESTING, null);
+        try {
+            if (!store.change(documentId, Document::startIngestion)) {
+                return deleted(documentId);
+            }
+        } catch (IllegalTransitionException settled) {
+            log.info("Ingestion of {} not started: {}", documentId, settled.getMessage());
+            return null;
+        }
         for (IngestionStage stage : stages) {
             if (stage.enrichment() || states.get(stage.name()).finished()) {
                 continue;
             }
             IngestionStage.Applicability applicability = stage.applicability(document);
             if (!applicability.applies()) {
-                store.markStage(documentId, stage.name(), "SKIPPED", applicability.reason());
+                if (!store.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()))) {
+                    return deleted(documentId);
+                }
                 continue;
             }
-            int generation = store.startStage(documentId, stage.name());
+            Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
+            if (generation == null) {
+                return deleted(documentId);
+            }
             long started = System.nanoTime();
             try {
                 stage.run(new Run(document, stage.name()));
             } catch (RetryLaterException later) {
-                store.markStage(documentId, stage.name(), "PENDING", "waiting: " + later.getMessage());
-                store.markStatus(documentId, DocumentStatus.QUEUED, null);
+                store.change(documentId, d -> {
+                    d.finishStage(stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
+                    d.waitForRetry();
+                });
                 throw later;
             } catch (Exception e) {
                 String reason = stage.name() + " failed: " + Failures.describe(e);
                 log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
-                if (store.find(documentId).isPresent()) {
-                    store.finishStage(documentId, stage.name(), generation, "FAILED", Failures.describe(e), null);
-                    store.markStatus(documentId, DocumentStatus.FAILED, reason);
-                }
+                store.change(documentId, d -> {
+                    d.finishStage(stage.name(), generation, StageStatus.FAILED, Failures.describe(e), null);
+                    d.fail(reason);
+                });
                 return null;
             }
-            store.finishStage(documentId, stage.name(), generation, "DONE", null, null);
+            if (!store.change(documentId, d -> d.finishStage(stage.name(), generation, StageStatus.DONE, null, null))) {
+                return deleted(documentId);
+            }
             document = store.find(documentId).orElse(document);
             log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
         }
-        store.markStatus(documentId, DocumentStatus.READY, null);
+        if (!store.change(documentId, Document::ready)) {
+            return deleted(documentId);
+        }
         return store.find(documentId).orElse(document);
+    }
+
+    private static DocumentInfo deleted(UUID documentId) {
+        log.info("Document {} was deleted while it was ingested", documentId);
+        return null;
     }
 
     /** Runs every enrichment stage that is due; returns when the earliest scheduled retry is, or null. */
@@ -193,7 +221,7 @@ class IngestionPipeline {
             }
             IngestionStage.Applicability applicability = applicability(stage, document, state);
             if (!applicability.applies()) {
-                store.markStage(documentId, stage.name(), "SKIPPED", applicability.reason());
+                store.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()));
                 continue;
             }
             Instant retry = runEnrichment(stage, document, state);
@@ -214,36 +242,42 @@ class IngestionPipeline {
     /** Runs one enrichment stage; a failure is recorded on the stage alone. Returns the retry time it scheduled, if any. */
     private Instant runEnrichment(IngestionStage stage, DocumentInfo document, StageState state) {
         UUID documentId = document.id();
-        int generation = store.startStage(documentId, stage.name());
+        Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
+        if (generation == null) {
+            return null; // deleted
+        }
         int attempt = state.attempts() + 1;
         long started = System.nanoTime();
         try {
             stage.run(new Run(document, stage.name()));
         } catch (RetryLaterException later) {
-            store.finishStage(documentId, stage.name(), generation, "PENDING", "waiting: " + later.getMessage(), null);
+            finish(documentId, stage, generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
             throw later;
         } catch (Exception e) {
-            if (store.find(documentId).isEmpty()) {
-                return null;
-            }
             String reason = Failures.describe(e);
             if (attempt < enrichment.maxAttempts()) {
                 Instant retryAt = Instant.now().plus(enrichment.backoff(attempt));
                 log.warn("Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}", stage.name(), documentId,
                         attempt, enrichment.maxAttempts(), retryAt, reason);
-                store.finishStage(documentId, stage.name(), generation, "FAILED",
+                finish(documentId, stage, generation, StageStatus.FAILED,
                         reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")", retryAt);
                 return retryAt;
             }
             log.warn("Enrichment {} of document {} failed {} times; giving up: {}", stage.name(), documentId, attempt, reason, e);
-            store.finishStage(documentId, stage.name(), generation, "FAILED", reason + " (gave up after " + attempt
+            finish(documentId, stage, generation, StageStatus.FAILED, reason + " (gave up after " + attempt
                     + " attempts; POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\"" + stage.name()
                     + "\"]} runs it again)", null);
             return null;
         }
-        store.finishStage(documentId, stage.name(), generation, "DONE", null, null);
+        finish(documentId, stage, generation, StageStatus.DONE, null, null);
         log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
         return null;
+    }
+
+    /** Records an enrichment run's outcome, unless the stage was reset meanwhile (appended sessions, a reindex). */
+    private void finish(UUID documentId, IngestionStage stage, int generation, StageStatus outcome, String message,
+            Instant retryAt) {
+        store.change(documentId, d -> d.finishStage(stage.name(), generation, outcome, message, retryAt));
     }
 
     private static Instant earliest(Instant a, Instant b) {

@@ -69,7 +69,7 @@ class SessionAppender {
     }
 
     private SessionsAppended appendLocked(UUID tenantId, UUID id, AppendSessions request) {
-        DocumentInfo doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.kind() != DocumentKind.CONVERSATION) {
             throw ApiProblem.conflict("not-a-conversation", "Not a conversation",
                     "document " + id + " is a " + doc.kind() + " document; sessions can only be appended to a CONVERSATION", null);
@@ -87,8 +87,9 @@ class SessionAppender {
         }
         limits.checkTextSize("sessions", after.text());
         quotas.requireStorage(after.text().substring(before.text().length()), 0);
-        store.appendSessions(id, after.text().substring(before.text().length()), ContentHash.of(DocumentKind.CONVERSATION, after.text()),
-                after.text().length(), newSessions, newTurns);
+        store.appendSessions(id, after.text().substring(before.text().length()), newSessions, newTurns);
+        doc.appendSessions(ContentHash.of(DocumentKind.CONVERSATION, after.text()), after.text().length());
+        store.flush(); // now, so that a conversation another document already holds is refused here as a duplicate
         List<AppendedSession> sessions = new ArrayList<>();
         for (RenderedSession session : newSessions) {
             sessions.add(new AppendedSession(session.id(), session.index() + 1, session.span().start(), session.span().end(),
