@@ -1,0 +1,79 @@
+package io.lorekeeper.document;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.modulith.test.ApplicationModuleTest;
+import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
+import org.springframework.modulith.test.Scenario;
+import org.springframework.test.context.ContextConfiguration;
+
+import io.lorekeeper.document.DocumentStore.NewDocument;
+import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.support.TestDatabaseInitializer;
+
+/**
+ * The document module on its own, with the modules it uses (security, text, platform) and none
+ * that use it, against the real database: its aggregate tells the other modules when a document
+ * became ready and when one was deleted. The api role schedules jobs without running them, so this
+ * context never picks up an ingestion job of the full-service tests sharing the database (it would
+ * run it without their stages).
+ */
+@ApplicationModuleTest(mode = BootstrapMode.DIRECT_DEPENDENCIES)
+@ContextConfiguration(initializers = TestDatabaseInitializer.class)
+@org.springframework.test.context.TestPropertySource(properties = "lorekeeper.role=api")
+class DocumentModuleTest {
+
+    @Autowired
+    DocumentStore store;
+    @Autowired
+    IngestionPipeline pipeline;
+    @Autowired
+    ApplicationContext context;
+
+    @Test
+    void onlyTheDocumentModuleAndWhatItUsesAreStarted() {
+        assertThat(context.getBeanNamesForType(Documents.class)).hasSize(1);
+        assertThat(context.containsBean("questionStore")).as("the question module uses documents; it is not started").isFalse();
+        assertThat(pipeline.stageNames()).as("the module's own stage; other modules' stages are not started").contains("segment")
+                .doesNotContain("embed");
+    }
+
+    @Test
+    void aDocumentWhoseRetrievalStagesAreDoneTellsTheOtherModulesItIsReady(Scenario scenario) {
+        UUID id = stored();
+        scenario.stimulate(() -> {
+            store.change(id, Document::startIngestion);
+            for (String stage : pipeline.stageNames()) {
+                store.changeAndGet(id, d -> d.startStage(stage))
+                        .ifPresent(generation -> store.change(id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null)));
+            }
+            store.change(id, Document::ready);
+        }).andWaitForEventOfType(DocumentReady.class).matching(ready -> ready.documentId().equals(id))
+                .toArriveAndVerify(ready -> assertThat(ready.tenantId()).isEqualTo(CurrentTenant.DEFAULT));
+    }
+
+    @Test
+    void deletingADocumentTellsTheOtherModules(Scenario scenario) {
+        UUID id = stored();
+        scenario.stimulate(() -> store.delete(CurrentTenant.DEFAULT, id))
+                .andWaitForEventOfType(DocumentDeleted.class).matching(deleted -> deleted.documentId().equals(id))
+                .toArriveAndVerify((deleted, wasDeleted) -> {
+                    assertThat(wasDeleted).isTrue();
+                    assertThat(store.find(id)).isEmpty();
+                });
+    }
+
+    private UUID stored() {
+        UUID id = UUID.randomUUID();
+        store.insert(new NewDocument(id, CurrentTenant.DEFAULT, "Kilmory", DocumentKind.TEXT, IndexProfiles.STANDARD, Map.of(),
+                "module-test-" + id, CanonicalText.plain("The old mill of Kilmory burned down in 1902.")), pipeline.definitions());
+        return id;
+    }
+}

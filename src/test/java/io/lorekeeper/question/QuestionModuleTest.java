@@ -1,0 +1,95 @@
+package io.lorekeeper.question;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.modulith.test.ApplicationModuleTest;
+import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
+import org.springframework.modulith.test.Scenario;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.TestPropertySource;
+
+import io.lorekeeper.document.DocumentDeleted;
+import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.support.TestDatabaseInitializer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The question module with every module it uses (documents, strategies, retrieval, memories, the
+ * LLM gateway) and none that use it (evaluations, MCP), against the real database, reacting to
+ * the document module's events. The api role schedules jobs without running them, so this context
+ * never picks up a job of the full-service tests sharing the database.
+ */
+@ApplicationModuleTest(mode = BootstrapMode.ALL_DEPENDENCIES)
+@ContextConfiguration(initializers = TestDatabaseInitializer.class)
+@TestPropertySource(properties = {"lorekeeper.role=api", "lorekeeper.llm.base-url=", "lorekeeper.llm.api-key="})
+class QuestionModuleTest {
+
+    @Autowired
+    QuestionRepository questions;
+    @Autowired
+    QuestionStore store;
+    @Autowired
+    DeletedDocuments listener;
+    @Autowired
+    JsonMapper json;
+    @Autowired
+    ApplicationContext context;
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
+    @Test
+    void aDeletedDocumentFailsTheQuestionsStillWaitingOnItOnceAndLeavesTheOthers(Scenario scenario) {
+        UUID deleted = UUID.randomUUID();
+        UUID waiting = ask(deleted, UUID.randomUUID());
+        UUID running = ask(deleted);
+        store.change(running, Question::start);
+        UUID elsewhere = ask(UUID.randomUUID());
+        UUID otherTenants = UUID.randomUUID();
+        UUID otherTenant = UUID.randomUUID();
+        jdbc.sql("INSERT INTO tenant (id, name) VALUES (?, ?)").params(otherTenant, "module-test-" + otherTenant).update();
+        questions.save(Question.ask(otherTenants, otherTenant, List.of(deleted), "Who?", "rag", null, json.valueToTree(Map.of())));
+        DocumentDeleted event = new DocumentDeleted(deleted, CurrentTenant.DEFAULT);
+
+        scenario.publish(event)
+                .andWaitForStateChange(() -> questions.findById(waiting).orElseThrow(), q -> q.status() == QuestionStatus.FAILED)
+                .andVerify(q -> {
+                    assertThat(q.failureReason()).isEqualTo("document " + deleted + " was deleted");
+                    assertThat(store.trace(waiting, 0)).singleElement().satisfies(e -> {
+                        assertThat(e.type()).isEqualTo("status");
+                        assertThat(json.valueToTree(e.payload()).get("status").asString()).isEqualTo("FAILED");
+                    });
+                });
+        assertThat(status(running)).as("a running question is left to its job").isEqualTo(QuestionStatus.RUNNING);
+        assertThat(status(elsewhere)).isEqualTo(QuestionStatus.QUEUED);
+        assertThat(questions.findById(otherTenants).orElseThrow().status()).as("ids are per tenant").isEqualTo(QuestionStatus.QUEUED);
+
+        long version = questions.findById(waiting).orElseThrow().version();
+        listener.on(event); // handed over again, as after a restart
+        assertThat(questions.findById(waiting).orElseThrow().version()).as("a second delivery changes nothing").isEqualTo(version);
+        assertThat(store.trace(waiting, 0)).hasSize(1);
+    }
+
+    @Test
+    void modulesThatUseQuestionsAreNotStarted() {
+        assertThat(context.containsBean("questionStore")).isTrue();
+        assertThat(context.containsBean("evaluationStore")).as("evaluations ask questions; they are not started").isFalse();
+    }
+
+    private UUID ask(UUID... documents) {
+        UUID id = UUID.randomUUID();
+        questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(documents), "When does the ferry leave?", "rag", null,
+                json.valueToTree(Map.of())));
+        return id;
+    }
+
+    private QuestionStatus status(UUID id) {
+        return questions.findById(id).orElseThrow().status();
+    }
+}
