@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -56,13 +59,13 @@ class DocumentStore {
      *
      * @throws io.lorekeeper.platform.IllegalTransitionException when the document's state refuses it
      */
-    boolean change(UUID id, java.util.function.Consumer<Document> transition) {
+    boolean change(UUID id, Consumer<Document> transition) {
         return transitions.apply(documents, id, transition).isPresent();
     }
 
     /** {@link #change}, with what the transition returns (a stage run's generation). */
-    <T> Optional<T> changeAndGet(UUID id, java.util.function.Function<Document, T> transition) {
-        java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
+    <T> Optional<T> changeAndGet(UUID id, Function<Document, T> transition) {
+        AtomicReference<T> result = new AtomicReference<>();
         return transitions.apply(documents, id, document -> result.set(transition.apply(document))).map(d -> result.get());
     }
 

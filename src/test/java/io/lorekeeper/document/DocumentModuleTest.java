@@ -2,7 +2,6 @@ package io.lorekeeper.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -13,6 +12,7 @@ import org.springframework.modulith.test.ApplicationModuleTest;
 import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
 import org.springframework.modulith.test.Scenario;
 import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.TestPropertySource;
 
 import io.lorekeeper.document.DocumentStore.NewDocument;
 import io.lorekeeper.security.CurrentTenant;
@@ -27,7 +27,7 @@ import io.lorekeeper.support.TestDatabaseInitializer;
  */
 @ApplicationModuleTest(mode = BootstrapMode.DIRECT_DEPENDENCIES)
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
-@org.springframework.test.context.TestPropertySource(properties = "lorekeeper.role=api")
+@TestPropertySource(properties = "lorekeeper.role=api")
 class DocumentModuleTest {
 
     @Autowired

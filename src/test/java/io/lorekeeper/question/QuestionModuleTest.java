@@ -1,7 +1,9 @@
 package io.lorekeeper.question;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -9,11 +11,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.test.ApplicationModuleTest;
 import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
 import org.springframework.modulith.test.Scenario;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.document.DocumentDeleted;
 import io.lorekeeper.security.CurrentTenant;
@@ -42,7 +47,11 @@ class QuestionModuleTest {
     @Autowired
     ApplicationContext context;
     @Autowired
-    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    JdbcClient jdbc;
+    @Autowired
+    TransactionTemplate transaction;
+    @Autowired
+    ApplicationEventPublisher events;
 
     @Test
     void aDeletedDocumentFailsTheQuestionsStillWaitingOnItOnceAndLeavesTheOthers(Scenario scenario) {
@@ -74,6 +83,23 @@ class QuestionModuleTest {
         listener.on(event); // handed over again, as after a restart
         assertThat(questions.findById(waiting).orElseThrow().version()).as("a second delivery changes nothing").isEqualTo(version);
         assertThat(store.trace(waiting, 0)).hasSize(1);
+    }
+
+    @Test
+    void theEventIsStoredWithTheTransactionThatPublishesItUntilTheListenerHasHandledIt() {
+        UUID deleted = UUID.randomUUID();
+        UUID waiting = ask(deleted);
+        String pending = "SELECT count(*) FROM event_publication WHERE completion_date IS NULL AND serialized_event LIKE ?";
+
+        transaction.executeWithoutResult(status -> {
+            events.publishEvent(new DocumentDeleted(deleted, CurrentTenant.DEFAULT));
+            // what a restart hands to the listener again, should the process stop before it has run
+            assertThat(jdbc.sql(pending).param("%" + deleted + "%").query(Long.class).single()).isEqualTo(1);
+        });
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(waiting) == QuestionStatus.FAILED);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> jdbc.sql(pending).param("%" + deleted + "%").query(Long.class).single() == 0);
     }
 
     @Test
