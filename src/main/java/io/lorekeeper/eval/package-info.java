@@ -12,4 +12,5 @@
  * The per-question results ({@code evaluation_result}) are append-only rows written concurrently
  * and read back in bulk, so they stay plain SQL on {@code JdbcClient}.
  */
+@io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
 package io.lorekeeper.eval;

@@ -4,4 +4,5 @@
  * budgets, retries that honour Retry-After, per-profile limits, a persistent response cache, and a
  * record of every call.
  */
+@io.lorekeeper.platform.OwnsTables({"llm_call", "llm_cache"})
 package io.lorekeeper.llm;

@@ -8,4 +8,5 @@
  * ({@link io.lorekeeper.platform.JsonColumn}).
  */
 @org.springframework.modulith.ApplicationModule(type = org.springframework.modulith.ApplicationModule.Type.OPEN)
+@io.lorekeeper.platform.OwnsTables({"scheduled_tasks"})
 package io.lorekeeper.platform;

@@ -10,4 +10,5 @@
  * runs and streamed in ranges: plain SQL on {@code JdbcClient}, as is the status poll of the event
  * stream.
  */
+@io.lorekeeper.platform.OwnsTables({"question", "trace_event"})
 package io.lorekeeper.question;
