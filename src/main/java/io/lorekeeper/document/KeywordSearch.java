@@ -83,7 +83,7 @@ class KeywordSearch {
 
     /**
      * The query's distinct lexemes with their document frequency in the searched chunks, summed from
-     * the per-document counts the document module keeps with its chunks ({@code document_lexeme}).
+     * the per-document counts kept with the chunks ({@code document_lexeme}, recomputed whenever a document is segmented).
      */
     List<Term> terms(UUID[] ids, String query, long chunkCount) {
         return jdbc.sql("""

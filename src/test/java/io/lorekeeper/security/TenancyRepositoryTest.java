@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import org.hibernate.SessionFactory;
+import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -14,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.support.IntegrationTest;
+import jakarta.persistence.EntityManagerFactory;
 
 /**
  * The {@link Tenant} and {@link ApiKey} mappings against the real tables (Flyway's schema, which
@@ -33,6 +36,8 @@ class TenancyRepositoryTest {
     JdbcClient jdbc;
     @Autowired
     TransactionTemplate transaction;
+    @Autowired
+    EntityManagerFactory entityManagerFactory;
 
     @Test
     void aTenantsQuotaOverridesAreStoredInTheirColumnsAndReadBack() {
@@ -62,7 +67,16 @@ class TenancyRepositoryTest {
                 .containsEntry("can_evaluate", true).containsEntry("revoked_at", null).containsEntry("version", 0L);
         assertThat((byte[]) row.get("key_hash")).isEqualTo(ApiKeys.hash(issued.key()));
 
-        ApiKeys.Holder holder = apiKeys.find(issued.key()).orElseThrow();
+        Statistics statistics = entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
+        statistics.setStatisticsEnabled(true);
+        ApiKeys.Holder holder;
+        try {
+            statistics.clear();
+            holder = apiKeys.find(issued.key()).orElseThrow();
+            assertThat(statistics.getPrepareStatementCount()).as("the per-request lookup: key and tenant in one query").isEqualTo(1);
+        } finally {
+            statistics.setStatisticsEnabled(false);
+        }
         assertThat(holder.keyId()).isEqualTo(issued.id());
         assertThat(holder.tenantId()).isEqualTo(tenant.id());
         assertThat(holder.canEvaluate()).isTrue();
