@@ -72,7 +72,7 @@ class ApiKeys {
     @Transactional
     NewApiKey issue(UUID tenantId, String name, boolean canEvaluate) {
         String key = newKey();
-        ApiKey stored = keys.save(new ApiKey(tenantId, name, key.substring(0, DISPLAY_LENGTH), hash(key), canEvaluate, Instant.now()));
+        ApiKey stored = keys.save(new ApiKey(tenantId, name, key.substring(0, DISPLAY_LENGTH), hash(key), canEvaluate, Timestamps.now()));
         return new NewApiKey(stored.id(), name, stored.prefix(), canEvaluate, stored.createdAt(), key);
     }
 
@@ -92,7 +92,7 @@ class ApiKeys {
         if (keys.findByIdAndTenantId(keyId, tenantId).isEmpty()) {
             return false;
         }
-        return transitions.apply(keys, keyId, key -> key.revoke(Instant.now())).isPresent();
+        return transitions.apply(keys, keyId, key -> key.revoke(Timestamps.now())).isPresent();
     }
 
     Optional<Holder> find(String presented) {

@@ -1,6 +1,5 @@
 package io.lorekeeper.security;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,7 +23,7 @@ class Tenants {
     /** Throws {@link org.springframework.dao.DataIntegrityViolationException} when the name is taken. */
     @Transactional
     Tenant create(String name, Quotas.Overrides quotas) {
-        return tenants.saveAndFlush(new Tenant(name, quotas, Instant.now()));
+        return tenants.saveAndFlush(new Tenant(name, quotas, Timestamps.now()));
     }
 
     List<Tenant> list() {
