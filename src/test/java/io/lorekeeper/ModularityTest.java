@@ -1,11 +1,22 @@
 package io.lorekeeper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
+import org.springframework.modulith.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 
-/** Package-by-feature rules: no cycles between modules, and no module reaching into another's internals. */
+/**
+ * Package-by-feature rules: no cycles between modules, no module reaching into another's internals,
+ * and every module's dependencies declared ({@code allowedDependencies}) and kept to. Which tables a
+ * module may touch is {@link TableOwnershipTest}'s.
+ */
 class ModularityTest {
 
     /**
@@ -15,8 +26,28 @@ class ModularityTest {
      */
     private static final ImportOption PRODUCTION_ONLY = location -> !location.contains("/test-classes/");
 
+    private static final ApplicationModules MODULES = ApplicationModules.of(LorekeeperApplication.class, PRODUCTION_ONLY);
+
     @Test
     void modulesRespectTheirBoundaries() {
-        ApplicationModules.of(LorekeeperApplication.class, PRODUCTION_ONLY).verify();
+        MODULES.verify();
+    }
+
+    /**
+     * Without a declaration Spring Modulith allows a module any dependency, and an open module
+     * exposes its internals: neither may slip in unnoticed.
+     */
+    @Test
+    void everyModuleDeclaresWhatItMayDependOnAndNoneIsOpen() throws Exception {
+        List<String> undeclared = new ArrayList<>();
+        for (var module : MODULES) {
+            String base = module.getBasePackage().getName();
+            ApplicationModule declared = Class.forName(base + ".package-info").getPackage().getAnnotation(ApplicationModule.class);
+            if (declared == null || declared.type() == ApplicationModule.Type.OPEN
+                    || Arrays.asList(declared.allowedDependencies()).contains(ApplicationModule.OPEN_TOKEN)) {
+                undeclared.add(module.getIdentifier() + (declared != null && declared.type() == ApplicationModule.Type.OPEN ? " (open)" : ""));
+            }
+        }
+        assertThat(undeclared).as("modules without @ApplicationModule(allowedDependencies = ...)").isEmpty();
     }
 }

@@ -11,5 +11,9 @@
  * change it only through them, the intake together with scheduling the job in one transaction.
  * The per-question results ({@code evaluation_result}) are append-only rows written concurrently
  * and read back in bulk, so they stay plain SQL on {@code JdbcClient}.
+ *
+ * <p>Owns {@code evaluation} and {@code evaluation_result}.
  */
+@io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {"llm", "platform", "reasoning", "security", "text"})
 package io.lorekeeper.eval;

@@ -1,15 +1,11 @@
 package io.lorekeeper.memory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-import com.pgvector.PGvector;
-
+import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 
@@ -21,14 +17,12 @@ import io.lorekeeper.document.StageRun;
 @Component
 class EmbedStage implements IngestionStage {
 
-    private final JdbcClient jdbc;
-    private final JdbcTemplate jdbcTemplate;
+    private final ChunkEmbeddings chunks;
     private final Embeddings embeddings;
     private final EmbeddingSettings settings;
 
-    EmbedStage(JdbcClient jdbc, JdbcTemplate jdbcTemplate, Embeddings embeddings, EmbeddingSettings settings) {
-        this.jdbc = jdbc;
-        this.jdbcTemplate = jdbcTemplate;
+    EmbedStage(ChunkEmbeddings chunks, Embeddings embeddings, EmbeddingSettings settings) {
+        this.chunks = chunks;
         this.embeddings = embeddings;
         this.settings = settings;
     }
@@ -43,30 +37,19 @@ class EmbedStage implements IngestionStage {
         return 20;
     }
 
-    private record Pending(long id, String text) {
-    }
-
     @Override
     public void run(StageRun run) {
         UUID documentId = run.document().id();
-        int total = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?").param(documentId).query(Integer.class).single();
-        int done = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
-                .param(documentId).query(Integer.class).single();
+        int total = chunks.chunkCount(documentId);
+        int done = chunks.embeddedCount(documentId);
         run.progress(done, total);
         while (true) {
-            List<Pending> batch = jdbc.sql("""
-                    SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?""")
-                    .params(documentId, settings.batchSize())
-                    .query((rs, n) -> new Pending(rs.getLong("id"), withContext(rs.getString("context"), rs.getString("text")))).list();
+            List<ChunkEmbeddings.Pending> batch = chunks.pending(documentId, settings.batchSize());
             if (batch.isEmpty()) {
                 return;
             }
-            List<float[]> vectors = embeddings.passages(batch.stream().map(Pending::text).toList());
-            List<Object[]> rows = new ArrayList<>(batch.size());
-            for (int i = 0; i < batch.size(); i++) {
-                rows.add(new Object[] {new PGvector(vectors.get(i)), batch.get(i).id()});
-            }
-            jdbcTemplate.batchUpdate("UPDATE chunk SET embedding = ? WHERE id = ?", rows);
+            List<float[]> vectors = embeddings.passages(batch.stream().map(p -> withContext(p.context(), p.text())).toList());
+            chunks.store(batch.stream().map(ChunkEmbeddings.Pending::id).toList(), vectors);
             done += batch.size();
             run.progress(done, total);
         }
@@ -79,6 +62,6 @@ class EmbedStage implements IngestionStage {
 
     @Override
     public void reset(UUID documentId) {
-        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?").param(documentId).update();
+        chunks.clear(documentId);
     }
 }

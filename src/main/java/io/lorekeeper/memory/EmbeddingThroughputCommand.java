@@ -12,8 +12,9 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Profile;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.ChunkEmbeddings;
 
 /**
  * The baseline of the ingestion benchmark: how fast the embedding model alone embeds the chunks of
@@ -33,22 +34,19 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddingThroughputCommand.class);
 
-    private record Chunk(String text, int tokens) {
-    }
-
     private final Embeddings embeddings;
     private final EmbeddingSettings settings;
-    private final JdbcClient jdbc;
+    private final ChunkEmbeddings chunkTexts;
     private final ConfigurableApplicationContext context;
 
     @Value("${lorekeeper.benchmark.documents}")
     List<UUID> documents;
 
-    EmbeddingThroughputCommand(Embeddings embeddings, EmbeddingSettings settings, JdbcClient jdbc,
+    EmbeddingThroughputCommand(Embeddings embeddings, EmbeddingSettings settings, ChunkEmbeddings chunkTexts,
             ConfigurableApplicationContext context) {
         this.embeddings = embeddings;
         this.settings = settings;
-        this.jdbc = jdbc;
+        this.chunkTexts = chunkTexts;
         this.context = context;
     }
 
@@ -66,17 +64,16 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
     }
 
     private void measure(UUID document) {
-        List<Chunk> chunks = jdbc.sql("SELECT text, token_count FROM chunk WHERE document_id = ? ORDER BY ordinal")
-                .param(document).query((rs, n) -> new Chunk(rs.getString(1), rs.getInt(2))).list();
+        List<ChunkEmbeddings.SizedText> chunks = chunkTexts.texts(document);
         if (chunks.isEmpty()) {
             throw new IllegalArgumentException("document " + document + " has no chunks");
         }
         int batch = settings.batchSize();
-        embeddings.passages(chunks.subList(0, Math.min(batch, chunks.size())).stream().map(Chunk::text).toList()); // warm-up
-        long tokens = chunks.stream().mapToLong(Chunk::tokens).sum();
+        embeddings.passages(chunks.subList(0, Math.min(batch, chunks.size())).stream().map(ChunkEmbeddings.SizedText::text).toList()); // warm-up
+        long tokens = chunks.stream().mapToLong(ChunkEmbeddings.SizedText::tokenCount).sum();
         long started = System.nanoTime();
         for (int from = 0; from < chunks.size(); from += batch) {
-            embeddings.passages(chunks.subList(from, Math.min(from + batch, chunks.size())).stream().map(Chunk::text).toList());
+            embeddings.passages(chunks.subList(from, Math.min(from + batch, chunks.size())).stream().map(ChunkEmbeddings.SizedText::text).toList());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.println(String.format(Locale.ROOT, "raw-embedding document=%s chunks=%d tokens=%d seconds=%.3f", document, chunks.size(), tokens, seconds));

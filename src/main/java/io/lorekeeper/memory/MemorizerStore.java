@@ -8,16 +8,22 @@ import org.springframework.stereotype.Repository;
 
 import com.pgvector.PGvector;
 
+import io.lorekeeper.document.PageHeaders;
 import io.lorekeeper.text.Span;
 
-/** SQL of the GAM memorizer: the pages it reads, the memos it writes, the headers it sets. */
+/**
+ * Storage of the GAM memorizer: the memos it writes (this module's table, SQL here), and the pages
+ * it reads and the headers it sets (the document module's rows, through {@link PageHeaders}).
+ */
 @Repository
 class MemorizerStore {
 
     private final JdbcClient jdbc;
+    private final PageHeaders pageHeaders;
 
-    MemorizerStore(JdbcClient jdbc) {
+    MemorizerStore(JdbcClient jdbc, PageHeaders pageHeaders) {
         this.jdbc = jdbc;
+        this.pageHeaders = pageHeaders;
     }
 
     record Page(int ordinal, Span span, boolean hasHeader) {
@@ -27,11 +33,7 @@ class MemorizerStore {
     }
 
     List<Page> pages(UUID documentId) {
-        return jdbc.sql("SELECT ordinal, start_offset, end_offset, header IS NOT NULL AS has_header FROM page WHERE document_id = ? ORDER BY ordinal")
-                .param(documentId)
-                .query((rs, n) -> new Page(rs.getInt("ordinal"), new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
-                        rs.getBoolean("has_header")))
-                .list();
+        return pageHeaders.pages(documentId).stream().map(p -> new Page(p.ordinal(), p.span(), p.hasHeader())).toList();
     }
 
     List<Memo> memos(UUID documentId) {
@@ -55,24 +57,22 @@ class MemorizerStore {
     }
 
     void setHeader(UUID documentId, int pageOrdinal, String header) {
-        jdbc.sql("UPDATE page SET header = ? WHERE document_id = ? AND ordinal = ?").params(header, documentId, pageOrdinal).update();
+        pageHeaders.setHeader(documentId, pageOrdinal, header);
     }
 
     void clearHeaders(UUID documentId) {
-        jdbc.sql("UPDATE page SET header = NULL WHERE document_id = ?").param(documentId).update();
-        jdbc.sql("UPDATE chunk SET context = NULL WHERE document_id = ? AND context IS NOT NULL").param(documentId).update();
+        pageHeaders.clear(documentId);
     }
 
     record ChunkText(long id, String text) {
     }
 
     List<ChunkText> chunksOfPage(UUID documentId, int pageOrdinal) {
-        return jdbc.sql("SELECT id, text FROM chunk WHERE document_id = ? AND page_ordinal = ? ORDER BY ordinal")
-                .params(documentId, pageOrdinal).query((rs, n) -> new ChunkText(rs.getLong("id"), rs.getString("text"))).list();
+        return pageHeaders.chunksOfPage(documentId, pageOrdinal).stream().map(c -> new ChunkText(c.id(), c.text())).toList();
     }
 
     /** Indexes a chunk with its page's header: the keyword index follows the context column, the vector is given. */
     void setChunkContext(long chunkId, String context, float[] embedding) {
-        jdbc.sql("UPDATE chunk SET context = ?, embedding = ? WHERE id = ?").params(context, new PGvector(embedding), chunkId).update();
+        pageHeaders.setChunkContext(chunkId, context, embedding);
     }
 }

@@ -2,5 +2,11 @@
  * Memory built from segmented documents, as ingestion stages: embeddings of every chunk, and the
  * GAM memorizer's memos and page headers (written by the LLM, skipped when none is configured).
  * Further LLM-written layers (triples, summaries, graphs) join as further stages.
+ *
+ * <p>Owns {@code memo}: the memorizer writes memos ({@code MemorizerStore}) and retrieval reads them
+ * through {@link io.lorekeeper.memory.Memos}. The vectors and headers it computes for chunks and
+ * pages are written through the document module's API, which owns those rows.
  */
+@io.lorekeeper.platform.OwnsTables({"memo"})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "platform", "text"})
 package io.lorekeeper.memory;

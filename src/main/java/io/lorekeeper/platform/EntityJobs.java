@@ -1,6 +1,7 @@
 package io.lorekeeper.platform;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -70,6 +71,20 @@ public final class EntityJobs {
                 }
             }
             checkAfterCommit();
+        }
+
+        /**
+         * Drops the waiting jobs of entities about to be deleted (a deleted tenant's), in the caller's
+         * transaction. A job already running is left alone: it finds its entity gone and stops.
+         */
+        public void cancelWaiting(Collection<UUID> ids) {
+            for (UUID id : ids) {
+                try {
+                    scheduler.cancel(task.instance(id.toString()));
+                } catch (TaskInstanceNotFoundException | TaskInstanceCurrentlyExecutingException finishedOrRunning) {
+                    // nothing waiting
+                }
+            }
         }
 
         /**

@@ -6,6 +6,11 @@
  * a 409 at the web edge), a job's change applied again after a lost optimistic-lock race
  * ({@link io.lorekeeper.platform.Transitions}), and {@code jsonb} columns on entities
  * ({@link io.lorekeeper.platform.JsonColumn}).
+ *
+ * <p>Owns db-scheduler's {@code scheduled_tasks}, touched only through the scheduler's client
+ * ({@link io.lorekeeper.platform.EntityJobs}). A closed module with no dependencies: every public
+ * type of this one flat package is its API, so it needs no opening.
  */
-@org.springframework.modulith.ApplicationModule(type = org.springframework.modulith.ApplicationModule.Type.OPEN)
+@io.lorekeeper.platform.OwnsTables({"scheduled_tasks"})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {})
 package io.lorekeeper.platform;

@@ -9,5 +9,9 @@
  * to another writer on the fresh state. Trace events are append-only rows written while a strategy
  * runs and streamed in ranges: plain SQL on {@code JdbcClient}, as is the status poll of the event
  * stream.
+ *
+ * <p>Owns {@code question} and {@code trace_event}.
  */
+@io.lorekeeper.platform.OwnsTables({"question", "trace_event"})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "platform", "reasoning", "retrieval", "security"})
 package io.lorekeeper.question;

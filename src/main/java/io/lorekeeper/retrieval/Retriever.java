@@ -7,11 +7,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
+import io.lorekeeper.document.ChunkHit;
+import io.lorekeeper.document.ChunkIndex;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.memory.Memos;
 
 /**
  * The search tools strategies call. Callers pass document ids they have already checked belong
@@ -20,19 +22,26 @@ import io.lorekeeper.memory.Embeddings;
 @Service
 public class Retriever {
 
-    private final VectorSearch vectors;
-    private final KeywordSearch keywords;
+    private final ChunkIndex chunks;
+    private final Memos memos;
     private final Embeddings embeddings;
-    private final JdbcClient jdbc;
     private final Documents documents;
     private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
 
-    Retriever(VectorSearch vectors, KeywordSearch keywords, Embeddings embeddings, JdbcClient jdbc, Documents documents) {
-        this.vectors = vectors;
-        this.keywords = keywords;
+    Retriever(ChunkIndex chunks, Memos memos, Embeddings embeddings, Documents documents) {
+        this.chunks = chunks;
+        this.memos = memos;
         this.embeddings = embeddings;
-        this.jdbc = jdbc;
         this.documents = documents;
+    }
+
+    private static SearchHit hit(ChunkHit chunk) {
+        return new SearchHit(chunk.documentId(), chunk.ordinal(), chunk.pageOrdinal(), chunk.start(), chunk.end(), chunk.text(),
+                chunk.turnIds(), chunk.score());
+    }
+
+    private static List<SearchHit> hits(List<ChunkHit> found) {
+        return found.stream().map(Retriever::hit).toList();
     }
 
     public List<SearchHit> search(List<UUID> documentIds, String query, SearchMode mode, int k) {
@@ -44,11 +53,11 @@ public class Retriever {
     }
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
-        return vectors.search(documentIds, embeddings.query(query), k);
+        return hits(chunks.nearest(documentIds, embeddings.query(query), k));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
-        return keywords.search(documentIds, query, k);
+        return hits(chunks.keyword(documentIds, query, k));
     }
 
     /**
@@ -65,9 +74,7 @@ public class Retriever {
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
     public List<SearchHit> chunks(UUID documentId, int from, int to) {
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
-                .params(documentId, from, to)
-                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+        return hits(chunks.chunks(documentId, from, to));
     }
 
     /** Zoom-out: the chunks within {@code window} ordinals of a chunk, in document order (the chunk included). */
@@ -81,21 +88,13 @@ public class Retriever {
      * Empty when the document has no such chunk.
      */
     public List<SearchHit> neighboursInPage(UUID documentId, int chunkOrdinal, int window) {
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?"
-                        + " AND c.page_ordinal = (SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?) ORDER BY c.ordinal")
-                .params(documentId, chunkOrdinal - window, chunkOrdinal + window, documentId, chunkOrdinal)
-                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+        return hits(chunks.chunksInPage(documentId, chunkOrdinal, window));
     }
 
     public Optional<PageText> page(UUID documentId, int ordinal) {
-        return jdbc.sql("SELECT * FROM page WHERE document_id = ? AND ordinal = ?").params(documentId, ordinal)
-                .query((rs, n) -> {
-                    int start = rs.getInt("start_offset");
-                    int end = rs.getInt("end_offset");
-                    return new PageText(documentId, ordinal, rs.getInt("first_chunk"), rs.getInt("last_chunk"), start, end,
-                            rs.getInt("token_count"), rs.getString("session_id"), rs.getString("header"),
-                            documents.text(documentId).substring(start, end));
-                }).optional();
+        return chunks.page(documentId, ordinal).map(page -> new PageText(documentId, ordinal, page.firstChunk(), page.lastChunk(),
+                page.start(), page.end(), page.tokenCount(), page.sessionId(), page.header(),
+                documents.text(documentId).substring(page.start(), page.end())));
     }
 
     /**
@@ -121,13 +120,8 @@ public class Retriever {
 
     /** Every memo of the documents, in document and page order; empty when the memos stage has not run. */
     public List<MemoText> memos(List<UUID> documentIds) {
-        return jdbc.sql("""
-                SELECT document_id, page_ordinal, start_offset, end_offset, text FROM memo
-                WHERE document_id = ANY(?) ORDER BY array_position(?, document_id), page_ordinal""")
-                .params(documentIds.toArray(UUID[]::new), documentIds.toArray(UUID[]::new))
-                .query((rs, n) -> new MemoText(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"),
-                        rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getString("text")))
-                .list();
+        return memos.of(documentIds).stream()
+                .map(m -> new MemoText(m.documentId(), m.pageOrdinal(), m.start(), m.end(), m.text())).toList();
     }
 
     /** A memo found by similarity to a query: the page it is about, and the cosine similarity. */
@@ -141,16 +135,10 @@ public class Retriever {
      * embedded are skipped.
      */
     public List<MemoHit> memoVector(List<UUID> documentIds, String query, int k) {
-        com.pgvector.PGvector vector = new com.pgvector.PGvector(embeddings.query(query));
-        return jdbc.sql("""
-                SELECT document_id, page_ordinal, 1 - (embedding <=> ?) AS score FROM memo
-                WHERE document_id = ANY(?) AND embedding IS NOT NULL ORDER BY score DESC, document_id, page_ordinal LIMIT ?""")
-                .params(vector, documentIds.toArray(UUID[]::new), k)
-                .query((rs, n) -> new MemoHit(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"), rs.getDouble("score")))
-                .list();
+        return memos.nearest(documentIds, query, k).stream().map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score())).toList();
     }
 
     public int pageCount(UUID documentId) {
-        return jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?").param(documentId).query(Integer.class).single();
+        return chunks.pageCount(documentId);
     }
 }

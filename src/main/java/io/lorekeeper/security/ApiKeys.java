@@ -4,21 +4,22 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import io.lorekeeper.platform.Transitions;
 
 /**
  * Tenants' API keys: {@code lk_} and 32 random bytes in base64url. Only the key's SHA-256 is
  * stored (with a short prefix to tell keys apart in listings); a presented key is looked up by its
- * hash on every request, with no cache, so that a revocation holds on every replica at once.
+ * hash on every request, with no cache, so that a revocation holds on every replica at once. The
+ * keys are {@link ApiKey} entities; a revocation is their one state change.
  */
 @Component
 class ApiKeys {
@@ -38,10 +39,12 @@ class ApiKeys {
     record Holder(UUID keyId, UUID tenantId, String prefix, boolean canEvaluate, Quotas.Overrides quotas) {
     }
 
-    private final JdbcClient jdbc;
+    private final ApiKeyRepository keys;
+    private final Transitions transitions;
 
-    ApiKeys(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    ApiKeys(ApiKeyRepository keys, Transitions transitions) {
+        this.keys = keys;
+        this.transitions = transitions;
     }
 
     static String newKey() {
@@ -66,56 +69,39 @@ class ApiKeys {
         return key != null && key.startsWith(PREFIX) && key.length() > DISPLAY_LENGTH ? key.substring(0, DISPLAY_LENGTH) + "…" : "(not a Lorekeeper key)";
     }
 
+    @Transactional
     NewApiKey issue(UUID tenantId, String name, boolean canEvaluate) {
         String key = newKey();
-        UUID id = UUID.randomUUID();
-        String prefix = key.substring(0, DISPLAY_LENGTH);
-        Instant created = jdbc.sql("""
-                INSERT INTO api_key (id, tenant_id, name, prefix, key_hash, can_evaluate) VALUES (?, ?, ?, ?, ?, ?)
-                RETURNING created_at""")
-                .params(id, tenantId, name, prefix, hash(key), canEvaluate)
-                .query((rs, n) -> rs.getTimestamp(1).toInstant()).single();
-        return new NewApiKey(id, name, prefix, canEvaluate, created, key);
+        ApiKey stored = keys.save(new ApiKey(tenantId, name, key.substring(0, DISPLAY_LENGTH), hash(key), canEvaluate, Timestamps.now()));
+        return new NewApiKey(stored.id(), name, stored.prefix(), canEvaluate, stored.createdAt(), key);
     }
 
     List<ApiKeyView> list(UUID tenantId) {
-        return jdbc.sql("""
-                SELECT id, name, prefix, can_evaluate, created_at, revoked_at FROM api_key
-                WHERE tenant_id = ? ORDER BY created_at, id""")
-                .param(tenantId)
-                .query((rs, n) -> new ApiKeyView(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("prefix"),
-                        rs.getBoolean("can_evaluate"), rs.getTimestamp("created_at").toInstant(),
-                        rs.getTimestamp("revoked_at") == null ? null : rs.getTimestamp("revoked_at").toInstant()))
-                .list();
+        return keys.findByTenantIdOrderByCreatedAtAscIdAsc(tenantId).stream()
+                .map(k -> new ApiKeyView(k.id(), k.name(), k.prefix(), k.canEvaluate(), k.createdAt(), k.revokedAt()))
+                .toList();
     }
 
-    /** True when the key existed for the tenant (revoking a revoked key again changes nothing). */
+    /**
+     * Revokes the tenant's key; false when it has no such key. A revocation that loses a race with
+     * another replica's is applied again to the fresh key, which refuses it.
+     *
+     * @throws io.lorekeeper.platform.IllegalTransitionException when the key is revoked already
+     */
     boolean revoke(UUID tenantId, UUID keyId) {
-        return jdbc.sql("UPDATE api_key SET revoked_at = coalesce(revoked_at, now()) WHERE tenant_id = ? AND id = ?")
-                .params(tenantId, keyId).update() > 0;
+        if (keys.findByIdAndTenantId(keyId, tenantId).isEmpty()) {
+            return false;
+        }
+        return transitions.apply(keys, keyId, key -> key.revoke(Timestamps.now())).isPresent();
     }
 
     Optional<Holder> find(String presented) {
         byte[] hash = hash(presented);
-        record Row(byte[] hash, Holder holder) {
-        }
         // The index finds the row by hash; the comparison that decides is the constant-time one.
-        return jdbc.sql("""
-                SELECT k.id, k.tenant_id, k.prefix, k.key_hash, k.can_evaluate,
-                       t.requests_per_minute, t.max_stored_bytes, t.max_documents, t.llm_tokens_per_day
-                FROM api_key k JOIN tenant t ON t.id = k.tenant_id
-                WHERE k.key_hash = ? AND k.revoked_at IS NULL""")
-                .param(hash)
-                .query((rs, n) -> new Row(rs.getBytes("key_hash"), new Holder(rs.getObject("id", UUID.class),
-                        rs.getObject("tenant_id", UUID.class), rs.getString("prefix"), rs.getBoolean("can_evaluate"), Tenants.overrides(rs))))
-                .list().stream()
-                .filter(row -> MessageDigest.isEqual(hash, row.hash()))
-                .map(Row::holder)
+        return keys.findActiveByHash(hash).stream()
+                .filter(active -> MessageDigest.isEqual(hash, active.key().keyHash()))
+                .map(active -> new Holder(active.key().id(), active.key().tenantId(), active.key().prefix(),
+                        active.key().canEvaluate(), active.tenant().quotas()))
                 .findFirst();
-    }
-
-    static Long nullableLong(ResultSet rs, String column) throws SQLException {
-        long value = rs.getLong(column);
-        return rs.wasNull() ? null : value;
     }
 }

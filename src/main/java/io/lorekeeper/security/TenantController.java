@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -70,10 +70,10 @@ class TenantController {
         }
         StorableText.require("name", name);
         Quotas.Overrides overrides = overrides(request.quotas());
-        Tenants.Tenant tenant;
+        Tenant tenant;
         try {
             tenant = tenants.create(name, overrides);
-        } catch (DuplicateKeyException taken) {
+        } catch (DataIntegrityViolationException taken) { // the unique name: the only constraint a new tenant can break
             throw ApiProblem.conflict("duplicate-name", "Name taken", "a tenant named '" + name + "' exists already", "name");
         }
         return ResponseEntity.created(URI.create("/v1/tenants/" + tenant.id())).body(view(tenant));
@@ -132,8 +132,9 @@ class TenantController {
     }
 
     @DeleteMapping("/v1/tenants/{id}/keys/{keyId}")
-    @Operation(operationId = "revokeApiKey", summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached).")
+    @Operation(operationId = "revokeApiKey", summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached). A key is revoked once: revoking it again is a 409.")
     @ApiResponse(responseCode = "204", description = "Revoked")
+    @ApiResponse(responseCode = "409", description = "The key is revoked already")
     ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable UUID keyId) {
         requireKeysMode();
         find(id);
@@ -143,7 +144,7 @@ class TenantController {
         return ResponseEntity.noContent().build();
     }
 
-    private Tenants.Tenant find(UUID id) {
+    private Tenant find(UUID id) {
         return tenants.find(id).orElseThrow(() -> ApiProblem.notFound("Tenant", id));
     }
 
@@ -154,7 +155,7 @@ class TenantController {
         }
     }
 
-    private TenantView view(Tenants.Tenant tenant) {
+    private TenantView view(Tenant tenant) {
         Quotas.Overrides o = tenant.quotas();
         return new TenantView(tenant.id(), tenant.name(), tenant.createdAt(), o.over(quotas.defaults()),
                 new QuotaValues(o.requestsPerMinute(), o.storedBytes(), o.documents(), o.llmTokensPerDay()));

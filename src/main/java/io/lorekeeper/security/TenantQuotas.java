@@ -6,7 +6,6 @@ import java.time.ZoneOffset;
 import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.platform.ApiProblem;
@@ -22,10 +21,13 @@ import io.lorekeeper.platform.ApiProblem;
 @Component
 public class TenantQuotas {
 
-    private final JdbcClient jdbc;
+    private final StoredContent storedContent;
+    private final TokenSpend tokenSpend;
 
-    TenantQuotas(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    /** The counts come from the modules that own the documents and the call log. */
+    TenantQuotas(StoredContent storedContent, TokenSpend tokenSpend) {
+        this.storedContent = storedContent;
+        this.tokenSpend = tokenSpend;
     }
 
     /**
@@ -40,10 +42,7 @@ public class TenantQuotas {
             return;
         }
         long addedBytes = utf8Length(addedText);
-        record Stored(long documents, long bytes) {
-        }
-        Stored stored = jdbc.sql("SELECT count(*), coalesce(sum(text_bytes), 0) FROM document WHERE tenant_id = ?")
-                .param(caller.tenantId()).query((rs, n) -> new Stored(rs.getLong(1), rs.getLong(2))).single();
+        StoredContent.Stored stored = storedContent.of(caller.tenantId());
         long maxDocuments = caller.quotas().documents();
         if (addedDocuments > 0 && maxDocuments > 0 && stored.documents() + addedDocuments > maxDocuments) {
             throw quota(HttpStatus.CONTENT_TOO_LARGE, "documents", "Document quota exceeded",
@@ -66,7 +65,7 @@ public class TenantQuotas {
             return;
         }
         Instant dayStart = LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
-        long spent = tokensSince(caller.tenantId(), dayStart);
+        long spent = tokenSpend.billedSince(caller.tenantId(), dayStart);
         long limit = caller.quotas().llmTokensPerDay();
         if (spent >= limit) {
             Instant resets = dayStart.plusSeconds(86_400);
@@ -95,14 +94,6 @@ public class TenantQuotas {
             }
         }
         return bytes;
-    }
-
-    /** Tokens the provider billed (cache hits cost nothing) since the instant. */
-    long tokensSince(UUID tenantId, Instant since) {
-        return jdbc.sql("""
-                SELECT coalesce(sum(prompt_tokens + completion_tokens) FILTER (WHERE NOT cache_hit), 0)
-                FROM llm_call WHERE tenant_id = ? AND at >= ?""")
-                .params(tenantId, java.sql.Timestamp.from(since)).query(Long.class).single();
     }
 
     private static ApiProblem quota(HttpStatus status, String quota, String title, String detail, long limit) {

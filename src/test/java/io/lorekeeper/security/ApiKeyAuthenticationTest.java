@@ -141,6 +141,9 @@ class ApiKeyAuthenticationTest {
         assertUnauthorized(tenant.api().get("/v1/documents"), true);
         assertThat(api.withKey(second.get("key").asString()).get("/v1/documents").status()).isEqualTo(200);
         assertThat(admin.get("/v1/tenants/" + tenant.id() + "/keys").json().get(0).get("revokedAt").isNull()).isFalse();
+        Api.Response again = admin.delete("/v1/tenants/" + tenant.id() + "/keys/" + tenant.keyId());
+        assertThat(again.status()).as("a key is revoked once").isEqualTo(409);
+        assertThat(again.json().get("state").asString()).isEqualTo("REVOKED");
         assertThat(admin.delete("/v1/tenants/" + tenant.id() + "/keys/" + UUID.randomUUID()).status()).isEqualTo(404);
         // A key id of one tenant under another tenant's path is not found either.
         Tenancy.TenantWithKey other = new Tenancy(api).tenant("admin-api-other");

@@ -17,6 +17,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.pgvector.PGvector;
 
+import io.lorekeeper.document.ChunkEmbeddings;
+import io.lorekeeper.document.ChunkIndex;
 import io.lorekeeper.text.Span;
 
 /**
@@ -31,8 +33,13 @@ class ComoRagStore {
 
     private final JdbcClient jdbc;
     private final TransactionTemplate tx;
+    private final ChunkIndex chunks;
+    private final ChunkEmbeddings chunkEmbeddings;
 
-    ComoRagStore(JdbcClient jdbc, TransactionTemplate tx) {
+    /** The chunks are the document module's: read, and their vectors averaged, through its API. */
+    ComoRagStore(JdbcClient jdbc, TransactionTemplate tx, ChunkIndex chunks, ChunkEmbeddings chunkEmbeddings) {
+        this.chunks = chunks;
+        this.chunkEmbeddings = chunkEmbeddings;
         this.jdbc = jdbc;
         this.tx = tx;
     }
@@ -72,10 +79,8 @@ class ComoRagStore {
     // ---------------------------------------------------------------- units
 
     List<ChunkRow> chunksAfter(UUID documentId, int afterChunk) {
-        return jdbc.sql("SELECT ordinal, page_ordinal, start_offset, end_offset, token_count FROM chunk "
-                        + "WHERE document_id = ? AND ordinal > ? ORDER BY ordinal")
-                .params(documentId, afterChunk)
-                .query((rs, n) -> new ChunkRow(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5))).list();
+        return chunks.spansAfter(documentId, afterChunk).stream()
+                .map(c -> new ChunkRow(c.ordinal(), c.pageOrdinal(), c.start(), c.end(), c.tokenCount())).toList();
     }
 
     /** The last chunk covered by a unit, or -1. */
@@ -96,23 +101,31 @@ class ComoRagStore {
         jdbc.sql("""
                 INSERT INTO comorag_unit (document_id, ordinal, first_chunk, last_chunk, page_ordinal, start_offset, end_offset,
                                           token_count, embedding)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, avg(c.embedding) FROM chunk c
-                WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS vector))
                 ON CONFLICT (document_id, ordinal) DO NOTHING""")
                 .params(documentId, ordinal, first.ordinal(), last.ordinal(), first.pageOrdinal(), first.start(), last.end(), tokens,
-                        documentId, first.ordinal(), last.ordinal())
+                        meanOfChunks(documentId, first.ordinal(), last.ordinal()))
                 .update();
+    }
+
+    /** The mean of the chunks' vectors, or null when none is embedded yet. */
+    private PGvector meanOfChunks(UUID documentId, int firstChunk, int lastChunk) {
+        return chunkEmbeddings.mean(documentId, firstChunk, lastChunk).map(PGvector::new).orElse(null);
     }
 
     /** Every unit's embedding recomputed as the mean of its chunks' current embeddings. */
     void refreshUnitEmbeddings(UUID documentId) {
-        jdbc.sql("""
-                UPDATE comorag_unit u SET embedding = m.mean
-                FROM (SELECT u2.ordinal, avg(c.embedding) AS mean FROM comorag_unit u2
-                      JOIN chunk c ON c.document_id = u2.document_id AND c.ordinal BETWEEN u2.first_chunk AND u2.last_chunk
-                      WHERE u2.document_id = ? GROUP BY u2.ordinal) m
-                WHERE u.document_id = ? AND u.ordinal = m.ordinal AND m.mean IS NOT NULL""")
-                .params(documentId, documentId).update();
+        record Range(int ordinal, int first, int last) {
+        }
+        List<Range> units = jdbc.sql("SELECT ordinal, first_chunk, last_chunk FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
+                .param(documentId).query((rs, n) -> new Range(rs.getInt(1), rs.getInt(2), rs.getInt(3))).list();
+        for (Range unit : units) {
+            PGvector mean = meanOfChunks(documentId, unit.first(), unit.last());
+            if (mean != null) {
+                jdbc.sql("UPDATE comorag_unit SET embedding = CAST(? AS vector) WHERE document_id = ? AND ordinal = ?")
+                        .params(mean, documentId, unit.ordinal()).update();
+            }
+        }
     }
 
     void deleteUnits(UUID documentId) {

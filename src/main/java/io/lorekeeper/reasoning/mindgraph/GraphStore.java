@@ -120,6 +120,11 @@ class GraphStore {
                 .list();
     }
 
+    /** Forgets the community reports of a tenant's graphs: their hashes start with the tenant's id (see GraphTools). */
+    void deleteReportsOf(UUID tenantId) {
+        jdbc.sql("DELETE FROM graph_summary WHERE graph_hash LIKE ?").param(tenantId + ":%").update();
+    }
+
     void saveReport(String graphHash, Report report) {
         jdbc.sql("""
                 INSERT INTO graph_summary (graph_hash, community, node_ids, title, rating, summary, findings)

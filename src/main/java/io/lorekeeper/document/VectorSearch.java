@@ -1,4 +1,4 @@
-package io.lorekeeper.retrieval;
+package io.lorekeeper.document;
 
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +29,7 @@ class VectorSearch {
         this.transaction = database.transaction();
     }
 
-    List<SearchHit> search(List<UUID> documentIds, float[] query, int k) {
+    List<ChunkHit> search(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
         return transaction.execute(status -> {
             jdbc.sql("SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
@@ -40,7 +40,7 @@ class VectorSearch {
                     .params(vector, documentIds.toArray(UUID[]::new), vector, k)
                     .query((rs, n) -> ChunkRows.hit(rs, 1.0 - rs.getDouble("distance")))
                     .list().stream()
-                    .sorted(Comparator.comparingDouble(SearchHit::score).reversed())
+                    .sorted(Comparator.comparingDouble(ChunkHit::score).reversed())
                     .toList();
         });
     }

@@ -1,4 +1,4 @@
-package io.lorekeeper.retrieval;
+package io.lorekeeper.document;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -51,7 +51,7 @@ class KeywordSearch {
     record Term(String lexeme, long df, double idf) {
     }
 
-    List<SearchHit> search(List<UUID> documentIds, String query, int k) {
+    List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
         UUID[] ids = documentIds.toArray(UUID[]::new);
         CorpusStats stats = jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
                 .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
@@ -83,7 +83,7 @@ class KeywordSearch {
 
     /**
      * The query's distinct lexemes with their document frequency in the searched chunks, summed from
-     * the per-document counts the document module keeps with its chunks ({@code document_lexeme}).
+     * the per-document counts kept with the chunks ({@code document_lexeme}, recomputed whenever a document is segmented).
      */
     List<Term> terms(UUID[] ids, String query, long chunkCount) {
         return jdbc.sql("""

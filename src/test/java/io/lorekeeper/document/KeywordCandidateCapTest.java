@@ -1,4 +1,4 @@
-package io.lorekeeper.retrieval;
+package io.lorekeeper.document;
 
 import static io.lorekeeper.support.TestDocuments.aConversation;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,17 +52,17 @@ class KeywordCandidateCapTest {
         notes = api.ingest(conversation.build());
     }
 
-    private List<SearchHit> search(int candidateBudget) {
+    private List<ChunkHit> search(int candidateBudget) {
         return new KeywordSearch(jdbc, candidateBudget).search(List.of(notes), QUERY, 10);
     }
 
-    private static List<String> entries(List<SearchHit> hits) {
+    private static List<String> entries(List<ChunkHit> hits) {
         return hits.stream().map(h -> ENTRIES.stream().filter(h.text()::contains).findFirst().orElseThrow()).toList();
     }
 
     @Test
     void withinTheCapEveryQueryTermSelectsCandidates() {
-        List<SearchHit> hits = search(4000);
+        List<ChunkHit> hits = search(4000);
 
         assertThat(entries(hits)).hasSize(7).doesNotContain(ENTRIES.get(6)).startsWith(ENTRIES.get(3));
         // 2 + 6 candidates fit a cap of exactly 8
@@ -71,16 +71,16 @@ class KeywordCandidateCapTest {
 
     @Test
     void pastTheCapTheFrequentTermNoLongerSelectsButStillScores() {
-        List<SearchHit> all = search(4000);
-        SearchHit both = all.getFirst();
+        List<ChunkHit> all = search(4000);
+        ChunkHit both = all.getFirst();
 
-        List<SearchHit> capped = search(7);
+        List<ChunkHit> capped = search(7);
 
         // only chunks with the rare term are candidates: the six lantern-only entries are gone
         assertThat(entries(capped)).containsExactly(ENTRIES.get(3), ENTRIES.get(7));
         // and the entry with both terms keeps the score "lantern" adds to it
         assertThat(capped.getFirst().score()).isCloseTo(both.score(), Offset.offset(1e-9));
-        SearchHit rareOnly = all.stream().filter(h -> h.text().contains(ENTRIES.get(7))).findFirst().orElseThrow();
+        ChunkHit rareOnly = all.stream().filter(h -> h.text().contains(ENTRIES.get(7))).findFirst().orElseThrow();
         assertThat(capped.get(1).score()).isCloseTo(rareOnly.score(), Offset.offset(1e-9)).isLessThan(both.score());
     }
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.retrieval;
+package io.lorekeeper.document;
 
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -14,10 +14,10 @@ final class ChunkRows {
     private ChunkRows() {
     }
 
-    static SearchHit hit(ResultSet rs, double score) throws SQLException {
+    static ChunkHit hit(ResultSet rs, double score) throws SQLException {
         Array turns = rs.getArray("turn_ids");
         List<String> turnIds = turns == null ? List.of() : List.of((String[]) turns.getArray());
-        return new SearchHit(rs.getObject("document_id", UUID.class), rs.getInt("ordinal"), rs.getInt("page_ordinal"),
+        return new ChunkHit(rs.getObject("document_id", UUID.class), rs.getInt("ordinal"), rs.getInt("page_ordinal"),
                 rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getString("text"), turnIds, score);
     }
 }

@@ -1,0 +1,93 @@
+package io.lorekeeper.document;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+import com.pgvector.PGvector;
+
+/**
+ * The embedding column of this module's chunks, for the memory stage that computes the vectors and
+ * the strategies that build on them: which chunks still need one, storing a batch, clearing them
+ * for a re-embed, and the mean vector of a run of chunks. The vectors are memory's work; the rows
+ * are this module's, so the SQL that touches them is here.
+ */
+@Component
+public class ChunkEmbeddings {
+
+    /** A chunk without a vector: its row id, text and context (its page's header, when one was written). */
+    public record Pending(long id, String text, String context) {
+    }
+
+    /** A chunk's text and size, in document order. */
+    public record SizedText(String text, int tokenCount) {
+    }
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate batch;
+
+    ChunkEmbeddings(JdbcClient jdbc, JdbcTemplate batch) {
+        this.jdbc = jdbc;
+        this.batch = batch;
+    }
+
+    public int chunkCount(UUID documentId) {
+        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?").param(documentId).query(Integer.class).single();
+    }
+
+    public int embeddedCount(UUID documentId) {
+        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
+                .param(documentId).query(Integer.class).single();
+    }
+
+    /** The first {@code limit} chunks without a vector, in order (chunk_unembedded_idx). */
+    public List<Pending> pending(UUID documentId, int limit) {
+        return jdbc.sql("SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?")
+                .params(documentId, limit)
+                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context"))).list();
+    }
+
+    /** Stores the vectors of the chunks with these row ids, in one batch. */
+    public void store(List<Long> chunkIds, List<float[]> vectors) {
+        List<Object[]> rows = new ArrayList<>(chunkIds.size());
+        for (int i = 0; i < chunkIds.size(); i++) {
+            rows.add(new Object[] {new PGvector(vectors.get(i)), chunkIds.get(i)});
+        }
+        batch.batchUpdate("UPDATE chunk SET embedding = ? WHERE id = ?", rows);
+    }
+
+    /** Forgets every vector of the document (a re-embed with another model). */
+    public void clear(UUID documentId) {
+        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?").param(documentId).update();
+    }
+
+    /** The mean of the vectors of chunks {@code [first, last]}; empty when none of them has one. */
+    public Optional<float[]> mean(UUID documentId, int first, int last) {
+        return jdbc.sql("SELECT avg(embedding)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
+                .params(documentId, first, last)
+                .query((rs, n) -> rs.getString(1)).list().stream()
+                .filter(java.util.Objects::nonNull).findFirst()
+                .map(ChunkEmbeddings::parse);
+    }
+
+    /** A vector in pgvector's text form, {@code [0.1,0.2,...]}. */
+    static float[] parse(String text) {
+        String[] parts = text.substring(1, text.length() - 1).split(",");
+        float[] vector = new float[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            vector[i] = Float.parseFloat(parts[i]);
+        }
+        return vector;
+    }
+
+    /** Every chunk's text and token count, in order (for measuring embedding throughput). */
+    public List<SizedText> texts(UUID documentId) {
+        return jdbc.sql("SELECT text, token_count FROM chunk WHERE document_id = ? ORDER BY ordinal")
+                .param(documentId).query((rs, n) -> new SizedText(rs.getString(1), rs.getInt(2))).list();
+    }
+}

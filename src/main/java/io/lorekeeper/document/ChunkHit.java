@@ -1,0 +1,13 @@
+package io.lorekeeper.document;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A stored chunk as searches and zoom-outs return it: its span ({@code [start, end)} of the
+ * canonical text), text, page and conversation turns, and the score of the search that found it
+ * (0 for a chunk read by ordinal).
+ */
+public record ChunkHit(UUID documentId, int ordinal, int pageOrdinal, int start, int end, String text, List<String> turnIds,
+        double score) {
+}

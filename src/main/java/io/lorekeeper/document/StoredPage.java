@@ -1,0 +1,12 @@
+package io.lorekeeper.document;
+
+import java.util.UUID;
+
+/**
+ * A stored page: consecutive chunks {@code [firstChunk, lastChunk]} read as one unit, its span of
+ * the canonical text, its conversation session (null for plain texts) and the header the memorizer
+ * wrote for it (null until then).
+ */
+public record StoredPage(UUID documentId, int ordinal, int firstChunk, int lastChunk, int start, int end, int tokenCount,
+        String sessionId, String header) {
+}
