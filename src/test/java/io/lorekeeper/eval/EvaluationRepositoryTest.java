@@ -18,7 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.security.CurrentTenant;
-import io.lorekeeper.support.IntegrationTest;
+import io.lorekeeper.support.RepositoryTest;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
  * counting progress on one run at once: the loser's write conflicts, is applied again on the
  * winner's state, and both counts survive.
  */
-@IntegrationTest
+@RepositoryTest
 class EvaluationRepositoryTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

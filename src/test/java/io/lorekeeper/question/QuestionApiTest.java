@@ -228,7 +228,6 @@ class QuestionApiTest {
         assertField(api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "q", "options", Map.of("hopz", 2))), "options.hopz");
         assertField(api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "q", "options", Map.of("k", 0))), "options.k");
         assertField(api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "q", "choices", List.of("only one"))), "choices");
-        assertField(api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "q", "waitSeconds", 3600)), "waitSeconds");
         assertField(api.post("/v1/questions", Map.of("question", "q")), "documentIds");
         assertThat(api.get("/v1/questions/" + UUID.randomUUID()).status()).isEqualTo(404);
     }

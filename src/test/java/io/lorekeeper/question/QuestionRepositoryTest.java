@@ -14,7 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
-import io.lorekeeper.support.IntegrationTest;
+import io.lorekeeper.support.RepositoryTest;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Hibernate does not validate at start-up): every column written as the SQL readers and older rows
  * expect it, read back unchanged, and the version bumped once per committed change.
  */
-@IntegrationTest
+@RepositoryTest
 class QuestionRepositoryTest {
 
     @Autowired
@@ -31,8 +31,7 @@ class QuestionRepositoryTest {
     JdbcClient jdbc;
     @Autowired
     TransactionTemplate transaction;
-    @Autowired
-    JsonMapper json;
+    private final JsonMapper json = JsonMapper.builder().build();
 
     @Test
     void everyColumnIsWrittenAsTheTableHoldsItAndReadBack() {

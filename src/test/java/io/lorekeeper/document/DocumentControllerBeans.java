@@ -1,0 +1,18 @@
+package io.lorekeeper.document;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+
+/**
+ * What DocumentController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as
+ * mocks. Declared here because those types are package-private.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@MockitoBean(types = {DocumentIntake.class, DocumentStore.class, SessionAppender.class})
+public @interface DocumentControllerBeans {
+}

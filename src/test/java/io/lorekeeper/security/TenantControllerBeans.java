@@ -1,0 +1,28 @@
+package io.lorekeeper.security;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+
+/**
+ * What TenantController (and AboutController) needs in {@link io.lorekeeper.support.ControllerSlice}: the
+ * module's stores behind it as mocks, its settings bound from the real configuration. Declared here because
+ * those types are package-private.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@MockitoBean(types = {Tenants.class, ApiKeys.class})
+@Import(TenantControllerBeans.Settings.class)
+public @interface TenantControllerBeans {
+
+    @TestConfiguration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({SecuritySettings.class, QuotaSettings.class})
+    class Settings {
+    }
+}
