@@ -8,9 +8,10 @@
  * ({@link io.lorekeeper.platform.JsonColumn}).
  *
  * <p>Owns db-scheduler's {@code scheduled_tasks}, touched only through the scheduler's client
- * ({@link io.lorekeeper.platform.EntityJobs}). A closed module with no dependencies: every public
+ * ({@link io.lorekeeper.platform.EntityJobs}), and Spring Modulith's {@code event_publication}, the
+ * registry of events between modules, touched only by Modulith itself. A closed module with no dependencies: every public
  * type of this one flat package is its API, so it needs no opening.
  */
-@io.lorekeeper.platform.OwnsTables({"scheduled_tasks"})
+@io.lorekeeper.platform.OwnsTables({"scheduled_tasks", "event_publication"})
 @org.springframework.modulith.ApplicationModule(allowedDependencies = {})
 package io.lorekeeper.platform;

@@ -7,7 +7,10 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.modulith.test.ApplicationModuleTest;
 import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
 import org.springframework.modulith.test.Scenario;
@@ -16,6 +19,7 @@ import org.springframework.test.context.TestPropertySource;
 
 import io.lorekeeper.document.DocumentStore.NewDocument;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.security.TokenSpend;
 import io.lorekeeper.support.TestDatabaseInitializer;
 
 /**
@@ -28,7 +32,17 @@ import io.lorekeeper.support.TestDatabaseInitializer;
 @ApplicationModuleTest(mode = BootstrapMode.DIRECT_DEPENDENCIES)
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
 @TestPropertySource(properties = "lorekeeper.role=api")
+@Import(DocumentModuleTest.NothingBilled.class)
 class DocumentModuleTest {
+
+    /** The security module's quotas read token spend from the llm module, which this test does not start. */
+    @TestConfiguration
+    static class NothingBilled {
+        @Bean
+        TokenSpend tokenSpend() {
+            return (tenantId, since) -> 0;
+        }
+    }
 
     @Autowired
     DocumentStore store;

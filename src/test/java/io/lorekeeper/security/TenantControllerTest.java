@@ -12,6 +12,7 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -21,7 +22,9 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
+import org.springframework.test.util.ReflectionTestUtils;
 
+import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.support.ControllerSlice;
 import tools.jackson.databind.JsonNode;
 
@@ -64,7 +67,7 @@ class TenantControllerTest {
     @Test
     void aTenantIsCreatedWithItsTrimmedNameAndOwnQuotasOverTheDefaults() {
         Quotas.Overrides own = new Quotas.Overrides(null, null, 5L, null);
-        when(tenants.create("Acme", own)).thenReturn(new Tenants.Tenant(id, "Acme", own, CREATED));
+        when(tenants.create("Acme", own)).thenReturn(tenant("Acme", own));
 
         MvcTestResult result = create("{\"name\": \"  Acme \", \"quotas\": {\"documents\": 5}}");
 
@@ -103,7 +106,7 @@ class TenantControllerTest {
         UUID absent = UUID.randomUUID();
         UUID keyId = UUID.randomUUID();
         when(tenants.find(absent)).thenReturn(Optional.empty());
-        when(tenants.find(id)).thenReturn(Optional.of(new Tenants.Tenant(id, "Acme", Quotas.Overrides.NONE, CREATED)));
+        when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
         when(keys.issue(id, "ci", true)).thenReturn(new ApiKeys.NewApiKey(keyId, "ci", "lk_abcdefgh", true, CREATED, "lk_secret"));
 
         assertProblem(mvc.post().uri("/v1/tenants/{id}/keys", absent).exchange(), 404, "not-found", null);
@@ -124,11 +127,27 @@ class TenantControllerTest {
     @Test
     void revokingAKeyTheTenantDoesNotHaveIs404() {
         UUID keyId = UUID.randomUUID();
-        when(tenants.find(id)).thenReturn(Optional.of(new Tenants.Tenant(id, "Acme", Quotas.Overrides.NONE, CREATED)));
+        when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
         when(keys.revoke(id, keyId)).thenReturn(false);
 
         assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(), 404, "not-found", null);
         assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, "first").exchange(), 400, "invalid-request", "keyId");
+    }
+
+    @Test
+    void revokingARevokedKeyIs409() {
+        UUID keyId = UUID.randomUUID();
+        when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
+        when(keys.revoke(id, keyId)).thenThrow(new IllegalTransitionException("ApiKey", keyId, ApiKey.State.REVOKED, "revoke", List.of(ApiKey.State.ACTIVE)));
+
+        assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(), 409, "illegal-transition", null);
+    }
+
+    /** A stored tenant as the service returns it: the entity assigns its own id, which the test needs to know. */
+    private Tenant tenant(String name, Quotas.Overrides quotas) {
+        Tenant tenant = new Tenant(name, quotas, CREATED);
+        ReflectionTestUtils.setField(tenant, "id", id);
+        return tenant;
     }
 
     private MvcTestResult create(String body) {
