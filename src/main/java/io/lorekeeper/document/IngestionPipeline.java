@@ -286,11 +286,11 @@ class IngestionPipeline {
 
     private final class Run implements StageRun {
         private final DocumentInfo document;
-        private final String stage;
+        private final ForwardProgress progress;
 
         Run(DocumentInfo document, String stage) {
             this.document = document;
-            this.stage = stage;
+            this.progress = new ForwardProgress((done, total) -> store.stageProgress(document.id(), stage, done, total));
         }
 
         @Override
@@ -300,7 +300,7 @@ class IngestionPipeline {
 
         @Override
         public void progress(int done, int total) {
-            store.stageProgress(document.id(), stage, done, total);
+            progress.report(done, total);
         }
     }
 }
