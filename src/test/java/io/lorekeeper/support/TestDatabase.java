@@ -3,7 +3,11 @@ package io.lorekeeper.support;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,11 +26,17 @@ import org.testcontainers.utility.DockerImageName;
  * <li>otherwise a Testcontainers {@code pgvector/pgvector} container when a Docker engine answers;</li>
  * <li>otherwise the local throw-away cluster of {@code scripts/pg-local.sh}, with a fresh database of this checkout's own.</li>
  * </ol>
+ * When Surefire runs the suite in several JVMs at once ({@code forkCount} in pom.xml), each JVM works in a
+ * database of its own beside that one, named after its fork number ({@value #FORK_PROPERTY}): forks sharing a
+ * database would run each other's queued jobs, and each fork's siblings would drop the other's.
  */
 public final class TestDatabase {
 
     public record Connection(String url, String username, String password) {
     }
+
+    /** Surefire's fork number (1, 2, ...), passed by pom.xml; absent outside Surefire (an IDE, say). */
+    static final String FORK_PROPERTY = "lorekeeper.test.fork";
 
     private static Connection connection;
     private static final Map<String, Connection> siblings = new HashMap<>();
@@ -53,7 +63,10 @@ public final class TestDatabase {
     }
 
     private static Connection createSibling(String suffix) {
-        Connection base = get();
+        return createBeside(get(), suffix);
+    }
+
+    private static Connection createBeside(Connection base, String suffix) {
         int slash = base.url().indexOf('/', "jdbc:postgresql://".length());
         int query = base.url().indexOf('?', slash);
         String name = base.url().substring(slash + 1, query < 0 ? base.url().length() : query) + "_" + suffix;
@@ -69,16 +82,30 @@ public final class TestDatabase {
     }
 
     private static Connection start() {
+        String fork = System.getProperty(FORK_PROPERTY, "");
         String url = System.getenv("LOREKEEPER_TEST_DB_URL");
         if (url != null && !url.isBlank()) {
-            return new Connection(url, "lorekeeper", "lorekeeper");
+            return ownFork(new Connection(url, "lorekeeper", "lorekeeper"), fork);
         }
         if (dockerAvailable()) {
+            // a container per fork: nothing shared
             container = new PostgreSQLContainer(DockerImageName.parse("pgvector/pgvector:pg16").asCompatibleSubstituteFor("postgres"));
             container.start();
             return new Connection(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
-        return new Connection(localCluster(), "lorekeeper", "lorekeeper");
+        // pg-local.sh may start a cluster and resets the checkout's database: one fork at a time, and the
+        // fork's own database is created before the next fork's reset drops the connections to that one.
+        try (FileChannel channel = FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), "lorekeeper-pg-local.lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
+            return ownFork(new Connection(localCluster(), "lorekeeper", "lorekeeper"), fork);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot lock the local PostgreSQL set-up", e);
+        }
+    }
+
+    private static Connection ownFork(Connection shared, String fork) {
+        return fork.isBlank() ? shared : createBeside(shared, "fork" + fork);
     }
 
     private static boolean dockerAvailable() {
