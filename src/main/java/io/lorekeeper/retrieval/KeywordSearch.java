@@ -48,22 +48,53 @@ class KeywordSearch {
         this.candidateBudget = candidateBudget;
     }
 
-    record Term(String lexeme, long df, double idf) {
+    /** A query lexeme, its document frequency in the searched chunks, its IDF and the weight its score counts with. */
+    record Term(String lexeme, long df, double idf, double weight) {
+
+        Term(String lexeme, long df, double idf) {
+            this(lexeme, df, idf, 1.0);
+        }
     }
 
     List<SearchHit> search(List<UUID> documentIds, String query, int k) {
         UUID[] ids = documentIds.toArray(UUID[]::new);
-        CorpusStats stats = jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
-                .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
+        CorpusStats stats = stats(ids);
         if (stats.chunks() == 0) {
             return List.of();
         }
-        List<Term> terms = terms(ids, query, stats.chunks());
+        return score(ids, stats, terms(ids, query, stats.chunks()), k);
+    }
+
+    /**
+     * BM25 of the query's own terms plus feedback terms (the deep search's second pass): each
+     * feedback term scores its BM25 times its weight, and selects candidates like a query term.
+     */
+    List<SearchHit> search(List<UUID> documentIds, String query, List<Term> feedback, int k) {
+        UUID[] ids = documentIds.toArray(UUID[]::new);
+        CorpusStats stats = stats(ids);
+        if (stats.chunks() == 0) {
+            return List.of();
+        }
+        List<Term> terms = new ArrayList<>(terms(ids, query, stats.chunks()));
+        for (Term extra : feedback) {
+            if (terms.stream().noneMatch(t -> t.lexeme().equals(extra.lexeme()))) {
+                terms.add(extra);
+            }
+        }
+        return score(ids, stats, terms, k);
+    }
+
+    private CorpusStats stats(UUID[] ids) {
+        return jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
+                .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
+    }
+
+    private List<SearchHit> score(UUID[] ids, CorpusStats stats, List<Term> terms, int k) {
         if (terms.isEmpty()) {
             return List.of();
         }
         String[] lexemes = terms.stream().map(Term::lexeme).toArray(String[]::new);
-        double[] idfs = terms.stream().mapToDouble(Term::idf).toArray();
+        double[] idfs = terms.stream().mapToDouble(t -> t.idf() * t.weight()).toArray();
         return jdbc.sql("SELECT " + ChunkRows.COLUMNS + """
                         , sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
                         FROM chunk c
@@ -79,6 +110,43 @@ class KeywordSearch {
                 .param("selector", selector(terms)).param("k", k)
                 .query((rs, n) -> ChunkRows.hit(rs, rs.getDouble("score")))
                 .list();
+    }
+
+    /**
+     * The lexemes of the given chunks (the deep search's feedback chunks) with how many of them hold
+     * each and its IDF over the searched documents: the material for feedback terms. Lexemes of the
+     * query itself are left out.
+     */
+    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<SearchHit.ChunkKey> chunks, String query) {
+        UUID[] ids = documentIds.toArray(UUID[]::new);
+        CorpusStats stats = stats(ids);
+        if (stats.chunks() == 0 || chunks.isEmpty()) {
+            return List.of();
+        }
+        UUID[] chunkDocuments = chunks.stream().map(SearchHit.ChunkKey::documentId).toArray(UUID[]::new);
+        Integer[] ordinals = chunks.stream().map(SearchHit.ChunkKey::ordinal).toArray(Integer[]::new);
+        return jdbc.sql("""
+                        SELECT f.lexeme, f.chunks, f.tf,
+                               (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = f.lexeme AND l.document_id = ANY(:ids)) AS df
+                        FROM (SELECT u.lexeme, count(*) AS chunks, sum(coalesce(array_length(u.positions, 1), 1)) AS tf
+                              FROM chunk c
+                              JOIN unnest(CAST(:docs AS uuid[]), CAST(:ordinals AS int[])) AS k(document_id, ordinal)
+                                ON c.document_id = k.document_id AND c.ordinal = k.ordinal
+                              CROSS JOIN LATERAL unnest(c.tsv) u
+                              WHERE length(u.lexeme) > 2 AND u.lexeme !~ '^[0-9]'
+                                AND u.lexeme <> ALL (SELECT lexeme FROM unnest(to_tsvector('english', :query)))
+                              GROUP BY u.lexeme) f""")
+                .param("ids", ids).param("docs", chunkDocuments).param("ordinals", ordinals).param("query", query)
+                .query((rs, n) -> {
+                    long df = rs.getLong("df");
+                    return new FeedbackLexeme(rs.getString("lexeme"), rs.getInt("chunks"), rs.getInt("tf"), df,
+                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)));
+                })
+                .list().stream().filter(l -> l.df() > 0).toList();
+    }
+
+    /** A lexeme of the feedback chunks: in how many of them, how often in all, its df and IDF in the searched documents. */
+    record FeedbackLexeme(String lexeme, int chunks, int tf, long df, double idf) {
     }
 
     /**

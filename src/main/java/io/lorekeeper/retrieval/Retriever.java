@@ -25,10 +25,12 @@ public class Retriever {
     private final Embeddings embeddings;
     private final JdbcClient jdbc;
     private final Documents documents;
+    private final DeepSearch deep;
     private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
 
-    Retriever(VectorSearch vectors, KeywordSearch keywords, Embeddings embeddings, JdbcClient jdbc, Documents documents) {
+    Retriever(VectorSearch vectors, KeywordSearch keywords, Embeddings embeddings, JdbcClient jdbc, Documents documents, DeepSearch deep) {
         this.vectors = vectors;
+        this.deep = deep;
         this.keywords = keywords;
         this.embeddings = embeddings;
         this.jdbc = jdbc;
@@ -40,6 +42,7 @@ public class Retriever {
             case VECTOR -> vector(documentIds, query, k);
             case KEYWORD -> keyword(documentIds, query, k);
             case HYBRID -> hybrid(documentIds, query, k);
+            case DEEP -> deep(documentIds, query, k);
         };
     }
 
@@ -61,6 +64,14 @@ public class Retriever {
         CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
         List<SearchHit> byVector = vector(documentIds, query, depth);
         return RankFusion.fuse(List.of(byVector, byKeyword.join()), k);
+    }
+
+    /**
+     * Hybrid search, then a second retrieval from its best hits, fused with it: for questions whose
+     * evidence sits in several places. About twice the cost of {@link #hybrid}. See {@link DeepSearch}.
+     */
+    public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
+        return deep.search(documentIds, query, k);
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
