@@ -8,7 +8,11 @@
 #               speed of the embedding model on the same chunks (the service's embedding-benchmark
 #               command, run after the service has stopped so that nothing else competes).
 #   scale       search latency p50/p95 per mode at 100K, 1M and 10M stored tokens (cumulative), in
-#               one document and across all documents; ratios against the first tier.
+#               one document and across all documents; ratios against the first tier. Then, on the
+#               same data, hybrid search throughput with 32 clients (LK_BENCH_CLIENTS) and one
+#               client's latency, with distinct queries, for the current search path, the previous
+#               one (query embeddings on the request's thread, no query cache) and the current one
+#               again, each in a fresh service process: a baseline measured in the same run.
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
 #
@@ -93,8 +97,13 @@ pick_port() {
 
 # start_service <phase> [service arguments…]: a fresh database, the service on it; sets base.
 start_service() {
-  local phase=$1; shift
   url=$(scripts/pg-local.sh reset "$db")
+  launch_service "$@"
+}
+
+# launch_service <phase> [service arguments…]: the service on the database as it is; sets base.
+launch_service() {
+  local phase=$1; shift
   port=$(pick_port)
   service_log=$work/$phase.log
   log "$phase: starting the service on port $port ($*)"
@@ -128,8 +137,20 @@ for phase in "${phases[@]}"; do
       ;;
     scale)
       start_service scale --lorekeeper.embedding.mode=sentence-mean
-      bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}"
+      bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}" "$work/scale.state"
       stop_service
+      # The previous search path as the same-run baseline, between two runs of the current one.
+      salt=0
+      for path in current baseline current; do
+        salt=$((salt + 1))
+        settings=(--lorekeeper.embedding.mode=sentence-mean)
+        [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0)
+        launch_service "throughput-$path" "${settings[@]}"
+        bench throughput "$base" "$novels" "$work/scale.state" "$path" "${LK_BENCH_CLIENTS:-32}" "${LK_BENCH_SEED:-42}" "$salt" \
+          "$work/throughput.tsv"
+        stop_service
+      done
+      bench throughput-report "$work/scale.state" "$work/throughput.tsv"
       ;;
     strategies)
       latency=${LK_BENCH_LLM_LATENCY_MS:-200}
