@@ -6,6 +6,7 @@
 //   scale <baseUrl> <novelsFolder> <tiers, e.g. 100K,1M,10M> <seed> [stateFile]
 //   throughput <baseUrl> <novelsFolder> <stateFile> <label> <clients> <seed> <salt> <resultsFile>
 //   throughput-report <stateFile> <resultsFile>
+//   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed>      hybrid vs deep latency, one client
 //   strategies <baseUrl> <novel> <chars> <latencyMs> <strategies> <questions> <concurrency>
 
 import java.io.IOException;
@@ -28,6 +29,8 @@ public final class Main {
                     Long.parseLong(args[4]), args.length > 5 ? Path.of(args[5]) : null);
             case "throughput" -> ThroughputBench.run(args[1], Path.of(args[2]), list(state(args[3], "ids")), args[4],
                     Integer.parseInt(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[7]), Path.of(args[8]));
+            case "modes" -> ThroughputBench.modes(args[1], Path.of(args[2]), list(state(args[3], "ids")), Integer.parseInt(args[4]),
+                    Long.parseLong(args[5]));
             case "throughput-report" -> ThroughputBench.report(Path.of(args[2]),
                     String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(state(args[1], "tokens"))));
             case "strategies" -> StrategyBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),

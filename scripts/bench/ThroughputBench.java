@@ -119,6 +119,40 @@ final class ThroughputBench {
                 clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), failures.get(), loadDuring));
     }
 
+    /**
+     * One client's latency of hybrid and deep search, interleaved, over the first {@code documents}
+     * documents (the scale corpus's first five hold about 1M tokens), with distinct queries.
+     */
+    static void modes(String base, Path novels, List<String> ids, int documents, long seed) throws Exception {
+        Queries queries = new Queries(ScaleBench.sentences(novels), new Random(seed * 31 + 99));
+        List<String> scoped = ids.subList(0, Math.min(documents, ids.size()));
+        List<String> modes = List.of("hybrid", "deep");
+        double[][] ms = new double[modes.size()][SOLO_MEASURED];
+        String load = loadAverage();
+        for (int i = 0; i < SOLO_WARMUP + SOLO_MEASURED; i++) {
+            String query = queries.next();
+            for (int j = 0; j < modes.size(); j++) {
+                int m = (i + j) % modes.size(); // rotate which mode goes first
+                long start = System.nanoTime();
+                search(base, scoped, query, modes.get(m));
+                if (i >= SOLO_WARMUP) {
+                    ms[m][i - SOLO_WARMUP] = (System.nanoTime() - start) / 1e6;
+                }
+            }
+        }
+        StringBuilder out = new StringBuilder("\n### Deep and hybrid search latency, one client\n\n").append(Bench.header());
+        out.append("| Scope | the first ").append(scoped.size()).append(" documents of the scale corpus; k=").append(K)
+                .append("; the same ").append(SOLO_MEASURED).append(" distinct queries for both modes |\n\n");
+        out.append("| Mode | p50 ms | p95 ms | load avg before | load avg after |\n|---|---:|---:|---|---|\n");
+        String after = loadAverage();
+        for (int m = 0; m < modes.size(); m++) {
+            out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %s | %s |\n", modes.get(m), Bench.pct(ms[m], 50), Bench.pct(ms[m], 95),
+                    load, after));
+        }
+        System.out.println();
+        System.out.print(out);
+    }
+
     /** The rows of {@code results} as a Markdown table, each rate also as a multiple of the first row's. */
     static void report(Path results, String storedTokens) throws Exception {
         List<String[]> rows = Files.readAllLines(results).stream().filter(l -> !l.isBlank()).map(l -> l.split("\t")).toList();
@@ -154,8 +188,12 @@ final class ThroughputBench {
     }
 
     private static void search(String base, List<String> ids, String query) throws Exception {
+        search(base, ids, query, "hybrid");
+    }
+
+    private static void search(String base, List<String> ids, String query, String mode) throws Exception {
         Bench.postJson(base + "/v1/search", "{\"documentIds\":" + Bench.quoteAll(ids) + ",\"query\":\"" + Bench.escape(query)
-                + "\",\"mode\":\"hybrid\",\"k\":" + K + "}", 200);
+                + "\",\"mode\":\"" + mode + "\",\"k\":" + K + "}", 200);
     }
 
     /** Distinct word runs from random sentences. */

@@ -32,12 +32,14 @@ class DeepSearch {
      * @param termWeight what a feedback term's BM25 counts for against a query term's
      * @param rocchio how far the second vector query moves towards the feedback chunks (0: not at all)
      * @param secondPassWeight the weight of each second-pass ranking in the fusion (first pass: 1)
-     * @param minIdf feedback terms more common than this (a share of the chunks) bridge to nothing
+     * @param maxShare feedback terms in more than this share of the searched chunks bridge to nothing
+     *                 (speakers' names in a conversation, a novel's hero)
      */
     record Settings(int feedbackChunks, int expansionTerms, double termWeight, double rocchio, double secondPassWeight,
-            double minIdf) {
+            double maxShare) {
 
-        static final Settings DEFAULT = new Settings(5, 10, 0.5, 0.5, 1.0, 1.5);
+        /** Chosen on LoCoMo dev3 among eight variants (docs/benchmarks.md, 2026-11-25). */
+        static final Settings DEFAULT = new Settings(3, 15, 0.3, 0.2, 0.5, 0.2);
     }
 
     private final VectorSearch vectors;
@@ -83,7 +85,7 @@ class DeepSearch {
      */
     List<KeywordSearch.Term> feedbackTerms(List<UUID> documentIds, List<SearchHit.ChunkKey> feedback, String query, Settings settings) {
         List<KeywordSearch.FeedbackLexeme> lexemes = new ArrayList<>(keywords.feedbackLexemes(documentIds, feedback, query));
-        lexemes.removeIf(l -> l.idf() < settings.minIdf());
+        lexemes.removeIf(l -> l.share() > settings.maxShare());
         lexemes.sort(Comparator.comparingDouble((KeywordSearch.FeedbackLexeme l) -> l.chunks() * l.idf()).reversed()
                 .thenComparing(KeywordSearch.FeedbackLexeme::lexeme));
         return lexemes.stream().limit(settings.expansionTerms())

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -35,17 +36,28 @@ class KeywordSearch {
 
     private final JdbcClient jdbc;
     private final int candidateBudget;
+    private final boolean textLast;
 
-    /** On the search database (a read replica when one is configured). */
+    /**
+     * On the search database (a read replica when one is configured).
+     *
+     * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
+     *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
+     */
     @Autowired
-    KeywordSearch(SearchDatabase database) {
-        this(database.jdbc(), CANDIDATE_BUDGET);
+    KeywordSearch(SearchDatabase database, @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast) {
+        this(database.jdbc(), CANDIDATE_BUDGET, textLast);
     }
 
     /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
+        this(jdbc, candidateBudget, true);
+    }
+
+    KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
         this.jdbc = jdbc;
         this.candidateBudget = candidateBudget;
+        this.textLast = textLast;
     }
 
     /** A query lexeme, its document frequency in the searched chunks, its IDF and the weight its score counts with. */
@@ -95,16 +107,21 @@ class KeywordSearch {
         }
         String[] lexemes = terms.stream().map(Term::lexeme).toArray(String[]::new);
         double[] idfs = terms.stream().mapToDouble(t -> t.idf() * t.weight()).toArray();
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + """
-                        , sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
-                        FROM chunk c
-                        CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
-                            FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
-                        JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
-                        WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
-                        GROUP BY c.id
-                        ORDER BY score DESC, c.id
-                        LIMIT :k""")
+        String scored = """
+                SELECT c.id, sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
+                FROM chunk c
+                CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
+                    FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
+                JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
+                WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
+                GROUP BY c.id""";
+        // The k best ids first, their rows after: grouping every candidate with its text (a thousand
+        // or more across 10M stored tokens) copied the texts through the aggregate only to drop them.
+        String sql = textLast
+                ? "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
+                        + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id"
+                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",") + " ORDER BY score DESC, c.id LIMIT :k";
+        return jdbc.sql(sql)
                 .param("k1", K1).param("b", B).param("avgdl", stats.averageLength())
                 .param("lexemes", lexemes).param("idfs", idfs).param("ids", ids)
                 .param("selector", selector(terms)).param("k", k)
@@ -140,13 +157,16 @@ class KeywordSearch {
                 .query((rs, n) -> {
                     long df = rs.getLong("df");
                     return new FeedbackLexeme(rs.getString("lexeme"), rs.getInt("chunks"), rs.getInt("tf"), df,
-                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)));
+                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)), (double) df / stats.chunks());
                 })
                 .list().stream().filter(l -> l.df() > 0).toList();
     }
 
-    /** A lexeme of the feedback chunks: in how many of them, how often in all, its df and IDF in the searched documents. */
-    record FeedbackLexeme(String lexeme, int chunks, int tf, long df, double idf) {
+    /**
+     * A lexeme of the feedback chunks: in how many of them, how often in all, its df, IDF and share
+     * of the chunks in the searched documents.
+     */
+    record FeedbackLexeme(String lexeme, int chunks, int tf, long df, double idf, double share) {
     }
 
     /**
