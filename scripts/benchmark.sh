@@ -2,13 +2,18 @@
 # Benchmarks Lorekeeper over HTTP and prints Markdown blocks for the README (also saved under
 # bench-results/). A benchmark, not a test: numbers depend on the machine and its load.
 #
-#   scripts/benchmark.sh [ingest] [scale] [strategies]      (default: all three, ~25 min on 2 cores)
+#   scripts/benchmark.sh [ingest] [scale] [throughput] [strategies]      (default: all four, ~35 min on 2 cores)
 #
 #   ingest      ingestion throughput of each novel, total and per stage, and its ratio to the raw
 #               speed of the embedding model on the same chunks (the service's embedding-benchmark
 #               command, run after the service has stopped so that nothing else competes).
 #   scale       search latency p50/p95 per mode at 100K, 1M and 10M stored tokens (cumulative), in
 #               one document and across all documents; ratios against the first tier.
+#   throughput  on the scale phase's data (its database is not reset), hybrid search throughput with 32 clients (LK_BENCH_CLIENTS) and one
+#               client's latency, with distinct queries, for the current search path, the previous
+#               one (query embeddings on the request's thread, no query cache, BM25 rows read with
+#               their text while scoring) and the current one
+#               again, each in a fresh service process: a baseline measured in the same run.
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
 #
@@ -30,16 +35,18 @@ cd "$here"
 source scripts/java-env.sh
 
 phases=("$@")
-[ ${#phases[@]} -gt 0 ] || phases=(ingest scale strategies)
+[ ${#phases[@]} -gt 0 ] || phases=(ingest scale throughput strategies)
 novel=${LK_BENCH_NOVEL:-$here/../shared/data/novels/great_expectations_pg1400.txt}
 novels=${LK_BENCH_NOVELS:-$here/../shared/data/novels}
 db=${LK_BENCH_DB:-lorekeeper_bench}
 jar=target/lorekeeper-0.1.0-SNAPSHOT.jar
+# The scale phase's documents, kept for the throughput phase (which searches them as they are).
+scale_state=bench-results/scale-$db.state
 
 log() { printf '[benchmark] %s\n' "$*" >&2; }
 
 for phase in "${phases[@]}"; do
-  case $phase in ingest|scale|strategies) ;; *) log "unknown phase: $phase (ingest, scale, strategies)"; exit 2 ;; esac
+  case $phase in ingest|scale|throughput|strategies) ;; *) log "unknown phase: $phase (ingest, scale, throughput, strategies)"; exit 2 ;; esac
 done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
@@ -93,8 +100,13 @@ pick_port() {
 
 # start_service <phase> [service arguments…]: a fresh database, the service on it; sets base.
 start_service() {
-  local phase=$1; shift
   url=$(scripts/pg-local.sh reset "$db")
+  launch_service "$@"
+}
+
+# launch_service <phase> [service arguments…]: the service on the database as it is; sets base.
+launch_service() {
+  local phase=$1; shift
   port=$(pick_port)
   service_log=$work/$phase.log
   log "$phase: starting the service on port $port ($*)"
@@ -128,8 +140,27 @@ for phase in "${phases[@]}"; do
       ;;
     scale)
       start_service scale --lorekeeper.embedding.mode=sentence-mean
-      bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}"
+      bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}" "$work/scale.state"
       stop_service
+      cp "$work/scale.state" "$scale_state"
+      ;;
+    throughput)
+      [ -f "$scale_state" ] || { log "throughput needs the scale phase's corpus: run the scale phase first ($scale_state)"; exit 1; }
+      url=$(LK_PG_DB=$db scripts/pg-local.sh url)
+      # The previous search path as the same-run baseline, between two runs of the current one.
+      salt=0
+      for path in current baseline current; do
+        salt=$((salt + 1))
+        settings=(--lorekeeper.embedding.mode=sentence-mean)
+        [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0
+                                             --lorekeeper.search.keyword-text-last=false)
+        launch_service "throughput-$path" "${settings[@]}"
+        bench throughput "$base" "$novels" "$scale_state" "$path" "${LK_BENCH_CLIENTS:-32}" "${LK_BENCH_SEED:-42}" "$salt" \
+          "$work/throughput.tsv"
+        [ "$path" = current ] && [ "$salt" = 3 ] && bench modes "$base" "$novels" "$scale_state" 5 "${LK_BENCH_SEED:-42}"
+        stop_service
+      done
+      bench throughput-report "$scale_state" "$work/throughput.tsv"
       ;;
     strategies)
       latency=${LK_BENCH_LLM_LATENCY_MS:-200}

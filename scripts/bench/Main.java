@@ -3,7 +3,10 @@
 //
 //   ingest <baseUrl> <novel or folder of .txt> <serviceLog> <stateFile>   ingestion throughput per stage
 //   embedding-ratio <stateFile> <file of raw-embedding lines>             ingestion vs. the raw embedding model
-//   scale <baseUrl> <novelsFolder> <tiers, e.g. 100K,1M,10M> <seed>
+//   scale <baseUrl> <novelsFolder> <tiers, e.g. 100K,1M,10M> <seed> [stateFile]
+//   throughput <baseUrl> <novelsFolder> <stateFile> <label> <clients> <seed> <salt> <resultsFile>
+//   throughput-report <stateFile> <resultsFile>
+//   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed>      hybrid vs deep latency, one client
 //   strategies <baseUrl> <novel> <chars> <latencyMs> <strategies> <questions> <concurrency>
 
 import java.io.IOException;
@@ -23,7 +26,13 @@ public final class Main {
             case "ingest" -> IngestionBench.run(args[1], texts(Path.of(args[2])), Path.of(args[3]), Path.of(args[4]));
             case "embedding-ratio" -> IngestionBench.ratio(Path.of(args[1]), Path.of(args[2]));
             case "scale" -> ScaleBench.run(args[1], Path.of(args[2]), list(args[3]).stream().map(ScaleBench::parseTokens).toList(),
-                    Long.parseLong(args[4]));
+                    Long.parseLong(args[4]), args.length > 5 ? Path.of(args[5]) : null);
+            case "throughput" -> ThroughputBench.run(args[1], Path.of(args[2]), list(state(args[3], "ids")), args[4],
+                    Integer.parseInt(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[7]), Path.of(args[8]));
+            case "modes" -> ThroughputBench.modes(args[1], Path.of(args[2]), list(state(args[3], "ids")), Integer.parseInt(args[4]),
+                    Long.parseLong(args[5]));
+            case "throughput-report" -> ThroughputBench.report(Path.of(args[2]),
+                    String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(state(args[1], "tokens"))));
             case "strategies" -> StrategyBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),
                     list(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
             default -> usage();
@@ -38,6 +47,12 @@ public final class Main {
         try (Stream<Path> files = Files.list(fileOrFolder)) {
             return files.filter(f -> f.toString().endsWith(".txt")).sorted().toList();
         }
+    }
+
+    /** A {@code name=value} line of a state file. */
+    private static String state(String file, String name) throws IOException {
+        return Files.readAllLines(Path.of(file)).stream().filter(l -> l.startsWith(name + "=")).map(l -> l.substring(name.length() + 1))
+                .findFirst().orElseThrow(() -> new IllegalStateException(name + " missing from " + file));
     }
 
     private static List<String> list(String csv) {

@@ -47,7 +47,8 @@ final class ScaleBench {
             Map<String, double[]> p50p95) {
     }
 
-    static void run(String base, Path novels, List<Long> tiers, long seed) throws Exception {
+    /** @param state where the documents' ids and the stored tokens are written for the throughput runs (null: nowhere) */
+    static void run(String base, Path novels, List<Long> tiers, long seed, Path state) throws Exception {
         List<List<String>> sentences = sentences(novels);
         Random random = new Random(seed);
         List<String> ids = new ArrayList<>();
@@ -88,6 +89,9 @@ final class ScaleBench {
             results.add(new Tier(target, stored, ids.size(), chunks, ingestSeconds, latencies));
         }
         print(results, seed);
+        if (state != null) {
+            Files.writeString(state, "ids=" + String.join(",", ids) + "\ntokens=" + stored + "\n");
+        }
     }
 
     // ---------------------------------------------------------------- corpus

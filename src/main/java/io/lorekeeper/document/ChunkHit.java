@@ -10,4 +10,12 @@ import java.util.UUID;
  */
 public record ChunkHit(UUID documentId, int ordinal, int pageOrdinal, int start, int end, String text, List<String> turnIds,
         double score) {
+
+    /** Identity of the chunk, independent of the score. */
+    public Key key() {
+        return new Key(documentId, ordinal);
+    }
+
+    public record Key(UUID documentId, int ordinal) {
+    }
 }

@@ -37,6 +37,24 @@ public class ChunkIndex {
         return keywords.search(documentIds, query, k);
     }
 
+    /**
+     * BM25 of the query's own terms plus feedback terms (a deep search's second pass): each feedback
+     * term scores its BM25 times its weight and selects candidates like a query term.
+     */
+    public List<ChunkHit> keyword(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+        return keywords.search(documentIds, query, feedback, k);
+    }
+
+    /** The lexemes of the given chunks with their statistics over the searched documents; the query's own left out. */
+    public List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<ChunkHit.Key> chunks, String query) {
+        return keywords.feedbackLexemes(documentIds, chunks, query);
+    }
+
+    /** The stored vectors of the given chunks (those never embedded are left out). */
+    public List<float[]> vectorsOf(List<ChunkHit.Key> chunks) {
+        return vectors.vectorsOf(chunks);
+    }
+
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
     public List<ChunkHit> chunks(UUID documentId, int from, int to) {
         return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")

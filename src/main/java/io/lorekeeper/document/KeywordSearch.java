@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -35,45 +36,84 @@ class KeywordSearch {
 
     private final JdbcClient jdbc;
     private final int candidateBudget;
+    private final boolean textLast;
 
-    /** On the search database (a read replica when one is configured). */
+    /**
+     * On the search database (a read replica when one is configured).
+     *
+     * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
+     *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
+     */
     @Autowired
-    KeywordSearch(SearchDatabase database) {
-        this(database.jdbc(), CANDIDATE_BUDGET);
+    KeywordSearch(SearchDatabase database, @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast) {
+        this(database.jdbc(), CANDIDATE_BUDGET, textLast);
     }
 
     /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
-        this.jdbc = jdbc;
-        this.candidateBudget = candidateBudget;
+        this(jdbc, candidateBudget, true);
     }
 
-    record Term(String lexeme, long df, double idf) {
+    KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
+        this.jdbc = jdbc;
+        this.candidateBudget = candidateBudget;
+        this.textLast = textLast;
     }
 
     List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
         UUID[] ids = documentIds.toArray(UUID[]::new);
-        CorpusStats stats = jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
-                .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
+        CorpusStats stats = stats(ids);
         if (stats.chunks() == 0) {
             return List.of();
         }
-        List<Term> terms = terms(ids, query, stats.chunks());
+        return score(ids, stats, terms(ids, query, stats.chunks()), k);
+    }
+
+    /**
+     * BM25 of the query's own terms plus feedback terms (the deep search's second pass): each
+     * feedback term scores its BM25 times its weight, and selects candidates like a query term.
+     */
+    List<ChunkHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+        UUID[] ids = documentIds.toArray(UUID[]::new);
+        CorpusStats stats = stats(ids);
+        if (stats.chunks() == 0) {
+            return List.of();
+        }
+        List<KeywordTerm> terms = new ArrayList<>(terms(ids, query, stats.chunks()));
+        for (KeywordTerm extra : feedback) {
+            if (terms.stream().noneMatch(t -> t.lexeme().equals(extra.lexeme()))) {
+                terms.add(extra);
+            }
+        }
+        return score(ids, stats, terms, k);
+    }
+
+    private CorpusStats stats(UUID[] ids) {
+        return jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
+                .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
+    }
+
+    private List<ChunkHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
         if (terms.isEmpty()) {
             return List.of();
         }
-        String[] lexemes = terms.stream().map(Term::lexeme).toArray(String[]::new);
-        double[] idfs = terms.stream().mapToDouble(Term::idf).toArray();
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + """
-                        , sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
-                        FROM chunk c
-                        CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
-                            FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
-                        JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
-                        WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
-                        GROUP BY c.id
-                        ORDER BY score DESC, c.id
-                        LIMIT :k""")
+        String[] lexemes = terms.stream().map(KeywordTerm::lexeme).toArray(String[]::new);
+        double[] idfs = terms.stream().mapToDouble(t -> t.idf() * t.weight()).toArray();
+        String scored = """
+                SELECT c.id, sum(q.idf * (t.tf * (:k1 + 1)) / (t.tf + :k1 * (1 - :b + :b * c.term_count / :avgdl))) AS score
+                FROM chunk c
+                CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
+                    FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
+                JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
+                WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
+                GROUP BY c.id""";
+        // The k best ids first, their rows after: grouping every candidate with its text (a thousand
+        // or more across 10M stored tokens) copied the texts through the aggregate only to drop them.
+        String sql = textLast
+                ? "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
+                        + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id"
+                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",") + " ORDER BY score DESC, c.id LIMIT :k";
+        return jdbc.sql(sql)
                 .param("k1", K1).param("b", B).param("avgdl", stats.averageLength())
                 .param("lexemes", lexemes).param("idfs", idfs).param("ids", ids)
                 .param("selector", selector(terms)).param("k", k)
@@ -82,27 +122,60 @@ class KeywordSearch {
     }
 
     /**
+     * The lexemes of the given chunks (the deep search's feedback chunks) with how many of them hold
+     * each and its IDF over the searched documents: the material for feedback terms. Lexemes of the
+     * query itself are left out.
+     */
+    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<ChunkHit.Key> chunks, String query) {
+        UUID[] ids = documentIds.toArray(UUID[]::new);
+        CorpusStats stats = stats(ids);
+        if (stats.chunks() == 0 || chunks.isEmpty()) {
+            return List.of();
+        }
+        UUID[] chunkDocuments = chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new);
+        Integer[] ordinals = chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new);
+        return jdbc.sql("""
+                        SELECT f.lexeme, f.chunks, f.tf,
+                               (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = f.lexeme AND l.document_id = ANY(:ids)) AS df
+                        FROM (SELECT u.lexeme, count(*) AS chunks, sum(coalesce(array_length(u.positions, 1), 1)) AS tf
+                              FROM chunk c
+                              JOIN unnest(CAST(:docs AS uuid[]), CAST(:ordinals AS int[])) AS k(document_id, ordinal)
+                                ON c.document_id = k.document_id AND c.ordinal = k.ordinal
+                              CROSS JOIN LATERAL unnest(c.tsv) u
+                              WHERE length(u.lexeme) > 2 AND u.lexeme !~ '^[0-9]'
+                                AND u.lexeme <> ALL (SELECT lexeme FROM unnest(to_tsvector('english', :query)))
+                              GROUP BY u.lexeme) f""")
+                .param("ids", ids).param("docs", chunkDocuments).param("ordinals", ordinals).param("query", query)
+                .query((rs, n) -> {
+                    long df = rs.getLong("df");
+                    return new FeedbackLexeme(rs.getString("lexeme"), rs.getInt("chunks"), rs.getInt("tf"), df,
+                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)), (double) df / stats.chunks());
+                })
+                .list().stream().filter(l -> l.df() > 0).toList();
+    }
+
+    /**
      * The query's distinct lexemes with their document frequency in the searched chunks, summed from
      * the per-document counts kept with the chunks ({@code document_lexeme}, recomputed whenever a document is segmented).
      */
-    List<Term> terms(UUID[] ids, String query, long chunkCount) {
+    List<KeywordTerm> terms(UUID[] ids, String query, long chunkCount) {
         return jdbc.sql("""
                         SELECT q.lexeme, (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = q.lexeme AND l.document_id = ANY(?)) AS df
                         FROM (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ?)) u) q""")
                 .params(ids, query)
                 .query((rs, n) -> {
                     long df = rs.getLong("df");
-                    return new Term(rs.getString("lexeme"), df, Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5)));
+                    return new KeywordTerm(rs.getString("lexeme"), df, Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5)));
                 })
                 .list().stream().filter(t -> t.df() > 0).toList();
     }
 
-    private String selector(List<Term> terms) {
-        List<Term> byRarity = new ArrayList<>(terms);
-        byRarity.sort(Comparator.comparingLong(Term::df));
+    private String selector(List<KeywordTerm> terms) {
+        List<KeywordTerm> byRarity = new ArrayList<>(terms);
+        byRarity.sort(Comparator.comparingLong(KeywordTerm::df));
         List<String> chosen = new ArrayList<>();
         long candidates = 0;
-        for (Term term : byRarity) {
+        for (KeywordTerm term : byRarity) {
             if (!chosen.isEmpty() && candidates + term.df() > candidateBudget) {
                 break;
             }

@@ -29,6 +29,22 @@ class VectorSearch {
         this.transaction = database.transaction();
     }
 
+    /** The stored vectors of the given chunks (those never embedded are left out). */
+    List<float[]> vectorsOf(List<ChunkHit.Key> chunks) {
+        if (chunks.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                        SELECT c.embedding FROM chunk c
+                        JOIN unnest(CAST(? AS uuid[]), CAST(? AS int[])) AS k(document_id, ordinal)
+                          ON c.document_id = k.document_id AND c.ordinal = k.ordinal
+                        WHERE c.embedding IS NOT NULL""")
+                .params(chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new),
+                        chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new))
+                .query((rs, n) -> parse(rs.getString(1)))
+                .list();
+    }
+
     List<ChunkHit> search(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
         return transaction.execute(status -> {
@@ -43,5 +59,16 @@ class VectorSearch {
                     .sorted(Comparator.comparingDouble(ChunkHit::score).reversed())
                     .toList();
         });
+    }
+
+    /** A vector in pgvector's text form, {@code [0.1,-0.2,...]} (the JDBC driver is not on the compile classpath). */
+    static float[] parse(String text) {
+        String body = text.strip();
+        String[] parts = body.substring(1, body.length() - 1).split(",");
+        float[] out = new float[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            out[i] = Float.parseFloat(parts[i]);
+        }
+        return out;
     }
 }

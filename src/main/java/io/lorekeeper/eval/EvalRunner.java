@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
  * question with every strategy (at most {@code concurrency} at a time), scores the answers and the
  * evidence in the context the strategy used, and collects cost and latency from the trace.
  *
- * <p>A strategy named {@code search:vector}, {@code search:keyword} or {@code search:hybrid} is not a
+ * <p>A strategy named {@code search:vector}, {@code search:keyword}, {@code search:hybrid} or {@code search:deep} is not a
  * strategy but a retrieval probe: the best chunks of {@code POST /v1/search} for the question, at most
  * {@code searchK} of them and, with a token budget, as many in rank order as fit in it, are the context, and only evidence recall (and the tokens of that context) is measured.
  *

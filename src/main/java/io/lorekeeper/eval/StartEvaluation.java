@@ -24,7 +24,7 @@ record StartEvaluation(
         @Schema(description = "locomo, hotpotqa, loogle, comorag or jsonl") String dataset,
         @Schema(description = "File or folder relative to the server's lorekeeper.eval.data-dir") String path,
         @Schema(description = "Inline items in the generic JSONL format (dataset jsonl), instead of path") List<Map<String, Object>> items,
-        @Schema(description = "Strategies to compare, or search:vector|keyword|hybrid retrieval probes") List<String> strategies,
+        @Schema(description = "Strategies to compare, or search:vector|keyword|hybrid|deep retrieval probes") List<String> strategies,
         @Schema(description = "Per strategy, the options sent with each question, e.g. {\"rag\": {\"k\": 10}}") Map<String, Map<String, Object>> options,
         @Schema(description = "At most this many questions (0 or absent: all)") Integer limit,
         @Schema(description = "Questions in flight at once (default 4)") Integer concurrency,
@@ -33,7 +33,7 @@ record StartEvaluation(
         Boolean judge) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Set<String> SEARCH_MODES = Set.of("vector", "keyword", "hybrid");
+    private static final Set<String> SEARCH_MODES = Set.of("vector", "keyword", "hybrid", "deep");
 
     boolean judged() {
         return Boolean.TRUE.equals(judge);
@@ -95,7 +95,7 @@ record StartEvaluation(
             }
             if (name.startsWith(EvalRunner.SEARCH_PREFIX)) {
                 if (!SEARCH_MODES.contains(name.substring(EvalRunner.SEARCH_PREFIX.length()))) {
-                    throw ApiProblem.invalid(field, "a search probe is one of search:vector, search:keyword, search:hybrid");
+                    throw ApiProblem.invalid(field, "a search probe is one of search:vector, search:keyword, search:hybrid, search:deep");
                 }
             } else {
                 rerooted(field, "strategy", () -> known.require(name));

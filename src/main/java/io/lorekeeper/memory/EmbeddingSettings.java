@@ -10,6 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param mode              {@code passage} (every chunk embedded whole) or, for scale benchmarks only,
  *                          {@code sentence-mean} (see {@link SentenceMeanEmbeddingModel})
  * @param sentenceCacheSize sentences whose vectors {@code sentence-mean} keeps
+ * @param queryThreads      platform threads that embed search queries (0: one per CPU core; -1: the
+ *                          caller's own thread, as before 2026-11-25, for the benchmark's baseline)
+ * @param queryCacheSize    query vectors kept for queries asked again (0: none)
  */
 @ConfigurationProperties("lorekeeper.embedding")
 record EmbeddingSettings(
@@ -17,9 +20,15 @@ record EmbeddingSettings(
         @DefaultValue("64") int batchSize,
         @DefaultValue("Represent this sentence for searching relevant passages: ") String queryPrefix,
         @DefaultValue("passage") String mode,
-        @DefaultValue("200000") long sentenceCacheSize) {
+        @DefaultValue("200000") long sentenceCacheSize,
+        @DefaultValue("0") int queryThreads,
+        @DefaultValue("10000") long queryCacheSize) {
 
     int effectiveThreads() {
         return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+    }
+
+    int effectiveQueryThreads() {
+        return queryThreads > 0 ? queryThreads : queryThreads == 0 ? Runtime.getRuntime().availableProcessors() : 0;
     }
 }

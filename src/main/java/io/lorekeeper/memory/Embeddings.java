@@ -2,6 +2,12 @@ package io.lorekeeper.memory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import jakarta.annotation.PreDestroy;
 
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.stereotype.Service;
@@ -22,14 +28,52 @@ public class Embeddings {
     private final EmbeddingModel model;
     private final EmbeddingSettings settings;
     private final Cache<String, float[]> recent = Caffeine.newBuilder().maximumSize(CACHED_PASSAGES).build();
+    /**
+     * Queries recur too: a strategy searches with the question more than once, an evaluation asks
+     * each question with several probes. A query costs milliseconds of model time, about as much as
+     * the rest of a search.
+     */
+    private final Cache<String, float[]> queries;
+    /**
+     * Requests run on virtual threads, and a virtual thread inside ONNX Runtime's native code pins
+     * its carrier: with one carrier per core, two concurrent query embeddings on two cores stopped
+     * every other request of the JVM (reading results, writing responses) until they finished. The
+     * model runs on these platform threads instead and the request's virtual thread waits unmounted.
+     */
+    private final ExecutorService queryThreads;
 
     Embeddings(EmbeddingModel model, EmbeddingSettings settings) {
         this.model = model;
         this.settings = settings;
+        this.queries = settings.queryCacheSize() > 0 ? Caffeine.newBuilder().maximumSize(settings.queryCacheSize()).build() : null;
+        int threads = settings.effectiveQueryThreads();
+        this.queryThreads = threads > 0
+                ? Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("embed-query-", 0).daemon().factory())
+                : null;
     }
 
+    @PreDestroy
+    void close() {
+        if (queryThreads != null) {
+            queryThreads.shutdownNow();
+        }
+    }
+
+    /** The query's vector; callers must not modify it (it is shared with later callers of the same query). */
     public float[] query(String query) {
-        return model.embed(settings.queryPrefix() + query);
+        return queries == null ? embedQuery(query) : queries.get(query, this::embedQuery);
+    }
+
+    private float[] embedQuery(String query) {
+        String text = settings.queryPrefix() + query;
+        if (queryThreads == null) {
+            return model.embed(text);
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> model.embed(text), queryThreads).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
     }
 
     public List<float[]> passages(List<String> passages) {

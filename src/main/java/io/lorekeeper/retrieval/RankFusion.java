@@ -17,13 +17,24 @@ final class RankFusion {
     }
 
     static List<SearchHit> fuse(List<List<SearchHit>> rankings, int k) {
+        double[] equal = new double[rankings.size()];
+        java.util.Arrays.fill(equal, 1.0);
+        return fuse(rankings, equal, k);
+    }
+
+    /** Weighted fusion: ranking i contributes {@code weights[i] / (c + rank)}. */
+    static List<SearchHit> fuse(List<List<SearchHit>> rankings, double[] weights, int k) {
+        if (weights.length != rankings.size()) {
+            throw new IllegalArgumentException(rankings.size() + " rankings but " + weights.length + " weights");
+        }
         Map<SearchHit.ChunkKey, SearchHit> hits = new LinkedHashMap<>();
         Map<SearchHit.ChunkKey, Double> scores = new LinkedHashMap<>();
-        for (List<SearchHit> ranking : rankings) {
+        for (int i = 0; i < rankings.size(); i++) {
+            List<SearchHit> ranking = rankings.get(i);
             for (int rank = 0; rank < ranking.size(); rank++) {
                 SearchHit hit = ranking.get(rank);
                 hits.putIfAbsent(hit.key(), hit);
-                scores.merge(hit.key(), 1.0 / (C + rank + 1), Double::sum);
+                scores.merge(hit.key(), weights[i] / (C + rank + 1), Double::sum);
             }
         }
         return scores.entrySet().stream()

@@ -38,7 +38,7 @@ class SearchController {
             @Schema(description = "Documents to search (all READY)", requiredMode = Schema.RequiredMode.REQUIRED) List<UUID> documentIds,
             @Schema(description = "What to look for", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 4000)
             String query,
-            @Schema(description = "Ranking", allowableValues = {"vector", "keyword", "hybrid"}, defaultValue = "hybrid") String mode,
+            @Schema(description = "Ranking", allowableValues = {"vector", "keyword", "hybrid", "deep"}, defaultValue = "hybrid") String mode,
             @Schema(description = "Hits to return", minimum = "1", maximum = "100", defaultValue = "10") Integer k,
             @Schema(description = "Neighbouring chunks on each side to return as context", minimum = "0", maximum = "10",
                     defaultValue = "0") Integer window) {
@@ -57,12 +57,12 @@ class SearchController {
     }
 
     @Schema(description = "The hits, best first, and how they were ranked")
-    record SearchResponse(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"vector", "keyword", "hybrid"})
+    record SearchResponse(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"vector", "keyword", "hybrid", "deep"})
             String mode, int k, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Hit> hits, long tookMs) {
     }
 
     @PostMapping("/v1/search")
-    @Operation(operationId = "searchDocuments", summary = "Search documents by vector, keyword (BM25) or hybrid (reciprocal-rank fusion)")
+    @Operation(operationId = "searchDocuments", summary = "Search documents by vector, keyword (BM25), hybrid (reciprocal-rank fusion) or deep (hybrid plus a second, feedback-steered retrieval)")
     @ApiResponse(responseCode = "200", description = "The hits, best first")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -112,7 +112,7 @@ class SearchController {
         try {
             return SearchMode.valueOf(mode.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.invalid("mode", "mode must be one of vector, keyword, hybrid");
+            throw ApiProblem.invalid("mode", "mode must be one of vector, keyword, hybrid, deep");
         }
     }
 }

@@ -146,4 +146,30 @@ class RankFusionTest {
         assertThat(RankFusion.fuse(List.of(), 10)).isEmpty();
         assertThat(RankFusion.fuse(List.of(List.of(), List.of()), 10)).isEmpty();
     }
+
+    @Test
+    void aWeightedRankingCountsItsReciprocalRanksTimesItsWeight() {
+        List<SearchHit> first = List.of(hit(1), hit(2));
+        List<SearchHit> second = List.of(hit(3), hit(1));
+
+        List<SearchHit> fused = RankFusion.fuse(List.of(first, second), new double[] {1.0, 0.5}, 10);
+
+        assertThat(keys(fused)).containsExactly(key(DOC_A, 1), key(DOC_A, 2), key(DOC_A, 3));
+        assertThat(fused.get(0).score()).isCloseTo(rr(0) + 0.5 * rr(1), within(1e-12));
+        assertThat(fused.get(1).score()).isCloseTo(rr(1), within(1e-12));
+        assertThat(fused.get(2).score()).isCloseTo(0.5 * rr(0), within(1e-12));
+    }
+
+    @Test
+    void equalWeightsAreThePlainFusion() {
+        List<List<SearchHit>> rankings = List.of(List.of(hit(1), hit(2), hit(3)), List.of(hit(3), hit(4)));
+
+        assertThat(RankFusion.fuse(rankings, new double[] {1, 1}, 10)).isEqualTo(RankFusion.fuse(rankings, 10));
+    }
+
+    @Test
+    void everyRankingNeedsAWeight() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> RankFusion.fuse(List.of(List.of(hit(1))), new double[] {1, 1}, 10));
+    }
 }
