@@ -29,6 +29,12 @@ final class ClosedQuestions {
             "(?:,|\\b(?:older|younger|first|earlier|later|more|less|bigger|smaller|larger|longer|shorter)\\b)\\s*(?:the\\s+)?([^,?]{2,60}?)\\s+or\\s+(?:the\\s+)?([^,?]{2,60}?)\\s*\\??$",
             Pattern.CASE_INSENSITIVE);
 
+    /** "Does John live close to a beach or the mountains?": the noun phrases either side of the closing "or". */
+    private static final Pattern NOUN_OR_NOUN = Pattern.compile(
+            "\\b(?:a|an|the|to|in|at|on|of|for|with|by)\\s+((?:(?!(?:a|an|the)\\b)[\\p{L}'-]+\\s+){0,2}[\\p{L}'-]+)\\s+or\\s+(?:(?:a|an|the)\\s+)?"
+                    + "([\\p{L}'-]+(?:\\s+[\\p{L}'-]+){0,2})\\s*\\?$",
+            Pattern.CASE_INSENSITIVE);
+
     private ClosedQuestions() {
     }
 
@@ -40,7 +46,10 @@ final class ClosedQuestions {
     static List<String> alternatives(String question) {
         Matcher m = ALTERNATIVES.matcher(question.strip());
         if (!m.find()) {
-            return List.of();
+            m = NOUN_OR_NOUN.matcher(question.strip());
+            if (!YES_NO.matcher(question.strip()).matches() || !m.find()) {
+                return List.of();
+            }
         }
         return List.of(m.group(1).strip(), m.group(2).strip());
     }

@@ -64,6 +64,9 @@ final class ShortAnswer {
     /** A name opening a sentence, then an optional aside ("(born 1952)", ", also known as X,"), then "is a / was the". */
     private static final Pattern COPULAR_SUBJECT = Pattern.compile("^[\"“']?(\\p{Lu}[\\p{L}\\p{N}'’.&-]*(?:\\s+(?:(?:of|the|and|de|van|von|for|in|on|a)\\s+)*"
             + "[\\p{Lu}\\p{N}][\\p{L}\\p{N}'’.&!-]*)*)[\"”']?\\s*(?:\\([^)]*\\)\\s*)?(?:,[^,]{1,80},\\s*)?(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+    private static final Set<String> OPENERS = Set.of("while", "even", "after", "before", "since", "during", "once", "although",
+            "though", "because", "besides", "luckily", "unfortunately", "honestly", "plus", "yep", "nope", "okay", "ok", "sounds",
+            "seeing", "being", "having", "playing", "taking", "making", "working", "speaking", "everyone", "someone", "nothing");
     private static final Set<String> DEMONYMS = Set.of("american", "british", "english", "scottish", "welsh", "irish", "french",
             "german", "italian", "spanish", "portuguese", "dutch", "belgian", "swiss", "austrian", "swedish", "norwegian", "danish",
             "finnish", "polish", "russian", "soviet", "ukrainian", "greek", "turkish", "canadian", "mexican", "brazilian",
@@ -126,7 +129,7 @@ final class ShortAnswer {
             case PERSON -> subject(question, sentence).or(() -> names(question, sentence));
             case PLACE -> place(question, sentence);
             case QUANTITY -> number(question, sentence);
-            case OTHER -> subject(question, sentence).or(() -> namedThing(question, sentence));
+            case OTHER -> asksWhat(question) ? subject(question, sentence).or(() -> namedThing(question, sentence)) : Optional.empty();
         };
         if (typed.isPresent()) {
             return typed.get();
@@ -268,19 +271,31 @@ final class ShortAnswer {
                     || (parts.size() == 1 && startsSentence(sentence, m.start()))) {
                 continue;
             }
+            int start = m.start();
+            // "Meet Shadow": a leading word that is not part of the name is left out
+            while (parts.size() > 1 && (NOT_NAMES.contains(parts.getFirst()) || isCommonWord(parts.getFirst()))) {
+                start = sentence.indexOf(parts.get(1), start + parts.getFirst().length());
+                parts = parts.subList(1, parts.size());
+            }
             int distance = Integer.MAX_VALUE;
             for (Span w : nearWords) {
-                distance = Math.min(distance, Math.min(Math.abs(w.start() - m.end()), Math.abs(m.start() - w.end())));
+                distance = Math.min(distance, Math.min(Math.abs(w.start() - m.end()), Math.abs(start - w.end())));
             }
             if (distance < bestDistance) {
                 bestDistance = distance;
-                best = new Span(m.start(), m.end());
+                best = new Span(start, m.end());
             }
         }
         if (best == null || bestDistance > 80) {
             return Optional.empty();
         }
         return Optional.of(new Answer(best.of(sentence), best, false, Kind.NAMES));
+    }
+
+    /** "What ...", "Which ...", "... known as what?": a question after a thing, not a reason or a manner. */
+    static boolean asksWhat(String question) {
+        String q = question.strip().toLowerCase(Locale.ROOT);
+        return !q.startsWith("why") && !q.startsWith("how") && q.matches(".*\\b(what|which)\\b.*");
     }
 
     /**
@@ -328,6 +343,12 @@ final class ShortAnswer {
         return true;
     }
 
+    /** A capitalised word that is an ordinary word opening a sentence ("Even", "While", "I'm"), not a name. */
+    private static boolean isCommonWord(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        return FILLER.contains(lower) || OPENERS.contains(lower);
+    }
+
     /** "American", "Bangladeshi", "French": adjectives of nationality are capitalised but name no one. */
     static boolean isDemonym(String word) {
         String lower = word.toLowerCase(Locale.ROOT);
@@ -360,7 +381,7 @@ final class ShortAnswer {
         while (m.find()) {
             String name = m.group();
             List<String> parts = List.of(name.split("\\s+"));
-            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p))) {
+            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
                 continue;
             }
             int start = m.start();
