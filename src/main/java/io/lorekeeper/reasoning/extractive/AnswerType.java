@@ -30,7 +30,7 @@ enum AnswerType {
 
     /** Place nouns a "what/which ..." question can ask for ("in what New York city", "which county"). */
     private static final String PLACE_NOUNS = "place|city|country|town|location|county|state|region|province|island|village|"
-            + "continent|district|borough|neighbou?rhood|capital|places|cities|countries|towns|states";
+            + "continent|district|borough|neighbou?rhood|capital|places|cities|countries|towns";
 
     static AnswerType of(String question) {
         String q = question.strip().toLowerCase(Locale.ROOT);

@@ -146,10 +146,24 @@ class ExtractiveStrategy implements AnswerStrategy {
                 ? new ShortAnswer.Answer(ClosedQuestions.yesOrNo(question, best.candidate().text()),
                         new io.lorekeeper.text.Span(0, best.candidate().text().length()), true, ShortAnswer.Kind.YES_NO)
                 : ShortAnswer.of(question, type, best.candidate().text(), said);
-        context.trace().record("span", span(best.candidate(), shortAnswer));
-
+        Candidate source = best.candidate();
         List<Citation> citations = new ArrayList<>();
-        citations.add(citation(best.candidate()));
+        if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+            Map<Candidate, Double> scores = new java.util.HashMap<>();
+            scored.forEach(s -> scores.put(s.candidate(), s.score()));
+            java.util.Optional<SecondHop.Hop> hop = SecondHop.follow(question, type, best.candidate(), candidates, scores);
+            if (hop.isPresent()) {
+                source = hop.get().evidence();
+                shortAnswer = hop.get().answer();
+                citations.add(citation(source));
+                context.trace().record("hop", Map.of("bridge", best.candidate().text(), "evidence", source.text()));
+            }
+        }
+        context.trace().record("span", span(source, shortAnswer));
+        Citation first = citation(best.candidate());
+        if (!citations.contains(first)) {
+            citations.add(first);
+        }
         if (type == AnswerType.TIME && header.isPresent()) {
             citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
         }
