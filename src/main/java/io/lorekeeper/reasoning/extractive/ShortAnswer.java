@@ -160,7 +160,19 @@ final class ShortAnswer {
         while (start < sentence.length() && Character.isWhitespace(sentence.charAt(start))) {
             start++;
         }
-        return start < sentence.length() ? start : 0;
+        if (start >= sentence.length()) {
+            return 0;
+        }
+        // a title is taken up by the text under it ("Kiss and Tell (1945 film)" / "Kiss and Tell is a 1945 film");
+        // a hard-wrapped line of a book is simply continued by the next one
+        String opening = sentence.substring(start, Math.min(sentence.length(), start + 200)).toLowerCase(Locale.ROOT);
+        Set<String> openingWords = new HashSet<>();
+        Matcher o = WORD.matcher(opening);
+        while (o.find()) {
+            openingWords.add(o.group());
+        }
+        boolean takenUp = contentWords(first).stream().map(w -> w.toLowerCase(Locale.ROOT)).anyMatch(openingWords::contains);
+        return takenUp ? start : 0;
     }
 
     /**

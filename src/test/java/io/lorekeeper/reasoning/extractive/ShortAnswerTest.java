@@ -102,6 +102,15 @@ class ShortAnswerTest {
     }
 
     @Test
+    void aHardWrappedLineOfABookIsNoHeading() {
+        String sentence = "“I have been told by a man named Abel Marsh, that he is the\nfriend so long unknown to me.”";
+
+        assertThat(ShortAnswer.headingEnd(sentence)).isZero();
+        assertThat(answer("Who is Tom's secret friend?", sentence, null).text()).isEqualTo("Abel Marsh");
+        assertThat(ShortAnswer.headingEnd("Harbour Lights (1952 film)\nHarbour Lights is a film.")).isEqualTo(27);
+    }
+
+    @Test
     void anXIsYSentenceAnswersAQuestionThatDescribesX() {
         String sentence = "Glasswing is a science fiction series of novels for young readers written by Tom Reyes.";
 
