@@ -28,21 +28,34 @@ enum AnswerType {
             "My", "His", "Her", "Our", "Their", "Your", "In", "On", "At", "Of", "For", "With", "Not", "Now", "How",
             "Mr", "Mrs", "Ms", "Miss", "Sir", "Dr", "Madam", "Mister", "Lady", "Lord");
 
+    /** Place nouns a "what/which ..." question can ask for ("in what New York city", "which county"). */
+    private static final String PLACE_NOUNS = "place|city|country|town|location|county|state|region|province|island|village|"
+            + "continent|district|borough|neighbou?rhood|capital|places|cities|countries|towns";
+
     static AnswerType of(String question) {
         String q = question.strip().toLowerCase(Locale.ROOT);
-        if (q.matches("^(who|whom|whose)\\b.*") || q.matches(".*\\b(which|what) (person|man|woman|character|name)\\b.*")) {
+        // "who" opens the question or closes it ("formed by who?"); inside, it is usually a relative pronoun
+        if (q.matches("^(who|whom|whose)\\b.*") || q.matches(".*\\b(who|whom)\\s*\\??$")
+                || q.matches(".*\\b(which|what) (person|man|woman|character|name)\\b.*")) {
             return PERSON;
         }
-        if (q.matches("^when\\b.*") || q.matches(".*\\b(what|which) (year|date|day|month|time)\\b.*") || q.matches(".*\\bhow long\\b.*")) {
+        if (q.matches("^when\\b.*") || q.matches(".*\\bwhen\\s*\\??$")
+                || q.matches(".*\\b(what|which) (year|date|day|month|time|timeframe|period|decade|century)\\b.*")
+                || q.matches(".*\\bhow long\\b.*")) {
             return TIME;
         }
-        if (q.matches(".*\\bhow (many|much|old|often|far)\\b.*") || q.matches(".*\\b(what|which) (number|amount|age)\\b.*")) {
+        if (q.matches(".*\\bhow (many|much|old|often|far)\\b.*") || q.matches(".*\\b(what|which) (number|amount|age|population)\\b.*")) {
             return QUANTITY;
         }
-        if (q.matches("^where\\b.*") || q.matches(".*\\b(what|which) (place|city|country|town|location)\\b.*")) {
+        if (q.matches("^where\\b.*") || q.matches(".*\\b(what|which)(\\s+\\S+){0,2}\\s+(" + PLACE_NOUNS + ")\\b.*")) {
             return PLACE;
         }
         return OTHER;
+    }
+
+    /** Whether the question asks for a year ("in what year", "since which year"): a full date answers too much. */
+    static boolean asksForYear(String question) {
+        return question.toLowerCase(Locale.ROOT).matches(".*\\b(what|which) year\\b.*");
     }
 
     /** Whether the sentence holds an answer of this type that the question does not already contain. */

@@ -37,10 +37,19 @@ final class CandidateSentences {
                 if (local.length() < MIN_CHARS || !seen.add(span)) {
                     continue;
                 }
-                out.add(new Candidate(hit.documentId(), span, local.of(hit.text()), hit.chunkOrdinal(), hit.pageOrdinal(), prior));
+                String speaker = conversation ? speakerOf(hit.text(), local.start()) : null;
+                out.add(new Candidate(hit.documentId(), span, local.of(hit.text()), hit.chunkOrdinal(), hit.pageOrdinal(), prior, speaker));
             }
         }
         return out;
+    }
+
+    /** The "Name: " that opens the line a sentence is on, or null. */
+    static String speakerOf(String text, int at) {
+        int lineStart = text.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
+        int lineEnd = text.indexOf('\n', lineStart);
+        Matcher speaker = SPEAKER.matcher(text.substring(lineStart, lineEnd < 0 ? text.length() : lineEnd));
+        return speaker.find() ? speaker.group().substring(0, speaker.group().length() - 2).strip() : null;
     }
 
     private static List<Span> conversationSentences(String text) {

@@ -133,24 +133,58 @@ class ExtractiveStrategy implements AnswerStrategy {
         if (context.isMultipleChoice()) {
             return choose(context, candidates, vectors);
         }
+        List<String> alternatives = ClosedQuestions.alternatives(question);
+        if (!alternatives.isEmpty()) {
+            return alternative(context, alternatives, scored, candidates, vectors);
+        }
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
         java.util.Optional<Citation> header = conversation ? sessionHeader(retriever, best.candidate()) : java.util.Optional.empty();
         LocalDate said = header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
-        ShortAnswer.Answer shortAnswer = ShortAnswer.of(question, type, best.candidate().text(), said);
-        context.trace().record("span", span(best.candidate(), shortAnswer));
-
+        ShortAnswer.Answer shortAnswer = ClosedQuestions.isYesNo(question)
+                ? new ShortAnswer.Answer(ClosedQuestions.yesOrNo(question, best.candidate().text()),
+                        new io.lorekeeper.text.Span(0, best.candidate().text().length()), true, ShortAnswer.Kind.YES_NO)
+                : ShortAnswer.of(question, type, best.candidate().text(), said);
+        Candidate source = best.candidate();
         List<Citation> citations = new ArrayList<>();
-        citations.add(citation(best.candidate()));
+        if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+            Map<Candidate, Double> scores = new java.util.HashMap<>();
+            scored.forEach(s -> scores.put(s.candidate(), s.score()));
+            java.util.Optional<SecondHop.Hop> hop = SecondHop.follow(question, type, best.candidate(), candidates, scores);
+            if (hop.isPresent()) {
+                source = hop.get().evidence();
+                shortAnswer = hop.get().answer();
+                citations.add(citation(source));
+                context.trace().record("hop", Map.of("bridge", best.candidate().text(), "evidence", source.text()));
+            }
+        }
+        context.trace().record("span", span(source, shortAnswer));
+        Citation first = citation(best.candidate());
+        if (!citations.contains(first)) {
+            citations.add(first);
+        }
         if (type == AnswerType.TIME && header.isPresent()) {
             citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
+        }
+        if (shortAnswer.kind() != ShortAnswer.Kind.YES_NO && type != AnswerType.TIME && ShortAnswer.asksForSeveral(question)) {
+            ListAnswer list = ListAnswer.of(question, type, scored, shortAnswer);
+            if (list.sentences().size() > 1) {
+                shortAnswer = list.answer();
+                for (Candidate c : list.sentences().subList(1, list.sentences().size())) {
+                    citations.add(citation(c));
+                }
+                context.trace().record("list", Map.of("items", list.answer().text(), "sentences", list.sentences().size()));
+            }
         }
         for (SentenceScorer.Scored s : scored.subList(1, scored.size())) {
             if (citations.size() >= settings.maxSpans() || s.score() < CITATION_RATIO * best.score()) {
                 break;
             }
-            citations.add(citation(s.candidate()));
+            Citation c = citation(s.candidate());
+            if (!citations.contains(c)) {
+                citations.add(c);
+            }
         }
         Map<String, Double> features = Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer);
         double confidence = Confidence.of(features);
@@ -182,6 +216,45 @@ class ExtractiveStrategy implements AnswerStrategy {
                 "evidence", pick.evidence().text()));
         return new StrategyResult(context.choices().get(pick.choice()), StrategyResult.EXTRACTIVE,
                 List.of(citation(pick.evidence())), pick.confidence(), pick.choice(), false);
+    }
+
+    /**
+     * "Who is older, A or B?": the question's own alternatives are the choices. A comparison in time
+     * is decided by the year each alternative's best sentence gives (a birth or founding date);
+     * otherwise, or when a year is missing, by which alternative the evidence supports best. The
+     * answer is the alternative's text, cited from the sentence that decided it.
+     */
+    private StrategyResult alternative(QuestionContext context, List<String> alternatives, List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates, List<float[]> vectors) {
+        int direction = ClosedQuestions.timeDirection(context.question());
+        if (direction != 0) {
+            Candidate[] evidence = new Candidate[alternatives.size()];
+            Integer[] years = new Integer[alternatives.size()];
+            for (int i = 0; i < alternatives.size(); i++) {
+                String name = alternatives.get(i).toLowerCase(java.util.Locale.ROOT);
+                for (SentenceScorer.Scored s : scored) {
+                    java.util.Optional<Integer> year = ClosedQuestions.firstYear(s.candidate().text());
+                    if (s.candidate().text().toLowerCase(java.util.Locale.ROOT).contains(name) && year.isPresent()) {
+                        evidence[i] = s.candidate();
+                        years[i] = year.get();
+                        break;
+                    }
+                }
+            }
+            if (years[0] != null && years[1] != null && !years[0].equals(years[1])) {
+                int chosen = (years[0] < years[1]) == (direction < 0) ? 0 : 1;
+                context.trace().record("choices", Map.of("alternatives", alternatives, "years", List.of(years[0], years[1]),
+                        "chosen", alternatives.get(chosen)));
+                Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
+                return new StrategyResult(alternatives.get(chosen), StrategyResult.EXTRACTIVE,
+                        List.of(citation(evidence[0]), citation(evidence[1])), Confidence.of(features), null, false);
+            }
+        }
+        ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), alternatives, candidates, vectors, embeddings);
+        context.trace().record("choices", Map.of("alternatives", alternatives, "chosen", alternatives.get(pick.choice()),
+                "evidence", pick.evidence().text()));
+        return new StrategyResult(alternatives.get(pick.choice()), StrategyResult.EXTRACTIVE, List.of(citation(pick.evidence())),
+                pick.confidence(), null, false);
     }
 
     private static java.util.Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {

@@ -35,6 +35,13 @@ final class SentenceScorer {
     /** What a question sentence keeps of its score, and what share of it the reply that follows it gets. */
     static final double QUESTION_DAMP = 0.6;
     static final double REPLY_SHARE = 0.95;
+    /**
+     * In a conversation, what a person did or thinks is told in their own turns; a turn that names
+     * them is mostly said to them ("Wow, Caroline, that sounds awesome!") and matches a question
+     * about them by their name alone.
+     */
+    static final double OWN_WORDS = 1.2;
+    static final double SAID_TO = 0.8;
     /** Characters between a turn's last sentence and the next turn's first: a line break and "Name: ". */
     private static final int NEW_TURN_GAP = 3;
 
@@ -59,6 +66,7 @@ final class SentenceScorer {
             min = Math.min(min, cosines[i]);
             max = Math.max(max, cosines[i]);
         }
+        Set<String> askedSpeakers = askedSpeakers(question, candidates);
         List<Scored> scored = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
@@ -77,6 +85,13 @@ final class SentenceScorer {
             }
             if (c.text().split("\\s+").length < 4) {
                 score *= 0.7;
+            }
+            if (!askedSpeakers.isEmpty() && c.speaker() != null) {
+                if (askedSpeakers.contains(c.speaker())) {
+                    score *= OWN_WORDS;
+                } else if (askedSpeakers.stream().anyMatch(name -> names(c.text(), name))) {
+                    score *= SAID_TO;
+                }
             }
             scored.add(new Scored(c, score, semantic, lexical, c.prior(), typeMatch));
         }
@@ -115,6 +130,28 @@ final class SentenceScorer {
             }
             scored.set(i, new Scored(q.candidate(), q.score() * QUESTION_DAMP, q.semantic(), q.lexical(), q.prior(), q.typeMatch()));
         }
+    }
+
+    /** The speakers of the candidate turns that the question names ("Mel" names Melanie). */
+    static Set<String> askedSpeakers(String question, List<Candidate> candidates) {
+        Set<String> asked = new HashSet<>();
+        for (Candidate c : candidates) {
+            if (c.speaker() != null && !asked.contains(c.speaker()) && names(question, c.speaker())) {
+                asked.add(c.speaker());
+            }
+        }
+        return asked;
+    }
+
+    /** Whether the text names the speaker: their name, or a capitalised short form of it of three letters or more. */
+    static boolean names(String text, String speaker) {
+        String first = speaker.split("\\s+")[0];
+        for (String word : text.split("[^\\p{L}]+")) {
+            if (word.length() >= 3 && Character.isUpperCase(word.charAt(0)) && first.startsWith(word)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean isQuestion(String sentence) {

@@ -29,7 +29,7 @@ import io.lorekeeper.text.Terms;
 final class ShortAnswer {
 
     enum Kind {
-        DATE, SESSION_DATE, NAMES, PLACE, NUMBER, PHRASE, REASON, SENTENCE
+        DATE, SESSION_DATE, NAMES, PLACE, NUMBER, PHRASE, REASON, SENTENCE, LIST, YES_NO, CHOICE
     }
 
     /**
@@ -45,7 +45,7 @@ final class ShortAnswer {
     }
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’&-]*");
-    private static final Pattern NAME = Pattern.compile("\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:(?:of|de|van|von|the)\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
+    private static final Pattern NAME = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:(?:of|de|van|von|the)\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
     private static final Pattern PLACE = Pattern.compile("\\b(?:in|at|to|from|near|into|across|visited|around)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}'’-]+"
             + "(?:\\s+(?:of\\s+)?\\p{Lu}[\\p{L}'’-]+)*)");
     private static final Pattern NUMBER = Pattern.compile("\\b(\\d+(?:[.,]\\d+)?%?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -53,6 +53,26 @@ final class ShortAnswer {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern REASON = Pattern.compile("\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*",
             Pattern.CASE_INSENSITIVE);
+    /** "what (kind of)? books", "which cities": the noun the question asks for, when it ends in s. */
+    private static final Pattern PLURAL_ASKED = Pattern.compile("^(?:what|which)\\s+(?:(?:kinds?|types?|sorts?) of\\s+)?(?:[\\p{L}-]+\\s+)?([\\p{L}-]+s)\\s+"
+            + "(?:has|have|had|do|does|did|are|were|is|was)\\b");
+    private static final Set<String> SINGULAR_IN_S = Set.of("is", "was", "has", "does", "this", "news", "series", "species", "status", "bus",
+            "class", "business", "focus", "process", "success", "campus", "genius", "virus", "lens", "gas", "christmas", "always");
+    /** Whatever opens a sentence up to its first "is a / was the": the subject, however long its asides. */
+    private static final Pattern LOOSE_COPULA = Pattern.compile("^(.{1,200}?)\\s(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+    private static final Pattern FOUR_DIGIT_YEAR = Pattern.compile("\\b\\d{4}\\b");
+    /** A name opening a sentence, then an optional aside ("(born 1952)", ", also known as X,"), then "is a / was the". */
+    private static final Pattern COPULAR_SUBJECT = Pattern.compile("^[\"“']?(\\p{Lu}[\\p{L}\\p{N}'’.&-]*(?:\\s+(?:(?:of|the|and|de|van|von|for|in|on|a)\\s+)*"
+            + "[\\p{Lu}\\p{N}][\\p{L}\\p{N}'’.&!-]*)*)[\"”']?\\s*(?:\\([^)]*\\)\\s*)?(?:,[^,]{1,80},\\s*)?(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+    private static final Set<String> OPENERS = Set.of("while", "even", "after", "before", "since", "during", "once", "although",
+            "though", "because", "besides", "luckily", "unfortunately", "honestly", "plus", "yep", "nope", "okay", "ok", "sounds",
+            "seeing", "being", "having", "playing", "taking", "making", "working", "speaking", "everyone", "someone", "nothing");
+    private static final Set<String> DEMONYMS = Set.of("american", "british", "english", "scottish", "welsh", "irish", "french",
+            "german", "italian", "spanish", "portuguese", "dutch", "belgian", "swiss", "austrian", "swedish", "norwegian", "danish",
+            "finnish", "polish", "russian", "soviet", "ukrainian", "greek", "turkish", "canadian", "mexican", "brazilian",
+            "argentine", "argentinian", "chilean", "cuban", "australian", "japanese", "chinese", "korean", "indian", "pakistani",
+            "bangladeshi", "israeli", "egyptian", "african", "european", "asian", "arab", "persian", "iranian", "filipino", "thai",
+            "vietnamese", "indonesian", "nigerian", "roman", "jewish", "christian", "catholic", "muslim", "hindu", "buddhist");
     private static final Pattern BOUNDARY = Pattern.compile("[,;:!?.()\"“”—–]|\\s-\\s");
     /** Words that carry no answer of their own: pronouns, auxiliaries, fillers of speech. */
     private static final Set<String> FILLER = new HashSet<>(List.of("i", "me", "my", "mine", "myself", "you", "your", "yours", "we", "us",
@@ -86,12 +106,30 @@ final class ShortAnswer {
      * @param said the date the sentence was said on (a conversation's session date), or null
      */
     static Answer of(String question, AnswerType type, String sentence, LocalDate said) {
+        int body = headingEnd(sentence);
+        if (body == 0) {
+            return ofBody(question, type, sentence, said);
+        }
+        if (type == AnswerType.PERSON || type == AnswerType.OTHER) {
+            Optional<Answer> titled = titleSubject(question, sentence.substring(0, body), sentence.substring(body));
+            if (titled.isPresent()) {
+                return titled.get();
+            }
+        }
+        // a heading line ("Shirley Temple" above "Shirley Temple Black was ...") is a title, not part of what the sentence says
+        Answer inBody = ofBody(question, type, sentence.substring(body), said);
+        Span shifted = new Span(inBody.span().start() + body, inBody.span().end() + body);
+        return new Answer(inBody.text(), inBody.kind() == Kind.SENTENCE ? new Span(0, sentence.length()) : shifted,
+                inBody.derived(), inBody.kind());
+    }
+
+    private static Answer ofBody(String question, AnswerType type, String sentence, LocalDate said) {
         Optional<Answer> typed = switch (type) {
-            case TIME -> time(sentence, said);
-            case PERSON -> names(question, sentence);
+            case TIME -> (said == null ? nearestTime(question, sentence) : time(sentence, said)).map(a -> AnswerType.asksForYear(question) ? year(a, sentence) : a);
+            case PERSON -> subject(question, sentence).or(() -> names(question, sentence));
             case PLACE -> place(question, sentence);
             case QUANTITY -> number(question, sentence);
-            case OTHER -> Optional.empty();
+            case OTHER -> asksWhat(question) ? subject(question, sentence).or(() -> namedThing(question, sentence)) : Optional.empty();
         };
         if (typed.isPresent()) {
             return typed.get();
@@ -103,6 +141,232 @@ final class ShortAnswer {
             }
         }
         return phrase(question, sentence).orElseGet(() -> new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
+    }
+
+    /**
+     * Where a sentence's text starts after a heading line: a first line without closing punctuation
+     * followed by a line break, as titles stand above their paragraph. 0 when there is none.
+     */
+    static int headingEnd(String sentence) {
+        int newline = sentence.indexOf('\n');
+        if (newline <= 0 || newline > 120) {
+            return 0;
+        }
+        String first = sentence.substring(0, newline).strip();
+        if (first.isEmpty() || ".!?:;,".indexOf(first.charAt(first.length() - 1)) >= 0) {
+            return 0;
+        }
+        int start = newline;
+        while (start < sentence.length() && Character.isWhitespace(sentence.charAt(start))) {
+            start++;
+        }
+        if (start >= sentence.length()) {
+            return 0;
+        }
+        // a title is taken up by the text under it ("Kiss and Tell (1945 film)" / "Kiss and Tell is a 1945 film");
+        // a hard-wrapped line of a book is simply continued by the next one
+        String opening = sentence.substring(start, Math.min(sentence.length(), start + 200)).toLowerCase(Locale.ROOT);
+        Set<String> openingWords = new HashSet<>();
+        Matcher o = WORD.matcher(opening);
+        while (o.find()) {
+            openingWords.add(o.group());
+        }
+        boolean takenUp = contentWords(first).stream().map(w -> w.toLowerCase(Locale.ROOT)).anyMatch(openingWords::contains);
+        return takenUp ? start : 0;
+    }
+
+    /**
+     * A paragraph under a title that opens by defining its subject ("Bob Seger" above "Robert Clark
+     * Seger (born May 6, 1945) is an American singer-songwriter ...") answers with the title, the
+     * name the text goes by, when the question describes that subject without naming it.
+     */
+    static Optional<Answer> titleSubject(String question, String heading, String body) {
+        String title = heading.strip().replaceFirst("\\s*\\([^)]*\\)$", "");
+        Matcher m = LOOSE_COPULA.matcher(body);
+        if (title.isEmpty() || !m.find()) {
+            return Optional.empty();
+        }
+        Set<String> asked = words(question);
+        List<String> titleWords = contentWords(title);
+        String subjectPart = m.group(1);
+        if (titleWords.isEmpty() || titleWords.stream().anyMatch(w -> asked.contains(stem(w)))
+                || titleWords.stream().noneMatch(subjectPart::contains)) {
+            return Optional.empty();
+        }
+        long shared = contentWords(body.substring(m.end(1))).stream().map(ShortAnswer::stem).distinct().filter(asked::contains).count();
+        if (shared < 2) {
+            return Optional.empty();
+        }
+        int start = heading.indexOf(title);
+        return Optional.of(new Answer(title, new Span(start, start + title.length()), false, Kind.NAMES));
+    }
+
+    /**
+     * "When" in a text without a session date: the time expression nearest the question's own words
+     * ("has worked in France since 2000" for "since what year did he work in France", not the birth
+     * date that opens the sentence).
+     */
+    static Optional<Answer> nearestTime(String question, String sentence) {
+        List<TimeExpressions.Found> found = TimeExpressions.in(sentence, null);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Span> near = questionWordSpans(sentence, words(question));
+        TimeExpressions.Found best = found.getFirst();
+        int bestDistance = Integer.MAX_VALUE;
+        for (TimeExpressions.Found f : found) {
+            for (Span w : near) {
+                int d = Math.min(Math.abs(w.start() - f.span().end()), Math.abs(f.span().start() - w.end()));
+                if (d < bestDistance) {
+                    bestDistance = d;
+                    best = f;
+                }
+            }
+        }
+        return Optional.of(new Answer(best.resolved(), best.span(), best.derived() || !best.resolved().equals(best.written()), Kind.DATE));
+    }
+
+    /** "What year": the year of the date found ("April 23, 1928" answers "1928"), still pointing at where it was written. */
+    private static Answer year(Answer date, String sentence) {
+        Matcher y = FOUR_DIGIT_YEAR.matcher(date.text());
+        if (!y.find()) {
+            return date;
+        }
+        return new Answer(y.group(), date.span(), !date.span().of(sentence).equals(y.group()), date.kind());
+    }
+
+    /**
+     * "X is a ..." answers a question that describes X without naming it: in a sentence that opens
+     * with a name followed by "is/was a(n)/the" (an aside in brackets or between commas allowed), the
+     * name is the answer when the question does not contain it and the rest of the sentence shares
+     * words with the question ("What science fantasy series...?" — "Animorphs is a science fantasy
+     * series ..."). The usual shape of a definition and of an encyclopedia's first sentence.
+     */
+    static Optional<Answer> subject(String question, String sentence) {
+        Matcher m = COPULAR_SUBJECT.matcher(sentence);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        String subject = m.group(1);
+        Set<String> asked = words(question);
+        List<String> subjectWords = contentWords(subject);
+        if (subjectWords.isEmpty() || subjectWords.stream().anyMatch(w -> asked.contains(stem(w)))) {
+            return Optional.empty();
+        }
+        String predicate = sentence.substring(m.end(1));
+        long shared = contentWords(predicate).stream().map(ShortAnswer::stem).distinct().filter(asked::contains).count();
+        if (shared < 2) {
+            return Optional.empty();
+        }
+        return Optional.of(new Answer(subject, new Span(m.start(1), m.end(1)), false, Kind.NAMES));
+    }
+
+    /**
+     * For "what ..." in prose: a capitalised name the question does not hold ("held the post of
+     * Chief of Protocol"), the one nearest the question's own words; names that start the sentence
+     * only when nothing else is there (a sentence's first word is capitalised anyway).
+     */
+    static Optional<Answer> namedThing(String question, String sentence) {
+        Set<String> asked = words(question);
+        List<Span> nearWords = questionWordSpans(sentence, asked);
+        if (nearWords.isEmpty()) {
+            return Optional.empty();
+        }
+        Span best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        Matcher m = NAME.matcher(sentence);
+        while (m.find()) {
+            String name = m.group();
+            List<String> parts = List.of(name.split("\\s+"));
+            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p))
+                    || parts.stream().anyMatch(p -> asked.contains(stem(p)) && !FILLER.contains(p.toLowerCase(Locale.ROOT)))
+                    || (parts.size() == 1 && startsSentence(sentence, m.start()))) {
+                continue;
+            }
+            int start = m.start();
+            // "Meet Shadow": a leading word that is not part of the name is left out
+            while (parts.size() > 1 && (NOT_NAMES.contains(parts.getFirst()) || isCommonWord(parts.getFirst()))) {
+                start = sentence.indexOf(parts.get(1), start + parts.getFirst().length());
+                parts = parts.subList(1, parts.size());
+            }
+            int distance = Integer.MAX_VALUE;
+            for (Span w : nearWords) {
+                distance = Math.min(distance, Math.min(Math.abs(w.start() - m.end()), Math.abs(start - w.end())));
+            }
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = new Span(start, m.end());
+            }
+        }
+        if (best == null || bestDistance > 80) {
+            return Optional.empty();
+        }
+        return Optional.of(new Answer(best.of(sentence), best, false, Kind.NAMES));
+    }
+
+    /** "What ...", "Which ...", "... known as what?": a question after a thing, not a reason or a manner. */
+    static boolean asksWhat(String question) {
+        String q = question.strip().toLowerCase(Locale.ROOT);
+        return !q.startsWith("why") && !q.startsWith("how") && q.matches(".*\\b(what|which)\\b.*");
+    }
+
+    /**
+     * Whether the question asks for several things: "who have...", "what activities has...", "both",
+     * a plural noun after "what/which" ("what books", "which cities").
+     */
+    static boolean asksForSeveral(String question) {
+        String q = question.strip().toLowerCase(Locale.ROOT);
+        if (q.matches("^who (are|were|have|has been)\\b.*") || q.matches(".*\\b(both|all|ever|some)\\b.*")) {
+            return q.startsWith("who") || q.startsWith("what") || q.startsWith("which");
+        }
+        Matcher m = PLURAL_ASKED.matcher(q);
+        return m.find() && !m.group(1).endsWith("ss") && !SINGULAR_IN_S.contains(m.group(1));
+    }
+
+    private static List<Span> questionWordSpans(String sentence, Set<String> asked) {
+        List<Span> spans = new ArrayList<>();
+        Matcher w = WORD.matcher(sentence);
+        while (w.find()) {
+            String lower = w.group().toLowerCase(Locale.ROOT);
+            if (!FILLER.contains(lower) && asked.contains(stem(w.group()))) {
+                spans.add(new Span(w.start(), w.end()));
+            }
+        }
+        return spans;
+    }
+
+    private static List<String> contentWords(String text) {
+        List<String> out = new ArrayList<>();
+        Matcher w = WORD.matcher(text);
+        while (w.find()) {
+            if (!FILLER.contains(w.group().toLowerCase(Locale.ROOT))) {
+                out.add(w.group());
+            }
+        }
+        return out;
+    }
+
+    private static boolean startsSentence(String sentence, int at) {
+        for (int i = 0; i < at; i++) {
+            if (Character.isLetterOrDigit(sentence.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A capitalised word that is an ordinary word opening a sentence ("Even", "While", "I'm"), not a name. */
+    private static boolean isCommonWord(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        return FILLER.contains(lower) || OPENERS.contains(lower);
+    }
+
+    /** "American", "Bangladeshi", "French": adjectives of nationality are capitalised but name no one. */
+    static boolean isDemonym(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        int hyphen = lower.indexOf('-'); // "Bangladeshi-born", "Anglo-American"
+        return DEMONYMS.contains(lower) || hyphen > 0 && (DEMONYMS.contains(lower.substring(0, hyphen))
+                || DEMONYMS.contains(lower.substring(hyphen + 1)));
     }
 
     /**
@@ -129,7 +393,7 @@ final class ShortAnswer {
         while (m.find()) {
             String name = m.group();
             List<String> parts = List.of(name.split("\\s+"));
-            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)))) {
+            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
                 continue;
             }
             int start = m.start();
@@ -142,6 +406,22 @@ final class ShortAnswer {
         }
         if (names.isEmpty()) {
             return Optional.empty();
+        }
+        if (names.size() > 1 && !asksForSeveral(question)) {
+            // one person asked for: the name nearest the question's own words in the sentence
+            List<Span> near = questionWordSpans(sentence, asked);
+            Span nearest = names.getFirst();
+            int bestDistance = Integer.MAX_VALUE;
+            for (Span name : names) {
+                for (Span w : near) {
+                    int d = Math.min(Math.abs(w.start() - name.end()), Math.abs(name.start() - w.end()));
+                    if (d < bestDistance) {
+                        bestDistance = d;
+                        nearest = name;
+                    }
+                }
+            }
+            return Optional.of(new Answer(nearest.of(sentence), nearest, false, Kind.NAMES));
         }
         Span all = new Span(names.getFirst().start(), names.getLast().end());
         String text = names.size() == 1 ? names.getFirst().of(sentence)

@@ -39,6 +39,7 @@ final class TimeExpressions {
     private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b" + MONTH + "\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b");
     private static final Pattern MONTH_YEAR = Pattern.compile("\\b" + MONTH + ",?\\s+(\\d{4})\\b");
     private static final Pattern YEAR = Pattern.compile("\\b(?:in|since|of|from|back in)\\s+((?:19|20)\\d{2})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BARE_YEAR = Pattern.compile("(?<![\\d$£€.,])\\b(1[0-9]\\d{2}|20\\d{2})\\b(?![\\d,.]\\d)");
     private static final Pattern AGO = Pattern.compile("\\b" + COUNT + "\\s+" + UNIT + "\\s+ago\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern RELATIVE = Pattern.compile(
             "\\b(last|this|next|past)\\s+(night|weekend|week|month|year|summer|winter|spring|fall|autumn|" + DAY.substring(1) + "\\b",
@@ -79,6 +80,8 @@ final class TimeExpressions {
         explicit(text, found);
         if (said != null) {
             relative(text, said, found);
+        } else {
+            bareYears(text, found);
         }
         found.sort(Comparator.comparingInt(f -> f.span().start()));
         return found;
@@ -88,6 +91,17 @@ final class TimeExpressions {
     static Optional<Found> first(String text, LocalDate said) {
         List<Found> all = in(text, said);
         return all.isEmpty() ? Optional.empty() : Optional.of(all.getFirst());
+    }
+
+    /**
+     * In a text that is not a dated conversation, a bare year ("(1881 – 1927)", "between 1903–1912")
+     * is a time expression too; in conversation a bare four-digit number is as often a count or a price.
+     */
+    private static void bareYears(String text, List<Found> found) {
+        Matcher y = BARE_YEAR.matcher(text);
+        while (y.find()) {
+            add(found, text, y.start(1), y.end(1), y.group(1), false);
+        }
     }
 
     private static void explicit(String text, List<Found> found) {

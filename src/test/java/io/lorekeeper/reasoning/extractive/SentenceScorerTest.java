@@ -258,4 +258,25 @@ class SentenceScorerTest {
         assertThat(SentenceScorer.isQuestion("Really?\u201d")).isTrue();
         assertThat(SentenceScorer.isQuestion("I asked why.")).isFalse();
     }
+
+    @Test
+    void aQuestionAboutAPersonIsAnsweredInTheirOwnTurnsNotInTurnsThatAddressThem() {
+        // "Melanie: Wow, Caroline, that sounds awesome!" against "Caroline: I went to a counseling workshop on Friday."
+        String saidTo = "Wow, Caroline, that sounds awesome!";
+        String own = "I went to a counseling workshop on Friday.";
+        List<Candidate> candidates = List.of(
+                new Candidate(DOC, new Span(0, saidTo.length()), saidTo, 1, 0, 1.0, "Melanie"),
+                new Candidate(DOC, new Span(40, 40 + own.length()), own, 2, 0, 1.0, "Caroline"));
+        List<float[]> vectors = List.of(unit(0.3), unit(0.3));
+
+        List<Scored> scored = SentenceScorer.score("What workshop did Caroline attend?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
+
+        assertThat(texts(scored).getFirst()).isEqualTo(own);
+        Scored ownScored = scoredFor(scored, own);
+        double plain = SentenceScorer.W_SEMANTIC * ownScored.semantic() + SentenceScorer.W_LEXICAL * ownScored.lexical()
+                + SentenceScorer.W_PRIOR * ownScored.prior();
+        assertThat(ownScored.score()).isCloseTo(plain * SentenceScorer.OWN_WORDS, within(EPS));
+        assertThat(SentenceScorer.askedSpeakers("What did Mel paint?", candidates)).containsExactly("Melanie");
+        assertThat(SentenceScorer.askedSpeakers("What did the kids paint?", candidates)).isEmpty();
+    }
 }

@@ -67,10 +67,101 @@ class ShortAnswerTest {
     }
 
     @Test
-    void whoListsSeveralPeopleInTheirOrder() {
-        Answer a = answer("Who has Maria met while volunteering?", "Yesterday I met David and Jean at the shelter.", null);
+    void whoListsSeveralPeopleInTheirOrderWhenSeveralAreAskedFor() {
+        Answer a = answer("Who have Maria's friends met while volunteering?", "Yesterday I met David and Jean at the shelter.", null);
 
         assertThat(a.text()).isEqualTo("David, Jean");
+    }
+
+    @Test
+    void whoAsksForOnePersonAndGetsTheNameNearestTheQuestionsWords() {
+        String sentence = "\"Lonely Roads\" is a ballad written by Marta Kowal and recorded by Ines Varga.";
+
+        Answer a = answer("Who was the writer of Lonely Roads, a ballad?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Marta Kowal");
+        assertThat(a.span().of(sentence)).isEqualTo("Marta Kowal");
+    }
+
+    @Test
+    void wordsThatOpenASentenceAreNotNames() {
+        Answer a = answer("Who inspired Maria to volunteer?", "Even as a kid I watched my aunt volunteer, and Jean kept me going.", null);
+
+        assertThat(a.text()).isEqualTo("Jean");
+    }
+
+    @Test
+    void aTitledParagraphAnswersADescriptionOfItsSubjectWithTheTitle() {
+        String sentence = "Ada Brightwater\nAdeline Mary Brightwater (born 4 June 1931) is an English astronomer who mapped dwarf galaxies.";
+
+        Answer a = answer("Which English astronomer mapped dwarf galaxies?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Ada Brightwater");
+        assertThat(a.kind()).isEqualTo(Kind.NAMES);
+        assertThat(a.span().of(sentence)).isEqualTo("Ada Brightwater");
+    }
+
+    @Test
+    void aHardWrappedLineOfABookIsNoHeading() {
+        String sentence = "“I have been told by a man named Abel Marsh, that he is the\nfriend so long unknown to me.”";
+
+        assertThat(ShortAnswer.headingEnd(sentence)).isZero();
+        assertThat(answer("Who is Tom's secret friend?", sentence, null).text()).isEqualTo("Abel Marsh");
+        assertThat(ShortAnswer.headingEnd("Harbour Lights (1952 film)\nHarbour Lights is a film.")).isEqualTo(27);
+    }
+
+    @Test
+    void anXIsYSentenceAnswersAQuestionThatDescribesX() {
+        String sentence = "Glasswing is a science fiction series of novels for young readers written by Tom Reyes.";
+
+        Answer a = answer("What science fiction series for young readers has a set of companion novels?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Glasswing");
+        assertThat(ShortAnswer.subject("What is Glasswing?", sentence)).isEmpty(); // the question names it already
+    }
+
+    @Test
+    void aQuestionThatNamesTheTitleIsNotAnsweredWithIt() {
+        String sentence = "Harbour Lights\nHarbour Lights is a 1952 British drama film directed by Colin Marsh.";
+
+        Answer a = answer("Who directed the British drama film Harbour Lights?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Colin Marsh");
+    }
+
+    @Test
+    void whatAsksForANameInProseAndGetsTheOneNearTheQuestionsWords() {
+        String sentence = "As an adult she served as ambassador to Ghana and as Chief of Protocol of the United States.";
+
+        Answer a = answer("What government position did she hold as an adult, after serving as ambassador?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Ghana");
+        assertThat(answer("What position did she serve as, besides ambassador to Ghana?", sentence, null).text())
+                .isEqualTo("Chief of Protocol");
+    }
+
+    @Test
+    void whatYearAnswersWithTheYearNearestTheQuestionsWords() {
+        String sentence = "Carla Reni (born 3 May 1956) is an Italian physicist who has worked in Spain since 2001.";
+
+        Answer a = answer("Since what year has the physicist worked in Spain?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("2001");
+        assertThat(a.span().of(sentence)).isEqualTo("2001");
+        assertThat(answer("In what year was Carla Reni born?", sentence, null).text()).isEqualTo("1956");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "What martial arts has John done?|true",
+            "What books has Melanie read?|true",
+            "Who have written notes to Maria?|true",
+            "What kind of dogs does Maria have?|true",
+            "What did Maria bake?|false",
+            "What is the series about?|false",
+            "Who has Maria met?|false"})
+    void readsWhetherSeveralThingsAreAskedFor(String question, boolean several) {
+        assertThat(ShortAnswer.asksForSeveral(question)).isEqualTo(several);
     }
 
     @ParameterizedTest
@@ -120,7 +211,7 @@ class ShortAnswerTest {
     @CsvSource(delimiter = '|', value = {
             "What activity did John's colleague, Rob, invite him to?|Rob invited me to a beginner's yoga class.|beginner's yoga class",
             "What did Melanie paint recently?|I just finished painting a sunset over the lake!|sunset over the lake",
-            "What is the name of Maria's second puppy?|Meet Shadow, my second puppy!|Meet Shadow"})
+            "What did Maria adopt last month?|We adopted a shy little beagle from the shelter!|shy little beagle from the shelter"})
     void whatAnswersWithThePhraseTheSentenceAddsToTheQuestion(String question, String sentence, String phrase) {
         Answer a = answer(question, sentence, null);
 
@@ -128,6 +219,14 @@ class ShortAnswerTest {
         assertThat(a.kind()).isEqualTo(Kind.PHRASE);
         assertThat(a.derived()).isFalse();
         assertThat(a.span().of(sentence)).isEqualTo(phrase);
+    }
+
+    @Test
+    void aNameIsTheAnswerToAWhatNameQuestionWithoutTheWordsBeforeIt() {
+        Answer a = answer("What is the name of Maria's second puppy?", "Meet Shadow, my second puppy!", null);
+
+        assertThat(a.text()).isEqualTo("Shadow");
+        assertThat(a.kind()).isEqualTo(Kind.NAMES);
     }
 
     @Test

@@ -80,4 +80,12 @@ class TimeExpressionsTest {
     void anImpossibleDateIsNotADate() {
         assertThat(TimeExpressions.first("on 31 February, 2023", SAID)).map(TimeExpressions.Found::resolved).contains("February 2023");
     }
+
+    @Test
+    void aBareYearCountsInProseButNotInAConversation() {
+        String text = "He managed the club between 1903–1912, scoring 1,250 goals for $1999.";
+
+        assertThat(TimeExpressions.in(text, null)).extracting(TimeExpressions.Found::written).containsExactly("1903", "1912");
+        assertThat(TimeExpressions.in(text, java.time.LocalDate.of(2023, 5, 8))).isEmpty();
+    }
 }
