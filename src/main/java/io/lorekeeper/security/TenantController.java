@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.swagger.v3.oas.annotations.Operation;
@@ -134,7 +135,7 @@ class TenantController {
     @DeleteMapping("/v1/tenants/{id}/keys/{keyId}")
     @Operation(operationId = "revokeApiKey", summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached). A key is revoked once: revoking it again is a 409.")
     @ApiResponse(responseCode = "204", description = "Revoked")
-    @ApiResponse(responseCode = "409", description = "The key is revoked already")
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable UUID keyId) {
         requireKeysMode();
         find(id);

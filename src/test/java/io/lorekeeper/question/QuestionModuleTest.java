@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
@@ -63,6 +64,7 @@ class QuestionModuleTest {
         UUID otherTenants = UUID.randomUUID();
         UUID otherTenant = UUID.randomUUID();
         jdbc.sql("INSERT INTO tenant (id, name) VALUES (?, ?)").params(otherTenant, "module-test-" + otherTenant).update();
+        tenants.add(otherTenant);
         questions.save(Question.ask(otherTenants, otherTenant, List.of(deleted), "Who?", "rag", null, json.valueToTree(Map.of())));
         DocumentDeleted event = new DocumentDeleted(deleted, CurrentTenant.DEFAULT);
 
@@ -108,8 +110,22 @@ class QuestionModuleTest {
         assertThat(context.containsBean("evaluationStore")).as("evaluations ask questions; they are not started").isFalse();
     }
 
+    private final List<UUID> asked = new java.util.ArrayList<>();
+    private final List<UUID> tenants = new java.util.ArrayList<>();
+
+    /**
+     * These questions have no answer job (the test only needs their rows), so one left QUEUED would
+     * look to later tests sharing the database like work that never moves.
+     */
+    @AfterEach
+    void forgetTheQuestions() {
+        jdbc.sql("DELETE FROM question WHERE id = ANY(?)").param(asked.toArray(UUID[]::new)).update();
+        jdbc.sql("DELETE FROM tenant WHERE id = ANY(?)").param(tenants.toArray(UUID[]::new)).update();
+    }
+
     private UUID ask(UUID... documents) {
         UUID id = UUID.randomUUID();
+        asked.add(id);
         questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(documents), "When does the ferry leave?", "rag", null,
                 json.valueToTree(Map.of())));
         return id;
