@@ -26,7 +26,8 @@ class ModularityTest {
      */
     private static final ImportOption PRODUCTION_ONLY = location -> !location.contains("/test-classes/");
 
-    private static final ApplicationModules MODULES = ApplicationModules.of(LorekeeperApplication.class, PRODUCTION_ONLY);
+    private static final ApplicationModules MODULES =
+            ApplicationModules.of(LorekeeperApplication.class, PRODUCTION_ONLY);
 
     @Test
     void modulesRespectTheirBoundaries() {
@@ -42,12 +43,17 @@ class ModularityTest {
         List<String> undeclared = new ArrayList<>();
         for (var module : MODULES) {
             String base = module.getBasePackage().getName();
-            ApplicationModule declared = Class.forName(base + ".package-info").getPackage().getAnnotation(ApplicationModule.class);
-            if (declared == null || declared.type() == ApplicationModule.Type.OPEN
+            ApplicationModule declared =
+                    Class.forName(base + ".package-info").getPackage().getAnnotation(ApplicationModule.class);
+            if (declared == null
+                    || declared.type() == ApplicationModule.Type.OPEN
                     || Arrays.asList(declared.allowedDependencies()).contains(ApplicationModule.OPEN_TOKEN)) {
-                undeclared.add(module.getIdentifier() + (declared != null && declared.type() == ApplicationModule.Type.OPEN ? " (open)" : ""));
+                undeclared.add(module.getIdentifier()
+                        + (declared != null && declared.type() == ApplicationModule.Type.OPEN ? " (open)" : ""));
             }
         }
-        assertThat(undeclared).as("modules without @ApplicationModule(allowedDependencies = ...)").isEmpty();
+        assertThat(undeclared)
+                .as("modules without @ApplicationModule(allowedDependencies = ...)")
+                .isEmpty();
     }
 }

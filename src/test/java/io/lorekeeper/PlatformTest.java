@@ -24,7 +24,8 @@ class PlatformTest {
 
     @Test
     void probesReportUpIncludingTheDatabase() {
-        assertThat(api.get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");
+        assertThat(api.get("/actuator/health/liveness").json().get("status").asString())
+                .isEqualTo("UP");
         var readiness = api.get("/actuator/health/readiness").json();
         assertThat(readiness.get("status").asString()).isEqualTo("UP");
         assertThat(readiness.get("components").has("db")).isTrue();
@@ -41,14 +42,17 @@ class PlatformTest {
 
     @Test
     void theCommittedOpenApiSpecMatchesTheRunningService() throws IOException {
-        String running = api.get("/v3/api-docs.yaml").body()
-                .replaceAll("http://localhost:\\d+", "http://localhost:8080");
+        String running =
+                api.get("/v3/api-docs.yaml").body().replaceAll("http://localhost:\\d+", "http://localhost:8080");
         if (Boolean.getBoolean("lorekeeper.openapi.write")) {
             Files.createDirectories(SPEC.getParent());
             Files.writeString(SPEC, running, StandardCharsets.UTF_8);
         }
-        assertThat(SPEC).as("api/openapi.yaml is missing; run the tests once with -Dlorekeeper.openapi.write=true").exists();
-        assertThat(running).as("api/openapi.yaml is stale; regenerate with -Dlorekeeper.openapi.write=true")
+        assertThat(SPEC)
+                .as("api/openapi.yaml is missing; run the tests once with -Dlorekeeper.openapi.write=true")
+                .exists();
+        assertThat(running)
+                .as("api/openapi.yaml is stale; regenerate with -Dlorekeeper.openapi.write=true")
                 .isEqualTo(Files.readString(SPEC, StandardCharsets.UTF_8));
     }
 }

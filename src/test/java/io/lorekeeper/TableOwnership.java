@@ -25,16 +25,15 @@ import java.util.stream.Stream;
  */
 final class TableOwnership {
 
-    private static final Pattern REFERENCE = Pattern.compile("\\b(?:from|join|into|update|table)\\s+(?:only\\s+)?([a-z_][a-z0-9_]*)\\b",
-            Pattern.CASE_INSENSITIVE);
-    private static final Pattern CREATE = Pattern.compile("\\bcreate\\s+table\\s+(?:if\\s+not\\s+exists\\s+)?([a-z_][a-z0-9_]*)",
-            Pattern.CASE_INSENSITIVE);
-    private static final Pattern DROP = Pattern.compile("\\bdrop\\s+table\\s+(?:if\\s+exists\\s+)?([a-z_][a-z0-9_]*)",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern REFERENCE = Pattern.compile(
+            "\\b(?:from|join|into|update|table)\\s+(?:only\\s+)?([a-z_][a-z0-9_]*)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CREATE = Pattern.compile(
+            "\\bcreate\\s+table\\s+(?:if\\s+not\\s+exists\\s+)?([a-z_][a-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DROP =
+            Pattern.compile("\\bdrop\\s+table\\s+(?:if\\s+exists\\s+)?([a-z_][a-z0-9_]*)", Pattern.CASE_INSENSITIVE);
 
     /** A table named by SQL in a class of a module. */
-    record Reference(String module, String className, String table) {
-    }
+    record Reference(String module, String className, String table) {}
 
     /** A module's class touching a table another module owns. */
     record Violation(String className, String table, String owner) {
@@ -44,14 +43,15 @@ final class TableOwnership {
         }
     }
 
-    private TableOwnership() {
-    }
+    private TableOwnership() {}
 
     /** The tables the migrations leave in place: created and not dropped again (in version order, by file name). */
     static Set<String> tablesOf(Path migrations) {
         Set<String> tables = new TreeSet<>();
         try (Stream<Path> files = Files.list(migrations)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".sql")).sorted(TableOwnership::byVersion).toList()) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".sql"))
+                    .sorted(TableOwnership::byVersion)
+                    .toList()) {
                 String sql = withoutSqlComments(Files.readString(file)).toLowerCase(Locale.ROOT);
                 CREATE.matcher(sql).results().forEach(m -> tables.add(m.group(1)));
                 DROP.matcher(sql).results().forEach(m -> tables.remove(m.group(1)));
@@ -110,13 +110,15 @@ final class TableOwnership {
         List<Violation> violations = new ArrayList<>();
         Path base = sourceRoot.resolve(basePackage.replace('.', '/'));
         try (Stream<Path> files = Files.walk(base)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                 Path relative = base.relativize(file);
                 if (relative.getNameCount() < 2) {
                     continue; // the application class itself, above every module
                 }
                 String module = relative.getName(0).toString();
-                String className = basePackage + "." + relative.toString().replace(".java", "").replace('/', '.');
+                String className = basePackage + "."
+                        + relative.toString().replace(".java", "").replace('/', '.');
                 for (String table : tablesReferenced(Files.readString(file), ownerOfTable.keySet())) {
                     String owner = ownerOfTable.get(table);
                     if (!owner.equals(module)) {

@@ -31,7 +31,8 @@ class TableOwnershipCheckerTest {
                     }
                 }
                 """;
-        assertThat(TableOwnership.tablesReferenced(source, TABLES)).containsExactlyInAnyOrder("chunk", "document", "memo", "question", "page");
+        assertThat(TableOwnership.tablesReferenced(source, TABLES))
+                .containsExactlyInAnyOrder("chunk", "document", "memo", "question", "page");
     }
 
     @Test
@@ -79,7 +80,9 @@ class TableOwnershipCheckerTest {
 
     @Test
     void tablesAreWhatTheMigrationsLeave(@TempDir Path migrations) throws Exception {
-        Files.writeString(migrations.resolve("V1__a.sql"), "CREATE TABLE a (id int);\n-- CREATE TABLE commented (id int);\nCREATE TABLE b (id int);");
+        Files.writeString(
+                migrations.resolve("V1__a.sql"),
+                "CREATE TABLE a (id int);\n-- CREATE TABLE commented (id int);\nCREATE TABLE b (id int);");
         Files.writeString(migrations.resolve("V2__c.sql"), "CREATE TABLE IF NOT EXISTS c (id int);");
         Files.writeString(migrations.resolve("V10__drop.sql"), "DROP TABLE b;");
         assertThat(TableOwnership.tablesOf(migrations)).containsExactly("a", "c");

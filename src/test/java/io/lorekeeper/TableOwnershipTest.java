@@ -35,8 +35,10 @@ class TableOwnershipTest {
         Set<String> unowned = new TreeSet<>(tables);
         unowned.removeAll(owners.keySet());
         unowned.forEach(table -> problems.add("table " + table + " has no owner: add it to one module's @OwnsTables"));
-        owners.keySet().stream().filter(t -> !tables.contains(t))
-                .forEach(t -> problems.add("module " + owners.get(t) + " declares table " + t + ", which no migration creates"));
+        owners.keySet().stream()
+                .filter(t -> !tables.contains(t))
+                .forEach(t -> problems.add(
+                        "module " + owners.get(t) + " declares table " + t + ", which no migration creates"));
         assertThat(problems).isEmpty();
     }
 
@@ -45,7 +47,9 @@ class TableOwnershipTest {
         List<String> problems = new ArrayList<>();
         Map<String, String> owners = TableOwnership.ownerOfTable(declaredOwners(), problems);
         assertThat(problems).isEmpty();
-        assertThat(TableOwnership.violations(SOURCES, BASE, owners)).map(TableOwnership.Violation::toString).isEmpty();
+        assertThat(TableOwnership.violations(SOURCES, BASE, owners))
+                .map(TableOwnership.Violation::toString)
+                .isEmpty();
     }
 
     /** Each module's declared tables, read from the {@link OwnsTables} of its package-info. */
@@ -54,7 +58,9 @@ class TableOwnershipTest {
         try (Stream<Path> modules = Files.list(SOURCES.resolve(BASE.replace('.', '/')))) {
             for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
                 String name = module.getFileName().toString();
-                OwnsTables owns = Class.forName(BASE + "." + name + ".package-info").getPackage().getAnnotation(OwnsTables.class);
+                OwnsTables owns = Class.forName(BASE + "." + name + ".package-info")
+                        .getPackage()
+                        .getAnnotation(OwnsTables.class);
                 if (owns != null) {
                     byModule.put(name, List.of(owns.value()));
                 }

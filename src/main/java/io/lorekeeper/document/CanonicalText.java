@@ -10,12 +10,10 @@ import io.lorekeeper.text.Span;
  */
 record CanonicalText(String text, List<RenderedSession> sessions, List<RenderedTurn> turns) {
 
-    record RenderedSession(int index, String id, String dateTime, Span span) {
-    }
+    record RenderedSession(int index, String id, String dateTime, Span span) {}
 
     /** A turn's span covers its whole line, {@code speaker: text}. */
-    record RenderedTurn(String id, int sessionIndex, String sessionId, int turnIndex, String speaker, Span span) {
-    }
+    record RenderedTurn(String id, int sessionIndex, String sessionId, int turnIndex, String speaker, Span span) {}
 
     static CanonicalText plain(String text) {
         return new CanonicalText(text, List.of(), List.of());

@@ -21,12 +21,10 @@ import com.pgvector.PGvector;
 public class ChunkEmbeddings {
 
     /** A chunk without a vector: its row id, text and context (its page's header, when one was written). */
-    public record Pending(long id, String text, String context) {
-    }
+    public record Pending(long id, String text, String context) {}
 
     /** A chunk's text and size, in document order. */
-    public record SizedText(String text, int tokenCount) {
-    }
+    public record SizedText(String text, int tokenCount) {}
 
     private final JdbcClient jdbc;
     private final JdbcTemplate batch;
@@ -37,19 +35,26 @@ public class ChunkEmbeddings {
     }
 
     public int chunkCount(UUID documentId) {
-        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?").param(documentId).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?")
+                .param(documentId)
+                .query(Integer.class)
+                .single();
     }
 
     public int embeddedCount(UUID documentId) {
         return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
-                .param(documentId).query(Integer.class).single();
+                .param(documentId)
+                .query(Integer.class)
+                .single();
     }
 
     /** The first {@code limit} chunks without a vector, in order (chunk_unembedded_idx). */
     public List<Pending> pending(UUID documentId, int limit) {
-        return jdbc.sql("SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?")
+        return jdbc.sql(
+                        "SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?")
                 .params(documentId, limit)
-                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context"))).list();
+                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context")))
+                .list();
     }
 
     /** Stores the vectors of the chunks with these row ids, in one batch. */
@@ -63,15 +68,21 @@ public class ChunkEmbeddings {
 
     /** Forgets every vector of the document (a re-embed with another model). */
     public void clear(UUID documentId) {
-        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?")
+                .param(documentId)
+                .update();
     }
 
     /** The mean of the vectors of chunks {@code [first, last]}; empty when none of them has one. */
     public Optional<float[]> mean(UUID documentId, int first, int last) {
-        return jdbc.sql("SELECT avg(embedding)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
+        return jdbc
+                .sql("SELECT avg(embedding)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
                 .params(documentId, first, last)
-                .query((rs, n) -> rs.getString(1)).list().stream()
-                .filter(java.util.Objects::nonNull).findFirst()
+                .query((rs, n) -> rs.getString(1))
+                .list()
+                .stream()
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
                 .map(ChunkEmbeddings::parse);
     }
 
@@ -88,6 +99,8 @@ public class ChunkEmbeddings {
     /** Every chunk's text and token count, in order (for measuring embedding throughput). */
     public List<SizedText> texts(UUID documentId) {
         return jdbc.sql("SELECT text, token_count FROM chunk WHERE document_id = ? ORDER BY ordinal")
-                .param(documentId).query((rs, n) -> new SizedText(rs.getString(1), rs.getInt(2))).list();
+                .param(documentId)
+                .query((rs, n) -> new SizedText(rs.getString(1), rs.getInt(2)))
+                .list();
     }
 }

@@ -8,7 +8,14 @@ import java.util.UUID;
  * canonical text), text, page and conversation turns, and the score of the search that found it
  * (0 for a chunk read by ordinal).
  */
-public record ChunkHit(UUID documentId, int ordinal, int pageOrdinal, int start, int end, String text, List<String> turnIds,
+public record ChunkHit(
+        UUID documentId,
+        int ordinal,
+        int pageOrdinal,
+        int start,
+        int end,
+        String text,
+        List<String> turnIds,
         double score) {
 
     /** Identity of the chunk, independent of the score. */
@@ -16,6 +23,5 @@ public record ChunkHit(UUID documentId, int ordinal, int pageOrdinal, int start,
         return new Key(documentId, ordinal);
     }
 
-    public record Key(UUID documentId, int ordinal) {
-    }
+    public record Key(UUID documentId, int ordinal) {}
 }

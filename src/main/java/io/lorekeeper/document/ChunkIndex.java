@@ -57,40 +57,56 @@ public class ChunkIndex {
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
     public List<ChunkHit> chunks(UUID documentId, int from, int to) {
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
+        return jdbc.sql("SELECT " + ChunkRows.COLUMNS
+                        + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
                 .params(documentId, from, to)
-                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+                .query((rs, n) -> ChunkRows.hit(rs, 0))
+                .list();
     }
 
     /** The chunks within {@code window} ordinals of a chunk that are in its page, in order; empty when there is no such chunk. */
     public List<ChunkHit> chunksInPage(UUID documentId, int chunkOrdinal, int window) {
-        return jdbc.sql("SELECT " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?"
-                        + " AND c.page_ordinal = (SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?) ORDER BY c.ordinal")
+        return jdbc.sql(
+                        "SELECT " + ChunkRows.COLUMNS
+                                + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?"
+                                + " AND c.page_ordinal = (SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?) ORDER BY c.ordinal")
                 .params(documentId, chunkOrdinal - window, chunkOrdinal + window, documentId, chunkOrdinal)
-                .query((rs, n) -> ChunkRows.hit(rs, 0)).list();
+                .query((rs, n) -> ChunkRows.hit(rs, 0))
+                .list();
     }
 
     /** Where a chunk is and how big, for strategies that group chunks into larger units. */
-    public record ChunkSpan(int ordinal, int pageOrdinal, int start, int end, int tokenCount) {
-    }
+    public record ChunkSpan(int ordinal, int pageOrdinal, int start, int end, int tokenCount) {}
 
     /** The chunks after ordinal {@code afterChunk}, in order. */
     public List<ChunkSpan> spansAfter(UUID documentId, int afterChunk) {
         return jdbc.sql("SELECT ordinal, page_ordinal, start_offset, end_offset, token_count FROM chunk "
                         + "WHERE document_id = ? AND ordinal > ? ORDER BY ordinal")
                 .params(documentId, afterChunk)
-                .query((rs, n) -> new ChunkSpan(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5))).list();
+                .query((rs, n) -> new ChunkSpan(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5)))
+                .list();
     }
 
     public Optional<StoredPage> page(UUID documentId, int ordinal) {
-        return jdbc.sql("SELECT * FROM page WHERE document_id = ? AND ordinal = ?").params(documentId, ordinal)
-                .query((rs, n) -> new StoredPage(documentId, ordinal, rs.getInt("first_chunk"), rs.getInt("last_chunk"),
-                        rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("session_id"),
+        return jdbc.sql("SELECT * FROM page WHERE document_id = ? AND ordinal = ?")
+                .params(documentId, ordinal)
+                .query((rs, n) -> new StoredPage(
+                        documentId,
+                        ordinal,
+                        rs.getInt("first_chunk"),
+                        rs.getInt("last_chunk"),
+                        rs.getInt("start_offset"),
+                        rs.getInt("end_offset"),
+                        rs.getInt("token_count"),
+                        rs.getString("session_id"),
                         rs.getString("header")))
                 .optional();
     }
 
     public int pageCount(UUID documentId) {
-        return jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?").param(documentId).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?")
+                .param(documentId)
+                .query(Integer.class)
+                .single();
     }
 }

@@ -9,15 +9,22 @@ import java.util.UUID;
 /** Maps chunk rows (selected with {@link #COLUMNS}) to hits. */
 final class ChunkRows {
 
-    static final String COLUMNS = "c.document_id, c.ordinal, c.page_ordinal, c.start_offset, c.end_offset, c.text, c.turn_ids";
+    static final String COLUMNS =
+            "c.document_id, c.ordinal, c.page_ordinal, c.start_offset, c.end_offset, c.text, c.turn_ids";
 
-    private ChunkRows() {
-    }
+    private ChunkRows() {}
 
     static ChunkHit hit(ResultSet rs, double score) throws SQLException {
         Array turns = rs.getArray("turn_ids");
         List<String> turnIds = turns == null ? List.of() : List.of((String[]) turns.getArray());
-        return new ChunkHit(rs.getObject("document_id", UUID.class), rs.getInt("ordinal"), rs.getInt("page_ordinal"),
-                rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getString("text"), turnIds, score);
+        return new ChunkHit(
+                rs.getObject("document_id", UUID.class),
+                rs.getInt("ordinal"),
+                rs.getInt("page_ordinal"),
+                rs.getInt("start_offset"),
+                rs.getInt("end_offset"),
+                rs.getString("text"),
+                turnIds,
+                score);
     }
 }

@@ -11,8 +11,7 @@ import java.util.HexFormat;
  */
 final class ContentHash {
 
-    private ContentHash() {
-    }
+    private ContentHash() {}
 
     static String of(DocumentKind kind, String canonicalText) {
         try {

@@ -23,8 +23,7 @@ import io.lorekeeper.text.Span;
  */
 final class ConversationRenderer {
 
-    private ConversationRenderer() {
-    }
+    private ConversationRenderer() {}
 
     static CanonicalText render(List<Session> sessions, DocumentLimits limits) {
         CanonicalText rendered = append(CanonicalText.plain(""), sessions, limits);
@@ -43,8 +42,10 @@ final class ConversationRenderer {
     static CanonicalText append(CanonicalText before, List<Session> sessions, DocumentLimits limits) {
         int existing = before.sessions().size();
         if (existing + sessions.size() > limits.maxSessions()) {
-            throw ApiProblem.invalid("sessions", "at most " + limits.maxSessions() + " sessions are allowed, got "
-                    + (existing + sessions.size()) + (existing > 0 ? " with the " + existing + " already stored" : ""));
+            throw ApiProblem.invalid(
+                    "sessions",
+                    "at most " + limits.maxSessions() + " sessions are allowed, got " + (existing + sessions.size())
+                            + (existing > 0 ? " with the " + existing + " already stored" : ""));
         }
         StringBuilder text = new StringBuilder(before.text());
         List<CanonicalText.RenderedSession> renderedSessions = new ArrayList<>(before.sessions());
@@ -62,19 +63,30 @@ final class ConversationRenderer {
             }
             List<Turn> turns = session.turns() == null ? List.of() : session.turns();
             if (turns.size() > limits.maxTurnsPerSession()) {
-                throw ApiProblem.invalid(field + ".turns", "at most " + limits.maxTurnsPerSession() + " turns per session are allowed");
+                throw ApiProblem.invalid(
+                        field + ".turns", "at most " + limits.maxTurnsPerSession() + " turns per session are allowed");
             }
-            String sessionId = blank(session.id()) ? String.valueOf(s + 1) : session.id().strip();
+            String sessionId =
+                    blank(session.id()) ? String.valueOf(s + 1) : session.id().strip();
             if (!sessionIds.add(sessionId)) {
-                throw ApiProblem.invalid(field + ".id", "session id '" + sessionId + "' is used twice"
-                        + (isStored(before.sessions().stream().map(CanonicalText.RenderedSession::id), sessionId) ? " (it is already in the conversation)" : ""));
+                throw ApiProblem.invalid(
+                        field + ".id",
+                        "session id '" + sessionId + "' is used twice"
+                                + (isStored(
+                                                before.sessions().stream().map(CanonicalText.RenderedSession::id),
+                                                sessionId)
+                                        ? " (it is already in the conversation)"
+                                        : ""));
             }
             if (!text.isEmpty()) {
                 text.append("\n\n");
             }
             int sessionStart = text.length();
             String dateTime = blank(session.dateTime()) ? null : oneLine(session.dateTime());
-            text.append("[Session ").append(s + 1).append(dateTime == null ? "" : ", " + dateTime).append(']');
+            text.append("[Session ")
+                    .append(s + 1)
+                    .append(dateTime == null ? "" : ", " + dateTime)
+                    .append(']');
             for (int t = 0; t < turns.size(); t++) {
                 Turn turn = turns.get(t);
                 String turnField = field + ".turns[" + t + "]";
@@ -87,19 +99,28 @@ final class ConversationRenderer {
                 if (blank(turn.text())) {
                     throw ApiProblem.invalid(turnField + ".text", "text must not be blank");
                 }
-                String turnId = blank(turn.id()) ? "D" + (s + 1) + ":" + (t + 1) : turn.id().strip();
+                String turnId = blank(turn.id())
+                        ? "D" + (s + 1) + ":" + (t + 1)
+                        : turn.id().strip();
                 if (!turnIds.add(turnId)) {
-                    throw ApiProblem.invalid(turnField + ".id", "turn id '" + turnId + "' is used twice"
-                            + (isStored(before.turns().stream().map(CanonicalText.RenderedTurn::id), turnId) ? " (it is already in the conversation)" : ""));
+                    throw ApiProblem.invalid(
+                            turnField + ".id",
+                            "turn id '" + turnId + "' is used twice"
+                                    + (isStored(before.turns().stream().map(CanonicalText.RenderedTurn::id), turnId)
+                                            ? " (it is already in the conversation)"
+                                            : ""));
                 }
                 text.append('\n');
                 int turnStart = text.length();
                 String speaker = oneLine(turn.speaker());
-                text.append(speaker).append(": ").append(TextNormalizer.normalize(turn.text().strip()));
-                renderedTurns.add(new CanonicalText.RenderedTurn(turnId, s, sessionId, t, speaker,
-                        new Span(turnStart, text.length())));
+                text.append(speaker)
+                        .append(": ")
+                        .append(TextNormalizer.normalize(turn.text().strip()));
+                renderedTurns.add(new CanonicalText.RenderedTurn(
+                        turnId, s, sessionId, t, speaker, new Span(turnStart, text.length())));
             }
-            renderedSessions.add(new CanonicalText.RenderedSession(s, sessionId, dateTime, new Span(sessionStart, text.length())));
+            renderedSessions.add(
+                    new CanonicalText.RenderedSession(s, sessionId, dateTime, new Span(sessionStart, text.length())));
         }
         return new CanonicalText(text.toString(), renderedSessions, renderedTurns);
     }

@@ -12,13 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.hibernate.annotations.ColumnTransformer;
-import org.hibernate.annotations.DynamicUpdate;
-import org.springframework.data.domain.AbstractAggregateRoot;
-
-import io.lorekeeper.document.DocumentStore.StageDef;
-import io.lorekeeper.platform.IllegalTransitionException;
-import io.lorekeeper.platform.JsonColumn;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
@@ -31,6 +24,14 @@ import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+
+import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.DynamicUpdate;
+import org.springframework.data.domain.AbstractAggregateRoot;
+
+import io.lorekeeper.document.DocumentStore.StageDef;
+import io.lorekeeper.platform.IllegalTransitionException;
+import io.lorekeeper.platform.JsonColumn;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -58,25 +59,35 @@ class Document extends AbstractAggregateRoot<Document> {
 
     @Id
     private UUID id;
+
     @Version
     private Long version;
+
     @Column(updatable = false)
     private UUID tenantId;
+
     private String title;
+
     @Enumerated(EnumType.STRING)
     @Column(updatable = false)
     private DocumentKind kind;
+
     private String profile;
+
     @Convert(converter = JsonColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode metadata;
+
     @Enumerated(EnumType.STRING)
     private DocumentStatus status;
+
     private String failureReason;
     private String contentHash;
     private int charCount;
+
     @Column(updatable = false)
     private Instant createdAt;
+
     private Instant updatedAt;
     // The stage rows carry document_id in their own key: the join column is theirs to write. Loaded
     // lazily, so possibly from a later commit than the root; then the root's version is the older
@@ -91,8 +102,16 @@ class Document extends AbstractAggregateRoot<Document> {
     }
 
     /** A new document, QUEUED for its ingestion job, with a PENDING row for every stage. */
-    static Document create(UUID id, UUID tenantId, String title, DocumentKind kind, String profile, JsonNode metadata,
-            String contentHash, int charCount, List<StageDef> stages) {
+    static Document create(
+            UUID id,
+            UUID tenantId,
+            String title,
+            DocumentKind kind,
+            String profile,
+            JsonNode metadata,
+            String contentHash,
+            int charCount,
+            List<StageDef> stages) {
         Document d = new Document();
         d.id = id;
         d.tenantId = tenantId;
@@ -256,7 +275,8 @@ class Document extends AbstractAggregateRoot<Document> {
     }
 
     DocumentStage stage(String name) {
-        return find(name).orElseThrow(() -> new IllegalStateException("document " + id + " has no stage '" + name + "'"));
+        return find(name)
+                .orElseThrow(() -> new IllegalStateException("document " + id + " has no stage '" + name + "'"));
     }
 
     /** The events this aggregate will publish when its repository next saves or deletes it. */

@@ -25,16 +25,15 @@ public class DocumentCatalog {
     }
 
     /** A document as listed: enough to pick one and see whether it can be asked about yet. */
-    public record Entry(UUID id, String title, DocumentKind kind, DocumentStatus status, int charCount) {
-    }
+    public record Entry(UUID id, String title, DocumentKind kind, DocumentStatus status, int charCount) {}
 
     /** The outcome of adding a text: {@code created} is false when the identical text was already stored. */
-    public record Added(UUID id, DocumentStatus status, boolean created) {
-    }
+    public record Added(UUID id, DocumentStatus status, boolean created) {}
 
     public List<Entry> newest(UUID tenantId, int limit) {
         return store.list(tenantId, 0, limit).stream()
-                .map(d -> new Entry(d.id(), d.title(), d.kind(), d.status(), d.charCount())).toList();
+                .map(d -> new Entry(d.id(), d.title(), d.kind(), d.status(), d.charCount()))
+                .toList();
     }
 
     /** Validates and stores a text (the tenant is the caller's, as for the REST API) and queues its ingestion. */

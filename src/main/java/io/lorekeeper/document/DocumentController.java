@@ -22,7 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
 
 import io.lorekeeper.document.DocumentRequests.AppendSessions;
+import io.lorekeeper.document.DocumentRequests.CreateConversation;
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
+import io.lorekeeper.document.DocumentRequests.CreateTextDocument;
 import io.lorekeeper.document.DocumentRequests.Reindex;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.DocumentResponses.DocumentPage;
@@ -30,8 +32,6 @@ import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
-import io.lorekeeper.document.DocumentRequests.CreateConversation;
-import io.lorekeeper.document.DocumentRequests.CreateTextDocument;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
@@ -50,8 +50,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class DocumentController {
 
     private static final Set<String> TEXT_EXTENSIONS = Set.of("txt", "md", "markdown");
-    private static final Set<String> TEXT_TYPES = Set.of("text/plain", "text/markdown", "text/x-markdown",
-            "application/octet-stream");
+    private static final Set<String> TEXT_TYPES =
+            Set.of("text/plain", "text/markdown", "text/x-markdown", "application/octet-stream");
 
     private final DocumentIntake intake;
     private final DocumentStore store;
@@ -59,7 +59,11 @@ class DocumentController {
     private final CurrentTenant tenant;
     private final SessionAppender appender;
 
-    DocumentController(DocumentIntake intake, DocumentStore store, Documents documents, CurrentTenant tenant,
+    DocumentController(
+            DocumentIntake intake,
+            DocumentStore store,
+            Documents documents,
+            CurrentTenant tenant,
             SessionAppender appender) {
         this.intake = intake;
         this.store = store;
@@ -69,25 +73,51 @@ class DocumentController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "createDocument", summary = "Add a text or a conversation",
-            description = "Give either `text` (CreateTextDocument) or `sessions` (CreateConversation); an empty `sessions` list "
-                    + "counts as absent. Returns 202 and queues ingestion; re-posting identical content returns the stored "
-                    + "document with 200. Files go to POST /v1/documents/files.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-                    mediaType = ApiDocs.JSON,
-                    schema = @Schema(oneOf = {CreateTextDocument.class, CreateConversation.class}),
-                    examples = {
-                        @ExampleObject(name = "text", summary = "A text document", value = """
+    @Operation(
+            operationId = "createDocument",
+            summary = "Add a text or a conversation",
+            description =
+                    "Give either `text` (CreateTextDocument) or `sessions` (CreateConversation); an empty `sessions` list "
+                            + "counts as absent. Returns 202 and queues ingestion; re-posting identical content returns the stored "
+                            + "document with 200. Files go to POST /v1/documents/files.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = ApiDocs.JSON,
+                                            schema =
+                                                    @Schema(
+                                                            oneOf = {CreateTextDocument.class, CreateConversation.class
+                                                            }),
+                                            examples = {
+                                                @ExampleObject(name = "text", summary = "A text document", value = """
                                 {"title": "Lighthouse log", "text": "The keeper lit the lamp at dusk.\\nA schooner passed at nine.", \
                                 "profile": "retrieval-only"}"""),
-                        @ExampleObject(name = "conversation", summary = "A conversation history", value = """
+                                                @ExampleObject(
+                                                        name = "conversation",
+                                                        summary = "A conversation history",
+                                                        value = """
                                 {"title": "Chat with Caroline", "sessions": [{"dateTime": "1:56 pm on 8 May, 2023", "turns": \
                                 [{"speaker": "Caroline", "text": "I adopted a dog named Biscuit!"}, \
-                                {"speaker": "Mel", "text": "Congratulations!"}]}]}""")})))
-    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+                                {"speaker": "Mel", "text": "Congratulations!"}]}]}""")
+                                            })))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Accepted; ingestion queued (follow Location)",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "200",
+            description = "The same content was already stored: that document",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
@@ -98,36 +128,70 @@ class DocumentController {
     /** The multipart form a file upload sends, for the spec: the handler reads the parts one by one. */
     @Schema(description = "A file and its optional settings")
     record DocumentFileUpload(
-            @Schema(description = "A UTF-8 .txt or .md file", type = "string", format = "binary",
-                    requiredMode = Schema.RequiredMode.REQUIRED) String file,
-            @Schema(description = "Title; defaults to the file name without its extension", maxLength = 500) String title,
-            @Schema(description = "Index profile", allowableValues = {IndexProfiles.STANDARD, IndexProfiles.RETRIEVAL_ONLY,
-                    IndexProfiles.DEEP}, defaultValue = IndexProfiles.STANDARD) String profile,
-            @Schema(description = "Metadata as a JSON object, written as text") String metadata) {
-    }
+            @Schema(
+                    description = "A UTF-8 .txt or .md file",
+                    type = "string",
+                    format = "binary",
+                    requiredMode = Schema.RequiredMode.REQUIRED)
+            String file,
+
+            @Schema(description = "Title; defaults to the file name without its extension", maxLength = 500)
+            String title,
+
+            @Schema(
+                    description = "Index profile",
+                    allowableValues = {IndexProfiles.STANDARD, IndexProfiles.RETRIEVAL_ONLY, IndexProfiles.DEEP},
+                    defaultValue = IndexProfiles.STANDARD)
+            String profile,
+
+            @Schema(description = "Metadata as a JSON object, written as text")
+            String metadata) {}
 
     @PostMapping(path = "/files", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-    @Operation(operationId = "uploadDocumentFile", summary = "Upload a .txt or .md file (UTF-8)",
-            description = "Returns 202 and queues ingestion; re-uploading identical content returns the stored document with 200.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-                    mediaType = MediaType.MULTIPART_FORM_DATA_VALUE, schema = @Schema(implementation = DocumentFileUpload.class))))
-    @ApiResponse(responseCode = "202", description = "Accepted; ingestion queued (follow Location)", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(responseCode = "200", description = "The same content was already stored: that document", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @Operation(
+            operationId = "uploadDocumentFile",
+            summary = "Upload a .txt or .md file (UTF-8)",
+            description =
+                    "Returns 202 and queues ingestion; re-uploading identical content returns the stored document with 200.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                                            schema = @Schema(implementation = DocumentFileUpload.class))))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Accepted; ingestion queued (follow Location)",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "200",
+            description = "The same content was already stored: that document",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
-    ResponseEntity<Accepted> uploadFile(@Parameter(hidden = true) @RequestPart("file") MultipartFile file,
+    ResponseEntity<Accepted> uploadFile(
+            @Parameter(hidden = true) @RequestPart("file") MultipartFile file,
             @Parameter(hidden = true) @RequestParam(required = false) String title,
             @Parameter(hidden = true) @RequestParam(required = false) String profile,
-            @Parameter(hidden = true) @RequestParam(required = false) String metadata) throws IOException {
+            @Parameter(hidden = true) @RequestParam(required = false) String metadata)
+            throws IOException {
         String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
-        String extension = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
+        String extension =
+                name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
         String type = typeOf(file);
         if (!TEXT_EXTENSIONS.contains(extension) || !TEXT_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
-            throw ApiProblem.unsupportedMediaType("file",
-                    "only UTF-8 .txt and .md files are accepted; got '" + name + "' (" + type + ")");
+            throw ApiProblem.unsupportedMediaType(
+                    "file", "only UTF-8 .txt and .md files are accepted; got '" + name + "' (" + type + ")");
         }
         return respond(intake.createFromUpload(name, file.getBytes(), title, profile, metadata));
     }
@@ -157,10 +221,23 @@ class DocumentController {
     @Operation(operationId = "listDocuments", summary = "Documents of the tenant, newest first")
     @ApiResponse(responseCode = "200", description = "One page of documents")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    DocumentPage list(@Parameter(description = "0-based page number", schema = @Schema(type = "integer", format = "int32", minimum = "0", defaultValue = "0"))
-            @RequestParam(defaultValue = "0") int page,
-            @Parameter(description = "Documents per page", schema = @Schema(type = "integer", format = "int32", minimum = "1", maximum = "200", defaultValue = "20"))
-            @RequestParam(defaultValue = "20") int size) {
+    DocumentPage list(
+            @Parameter(
+                            description = "0-based page number",
+                            schema = @Schema(type = "integer", format = "int32", minimum = "0", defaultValue = "0"))
+                    @RequestParam(defaultValue = "0")
+                    int page,
+            @Parameter(
+                            description = "Documents per page",
+                            schema =
+                                    @Schema(
+                                            type = "integer",
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "200",
+                                            defaultValue = "20"))
+                    @RequestParam(defaultValue = "20")
+                    int size) {
         if (page < 0) {
             throw ApiProblem.invalid("page", "page must be >= 0");
         }
@@ -168,7 +245,8 @@ class DocumentController {
             throw ApiProblem.invalid("size", "size must be between 1 and 200");
         }
         // A long offset: page * size overflows int for a page far past the end, which is just empty.
-        return new DocumentPage(store.list(tenant.id(), (long) page * size, size), page, size, store.count(tenant.id()));
+        return new DocumentPage(
+                store.list(tenant.id(), (long) page * size, size), page, size, store.count(tenant.id()));
     }
 
     @DeleteMapping("/{id}")
@@ -183,17 +261,26 @@ class DocumentController {
     }
 
     @GetMapping("/{id}/text")
-    @Operation(operationId = "getDocumentText", summary = "A span [start, end) of the canonical text",
+    @Operation(
+            operationId = "getDocumentText",
+            summary = "A span [start, end) of the canonical text",
             description = "Offsets count UTF-16 code units into the canonical text; without them, the whole text. "
                     + "A citation's quote equals the text this returns for its start and end.")
     @ApiResponse(responseCode = "200", description = "The span and its text")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    TextSpan text(@PathVariable UUID id,
-            @Parameter(description = "First UTF-16 code unit (default 0)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
-            @RequestParam(required = false) Integer start,
-            @Parameter(description = "End, exclusive (default: the text's length)", schema = @Schema(type = "integer", format = "int32", minimum = "0"))
-            @RequestParam(required = false) Integer end) {
+    TextSpan text(
+            @PathVariable UUID id,
+            @Parameter(
+                            description = "First UTF-16 code unit (default 0)",
+                            schema = @Schema(type = "integer", format = "int32", minimum = "0"))
+                    @RequestParam(required = false)
+                    Integer start,
+            @Parameter(
+                            description = "End, exclusive (default: the text's length)",
+                            schema = @Schema(type = "integer", format = "int32", minimum = "0"))
+                    @RequestParam(required = false)
+                    Integer end) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         String text = documents.text(id);
         int from = start == null ? 0 : start;
@@ -208,7 +295,9 @@ class DocumentController {
     }
 
     @GetMapping("/{id}/turns")
-    @Operation(operationId = "listTurns", summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
+    @Operation(
+            operationId = "listTurns",
+            summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
     @ApiResponse(responseCode = "200", description = "The turns in order")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     List<TurnSpan> turns(@PathVariable UUID id) {
@@ -217,36 +306,59 @@ class DocumentController {
     }
 
     @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "appendSessions", summary = "Append sessions to a conversation",
-            description = "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
-                    + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
-    @ApiResponse(responseCode = "202", description = "Appended; ingestion of the new sessions queued", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @Operation(
+            operationId = "appendSessions",
+            summary = "Append sessions to a conversation",
+            description =
+                    "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
+                            + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
+    @ApiResponse(
+            responseCode = "202",
+            description = "Appended; ingestion of the new sessions queued",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     ResponseEntity<SessionsAppended> appendSessions(@PathVariable UUID id, @RequestBody AppendSessions request) {
-        return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(appender.append(id, request));
+        return ResponseEntity.accepted()
+                .location(URI.create("/v1/documents/" + id))
+                .body(appender.append(id, request));
     }
 
     @PostMapping("/{id}/reindex")
-    @Operation(operationId = "reindexDocument", summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
-            + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
-    @ApiResponse(responseCode = "202", description = "Reindexing queued", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @Operation(
+            operationId = "reindexDocument",
+            summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
+                    + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
+    @ApiResponse(
+            responseCode = "202",
+            description = "Reindexing queued",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<Accepted> reindex(@PathVariable UUID id, @RequestBody(required = false) Reindex request) {
         intake.reindex(id, request == null ? null : request.stages());
-        DocumentStatus status = documents.find(tenant.id(), id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED);
-        return ResponseEntity.accepted().location(URI.create("/v1/documents/" + id)).body(new Accepted(id, status, false));
+        DocumentStatus status =
+                documents.find(tenant.id(), id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED);
+        return ResponseEntity.accepted()
+                .location(URI.create("/v1/documents/" + id))
+                .body(new Accepted(id, status, false));
     }
 
     private static ResponseEntity<Accepted> respond(Accepted accepted) {
         URI location = URI.create("/v1/documents/" + accepted.id());
-        return accepted.created() ? ResponseEntity.accepted().location(location).body(accepted)
+        return accepted.created()
+                ? ResponseEntity.accepted().location(location).body(accepted)
                 : ResponseEntity.ok().location(location).body(accepted);
     }
 }

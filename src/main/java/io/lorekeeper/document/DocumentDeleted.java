@@ -8,5 +8,4 @@ import java.util.UUID;
  * the cascade cannot reach. Delivered through the event publication registry, so it survives a
  * restart: listeners must tolerate seeing it twice.
  */
-public record DocumentDeleted(UUID documentId, UUID tenantId) {
-}
+public record DocumentDeleted(UUID documentId, UUID tenantId) {}

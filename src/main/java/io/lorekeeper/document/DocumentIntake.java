@@ -37,8 +37,16 @@ class DocumentIntake {
     private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
 
-    DocumentIntake(DocumentStore store, DocumentLimits limits, IngestionPipeline pipeline, IngestionScheduler scheduler,
-            CurrentTenant tenant, JsonMapper json, Documents documents, TransactionTemplate transaction, TenantQuotas quotas) {
+    DocumentIntake(
+            DocumentStore store,
+            DocumentLimits limits,
+            IngestionPipeline pipeline,
+            IngestionScheduler scheduler,
+            CurrentTenant tenant,
+            JsonMapper json,
+            Documents documents,
+            TransactionTemplate transaction,
+            TenantQuotas quotas) {
         this.transaction = transaction;
         this.quotas = quotas;
         this.store = store;
@@ -61,7 +69,8 @@ class DocumentIntake {
             throw ApiProblem.invalid("sessions", "give exactly one of `text` or `sessions`");
         }
         if (!hasText && !hasSessions) {
-            throw request.sessions() != null ? ApiProblem.invalid("sessions", "sessions must not be empty")
+            throw request.sessions() != null
+                    ? ApiProblem.invalid("sessions", "sessions must not be empty")
                     : ApiProblem.invalid("text", "give exactly one of `text` or `sessions`");
         }
         CanonicalText canonical;
@@ -112,8 +121,12 @@ class DocumentIntake {
         if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
             defaultTitle = filename.replaceFirst("\\.[^.]+$", "");
         }
-        return store(title(defaultTitle, text, DocumentKind.TEXT), DocumentKind.TEXT, IndexProfiles.validate(profile),
-                metadata, CanonicalText.plain(text));
+        return store(
+                title(defaultTitle, text, DocumentKind.TEXT),
+                DocumentKind.TEXT,
+                IndexProfiles.validate(profile),
+                metadata,
+                CanonicalText.plain(text));
     }
 
     /**
@@ -127,18 +140,26 @@ class DocumentIntake {
     void reindex(UUID id, List<String> stages) {
         Document doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
-            throw ApiProblem.conflict("ingestion-running", "Ingestion running",
-                    "document " + id + " is being ingested; reindex once it is READY or FAILED", null);
+            throw ApiProblem.conflict(
+                    "ingestion-running",
+                    "Ingestion running",
+                    "document " + id + " is being ingested; reindex once it is READY or FAILED",
+                    null);
         }
         quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
             List<String> rebuild = pipeline.stagesToRebuild(stages);
             doc.defineStages(pipeline.definitions());
             List<String> running = doc.stages().stream()
-                    .filter(s -> s.status() == StageStatus.RUNNING && rebuild.contains(s.name())).map(DocumentStage::name).toList();
+                    .filter(s -> s.status() == StageStatus.RUNNING && rebuild.contains(s.name()))
+                    .map(DocumentStage::name)
+                    .toList();
             if (!running.isEmpty()) {
-                throw ApiProblem.conflict("stage-running", "Stage running",
-                        "stage " + String.join(", ", running) + " of document " + id + " is running; reindex it once it has finished",
+                throw ApiProblem.conflict(
+                        "stage-running",
+                        "Stage running",
+                        "stage " + String.join(", ", running) + " of document " + id
+                                + " is running; reindex it once it has finished",
                         "stages");
             }
             pipeline.discardOutputs(id, rebuild);
@@ -156,7 +177,8 @@ class DocumentIntake {
         return deleted;
     }
 
-    private Accepted store(String title, DocumentKind kind, String profile, Map<String, Object> metadata, CanonicalText canonical) {
+    private Accepted store(
+            String title, DocumentKind kind, String profile, Map<String, Object> metadata, CanonicalText canonical) {
         String hash = ContentHash.of(kind, canonical.text());
         Optional<UUID> existing = store.findByContentHash(tenant.id(), hash);
         if (existing.isPresent()) {
@@ -168,7 +190,8 @@ class DocumentIntake {
         try {
             // the document and its ingestion job: both commit or neither does
             transaction.executeWithoutResult(status -> {
-                store.insert(new DocumentStore.NewDocument(id, tenantId, title, kind, profile, metadata, hash, canonical),
+                store.insert(
+                        new DocumentStore.NewDocument(id, tenantId, title, kind, profile, metadata, hash, canonical),
                         pipeline.definitions());
                 scheduler.schedule(id);
             });

@@ -21,7 +21,8 @@ record DocumentLimits(
     void checkTextSize(String field, String text) {
         long limit = maxTextSize.toBytes();
         // Cheap bound first: a UTF-8 byte is at least one char, at most three per UTF-16 unit.
-        if (text.length() > limit || (text.length() * 3L > limit && text.getBytes(StandardCharsets.UTF_8).length > limit)) {
+        if (text.length() > limit
+                || (text.length() * 3L > limit && text.getBytes(StandardCharsets.UTF_8).length > limit)) {
             throw ApiProblem.tooLarge(field, "the text is larger than the limit of " + maxTextSize);
         }
     }

@@ -8,5 +8,4 @@ import java.util.UUID;
  * other modules' {@code @ApplicationModuleListener}s through the event publication registry, so it
  * reaches them after a restart too: listeners must tolerate seeing it twice.
  */
-public record DocumentReady(UUID documentId, UUID tenantId) {
-}
+public record DocumentReady(UUID documentId, UUID tenantId) {}

@@ -3,10 +3,10 @@ package io.lorekeeper.document;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.persistence.LockModeType;
+
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
-
-import jakarta.persistence.LockModeType;
 
 /**
  * The document aggregates, for their state changes. Reads for the API and the bulk rows derived

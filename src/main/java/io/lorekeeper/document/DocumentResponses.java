@@ -12,20 +12,36 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /** Response bodies of the document API. */
 final class DocumentResponses {
 
-    private DocumentResponses() {
-    }
+    private DocumentResponses() {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "Document", description = "A document, its ingestion progress per stage, and its metadata")
-    record DocumentView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String title,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) DocumentKind kind,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {IndexProfiles.STANDARD,
-                    IndexProfiles.RETRIEVAL_ONLY, IndexProfiles.DEEP}) String profile,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) DocumentStatus status,
-            String failureReason, Map<String, Object> metadata, int charCount, int tokenCount, int chunkCount,
-            Instant createdAt, Instant updatedAt, List<StageView> stages) {
-    }
+    record DocumentView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID id,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String title,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            DocumentKind kind,
+
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {IndexProfiles.STANDARD, IndexProfiles.RETRIEVAL_ONLY, IndexProfiles.DEEP})
+            String profile,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            DocumentStatus status,
+
+            String failureReason,
+            Map<String, Object> metadata,
+            int charCount,
+            int tokenCount,
+            int chunkCount,
+            Instant createdAt,
+            Instant updatedAt,
+            List<StageView> stages) {}
 
     /**
      * @param kind     {@code retrieval} (the document is READY once these are done) or {@code enrichment}
@@ -36,40 +52,75 @@ final class DocumentResponses {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "DocumentStage", description = "One ingestion stage (memory) of a document")
-    record StageView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"retrieval", "enrichment"}) String kind,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"PENDING", "RUNNING", "DONE", "SKIPPED", "FAILED"})
-            String status, int done, int total, String message, Integer attempts,
-            Instant retryAt) {
-    }
+    record StageView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String name,
+
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"retrieval", "enrichment"})
+            String kind,
+
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"PENDING", "RUNNING", "DONE", "SKIPPED", "FAILED"})
+            String status,
+
+            int done,
+            int total,
+            String message,
+            Integer attempts,
+            Instant retryAt) {}
 
     @Schema(description = "One page of documents, newest first")
-    record DocumentPage(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<DocumentView> items, int page, int size, long total) {
-    }
+    record DocumentPage(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            List<DocumentView> items,
+
+            int page,
+            int size,
+            long total) {}
 
     @Schema(description = "The canonical text in [start, end), offsets in UTF-16 code units")
-    record TextSpan(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID documentId, int start, int end,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String text) {
-    }
+    record TextSpan(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID documentId,
+
+            int start,
+            int end,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String text) {}
 
     @Schema(name = "DocumentAccepted", description = "The document a create or upload stored (or found already stored)")
-    record Accepted(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) DocumentStatus status,
-            @Schema(description = "false when identical content was already stored and that document is returned") boolean created) {
-    }
+    record Accepted(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID id,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            DocumentStatus status,
+
+            @Schema(description = "false when identical content was already stored and that document is returned")
+            boolean created) {}
 
     /** Where a conversation turn sits in the canonical text: {@code [start, end)}. */
     @Schema(description = "Where a conversation turn sits in the canonical text: [start, end) in UTF-16 code units")
-    record TurnSpan(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String turnId,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String sessionId,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String speaker, int start, int end) {
-    }
+    record TurnSpan(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String turnId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String sessionId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String speaker,
+
+            int start,
+            int end) {}
 
     /** The conversation's id and new status, and what each appended session became. */
-    record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {
-    }
+    record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {}
 
     /** @param number 1-based position in the conversation, as in the {@code [Session n]} line */
-    record AppendedSession(String id, int number, int start, int end, List<String> turnIds) {
-    }
+    record AppendedSession(String id, int number, int start, int end, List<String> turnIds) {}
 }

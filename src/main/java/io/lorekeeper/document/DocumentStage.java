@@ -10,9 +10,6 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.util.UUID;
 
-import org.hibernate.annotations.DynamicUpdate;
-
-import io.lorekeeper.platform.IllegalTransitionException;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -20,6 +17,10 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
+
+import org.hibernate.annotations.DynamicUpdate;
+
+import io.lorekeeper.platform.IllegalTransitionException;
 
 /**
  * One ingestion stage of a document: part of the {@link Document} aggregate, changed only through
@@ -39,18 +40,21 @@ import jakarta.persistence.Table;
 @DynamicUpdate
 class DocumentStage {
 
-    record Key(UUID documentId, String stage) implements Serializable {
-    }
+    record Key(UUID documentId, String stage) implements Serializable {}
 
     @Id
     @Column(name = "document_id") // named as the aggregate's join column names it: one column, not two
     private UUID documentId;
+
     @Id
     private String stage;
+
     private int position;
     private String kind;
+
     @Enumerated(EnumType.STRING)
     private StageStatus status;
+
     private int done;
     private int total;
     private String message;
@@ -58,6 +62,7 @@ class DocumentStage {
     private Instant retryAt;
     private int generation;
     private boolean requested;
+
     @Column(name = "updated_at")
     private Instant updatedAt;
 
@@ -217,7 +222,7 @@ class DocumentStage {
     }
 
     StageState state() {
-        return new StageState(documentId, stage, kind, status.name(), done, total, message, attempts, retryAt, generation,
-                requested);
+        return new StageState(
+                documentId, stage, kind, status.name(), done, total, message, attempts, retryAt, generation, requested);
     }
 }

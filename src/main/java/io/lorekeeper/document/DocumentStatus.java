@@ -1,5 +1,8 @@
 package io.lorekeeper.document;
 
 public enum DocumentStatus {
-    QUEUED, INGESTING, READY, FAILED
+    QUEUED,
+    INGESTING,
+    READY,
+    FAILED
 }

@@ -44,7 +44,11 @@ class DocumentStore {
     private final DocumentRepository documents;
     private final Transitions transitions;
 
-    DocumentStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DocumentRepository documents,
+    DocumentStore(
+            JdbcClient jdbc,
+            JdbcTemplate jdbcTemplate,
+            JsonMapper json,
+            DocumentRepository documents,
             Transitions transitions) {
         this.jdbc = jdbc;
         this.jdbcTemplate = jdbcTemplate;
@@ -66,7 +70,9 @@ class DocumentStore {
     /** {@link #change}, with what the transition returns (a stage run's generation). */
     <T> Optional<T> changeAndGet(UUID id, Function<Document, T> transition) {
         AtomicReference<T> result = new AtomicReference<>();
-        return transitions.apply(documents, id, document -> result.set(transition.apply(document))).map(d -> result.get());
+        return transitions
+                .apply(documents, id, document -> result.set(transition.apply(document)))
+                .map(d -> result.get());
     }
 
     /** Writes the changes made to managed aggregates in the current transaction now rather than at its commit. */
@@ -79,9 +85,15 @@ class DocumentStore {
         return documents.findLockedByIdAndTenantId(id, tenantId);
     }
 
-    record NewDocument(UUID id, UUID tenantId, String title, DocumentKind kind, String profile,
-            Map<String, Object> metadata, String contentHash, CanonicalText canonical) {
-    }
+    record NewDocument(
+            UUID id,
+            UUID tenantId,
+            String title,
+            DocumentKind kind,
+            String profile,
+            Map<String, Object> metadata,
+            String contentHash,
+            CanonicalText canonical) {}
 
     /** A stage as the store records it: its name and whether it builds retrieval or an enrichment. */
     record StageDef(String name, boolean enrichment) {
@@ -93,10 +105,19 @@ class DocumentStore {
     @Transactional
     void insert(NewDocument doc, List<StageDef> stages) {
         // the row first (flushed): the text and conversation rows below reference it
-        documents.saveAndFlush(Document.create(doc.id(), doc.tenantId(), doc.title(), doc.kind(), doc.profile(),
-                json.valueToTree(doc.metadata()), doc.contentHash(), doc.canonical().text().length(), stages));
+        documents.saveAndFlush(Document.create(
+                doc.id(),
+                doc.tenantId(),
+                doc.title(),
+                doc.kind(),
+                doc.profile(),
+                json.valueToTree(doc.metadata()),
+                doc.contentHash(),
+                doc.canonical().text().length(),
+                stages));
         jdbc.sql("INSERT INTO document_text (document_id, text) VALUES (?, ?)")
-                .params(doc.id(), doc.canonical().text()).update();
+                .params(doc.id(), doc.canonical().text())
+                .update();
         insertSessions(doc.id(), doc.canonical().sessions());
         insertTurns(doc.id(), doc.canonical().turns());
     }
@@ -135,43 +156,63 @@ class DocumentStore {
      * queued again) is {@link Document#appendSessions}, in the same transaction.
      */
     void appendSessions(UUID id, String suffix, List<RenderedSession> sessions, List<RenderedTurn> turns) {
-        jdbc.sql("UPDATE document_text SET text = text || ? WHERE document_id = ?").params(suffix, id).update();
+        jdbc.sql("UPDATE document_text SET text = text || ? WHERE document_id = ?")
+                .params(suffix, id)
+                .update();
         insertSessions(id, sessions);
         insertTurns(id, turns);
     }
 
     /** Length of the canonical text, which only ever grows: a cached text of another length is stale. */
     Optional<Integer> charCount(UUID id) {
-        return jdbc.sql("SELECT char_count FROM document WHERE id = ?").param(id).query(Integer.class).optional();
+        return jdbc.sql("SELECT char_count FROM document WHERE id = ?")
+                .param(id)
+                .query(Integer.class)
+                .optional();
     }
 
     Optional<UUID> findByContentHash(UUID tenantId, String hash) {
         return jdbc.sql("SELECT id FROM document WHERE tenant_id = ? AND content_hash = ?")
-                .params(tenantId, hash).query(UUID.class).optional();
+                .params(tenantId, hash)
+                .query(UUID.class)
+                .optional();
     }
 
     Optional<DocumentInfo> find(UUID id) {
-        return jdbc.sql("SELECT * FROM document WHERE id = ?").param(id).query(INFO).optional();
+        return jdbc.sql("SELECT * FROM document WHERE id = ?")
+                .param(id)
+                .query(INFO)
+                .optional();
     }
 
     List<DocumentInfo> findAll(UUID tenantId, List<UUID> ids) {
         return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ANY(?)")
-                .params(tenantId, ids.toArray(UUID[]::new)).query(INFO).list();
+                .params(tenantId, ids.toArray(UUID[]::new))
+                .query(INFO)
+                .list();
     }
 
     Optional<DocumentView> view(UUID tenantId, UUID id) {
-        return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ?").params(tenantId, id)
-                .query(this::toView).optional()
-                .map(v -> withStages(v, stages(id).stream().map(StageState::view).toList()));
+        return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? AND id = ?")
+                .params(tenantId, id)
+                .query(this::toView)
+                .optional()
+                .map(v ->
+                        withStages(v, stages(id).stream().map(StageState::view).toList()));
     }
 
     List<DocumentView> list(UUID tenantId, long offset, int limit) {
         return jdbc.sql("SELECT * FROM document WHERE tenant_id = ? ORDER BY created_at DESC, id OFFSET ? LIMIT ?")
-                .params(tenantId, offset, limit).query(this::toView).list();
+                .params(tenantId, offset, limit)
+                .query(this::toView)
+                .list();
     }
 
     long count(UUID tenantId) {
-        return jdbc.sql("SELECT count(*) FROM document WHERE tenant_id = ?").param(tenantId).query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM document WHERE tenant_id = ?")
+                .param(tenantId)
+                .query(Long.class)
+                .single();
     }
 
     /**
@@ -180,27 +221,42 @@ class DocumentStore {
      */
     @Transactional
     boolean delete(UUID tenantId, UUID id) {
-        return documents.findLockedByIdAndTenantId(id, tenantId).map(document -> {
-            documents.delete(document.deleted());
-            return true;
-        }).orElse(false);
+        return documents
+                .findLockedByIdAndTenantId(id, tenantId)
+                .map(document -> {
+                    documents.delete(document.deleted());
+                    return true;
+                })
+                .orElse(false);
     }
 
     Optional<String> text(UUID id) {
-        return jdbc.sql("SELECT text FROM document_text WHERE document_id = ?").param(id).query(String.class).optional();
+        return jdbc.sql("SELECT text FROM document_text WHERE document_id = ?")
+                .param(id)
+                .query(String.class)
+                .optional();
     }
 
     CanonicalText canonical(UUID id) {
         String text = text(id).orElseThrow(() -> new IllegalStateException("document " + id + " has no text"));
         List<RenderedSession> sessions = jdbc.sql("""
-                SELECT * FROM conversation_session WHERE document_id = ? ORDER BY session_index""").param(id)
-                .query((rs, n) -> new RenderedSession(rs.getInt("session_index"), rs.getString("session_id"),
-                        rs.getString("date_time"), new Span(rs.getInt("start_offset"), rs.getInt("end_offset"))))
+                SELECT * FROM conversation_session WHERE document_id = ? ORDER BY session_index""")
+                .param(id)
+                .query((rs, n) -> new RenderedSession(
+                        rs.getInt("session_index"),
+                        rs.getString("session_id"),
+                        rs.getString("date_time"),
+                        new Span(rs.getInt("start_offset"), rs.getInt("end_offset"))))
                 .list();
         List<RenderedTurn> turns = jdbc.sql("""
-                SELECT * FROM conversation_turn WHERE document_id = ? ORDER BY start_offset""").param(id)
-                .query((rs, n) -> new RenderedTurn(rs.getString("turn_id"), rs.getInt("session_index"),
-                        rs.getString("session_id"), rs.getInt("turn_index"), rs.getString("speaker"),
+                SELECT * FROM conversation_turn WHERE document_id = ? ORDER BY start_offset""")
+                .param(id)
+                .query((rs, n) -> new RenderedTurn(
+                        rs.getString("turn_id"),
+                        rs.getInt("session_index"),
+                        rs.getString("session_id"),
+                        rs.getInt("turn_index"),
+                        rs.getString("speaker"),
                         new Span(rs.getInt("start_offset"), rs.getInt("end_offset"))))
                 .list();
         return new CanonicalText(text, sessions, turns);
@@ -211,7 +267,8 @@ class DocumentStore {
                 SELECT turn_id, session_id, speaker, start_offset, end_offset FROM conversation_turn
                 WHERE document_id = ? ORDER BY start_offset""")
                 .param(documentId)
-                .query((rs, i) -> new DocumentResponses.TurnSpan(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5)))
+                .query((rs, i) -> new DocumentResponses.TurnSpan(
+                        rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5)))
                 .list();
     }
 
@@ -220,7 +277,9 @@ class DocumentStore {
                 SELECT turn_id FROM conversation_turn
                 WHERE document_id = ? AND start_offset <= ? AND end_offset >= ?
                 ORDER BY start_offset DESC LIMIT 1""")
-                .params(documentId, span.start(), span.end()).query(String.class).optional();
+                .params(documentId, span.start(), span.end())
+                .query(String.class)
+                .optional();
     }
 
     @Transactional
@@ -246,7 +305,8 @@ class DocumentStore {
                 ps.setInt(5, c.span().end());
                 ps.setString(6, c.text());
                 ps.setInt(7, c.tokens());
-                Array turnIds = ps.getConnection().createArrayOf("text", c.turnIds().toArray());
+                Array turnIds =
+                        ps.getConnection().createArrayOf("text", c.turnIds().toArray());
                 ps.setArray(8, turnIds);
             }
 
@@ -284,7 +344,8 @@ class DocumentStore {
                        coalesce((SELECT max(ordinal) + 1 FROM chunk WHERE document_id = ?), 0) AS next_chunk,
                        coalesce((SELECT max(ordinal) + 1 FROM page WHERE document_id = ?), 0) AS next_page""")
                 .params(documentId, documentId, documentId)
-                .query((rs, n) -> new Segmenter.Continuation(rs.getInt("end_offset"), rs.getInt("next_chunk"), rs.getInt("next_page")))
+                .query((rs, n) -> new Segmenter.Continuation(
+                        rs.getInt("end_offset"), rs.getInt("next_chunk"), rs.getInt("next_page")))
                 .single();
     }
 
@@ -295,7 +356,9 @@ class DocumentStore {
                       FROM chunk WHERE document_id = ?) s
                 WHERE id = ?""").params(documentId, documentId).update();
         // Recomputed whole rather than patched, so it can never drift from the chunks (see V6).
-        jdbc.sql("DELETE FROM document_lexeme WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("DELETE FROM document_lexeme WHERE document_id = ?")
+                .param(documentId)
+                .update();
         jdbc.sql("""
                 INSERT INTO document_lexeme (document_id, lexeme, df)
                 SELECT c.document_id, u.lexeme, count(*) FROM chunk c CROSS JOIN LATERAL unnest(c.tsv) u
@@ -303,22 +366,34 @@ class DocumentStore {
     }
 
     List<StageState> stages(UUID documentId) {
-        return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ? ORDER BY position").param(documentId)
-                .query(STAGE).list();
+        return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ? ORDER BY position")
+                .param(documentId)
+                .query(STAGE)
+                .list();
     }
 
     /** The named stages of several documents, for readiness checks. */
     List<StageState> stages(List<UUID> documentIds, Collection<String> names) {
         return jdbc.sql("SELECT * FROM ingestion_stage WHERE document_id = ANY(?) AND stage = ANY(?) ORDER BY position")
                 .params(documentIds.toArray(UUID[]::new), names.toArray(String[]::new))
-                .query(STAGE).list();
+                .query(STAGE)
+                .list();
     }
 
-    private static final RowMapper<StageState> STAGE = (rs, n) -> new StageState(rs.getObject("document_id", UUID.class),
-            rs.getString("stage"), rs.getString("kind"), rs.getString("status"), rs.getInt("done"), rs.getInt("total"),
-            rs.getString("message"), rs.getInt("attempts"),
-            rs.getTimestamp("retry_at") == null ? null : rs.getTimestamp("retry_at").toInstant(),
-            rs.getInt("generation"), rs.getBoolean("requested"));
+    private static final RowMapper<StageState> STAGE = (rs, n) -> new StageState(
+            rs.getObject("document_id", UUID.class),
+            rs.getString("stage"),
+            rs.getString("kind"),
+            rs.getString("status"),
+            rs.getInt("done"),
+            rs.getInt("total"),
+            rs.getString("message"),
+            rs.getInt("attempts"),
+            rs.getTimestamp("retry_at") == null
+                    ? null
+                    : rs.getTimestamp("retry_at").toInstant(),
+            rs.getInt("generation"),
+            rs.getBoolean("requested"));
 
     /**
      * Records a running stage's progress. A bulk UPDATE beside the aggregate, not a change of it:
@@ -329,28 +404,55 @@ class DocumentStore {
      * back except when a rebuild zeroes them.
      */
     void stageProgress(UUID documentId, String stage, int done, int total) {
-        jdbc.sql("UPDATE ingestion_stage SET done = ?, total = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
-                .params(done, total, documentId, stage).update();
+        jdbc.sql(
+                        "UPDATE ingestion_stage SET done = ?, total = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
+                .params(done, total, documentId, stage)
+                .update();
     }
 
     private static final RowMapper<DocumentInfo> INFO = (rs, n) -> new DocumentInfo(
-            rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class), rs.getString("title"),
-            DocumentKind.valueOf(rs.getString("kind")), rs.getString("profile"),
-            DocumentStatus.valueOf(rs.getString("status")), rs.getInt("char_count"), rs.getInt("token_count"),
+            rs.getObject("id", UUID.class),
+            rs.getObject("tenant_id", UUID.class),
+            rs.getString("title"),
+            DocumentKind.valueOf(rs.getString("kind")),
+            rs.getString("profile"),
+            DocumentStatus.valueOf(rs.getString("status")),
+            rs.getInt("char_count"),
+            rs.getInt("token_count"),
             rs.getInt("chunk_count"));
 
     private DocumentView toView(ResultSet rs, int n) throws SQLException {
-        return new DocumentView(rs.getObject("id", UUID.class), rs.getString("title"),
-                DocumentKind.valueOf(rs.getString("kind")), rs.getString("profile"),
-                DocumentStatus.valueOf(rs.getString("status")), rs.getString("failure_reason"),
-                json.readValue(rs.getString("metadata"), new TypeReference<Map<String, Object>>() { }),
-                rs.getInt("char_count"), rs.getInt("token_count"), rs.getInt("chunk_count"),
-                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("updated_at")), null);
+        return new DocumentView(
+                rs.getObject("id", UUID.class),
+                rs.getString("title"),
+                DocumentKind.valueOf(rs.getString("kind")),
+                rs.getString("profile"),
+                DocumentStatus.valueOf(rs.getString("status")),
+                rs.getString("failure_reason"),
+                json.readValue(rs.getString("metadata"), new TypeReference<Map<String, Object>>() {}),
+                rs.getInt("char_count"),
+                rs.getInt("token_count"),
+                rs.getInt("chunk_count"),
+                instant(rs.getTimestamp("created_at")),
+                instant(rs.getTimestamp("updated_at")),
+                null);
     }
 
     private static DocumentView withStages(DocumentView v, List<StageView> stages) {
-        return new DocumentView(v.id(), v.title(), v.kind(), v.profile(), v.status(), v.failureReason(), v.metadata(),
-                v.charCount(), v.tokenCount(), v.chunkCount(), v.createdAt(), v.updatedAt(), stages);
+        return new DocumentView(
+                v.id(),
+                v.title(),
+                v.kind(),
+                v.profile(),
+                v.status(),
+                v.failureReason(),
+                v.metadata(),
+                v.charCount(),
+                v.tokenCount(),
+                v.chunkCount(),
+                v.createdAt(),
+                v.updatedAt(),
+                stages);
     }
 
     private static java.time.Instant instant(Timestamp ts) {

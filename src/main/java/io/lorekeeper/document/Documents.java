@@ -61,12 +61,19 @@ public class Documents {
         for (UUID id : distinct) {
             DocumentInfo doc = found.get(id);
             if (doc == null) {
-                throw new ApiProblem(org.springframework.http.HttpStatus.NOT_FOUND, "not-found", "Document not found",
-                        "document " + id + " does not exist", field);
+                throw new ApiProblem(
+                        org.springframework.http.HttpStatus.NOT_FOUND,
+                        "not-found",
+                        "Document not found",
+                        "document " + id + " does not exist",
+                        field);
             }
             if (doc.status() != DocumentStatus.READY) {
-                throw ApiProblem.conflict("document-not-ready", "Document not ready",
-                        "document " + id + " is " + doc.status() + "; wait until it is READY", field);
+                throw ApiProblem.conflict(
+                        "document-not-ready",
+                        "Document not ready",
+                        "document " + id + " is " + doc.status() + "; wait until it is READY",
+                        field);
             }
             documents.add(doc);
         }
@@ -88,9 +95,15 @@ public class Documents {
         for (UUID id : documentIds) {
             for (String stage : new java.util.TreeSet<>(stages)) {
                 StageState s = stored.get(id + "/" + stage);
-                states.add(s == null
-                        ? new MemoryState(id, stage, "SKIPPED", "this memory did not exist when the document was ingested", null)
-                        : new MemoryState(id, stage, s.status(), s.message(), s.retryAt()));
+                states.add(
+                        s == null
+                                ? new MemoryState(
+                                        id,
+                                        stage,
+                                        "SKIPPED",
+                                        "this memory did not exist when the document was ingested",
+                                        null)
+                                : new MemoryState(id, stage, s.status(), s.message(), s.retryAt()));
             }
         }
         return states;

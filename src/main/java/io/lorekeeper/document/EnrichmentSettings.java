@@ -14,7 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxBackoff     the longest wait between attempts
  */
 @ConfigurationProperties("lorekeeper.enrichment")
-record EnrichmentSettings(@DefaultValue("5") int maxAttempts, @DefaultValue("30s") Duration initialBackoff,
+record EnrichmentSettings(
+        @DefaultValue("5") int maxAttempts,
+        @DefaultValue("30s") Duration initialBackoff,
         @DefaultValue("30m") Duration maxBackoff) {
 
     Duration backoff(int attempt) {

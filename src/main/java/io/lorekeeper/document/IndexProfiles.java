@@ -18,8 +18,7 @@ public final class IndexProfiles {
     public static final String DEEP = "deep";
     private static final Set<String> ALL = Set.of(STANDARD, RETRIEVAL_ONLY, DEEP);
 
-    private IndexProfiles() {
-    }
+    private IndexProfiles() {}
 
     static String validate(String profile) {
         if (profile == null || profile.isBlank()) {

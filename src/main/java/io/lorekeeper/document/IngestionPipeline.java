@@ -43,7 +43,9 @@ class IngestionPipeline {
 
     IngestionPipeline(DocumentStore store, List<IngestionStage> stages, EnrichmentSettings enrichment) {
         this.store = store;
-        this.stages = stages.stream().sorted(Comparator.comparingInt(IngestionStage::position)).toList();
+        this.stages = stages.stream()
+                .sorted(Comparator.comparingInt(IngestionStage::position))
+                .toList();
         this.enrichment = enrichment;
     }
 
@@ -52,12 +54,17 @@ class IngestionPipeline {
     }
 
     List<DocumentStore.StageDef> definitions() {
-        return stages.stream().map(s -> new DocumentStore.StageDef(s.name(), s.enrichment())).toList();
+        return stages.stream()
+                .map(s -> new DocumentStore.StageDef(s.name(), s.enrichment()))
+                .toList();
     }
 
     private IngestionStage stage(String name) {
-        return stages.stream().filter(s -> s.name().equals(name)).findFirst()
-                .orElseThrow(() -> ApiProblem.invalid("stages", "unknown stage '" + name + "'; stages are " + stageNames()));
+        return stages.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(
+                        () -> ApiProblem.invalid("stages", "unknown stage '" + name + "'; stages are " + stageNames()));
     }
 
     /**
@@ -111,8 +118,8 @@ class IngestionPipeline {
             if (!needsAnotherRound(documentId)) {
                 if (nextRetry != null) {
                     Duration wait = Duration.between(Instant.now(), nextRetry);
-                    throw new RetryLaterException("enrichment retry of document " + documentId,
-                            wait.isNegative() ? Duration.ZERO : wait);
+                    throw new RetryLaterException(
+                            "enrichment retry of document " + documentId, wait.isNegative() ? Duration.ZERO : wait);
                 }
                 return;
             }
@@ -125,14 +132,18 @@ class IngestionPipeline {
     }
 
     private boolean retrievalDone(Map<String, StageState> states) {
-        return stages.stream().filter(s -> !s.enrichment()).allMatch(s -> states.get(s.name()).finished());
+        return stages.stream()
+                .filter(s -> !s.enrichment())
+                .allMatch(s -> states.get(s.name()).finished());
     }
 
     /** Sessions were appended (the document is QUEUED again) or a stage was reset while this round ran. */
     private boolean needsAnotherRound(UUID documentId) {
         DocumentInfo now = store.find(documentId).orElse(null);
-        return now != null && (now.status() != DocumentStatus.READY
-                || store.stages(documentId).stream().anyMatch(s -> s.status().equals("PENDING")));
+        return now != null
+                && (now.status() != DocumentStatus.READY
+                        || store.stages(documentId).stream()
+                                .anyMatch(s -> s.status().equals("PENDING")));
     }
 
     /**
@@ -161,7 +172,8 @@ class IngestionPipeline {
                 }
                 continue;
             }
-            Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
+            Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name()))
+                    .orElse(null);
             if (generation == null) {
                 return deleted(documentId);
             }
@@ -170,7 +182,8 @@ class IngestionPipeline {
                 stage.run(new Run(document, stage.name()));
             } catch (RetryLaterException later) {
                 store.change(documentId, d -> {
-                    d.finishStage(stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
+                    d.finishStage(
+                            stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
                     d.waitForRetry();
                 });
                 throw later;
@@ -187,7 +200,11 @@ class IngestionPipeline {
                 return deleted(documentId);
             }
             document = store.find(documentId).orElse(document);
-            log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
+            log.info(
+                    "Stage {} of document {} done in {} ms",
+                    stage.name(),
+                    documentId,
+                    (System.nanoTime() - started) / 1_000_000);
         }
         if (!store.change(documentId, Document::ready)) {
             return deleted(documentId);
@@ -233,8 +250,9 @@ class IngestionPipeline {
     private IngestionStage.Applicability applicability(IngestionStage stage, DocumentInfo document, StageState state) {
         IngestionStage.Applicability own = stage.applicability(document);
         if (own.applies() && stage.onDemand() && !state.requested() && !IndexProfiles.DEEP.equals(document.profile())) {
-            return IngestionStage.Applicability.skip("built on demand: POST /v1/documents/" + document.id()
-                    + "/reindex with {\"stages\": [\"" + stage.name() + "\"]}, or upload with profile \"" + IndexProfiles.DEEP + "\"");
+            return IngestionStage.Applicability.skip(
+                    "built on demand: POST /v1/documents/" + document.id() + "/reindex with {\"stages\": [\""
+                            + stage.name() + "\"]}, or upload with profile \"" + IndexProfiles.DEEP + "\"");
         }
         return own;
     }
@@ -242,7 +260,8 @@ class IngestionPipeline {
     /** Runs one enrichment stage; a failure is recorded on the stage alone. Returns the retry time it scheduled, if any. */
     private Instant runEnrichment(IngestionStage stage, DocumentInfo document, StageState state) {
         UUID documentId = document.id();
-        Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
+        Integer generation =
+                store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
         if (generation == null) {
             return null; // deleted
         }
@@ -257,25 +276,58 @@ class IngestionPipeline {
             String reason = Failures.describe(e);
             if (attempt < enrichment.maxAttempts()) {
                 Instant retryAt = Instant.now().plus(enrichment.backoff(attempt));
-                log.warn("Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}", stage.name(), documentId,
-                        attempt, enrichment.maxAttempts(), retryAt, reason);
-                finish(documentId, stage, generation, StageStatus.FAILED,
-                        reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")", retryAt);
+                log.warn(
+                        "Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}",
+                        stage.name(),
+                        documentId,
+                        attempt,
+                        enrichment.maxAttempts(),
+                        retryAt,
+                        reason);
+                finish(
+                        documentId,
+                        stage,
+                        generation,
+                        StageStatus.FAILED,
+                        reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")",
+                        retryAt);
                 return retryAt;
             }
-            log.warn("Enrichment {} of document {} failed {} times; giving up: {}", stage.name(), documentId, attempt, reason, e);
-            finish(documentId, stage, generation, StageStatus.FAILED, reason + " (gave up after " + attempt
-                    + " attempts; POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\"" + stage.name()
-                    + "\"]} runs it again)", null);
+            log.warn(
+                    "Enrichment {} of document {} failed {} times; giving up: {}",
+                    stage.name(),
+                    documentId,
+                    attempt,
+                    reason,
+                    e);
+            finish(
+                    documentId,
+                    stage,
+                    generation,
+                    StageStatus.FAILED,
+                    reason + " (gave up after " + attempt
+                            + " attempts; POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\""
+                            + stage.name()
+                            + "\"]} runs it again)",
+                    null);
             return null;
         }
         finish(documentId, stage, generation, StageStatus.DONE, null, null);
-        log.info("Stage {} of document {} done in {} ms", stage.name(), documentId, (System.nanoTime() - started) / 1_000_000);
+        log.info(
+                "Stage {} of document {} done in {} ms",
+                stage.name(),
+                documentId,
+                (System.nanoTime() - started) / 1_000_000);
         return null;
     }
 
     /** Records an enrichment run's outcome, unless the stage was reset meanwhile (appended sessions, a reindex). */
-    private void finish(UUID documentId, IngestionStage stage, int generation, StageStatus outcome, String message,
+    private void finish(
+            UUID documentId,
+            IngestionStage stage,
+            int generation,
+            StageStatus outcome,
+            String message,
             Instant retryAt) {
         store.change(documentId, d -> d.finishStage(stage.name(), generation, outcome, message, retryAt));
     }
@@ -290,7 +342,8 @@ class IngestionPipeline {
 
         Run(DocumentInfo document, String stage) {
             this.document = document;
-            this.progress = new ForwardProgress((done, total) -> store.stageProgress(document.id(), stage, done, total));
+            this.progress =
+                    new ForwardProgress((done, total) -> store.stageProgress(document.id(), stage, done, total));
         }
 
         @Override

@@ -49,8 +49,7 @@ public interface IngestionStage {
     void run(StageRun run) throws Exception;
 
     /** Forget this stage's output so that the next run rebuilds it from scratch. */
-    default void reset(java.util.UUID documentId) {
-    }
+    default void reset(java.util.UUID documentId) {}
 
     record Applicability(boolean applies, String reason) {
         public static final Applicability APPLIES = new Applicability(true, null);

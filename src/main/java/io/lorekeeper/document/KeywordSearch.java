@@ -89,8 +89,11 @@ class KeywordSearch {
     }
 
     private CorpusStats stats(UUID[] ids) {
-        return jdbc.sql("SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
-                .param(ids).query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms"))).single();
+        return jdbc.sql(
+                        "SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
+                .param(ids)
+                .query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms")))
+                .single();
     }
 
     private List<ChunkHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
@@ -112,11 +115,17 @@ class KeywordSearch {
         String sql = textLast
                 ? "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
                         + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id"
-                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",") + " ORDER BY score DESC, c.id LIMIT :k";
+                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",")
+                        + " ORDER BY score DESC, c.id LIMIT :k";
         return jdbc.sql(sql)
-                .param("k1", K1).param("b", B).param("avgdl", stats.averageLength())
-                .param("lexemes", lexemes).param("idfs", idfs).param("ids", ids)
-                .param("selector", selector(terms)).param("k", k)
+                .param("k1", K1)
+                .param("b", B)
+                .param("avgdl", stats.averageLength())
+                .param("lexemes", lexemes)
+                .param("idfs", idfs)
+                .param("ids", ids)
+                .param("selector", selector(terms))
+                .param("k", k)
                 .query((rs, n) -> ChunkRows.hit(rs, rs.getDouble("score")))
                 .list();
     }
@@ -134,7 +143,8 @@ class KeywordSearch {
         }
         UUID[] chunkDocuments = chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new);
         Integer[] ordinals = chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new);
-        return jdbc.sql("""
+        return jdbc
+                .sql("""
                         SELECT f.lexeme, f.chunks, f.tf,
                                (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = f.lexeme AND l.document_id = ANY(:ids)) AS df
                         FROM (SELECT u.lexeme, count(*) AS chunks, sum(coalesce(array_length(u.positions, 1), 1)) AS tf
@@ -145,13 +155,24 @@ class KeywordSearch {
                               WHERE length(u.lexeme) > 2 AND u.lexeme !~ '^[0-9]'
                                 AND u.lexeme <> ALL (SELECT lexeme FROM unnest(to_tsvector('english', :query)))
                               GROUP BY u.lexeme) f""")
-                .param("ids", ids).param("docs", chunkDocuments).param("ordinals", ordinals).param("query", query)
+                .param("ids", ids)
+                .param("docs", chunkDocuments)
+                .param("ordinals", ordinals)
+                .param("query", query)
                 .query((rs, n) -> {
                     long df = rs.getLong("df");
-                    return new FeedbackLexeme(rs.getString("lexeme"), rs.getInt("chunks"), rs.getInt("tf"), df,
-                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)), (double) df / stats.chunks());
+                    return new FeedbackLexeme(
+                            rs.getString("lexeme"),
+                            rs.getInt("chunks"),
+                            rs.getInt("tf"),
+                            df,
+                            Math.log(1 + (stats.chunks() - df + 0.5) / (df + 0.5)),
+                            (double) df / stats.chunks());
                 })
-                .list().stream().filter(l -> l.df() > 0).toList();
+                .list()
+                .stream()
+                .filter(l -> l.df() > 0)
+                .toList();
     }
 
     /**
@@ -159,15 +180,20 @@ class KeywordSearch {
      * the per-document counts kept with the chunks ({@code document_lexeme}, recomputed whenever a document is segmented).
      */
     List<KeywordTerm> terms(UUID[] ids, String query, long chunkCount) {
-        return jdbc.sql("""
+        return jdbc
+                .sql("""
                         SELECT q.lexeme, (SELECT coalesce(sum(l.df), 0) FROM document_lexeme l WHERE l.lexeme = q.lexeme AND l.document_id = ANY(?)) AS df
                         FROM (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ?)) u) q""")
                 .params(ids, query)
                 .query((rs, n) -> {
                     long df = rs.getLong("df");
-                    return new KeywordTerm(rs.getString("lexeme"), df, Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5)));
+                    return new KeywordTerm(
+                            rs.getString("lexeme"), df, Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5)));
                 })
-                .list().stream().filter(t -> t.df() > 0).toList();
+                .list()
+                .stream()
+                .filter(t -> t.df() > 0)
+                .toList();
     }
 
     private String selector(List<KeywordTerm> terms) {

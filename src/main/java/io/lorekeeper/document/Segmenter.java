@@ -39,7 +39,9 @@ final class Segmenter {
     }
 
     Segmentation segment(CanonicalText canonical) {
-        return canonical.turns().isEmpty() ? segmentText(canonical.text()) : segmentConversation(canonical, Continuation.START);
+        return canonical.turns().isEmpty()
+                ? segmentText(canonical.text())
+                : segmentConversation(canonical, Continuation.START);
     }
 
     /**
@@ -61,8 +63,8 @@ final class Segmenter {
         String text = canonical.text();
         List<Segmentation.Chunk> chunks = new ArrayList<>();
         List<Segmentation.Page> pages = new ArrayList<>();
-        Map<Integer, List<RenderedTurn>> turnsBySession = canonical.turns().stream()
-                .collect(Collectors.groupingBy(RenderedTurn::sessionIndex));
+        Map<Integer, List<RenderedTurn>> turnsBySession =
+                canonical.turns().stream().collect(Collectors.groupingBy(RenderedTurn::sessionIndex));
         for (RenderedSession session : canonical.sessions()) {
             if (session.span().start() < from.offset()) {
                 continue;
@@ -98,8 +100,13 @@ final class Segmenter {
     }
 
     /** Appends one session's chunks and its page, numbered after {@code from} and what is already in the lists. */
-    private void segmentSession(List<RenderedTurn> turns, RenderedSession session, String text, List<Segmentation.Chunk> chunks,
-            List<Segmentation.Page> pages, Continuation from) {
+    private void segmentSession(
+            List<RenderedTurn> turns,
+            RenderedSession session,
+            String text,
+            List<Segmentation.Chunk> chunks,
+            List<Segmentation.Page> pages,
+            Continuation from) {
         int firstChunk = chunks.size();
         int pageOrdinal = from.nextPage() + pages.size();
         // The header line ("[Session 3, 7:55 pm on 9 June, 2023]") opens the session's first
@@ -111,10 +118,16 @@ final class Segmenter {
         for (RenderedTurn turn : turns) {
             int turnTokens = TokenCounter.count(turn.span().of(text));
             // The first chunk of a session also carries the header line: count it too.
-            int chunkStart = pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
+            int chunkStart =
+                    pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
             boolean oversize = TokenCounter.count(text, chunkStart, turn.span().end()) > maxChunkTokens;
             if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
-                chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+                chunks.add(chunk(
+                        from.nextChunk() + chunks.size(),
+                        pageOrdinal,
+                        new Span(openStart, pendingEnd),
+                        text,
+                        pendingTurns));
                 openStart = -1;
                 pendingTurns = new ArrayList<>();
                 pendingEnd = -1;
@@ -124,8 +137,12 @@ final class Segmenter {
                 openStart = turn.span().start();
             }
             if (oversize) {
-                int headerTokens = TokenCounter.count(text, openStart, turn.span().start());
-                List<Piece> pieces = pieces(text, SentenceSplitter.split(text, turn.span().start(), turn.span().end()),
+                int headerTokens =
+                        TokenCounter.count(text, openStart, turn.span().start());
+                List<Piece> pieces = pieces(
+                        text,
+                        SentenceSplitter.split(
+                                text, turn.span().start(), turn.span().end()),
                         maxChunkTokens - headerTokens);
                 List<Span> parts = pack(text, pieces, chunkTokens);
                 for (int p = 0; p < parts.size(); p++) {
@@ -140,27 +157,49 @@ final class Segmenter {
             pendingTokens += turnTokens;
         }
         if (pendingEnd >= 0) {
-            chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, new Span(openStart, pendingEnd), text, pendingTurns));
+            chunks.add(chunk(
+                    from.nextChunk() + chunks.size(),
+                    pageOrdinal,
+                    new Span(openStart, pendingEnd),
+                    text,
+                    pendingTurns));
         }
         if (chunks.size() > firstChunk) {
-            int tokens = chunks.subList(firstChunk, chunks.size()).stream().mapToInt(Segmentation.Chunk::tokens).sum();
-            pages.add(new Segmentation.Page(pageOrdinal, from.nextChunk() + firstChunk, from.nextChunk() + chunks.size() - 1,
-                    new Span(chunks.get(firstChunk).span().start(), chunks.getLast().span().end()), tokens, session.id()));
+            int tokens = chunks.subList(firstChunk, chunks.size()).stream()
+                    .mapToInt(Segmentation.Chunk::tokens)
+                    .sum();
+            pages.add(new Segmentation.Page(
+                    pageOrdinal,
+                    from.nextChunk() + firstChunk,
+                    from.nextChunk() + chunks.size() - 1,
+                    new Span(
+                            chunks.get(firstChunk).span().start(),
+                            chunks.getLast().span().end()),
+                    tokens,
+                    session.id()));
         }
     }
 
     private Segmentation.Chunk chunk(int ordinal, int page, Span span, String text, List<String> turnIds) {
         String chunkText = span.of(text);
-        return new Segmentation.Chunk(ordinal, page, span, chunkText, TokenCounter.count(chunkText), List.copyOf(turnIds));
+        return new Segmentation.Chunk(
+                ordinal, page, span, chunkText, TokenCounter.count(chunkText), List.copyOf(turnIds));
     }
 
-    private static Segmentation.Page page(int ordinal, int first, int last, List<Segmentation.Chunk> chunks, int tokens, String sessionId) {
-        return new Segmentation.Page(ordinal, first, last,
-                new Span(chunks.get(first).span().start(), chunks.get(last).span().end()), tokens, sessionId);
+    private static Segmentation.Page page(
+            int ordinal, int first, int last, List<Segmentation.Chunk> chunks, int tokens, String sessionId) {
+        return new Segmentation.Page(
+                ordinal,
+                first,
+                last,
+                new Span(
+                        chunks.get(first).span().start(),
+                        chunks.get(last).span().end()),
+                tokens,
+                sessionId);
     }
 
-    private record Piece(Span span, int tokens) {
-    }
+    private record Piece(Span span, int tokens) {}
 
     /** Sentences, with any sentence over {@code limit} tokens cut into word-aligned parts. */
     private List<Piece> pieces(String text, List<Span> sentences, int limit) {
@@ -248,7 +287,8 @@ final class Segmenter {
         int end = -1;
         int tokens = 0;
         for (Piece piece : pieces) {
-            int separator = start < 0 ? 0 : TokenCounter.count(text, end, piece.span().start());
+            int separator =
+                    start < 0 ? 0 : TokenCounter.count(text, end, piece.span().start());
             if (start >= 0 && tokens + separator + piece.tokens() > budget) {
                 spans.add(new Span(start, end));
                 start = -1;

@@ -37,8 +37,14 @@ class SessionAppender {
     private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
 
-    SessionAppender(DocumentStore store, DocumentLimits limits, IngestionScheduler scheduler, CurrentTenant tenant,
-            Documents documents, TransactionTemplate transaction, TenantQuotas quotas) {
+    SessionAppender(
+            DocumentStore store,
+            DocumentLimits limits,
+            IngestionScheduler scheduler,
+            CurrentTenant tenant,
+            Documents documents,
+            TransactionTemplate transaction,
+            TenantQuotas quotas) {
         this.quotas = quotas;
         this.store = store;
         this.limits = limits;
@@ -61,8 +67,11 @@ class SessionAppender {
                 return done;
             });
         } catch (DuplicateKeyException sameContent) {
-            throw ApiProblem.conflict("duplicate-content", "Duplicate content",
-                    "another document of this tenant already holds exactly this conversation", "sessions");
+            throw ApiProblem.conflict(
+                    "duplicate-content",
+                    "Duplicate content",
+                    "another document of this tenant already holds exactly this conversation",
+                    "sessions");
         }
         documents.evict(id);
         return appended;
@@ -71,29 +80,47 @@ class SessionAppender {
     private SessionsAppended appendLocked(UUID tenantId, UUID id, AppendSessions request) {
         Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.kind() != DocumentKind.CONVERSATION) {
-            throw ApiProblem.conflict("not-a-conversation", "Not a conversation",
-                    "document " + id + " is a " + doc.kind() + " document; sessions can only be appended to a CONVERSATION", null);
+            throw ApiProblem.conflict(
+                    "not-a-conversation",
+                    "Not a conversation",
+                    "document " + id + " is a " + doc.kind()
+                            + " document; sessions can only be appended to a CONVERSATION",
+                    null);
         }
         if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
-            throw ApiProblem.conflict("ingestion-running", "Ingestion running",
-                    "document " + id + " is being ingested; append once it is READY or FAILED", null);
+            throw ApiProblem.conflict(
+                    "ingestion-running",
+                    "Ingestion running",
+                    "document " + id + " is being ingested; append once it is READY or FAILED",
+                    null);
         }
         CanonicalText before = store.canonical(id);
         CanonicalText after = ConversationRenderer.append(before, request.sessions(), limits);
-        List<RenderedSession> newSessions = after.sessions().subList(before.sessions().size(), after.sessions().size());
-        List<RenderedTurn> newTurns = after.turns().subList(before.turns().size(), after.turns().size());
+        List<RenderedSession> newSessions = after.sessions()
+                .subList(before.sessions().size(), after.sessions().size());
+        List<RenderedTurn> newTurns =
+                after.turns().subList(before.turns().size(), after.turns().size());
         if (newTurns.isEmpty()) {
             throw ApiProblem.invalid("sessions", "the appended sessions need at least one turn");
         }
         limits.checkTextSize("sessions", after.text());
         quotas.requireStorage(after.text().substring(before.text().length()), 0);
         store.appendSessions(id, after.text().substring(before.text().length()), newSessions, newTurns);
-        doc.appendSessions(ContentHash.of(DocumentKind.CONVERSATION, after.text()), after.text().length());
+        doc.appendSessions(
+                ContentHash.of(DocumentKind.CONVERSATION, after.text()),
+                after.text().length());
         store.flush(); // now, so that a conversation another document already holds is refused here as a duplicate
         List<AppendedSession> sessions = new ArrayList<>();
         for (RenderedSession session : newSessions) {
-            sessions.add(new AppendedSession(session.id(), session.index() + 1, session.span().start(), session.span().end(),
-                    newTurns.stream().filter(t -> t.sessionIndex() == session.index()).map(RenderedTurn::id).toList()));
+            sessions.add(new AppendedSession(
+                    session.id(),
+                    session.index() + 1,
+                    session.span().start(),
+                    session.span().end(),
+                    newTurns.stream()
+                            .filter(t -> t.sessionIndex() == session.index())
+                            .map(RenderedTurn::id)
+                            .toList()));
         }
         return new SessionsAppended(id, DocumentStatus.QUEUED, sessions);
     }

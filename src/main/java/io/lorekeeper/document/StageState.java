@@ -12,8 +12,18 @@ import java.util.UUID;
  * @param generation changes on every reset, so a run that began before it cannot record an outcome
  * @param requested  an on-demand stage someone asked for (reindex naming it)
  */
-record StageState(UUID documentId, String name, String kind, String status, int done, int total, String message,
-        int attempts, Instant retryAt, int generation, boolean requested) {
+record StageState(
+        UUID documentId,
+        String name,
+        String kind,
+        String status,
+        int done,
+        int total,
+        String message,
+        int attempts,
+        Instant retryAt,
+        int generation,
+        boolean requested) {
 
     boolean finished() {
         return status.equals("DONE") || status.equals("SKIPPED");
@@ -24,6 +34,7 @@ record StageState(UUID documentId, String name, String kind, String status, int 
     }
 
     DocumentResponses.StageView view() {
-        return new DocumentResponses.StageView(name, kind, status, done, total, message, attempts == 0 ? null : attempts, retryAt);
+        return new DocumentResponses.StageView(
+                name, kind, status, done, total, message, attempts == 0 ? null : attempts, retryAt);
     }
 }

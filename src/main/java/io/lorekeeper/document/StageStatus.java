@@ -2,5 +2,9 @@ package io.lorekeeper.document;
 
 /** Where one ingestion stage of one document stands; see {@link DocumentStage} for the moves between them. */
 enum StageStatus {
-    PENDING, RUNNING, DONE, FAILED, SKIPPED
+    PENDING,
+    RUNNING,
+    DONE,
+    FAILED,
+    SKIPPED
 }

@@ -7,6 +7,13 @@ import java.util.UUID;
  * the canonical text, its conversation session (null for plain texts) and the header the memorizer
  * wrote for it (null until then).
  */
-public record StoredPage(UUID documentId, int ordinal, int firstChunk, int lastChunk, int start, int end, int tokenCount,
-        String sessionId, String header) {
-}
+public record StoredPage(
+        UUID documentId,
+        int ordinal,
+        int firstChunk,
+        int lastChunk,
+        int start,
+        int end,
+        int tokenCount,
+        String sessionId,
+        String header) {}

@@ -30,11 +30,16 @@ class TenantDocuments implements StoredContent {
     @Override
     public Stored of(UUID tenantId) {
         return jdbc.sql("SELECT count(*), coalesce(sum(text_bytes), 0) FROM document WHERE tenant_id = ?")
-                .param(tenantId).query((rs, n) -> new Stored(rs.getLong(1), rs.getLong(2))).single();
+                .param(tenantId)
+                .query((rs, n) -> new Stored(rs.getLong(1), rs.getLong(2)))
+                .single();
     }
 
     @EventListener
     void forget(TenantDeletion deletion) {
-        ingestion.cancelWaiting(jdbc.sql("SELECT id FROM document WHERE tenant_id = ?").param(deletion.tenantId()).query(UUID.class).list());
+        ingestion.cancelWaiting(jdbc.sql("SELECT id FROM document WHERE tenant_id = ?")
+                .param(deletion.tenantId())
+                .query(UUID.class)
+                .list());
     }
 }

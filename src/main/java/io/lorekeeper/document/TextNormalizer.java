@@ -6,8 +6,7 @@ package io.lorekeeper.document;
  */
 final class TextNormalizer {
 
-    private TextNormalizer() {
-    }
+    private TextNormalizer() {}
 
     static String normalize(String text) {
         String s = text.startsWith("\uFEFF") ? text.substring(1) : text;

@@ -14,15 +14,18 @@ import io.lorekeeper.platform.StorableText;
  */
 final class Utf8 {
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     static String decode(byte[] bytes, String field) {
         try {
-            return StorableText.require(field, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString());
+            return StorableText.require(
+                    field,
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(bytes))
+                            .toString());
         } catch (CharacterCodingException e) {
             throw ApiProblem.invalid(field, "the content is not valid UTF-8");
         }

@@ -39,7 +39,8 @@ class VectorSearch {
                         JOIN unnest(CAST(? AS uuid[]), CAST(? AS int[])) AS k(document_id, ordinal)
                           ON c.document_id = k.document_id AND c.ordinal = k.ordinal
                         WHERE c.embedding IS NOT NULL""")
-                .params(chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new),
+                .params(
+                        chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new),
                         chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new))
                 .query((rs, n) -> parse(rs.getString(1)))
                 .list();
@@ -48,14 +49,19 @@ class VectorSearch {
     List<ChunkHit> search(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
         return transaction.execute(status -> {
-            jdbc.sql("SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-                    .param(String.valueOf(Math.max(40, 2 * k))).query((rs, n) -> null).list();
-            return jdbc.sql("SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
+            jdbc.sql(
+                            "SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+                    .param(String.valueOf(Math.max(40, 2 * k)))
+                    .query((rs, n) -> null)
+                    .list();
+            return jdbc
+                    .sql("SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
                             + "WHERE c.document_id = ANY(?) AND c.embedding IS NOT NULL "
                             + "ORDER BY c.embedding <=> ? LIMIT ?")
                     .params(vector, documentIds.toArray(UUID[]::new), vector, k)
                     .query((rs, n) -> ChunkRows.hit(rs, 1.0 - rs.getDouble("distance")))
-                    .list().stream()
+                    .list()
+                    .stream()
                     .sorted(Comparator.comparingDouble(ChunkHit::score).reversed())
                     .toList();
         });

@@ -31,6 +31,15 @@
  * Keeping the search SQL here rather than giving the search tables to retrieval keeps one writer
  * per table and no cycle (retrieval needs documents' text; documents need nothing of retrieval).
  */
-@io.lorekeeper.platform.OwnsTables({"document", "document_text", "ingestion_stage", "conversation_session", "conversation_turn", "chunk", "page", "document_lexeme"})
+@io.lorekeeper.platform.OwnsTables({
+    "document",
+    "document_text",
+    "ingestion_stage",
+    "conversation_session",
+    "conversation_turn",
+    "chunk",
+    "page",
+    "document_lexeme"
+})
 @org.springframework.modulith.ApplicationModule(allowedDependencies = {"platform", "security", "text"})
 package io.lorekeeper.document;

@@ -13,8 +13,7 @@ import io.lorekeeper.eval.EvalRunner.ItemResult;
  */
 final class Calibration {
 
-    private Calibration() {
-    }
+    private Calibration() {}
 
     static Double brier(List<ItemResult> cell) {
         List<double[]> pairs = cell.stream()
@@ -25,7 +24,12 @@ final class Calibration {
                 })
                 .filter(Objects::nonNull)
                 .toList();
-        return pairs.isEmpty() ? null : pairs.stream().mapToDouble(p -> (p[0] - p[1]) * (p[0] - p[1])).average().orElseThrow();
+        return pairs.isEmpty()
+                ? null
+                : pairs.stream()
+                        .mapToDouble(p -> (p[0] - p[1]) * (p[0] - p[1]))
+                        .average()
+                        .orElseThrow();
     }
 
     static Boolean right(ItemResult i) {

@@ -16,8 +16,7 @@ import io.lorekeeper.text.TokenCounter;
  */
 final class Compaction {
 
-    private Compaction() {
-    }
+    private Compaction() {}
 
     /**
      * Tokens of the document text under the spans of {@code documentId}, each character once

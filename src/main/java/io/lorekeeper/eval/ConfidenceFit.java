@@ -34,15 +34,20 @@ final class ConfidenceFit {
     }
 
     /** The fitted model with its Brier scores (train, held out, and what the strategy's own confidences scored there). */
-    record Fit(double intercept, Map<String, Double> weights, int trained, int held, double trainBrier, double heldBrier,
-            Double heldBrierBefore) {
-    }
+    record Fit(
+            double intercept,
+            Map<String, Double> weights,
+            int trained,
+            int held,
+            double trainBrier,
+            double heldBrier,
+            Double heldBrierBefore) {}
 
-    private ConfidenceFit() {
-    }
+    private ConfidenceFit() {}
 
     /** The strategy's answers in the reports, as examples; items without features or a verdict are left out. */
-    static List<Example> examples(List<Path> reports, String strategy, List<Double> confidencesOut, List<Boolean> heldOutMask) {
+    static List<Example> examples(
+            List<Path> reports, String strategy, List<Double> confidencesOut, List<Boolean> heldOutMask) {
         List<Example> out = new ArrayList<>();
         JsonMapper json = JsonMapper.builder().build();
         for (Path report : reports) {
@@ -53,7 +58,8 @@ final class ConfidenceFit {
                 throw new UncheckedIOException(e);
             }
             for (JsonNode item : root.path("items")) {
-                if (!strategy.equals(item.path("strategy").asString()) || !"DONE".equals(item.path("status").asString())
+                if (!strategy.equals(item.path("strategy").asString())
+                        || !"DONE".equals(item.path("status").asString())
                         || !item.path("confidenceFeatures").isObject()) {
                     continue;
                 }
@@ -62,11 +68,18 @@ final class ConfidenceFit {
                     continue;
                 }
                 Map<String, Double> features = new LinkedHashMap<>();
-                item.path("confidenceFeatures").properties().forEach(e -> features.put(e.getKey(), e.getValue().asDouble()));
+                item.path("confidenceFeatures")
+                        .properties()
+                        .forEach(e -> features.put(e.getKey(), e.getValue().asDouble()));
                 // the dataset name keeps ids of two datasets apart
-                Example example = new Example(root.path("dataset").asString("") + ":" + item.path("itemId").asString(), features, right);
+                Example example = new Example(
+                        root.path("dataset").asString("") + ":"
+                                + item.path("itemId").asString(),
+                        features,
+                        right);
                 out.add(example);
-                confidencesOut.add(item.hasNonNull("confidence") ? item.get("confidence").asDouble() : null);
+                confidencesOut.add(
+                        item.hasNonNull("confidence") ? item.get("confidence").asDouble() : null);
                 heldOutMask.add(example.heldOut());
             }
         }
@@ -82,11 +95,13 @@ final class ConfidenceFit {
     }
 
     static Fit fit(List<Example> examples, List<Double> before) {
-        List<String> names = new ArrayList<>(new TreeSet<>(examples.stream().flatMap(e -> e.features().keySet().stream()).toList()));
+        List<String> names = new ArrayList<>(new TreeSet<>(
+                examples.stream().flatMap(e -> e.features().keySet().stream()).toList()));
         List<Example> train = examples.stream().filter(e -> !e.heldOut()).toList();
         List<Example> held = examples.stream().filter(Example::heldOut).toList();
         if (train.isEmpty()) {
-            throw new IllegalArgumentException("no examples to fit: the reports hold no answers with confidence features");
+            throw new IllegalArgumentException(
+                    "no examples to fit: the reports hold no answers with confidence features");
         }
         double[] w = new double[names.size() + 1];
         for (int it = 0; it < ITERATIONS; it++) {
@@ -125,13 +140,21 @@ final class ConfidenceFit {
             }
             heldBefore = n == 0 ? null : sum / n;
         }
-        return new Fit(rounded[0], weights, train.size(), held.size(), brier(rounded, names, train), brier(rounded, names, held),
+        return new Fit(
+                rounded[0],
+                weights,
+                train.size(),
+                held.size(),
+                brier(rounded, names, train),
+                brier(rounded, names, held),
                 heldBefore);
     }
 
     static String json(Fit fit, String command) {
         ObjectNode root = JsonMapper.builder().build().createObjectNode();
-        root.put("note", "Fitted by the evaluation harness; refit with the command in the README (\"Calibrated confidence\").");
+        root.put(
+                "note",
+                "Fitted by the evaluation harness; refit with the command in the README (\"Calibrated confidence\").");
         root.put("command", command);
         root.put("trainedOn", fit.trained());
         root.put("heldOut", fit.held());

@@ -22,8 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Datasets {
 
-    private Datasets() {
-    }
+    private Datasets() {}
 
     static final JsonMapper JSON = JsonMapper.builder().build();
     public static final List<String> NAMES = List.of("locomo", "hotpotqa", "loogle", "comorag", "jsonl", "ruler");
@@ -36,7 +35,8 @@ public final class Datasets {
             case "loogle" -> loogle(path);
             case "comorag" -> comorag(path);
             case "jsonl" -> jsonl(lines(path));
-            // RULER with its defaults (every task, 4,000 tokens, seed 42, 10 items each); the CLI sets them with lorekeeper.eval.ruler.*
+            // RULER with its defaults (every task, 4,000 tokens, seed 42, 10 items each); the CLI sets them with
+            // lorekeeper.eval.ruler.*
             case "ruler" -> Ruler.generate(path, Ruler.TASKS, 4000, 42, 10);
             default -> throw new IllegalArgumentException("unknown dataset '" + dataset + "'; known: " + NAMES);
         };
@@ -69,8 +69,17 @@ public final class Datasets {
                 int category = qa.path("category").asInt(0);
                 JsonNode answer = qa.get("answer");
                 String gold = answer == null || answer.isNull() ? "" : answer.asString();
-                items.add(new EvalItem(sampleId + "/" + n, "locomo", sampleId, document, qa.path("question").asString(),
-                        List.of(gold), List.of(), null, evidenceIds(qa.path("evidence")), String.valueOf(category)));
+                items.add(new EvalItem(
+                        sampleId + "/" + n,
+                        "locomo",
+                        sampleId,
+                        document,
+                        qa.path("question").asString(),
+                        List.of(gold),
+                        List.of(),
+                        null,
+                        evidenceIds(qa.path("evidence")),
+                        String.valueOf(category)));
             }
         }
         return items;
@@ -107,7 +116,9 @@ public final class Datasets {
             }
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("id", "session_" + entry.getKey());
-            String date = conversation.path("session_" + entry.getKey() + "_date_time").asString("");
+            String date = conversation
+                    .path("session_" + entry.getKey() + "_date_time")
+                    .asString("");
             if (!date.isBlank()) {
                 s.put("dateTime", date);
             }
@@ -149,7 +160,10 @@ public final class Datasets {
             StringBuilder text = new StringBuilder();
             List<String> evidence = new ArrayList<>();
             for (JsonNode p : q.path("contexts")) {
-                text.append(p.path("title").asString()).append('\n').append(p.path("paragraph_text").asString().strip()).append("\n\n");
+                text.append(p.path("title").asString())
+                        .append('\n')
+                        .append(p.path("paragraph_text").asString().strip())
+                        .append("\n\n");
                 if (p.path("is_supporting").asBoolean(false)) {
                     evidence.add(p.path("paragraph_text").asString().strip());
                 }
@@ -161,9 +175,19 @@ public final class Datasets {
                     answers.add(a.path("number").asString());
                 }
             }
-            Map<String, Object> document = Map.of("title", "HotpotQA " + id, "text", text.toString().strip());
-            items.add(new EvalItem(id, "hotpotqa", id, document, q.path("question_text").asString(), answers, List.of(), null,
-                    evidence, "all"));
+            Map<String, Object> document =
+                    Map.of("title", "HotpotQA " + id, "text", text.toString().strip());
+            items.add(new EvalItem(
+                    id,
+                    "hotpotqa",
+                    id,
+                    document,
+                    q.path("question_text").asString(),
+                    answers,
+                    List.of(),
+                    null,
+                    evidence,
+                    "all"));
         }
         return items;
     }
@@ -239,8 +263,17 @@ public final class Datasets {
                     }
                     Object type = qa.get("type");
                     String category = kind + (type == null ? "" : "/" + type);
-                    items.add(new EvalItem(key + "/" + kind + "/" + n, "loogle", key, document, question, List.of(answer),
-                            choices, answerIndex, evidence, category));
+                    items.add(new EvalItem(
+                            key + "/" + kind + "/" + n,
+                            "loogle",
+                            key,
+                            document,
+                            question,
+                            List.of(answer),
+                            choices,
+                            answerIndex,
+                            evidence,
+                            category));
                 }
             }
         }
@@ -254,7 +287,8 @@ public final class Datasets {
         Path folder = Files.isDirectory(path) ? path : path.getParent();
         Path story;
         try (var files = Files.list(folder)) {
-            story = files.filter(f -> f.toString().endsWith(".txt")).findFirst()
+            story = files.filter(f -> f.toString().endsWith(".txt"))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no .txt story in " + folder));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -266,8 +300,17 @@ public final class Datasets {
         for (JsonNode q : lines(folder.resolve("qas.jsonl"))) {
             List<String> answers = new ArrayList<>();
             q.path("golden_answers").forEach(a -> answers.add(a.asString()));
-            items.add(new EvalItem("comorag/" + q.path("id").asString(), "comorag", "comorag/" + name, document,
-                    q.path("question").asString(), answers, List.of(), null, List.of(), "all"));
+            items.add(new EvalItem(
+                    "comorag/" + q.path("id").asString(),
+                    "comorag",
+                    "comorag/" + name,
+                    document,
+                    q.path("question").asString(),
+                    answers,
+                    List.of(),
+                    null,
+                    List.of(),
+                    "all"));
         }
         return items;
     }
@@ -307,15 +350,29 @@ public final class Datasets {
             }
             List<String> choices = new ArrayList<>();
             r.path("choices").forEach(c -> choices.add(c.asString()));
-            Integer answerIndex = r.hasNonNull("answerIndex") ? r.get("answerIndex").asInt() : null;
-            if (answerIndex == null && !choices.isEmpty() && !answers.isEmpty() && choices.contains(answers.getFirst())) {
+            Integer answerIndex =
+                    r.hasNonNull("answerIndex") ? r.get("answerIndex").asInt() : null;
+            if (answerIndex == null
+                    && !choices.isEmpty()
+                    && !answers.isEmpty()
+                    && choices.contains(answers.getFirst())) {
                 answerIndex = choices.indexOf(answers.getFirst());
             }
             List<String> evidence = new ArrayList<>();
             r.path("evidence").forEach(e -> evidence.add(e.asString()));
-            String key = "jsonl/" + Integer.toHexString(JSON.writeValueAsString(document).hashCode());
-            items.add(new EvalItem(r.path("id").asString("item-" + n), "jsonl", key, document, r.get("question").asString(),
-                    answers, choices, answerIndex, evidence, r.path("category").asString("all")));
+            String key = "jsonl/"
+                    + Integer.toHexString(JSON.writeValueAsString(document).hashCode());
+            items.add(new EvalItem(
+                    r.path("id").asString("item-" + n),
+                    "jsonl",
+                    key,
+                    document,
+                    r.get("question").asString(),
+                    answers,
+                    choices,
+                    answerIndex,
+                    evidence,
+                    r.path("category").asString("all")));
         }
         return items;
     }

@@ -21,7 +21,6 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.security.CurrentTenant;
-
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,42 +55,61 @@ class EvalCommand implements ApplicationRunner {
 
     @Value("${lorekeeper.eval.dataset:locomo}")
     String dataset;
+
     @Value("${lorekeeper.eval.path:}")
     String path;
+
     @Value("${lorekeeper.eval.strategies:extractive}")
     String strategies;
+
     @Value("${lorekeeper.eval.limit:0}")
     int limit;
+
     @Value("${lorekeeper.eval.concurrency:4}")
     int concurrency;
+
     @Value("${lorekeeper.eval.search-k:100}")
     int searchK;
+
     @Value("${lorekeeper.eval.search-tokens:1500}")
     int searchTokens;
+
     @Value("${lorekeeper.eval.options:}")
     String options;
+
     @Value("${lorekeeper.eval.out:eval-results}")
     String out;
+
     @Value("${lorekeeper.eval.base-url:}")
     String baseUrl;
+
     @Value("${lorekeeper.eval.api-key:}")
     String apiKey;
+
     @Value("${lorekeeper.eval.question-timeout:10m}")
     Duration questionTimeout;
+
     @Value("${lorekeeper.eval.ruler.tasks:niah_single,niah_multikey,niah_multivalue,niah_multiquery,vt}")
     String rulerTasks;
+
     @Value("${lorekeeper.eval.ruler.length:4000}")
     int rulerLength;
+
     @Value("${lorekeeper.eval.ruler.seed:42}")
     long rulerSeed;
+
     @Value("${lorekeeper.eval.ruler.count:10}")
     int rulerCount;
+
     @Value("${lorekeeper.eval.judge:false}")
     boolean judge;
+
     @Value("${lorekeeper.eval.exit:true}")
     boolean exit;
+
     @Value("${lorekeeper.eval.fit-confidence:}")
     String fitReports;
+
     @Value("${lorekeeper.eval.fit-out:src/main/resources/extractive/confidence.json}")
     String fitOut;
 
@@ -122,29 +140,58 @@ class EvalCommand implements ApplicationRunner {
             throw new IllegalArgumentException("set lorekeeper.eval.path to the dataset's file or folder");
         }
         if (judge && !gateway.isConfigured()) {
-            throw new IllegalArgumentException("lorekeeper.eval.judge=true needs an LLM for the judge: set OPENAI_API_KEY or "
-                    + "LOREKEEPER_LLM_BASE_URL (or LK_EVAL_SIMULATED=1 for the simulated model)");
+            throw new IllegalArgumentException(
+                    "lorekeeper.eval.judge=true needs an LLM for the judge: set OPENAI_API_KEY or "
+                            + "LOREKEEPER_LLM_BASE_URL (or LK_EVAL_SIMULATED=1 for the simulated model)");
         }
         List<EvalItem> items = dataset.equals("ruler")
-                ? Ruler.generate(Path.of(path), Arrays.stream(rulerTasks.split(",")).map(String::strip).toList(), rulerLength, rulerSeed, rulerCount)
+                ? Ruler.generate(
+                        Path.of(path),
+                        Arrays.stream(rulerTasks.split(",")).map(String::strip).toList(),
+                        rulerLength,
+                        rulerSeed,
+                        rulerCount)
                 : Datasets.load(dataset, Path.of(path), limit);
         if (limit > 0 && items.size() > limit) {
             items = items.subList(0, limit);
         }
-        List<String> names = Arrays.stream(strategies.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-        Map<String, Map<String, Object>> perStrategy = options.isBlank() ? Map.of()
-                : JsonMapper.builder().build().readValue(options, new TypeReference<LinkedHashMap<String, Map<String, Object>>>() {
-                });
+        List<String> names = Arrays.stream(strategies.split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
+        Map<String, Map<String, Object>> perStrategy = options.isBlank()
+                ? Map.of()
+                : JsonMapper.builder()
+                        .build()
+                        .readValue(options, new TypeReference<LinkedHashMap<String, Map<String, Object>>>() {});
         String base = baseUrl.isBlank() ? "http://localhost:" + env.getRequiredProperty("local.server.port") : baseUrl;
-        log.info("evaluation: {} questions of {} with {} against {}{}", items.size(), dataset, names, base, judge ? ", LLM judge on" : "");
+        log.info(
+                "evaluation: {} questions of {} with {} against {}{}",
+                items.size(),
+                dataset,
+                names,
+                base,
+                judge ? ", LLM judge on" : "");
         // No request here to take a tenant from: the judge's calls are the operator's, logged under the default tenant.
-        Report report = new EvalRunner(new ServiceClient(base, apiKey), judge ? new Judge(gateway, CurrentTenant.DEFAULT) : null).run(
-                new EvalRunner.Request(dataset, items, names, perStrategy, concurrency, searchK, searchTokens, questionTimeout, null), (d, t) -> {
-                });
+        Report report = new EvalRunner(
+                        new ServiceClient(base, apiKey), judge ? new Judge(gateway, CurrentTenant.DEFAULT) : null)
+                .run(
+                        new EvalRunner.Request(
+                                dataset,
+                                items,
+                                names,
+                                perStrategy,
+                                concurrency,
+                                searchK,
+                                searchTokens,
+                                questionTimeout,
+                                null),
+                        (d, t) -> {});
         Path folder = report.write(Path.of(out));
         System.out.println(report.markdown());
         log.info("evaluation: report written to {}", folder.toAbsolutePath());
-        long failed = report.items().stream().filter(i -> !"DONE".equals(i.status())).count();
+        long failed =
+                report.items().stream().filter(i -> !"DONE".equals(i.status())).count();
         return failed * 2 > report.items().size() ? 2 : 0;
     }
 
@@ -153,20 +200,32 @@ class EvalCommand implements ApplicationRunner {
      * reports' results and writes the model where the strategy loads it from; evaluates nothing.
      */
     private int fitConfidence() {
-        List<Path> reports = Arrays.stream(fitReports.split(",")).map(String::strip).filter(p -> !p.isEmpty()).map(Path::of).toList();
+        List<Path> reports = Arrays.stream(fitReports.split(","))
+                .map(String::strip)
+                .filter(p -> !p.isEmpty())
+                .map(Path::of)
+                .toList();
         String strategy = strategies.split(",")[0].strip();
         List<Double> before = new java.util.ArrayList<>();
-        List<ConfidenceFit.Example> examples = ConfidenceFit.examples(reports, strategy, before, new java.util.ArrayList<>());
+        List<ConfidenceFit.Example> examples =
+                ConfidenceFit.examples(reports, strategy, before, new java.util.ArrayList<>());
         ConfidenceFit.Fit fit = ConfidenceFit.fit(examples, before);
-        String command = "scripts/eval.sh --lorekeeper.eval.strategies=" + strategy + " --lorekeeper.eval.fit-confidence=" + fitReports;
+        String command = "scripts/eval.sh --lorekeeper.eval.strategies=" + strategy
+                + " --lorekeeper.eval.fit-confidence=" + fitReports;
         try {
             Files.writeString(Path.of(fitOut), ConfidenceFit.json(fit, command));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        log.info("confidence of {} fitted on {} answers: Brier {} (train), {} on {} held out (its confidences before: {}); written to {}",
-                strategy, fit.trained(), String.format("%.4f", fit.trainBrier()), String.format("%.4f", fit.heldBrier()), fit.held(),
-                fit.heldBrierBefore() == null ? "none" : String.format("%.4f", fit.heldBrierBefore()), fitOut);
+        log.info(
+                "confidence of {} fitted on {} answers: Brier {} (train), {} on {} held out (its confidences before: {}); written to {}",
+                strategy,
+                fit.trained(),
+                String.format("%.4f", fit.trainBrier()),
+                String.format("%.4f", fit.heldBrier()),
+                fit.held(),
+                fit.heldBrierBefore() == null ? "none" : String.format("%.4f", fit.heldBrierBefore()),
+                fitOut);
         System.out.println(ConfidenceFit.json(fit, command));
         return 0;
     }

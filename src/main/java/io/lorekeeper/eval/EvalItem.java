@@ -14,8 +14,17 @@ import java.util.Map;
  * @param evidence gold evidence: turn ids for a conversation document, verbatim text snippets otherwise
  * @param category the dataset's category of the question (LoCoMo 1-5, LooGLE type, ...), or "all"
  */
-public record EvalItem(String id, String dataset, String documentKey, Map<String, Object> document, String question,
-        List<String> answers, List<String> choices, Integer answerIndex, List<String> evidence, String category) {
+public record EvalItem(
+        String id,
+        String dataset,
+        String documentKey,
+        Map<String, Object> document,
+        String question,
+        List<String> answers,
+        List<String> choices,
+        Integer answerIndex,
+        List<String> evidence,
+        String category) {
 
     public EvalItem {
         answers = answers == null ? List.of() : List.copyOf(answers);

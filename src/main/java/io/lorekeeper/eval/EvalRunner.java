@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import io.lorekeeper.eval.Metrics.DocSpan;
 import io.lorekeeper.text.TokenCounter;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -48,8 +47,16 @@ public class EvalRunner {
      * @param searchK at most this many chunks taken from each search probe (1 to 100)
      * @param searchTokens the probe's context budget: hits in rank order while their tokens fit; 0 for none (k alone)
      */
-    public record Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
-            int concurrency, int searchK, int searchTokens, Duration questionTimeout, Duration ingestTimeout) {
+    public record Request(
+            String dataset,
+            List<EvalItem> items,
+            List<String> strategies,
+            Map<String, Map<String, Object>> options,
+            int concurrency,
+            int searchK,
+            int searchTokens,
+            Duration questionTimeout,
+            Duration ingestTimeout) {
 
         public Request {
             options = options == null ? Map.of() : options;
@@ -61,8 +68,15 @@ public class EvalRunner {
         }
 
         /** Probes budgeted by k alone. */
-        public Request(String dataset, List<EvalItem> items, List<String> strategies, Map<String, Map<String, Object>> options,
-                int concurrency, int searchK, Duration questionTimeout, Duration ingestTimeout) {
+        public Request(
+                String dataset,
+                List<EvalItem> items,
+                List<String> strategies,
+                Map<String, Map<String, Object>> options,
+                int concurrency,
+                int searchK,
+                Duration questionTimeout,
+                Duration ingestTimeout) {
             this(dataset, items, strategies, options, concurrency, searchK, 0, questionTimeout, ingestTimeout);
         }
     }
@@ -86,43 +100,226 @@ public class EvalRunner {
      * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}), for
      *                           fitting a calibrated confidence; null when it recorded none
      */
-    public record ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
-            String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
-            Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-            Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
-            Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence,
+    public record ItemResult(
+            String itemId,
+            String category,
+            String strategy,
+            String questionId,
+            String status,
+            String question,
+            String answer,
+            List<String> gold,
+            Integer choiceIndex,
+            Integer answerIndex,
+            Double f1,
+            Double em,
+            Double rougeL,
+            Double accuracy,
+            Double evidenceRecall,
+            int goldEvidence,
+            int unresolvedEvidence,
+            int contextSpans,
+            Integer contextTokens,
+            Double compaction,
+            long llmCalls,
+            long llmTokens,
+            Long promptTokens,
+            Long completionTokens,
+            Long cacheHits,
+            long latencyMs,
+            Long runMs,
+            String error,
+            Double judge,
+            Judgement judgement,
+            Double confidence,
             Map<String, Double> confidenceFeatures) {
 
         /** Without confidence features (results stored before they were recorded). */
-        public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
-                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
-                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-                Integer contextTokens, Double compaction, long llmCalls, long llmTokens, Long promptTokens, Long completionTokens,
-                Long cacheHits, long latencyMs, Long runMs, String error, Double judge, Judgement judgement, Double confidence) {
-            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
-                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction, llmCalls,
-                    llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence, null);
+        public ItemResult(
+                String itemId,
+                String category,
+                String strategy,
+                String questionId,
+                String status,
+                String question,
+                String answer,
+                List<String> gold,
+                Integer choiceIndex,
+                Integer answerIndex,
+                Double f1,
+                Double em,
+                Double rougeL,
+                Double accuracy,
+                Double evidenceRecall,
+                int goldEvidence,
+                int unresolvedEvidence,
+                int contextSpans,
+                Integer contextTokens,
+                Double compaction,
+                long llmCalls,
+                long llmTokens,
+                Long promptTokens,
+                Long completionTokens,
+                Long cacheHits,
+                long latencyMs,
+                Long runMs,
+                String error,
+                Double judge,
+                Judgement judgement,
+                Double confidence) {
+            this(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    compaction,
+                    llmCalls,
+                    llmTokens,
+                    promptTokens,
+                    completionTokens,
+                    cacheHits,
+                    latencyMs,
+                    runMs,
+                    error,
+                    judge,
+                    judgement,
+                    confidence,
+                    null);
         }
 
         /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
-        public ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
-                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
-                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-                Integer contextTokens, long llmCalls, long llmTokens, long latencyMs, Long runMs, String error) {
-            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
-                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, null, llmCalls, llmTokens,
-                    null, null, null, latencyMs, runMs, error, null, null, null);
+        public ItemResult(
+                String itemId,
+                String category,
+                String strategy,
+                String questionId,
+                String status,
+                String question,
+                String answer,
+                List<String> gold,
+                Integer choiceIndex,
+                Integer answerIndex,
+                Double f1,
+                Double em,
+                Double rougeL,
+                Double accuracy,
+                Double evidenceRecall,
+                int goldEvidence,
+                int unresolvedEvidence,
+                int contextSpans,
+                Integer contextTokens,
+                long llmCalls,
+                long llmTokens,
+                long latencyMs,
+                Long runMs,
+                String error) {
+            this(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    null,
+                    llmCalls,
+                    llmTokens,
+                    null,
+                    null,
+                    null,
+                    latencyMs,
+                    runMs,
+                    error,
+                    null,
+                    null,
+                    null);
         }
 
         /** A result not (yet) judged. */
-        ItemResult(String itemId, String category, String strategy, String questionId, String status, String question,
-                String answer, List<String> gold, Integer choiceIndex, Integer answerIndex, Double f1, Double em, Double rougeL,
-                Double accuracy, Double evidenceRecall, int goldEvidence, int unresolvedEvidence, int contextSpans,
-                Integer contextTokens, Double compaction, Cost cost, long latencyMs, Long runMs, String error) {
-            this(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1, em, rougeL,
-                    accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    cost.calls(), cost.tokens(), cost.promptTokens(), cost.completionTokens(), cost.cacheHits(), latencyMs, runMs,
-                    error, null, null, null);
+        ItemResult(
+                String itemId,
+                String category,
+                String strategy,
+                String questionId,
+                String status,
+                String question,
+                String answer,
+                List<String> gold,
+                Integer choiceIndex,
+                Integer answerIndex,
+                Double f1,
+                Double em,
+                Double rougeL,
+                Double accuracy,
+                Double evidenceRecall,
+                int goldEvidence,
+                int unresolvedEvidence,
+                int contextSpans,
+                Integer contextTokens,
+                Double compaction,
+                Cost cost,
+                long latencyMs,
+                Long runMs,
+                String error) {
+            this(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    compaction,
+                    cost.calls(),
+                    cost.tokens(),
+                    cost.promptTokens(),
+                    cost.completionTokens(),
+                    cost.cacheHits(),
+                    latencyMs,
+                    runMs,
+                    error,
+                    null,
+                    null,
+                    null);
         }
 
         /** The headline score: choice accuracy for multiple choice, else F1. */
@@ -131,23 +328,112 @@ public class EvalRunner {
         }
 
         ItemResult judged(Judgement j) {
-            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
-                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, j.score(), j, confidence, confidenceFeatures);
+            return new ItemResult(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    compaction,
+                    llmCalls,
+                    llmTokens,
+                    promptTokens,
+                    completionTokens,
+                    cacheHits,
+                    latencyMs,
+                    runMs,
+                    error,
+                    j.score(),
+                    j,
+                    confidence,
+                    confidenceFeatures);
         }
 
         /** With the confidence the strategy gave its answer (null when it gave none). */
         ItemResult withConfidence(Double c) {
-            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
-                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, c, confidenceFeatures);
+            return new ItemResult(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    compaction,
+                    llmCalls,
+                    llmTokens,
+                    promptTokens,
+                    completionTokens,
+                    cacheHits,
+                    latencyMs,
+                    runMs,
+                    error,
+                    judge,
+                    judgement,
+                    c,
+                    confidenceFeatures);
         }
 
         /** With the features the strategy's confidence was computed from. */
         ItemResult withConfidenceFeatures(Map<String, Double> features) {
-            return new ItemResult(itemId, category, strategy, questionId, status, question, answer, gold, choiceIndex, answerIndex, f1,
-                    em, rougeL, accuracy, evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction,
-                    llmCalls, llmTokens, promptTokens, completionTokens, cacheHits, latencyMs, runMs, error, judge, judgement, confidence,
+            return new ItemResult(
+                    itemId,
+                    category,
+                    strategy,
+                    questionId,
+                    status,
+                    question,
+                    answer,
+                    gold,
+                    choiceIndex,
+                    answerIndex,
+                    f1,
+                    em,
+                    rougeL,
+                    accuracy,
+                    evidenceRecall,
+                    goldEvidence,
+                    unresolvedEvidence,
+                    contextSpans,
+                    contextTokens,
+                    compaction,
+                    llmCalls,
+                    llmTokens,
+                    promptTokens,
+                    completionTokens,
+                    cacheHits,
+                    latencyMs,
+                    runMs,
+                    error,
+                    judge,
+                    judgement,
+                    confidence,
                     features);
         }
 
@@ -157,8 +443,7 @@ public class EvalRunner {
         }
     }
 
-    record Key(String itemId, String strategy) {
-    }
+    record Key(String itemId, String strategy) {}
 
     /**
      * What one answer cost on the model: the question view's {@code usage} (the service's call log);
@@ -176,7 +461,12 @@ public class EvalRunner {
             if (usage.isObject()) {
                 long prompt = usage.path("promptTokens").asLong();
                 long completion = usage.path("completionTokens").asLong();
-                return new Cost(usage.path("calls").asLong(), prompt + completion, prompt, completion, usage.path("cacheHits").asLong());
+                return new Cost(
+                        usage.path("calls").asLong(),
+                        prompt + completion,
+                        prompt,
+                        completion,
+                        usage.path("cacheHits").asLong());
             }
             long[] status = TraceSpans.usage(trace);
             return new Cost(status[0], status[1], null, null, null);
@@ -199,16 +489,13 @@ public class EvalRunner {
     public interface Listener {
         void progress(int done, int total);
 
-        default void finished(ItemResult result) {
-        }
+        default void finished(ItemResult result) {}
 
-        Listener NONE = (done, total) -> {
-        };
+        Listener NONE = (done, total) -> {};
     }
 
     /** @param tokens the text's tokens, the denominator of compaction */
-    private record Doc(String id, String text, int tokens, Map<String, ServiceClient.TurnSpan> turns) {
-    }
+    private record Doc(String id, String text, int tokens, Map<String, ServiceClient.TurnSpan> turns) {}
 
     private final ServiceClient client;
     private final Judge judge;
@@ -274,7 +561,11 @@ public class EvalRunner {
                     futures.add(pool.submit(() -> {
                         try {
                             Doc doc = docs.get(item.documentKey());
-                            ItemResult result = runOne(request, item, strategy, doc,
+                            ItemResult result = runOne(
+                                    request,
+                                    item,
+                                    strategy,
+                                    doc,
                                     golds.computeIfAbsent(item.id(), id -> Gold.of(item, doc)));
                             listener.finished(result);
                             results.add(result);
@@ -299,7 +590,9 @@ public class EvalRunner {
         }
         List<ItemResult> sorted = new ArrayList<>(results);
         sorted.sort((a, b) -> a.itemId().equals(b.itemId())
-                ? Integer.compare(request.strategies().indexOf(a.strategy()), request.strategies().indexOf(b.strategy()))
+                ? Integer.compare(
+                        request.strategies().indexOf(a.strategy()),
+                        request.strategies().indexOf(b.strategy()))
                 : Integer.compare(order.get(a.itemId()), order.get(b.itemId())));
         return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted, judge != null);
     }
@@ -361,7 +654,8 @@ public class EvalRunner {
     }
 
     /** One question with one strategy; any failure but an interrupt becomes the result's error. */
-    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc, Gold evidence) throws InterruptedException {
+    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc, Gold evidence)
+            throws InterruptedException {
         List<DocSpan> gold = evidence.spans();
         int unresolved = evidence.unresolved();
         long started = System.nanoTime();
@@ -369,32 +663,90 @@ public class EvalRunner {
             if (strategy.startsWith(SEARCH_PREFIX)) {
                 return probe(request, item, strategy, doc, gold, unresolved, started);
             }
-            JsonNode view = client.ask(List.of(doc.id()), item.question(), strategy, item.choices(),
-                    request.options().get(strategy), request.questionTimeout());
+            JsonNode view = client.ask(
+                    List.of(doc.id()),
+                    item.question(),
+                    strategy,
+                    item.choices(),
+                    request.options().get(strategy),
+                    request.questionTimeout());
             long latency = (System.nanoTime() - started) / 1_000_000;
             String questionId = view.path("id").asString();
             String status = view.path("status").asString();
             JsonNode trace = client.trace(questionId);
             List<DocSpan> context = new ArrayList<>(TraceSpans.context(trace, doc.id()));
             for (JsonNode c : view.path("citations")) {
-                context.add(new DocSpan(c.path("documentId").asString(doc.id()), c.path("start").asInt(), c.path("end").asInt()));
+                context.add(new DocSpan(
+                        c.path("documentId").asString(doc.id()),
+                        c.path("start").asInt(),
+                        c.path("end").asInt()));
             }
             Cost cost = Cost.of(view, trace);
             int contextTokens = Compaction.contextTokens(doc.text(), doc.id(), context);
             Double compaction = Compaction.ratio(TraceSpans.compaction(trace, doc.id()), contextTokens, doc.tokens());
-            Long runMs = view.path("timings").has("runMs") ? view.path("timings").path("runMs").asLong() : null;
+            Long runMs = view.path("timings").has("runMs")
+                    ? view.path("timings").path("runMs").asLong()
+                    : null;
             if (!status.equals("DONE")) {
-                return new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), null, item.answers(),
-                        null, item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, context.size(), contextTokens,
-                        compaction, cost, latency, runMs, view.path("failureReason").asString(status));
+                return new ItemResult(
+                        item.id(),
+                        item.category(),
+                        strategy,
+                        questionId,
+                        status,
+                        item.question(),
+                        null,
+                        item.answers(),
+                        null,
+                        item.answerIndex(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        gold.size(),
+                        unresolved,
+                        context.size(),
+                        contextTokens,
+                        compaction,
+                        cost,
+                        latency,
+                        runMs,
+                        view.path("failureReason").asString(status));
             }
             String answer = view.path("answer").asString("");
-            Integer choice = view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
+            Integer choice =
+                    view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
             Scores s = score(item, answer, choice);
-            ItemResult result = new ItemResult(item.id(), item.category(), strategy, questionId, status, item.question(), answer,
-                    item.answers(), choice, item.answerIndex(), s.f1, s.em, s.rougeL, s.accuracy, Metrics.evidenceRecall(gold, context),
-                    gold.size(), unresolved, context.size(), contextTokens, compaction, cost, latency, runMs, null)
-                    .withConfidence(view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null)
+            ItemResult result = new ItemResult(
+                            item.id(),
+                            item.category(),
+                            strategy,
+                            questionId,
+                            status,
+                            item.question(),
+                            answer,
+                            item.answers(),
+                            choice,
+                            item.answerIndex(),
+                            s.f1,
+                            s.em,
+                            s.rougeL,
+                            s.accuracy,
+                            Metrics.evidenceRecall(gold, context),
+                            gold.size(),
+                            unresolved,
+                            context.size(),
+                            contextTokens,
+                            compaction,
+                            cost,
+                            latency,
+                            runMs,
+                            null)
+                    .withConfidence(
+                            view.hasNonNull("confidence")
+                                    ? view.get("confidence").asDouble()
+                                    : null)
                     .withConfidenceFeatures(TraceSpans.confidenceFeatures(trace));
             return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
         } catch (RuntimeException e) {
@@ -403,13 +755,41 @@ public class EvalRunner {
                 throw new InterruptedException("evaluation interrupted");
             }
             long latency = (System.nanoTime() - started) / 1_000_000;
-            return new ItemResult(item.id(), item.category(), strategy, null, "ERROR", item.question(), null, item.answers(), null,
-                    item.answerIndex(), null, null, null, null, null, gold.size(), unresolved, 0, null, null, Cost.UNKNOWN, latency, null,
+            return new ItemResult(
+                    item.id(),
+                    item.category(),
+                    strategy,
+                    null,
+                    "ERROR",
+                    item.question(),
+                    null,
+                    item.answers(),
+                    null,
+                    item.answerIndex(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    gold.size(),
+                    unresolved,
+                    0,
+                    null,
+                    null,
+                    Cost.UNKNOWN,
+                    latency,
+                    null,
                     String.valueOf(e.getMessage()));
         }
     }
 
-    private ItemResult probe(Request request, EvalItem item, String strategy, Doc doc, List<DocSpan> gold, int unresolved,
+    private ItemResult probe(
+            Request request,
+            EvalItem item,
+            String strategy,
+            Doc doc,
+            List<DocSpan> gold,
+            int unresolved,
             long started) {
         String mode = strategy.substring(SEARCH_PREFIX.length());
         JsonNode found = client.search(List.of(doc.id()), item.question(), mode, request.searchK());
@@ -421,12 +801,37 @@ public class EvalRunner {
             if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
                 break; // a budget, not a target: the context a caller with this many tokens would pass on
             }
-            context.add(new DocSpan(hit.path("documentId").asString(doc.id()), hit.path("start").asInt(), hit.path("end").asInt()));
+            context.add(new DocSpan(
+                    hit.path("documentId").asString(doc.id()),
+                    hit.path("start").asInt(),
+                    hit.path("end").asInt()));
             tokens += more;
         }
-        return new ItemResult(item.id(), item.category(), strategy, null, "DONE", item.question(), null, item.answers(), null,
-                item.answerIndex(), null, null, null, null, Metrics.evidenceRecall(gold, context), gold.size(), unresolved,
-                context.size(), tokens, Compaction.ratio(null, tokens, doc.tokens()), Cost.NONE, latency, null, null);
+        return new ItemResult(
+                item.id(),
+                item.category(),
+                strategy,
+                null,
+                "DONE",
+                item.question(),
+                null,
+                item.answers(),
+                null,
+                item.answerIndex(),
+                null,
+                null,
+                null,
+                null,
+                Metrics.evidenceRecall(gold, context),
+                gold.size(),
+                unresolved,
+                context.size(),
+                tokens,
+                Compaction.ratio(null, tokens, doc.tokens()),
+                Cost.NONE,
+                latency,
+                null,
+                null);
     }
 
     private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {
@@ -438,15 +843,17 @@ public class EvalRunner {
         return span == null ? null : new DocSpan(doc.id(), span[0], span[1]);
     }
 
-    record Scores(Double f1, Double em, Double rougeL, Double accuracy) {
-    }
+    record Scores(Double f1, Double em, Double rougeL, Double accuracy) {}
 
     static Scores score(EvalItem item, String answer, Integer choice) {
         if (item.dataset().equals("locomo")) {
             int category = Integer.parseInt(item.category());
             String gold = item.answers().isEmpty() ? "" : item.answers().getFirst();
-            return new Scores(Metrics.locomoF1(answer, gold, category), Metrics.locomoExactMatch(answer, gold, category),
-                    category == 5 ? null : Metrics.rougeL(answer, gold), null);
+            return new Scores(
+                    Metrics.locomoF1(answer, gold, category),
+                    Metrics.locomoExactMatch(answer, gold, category),
+                    category == 5 ? null : Metrics.rougeL(answer, gold),
+                    null);
         }
         if (item.dataset().equals("ruler")) {
             return new Scores(null, null, null, Metrics.rulerStringMatchAll(answer, item.answers()));
@@ -455,7 +862,10 @@ public class EvalRunner {
         if (item.answers().isEmpty()) {
             return new Scores(null, null, null, accuracy);
         }
-        return new Scores(Metrics.squadF1(answer, item.answers()), Metrics.squadExactMatch(answer, item.answers()),
-                Metrics.rougeL(answer, item.answers()), accuracy);
+        return new Scores(
+                Metrics.squadF1(answer, item.answers()),
+                Metrics.squadExactMatch(answer, item.answers()),
+                Metrics.rougeL(answer, item.answers()),
+                accuracy);
     }
 }

@@ -8,10 +8,6 @@ import static io.lorekeeper.eval.EvaluationStatus.RUNNING;
 import java.time.Instant;
 import java.util.UUID;
 
-import org.hibernate.annotations.ColumnTransformer;
-
-import io.lorekeeper.platform.IllegalTransitionException;
-import io.lorekeeper.platform.JsonColumn;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -21,6 +17,11 @@ import jakarta.persistence.Id;
 import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+
+import org.hibernate.annotations.ColumnTransformer;
+
+import io.lorekeeper.platform.IllegalTransitionException;
+import io.lorekeeper.platform.JsonColumn;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,24 +35,32 @@ class Evaluation {
 
     @Id
     private UUID id;
+
     @Version
     private Long version;
+
     private UUID tenantId;
+
     @Enumerated(EnumType.STRING)
     private EvaluationStatus status;
+
     private String dataset;
     /** The start request as posted: the job loads its items from it on whichever replica runs it. */
     @Convert(converter = JsonColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode request;
+
     private int done;
     private int total;
     private String error;
+
     @Convert(converter = JsonColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode report;
+
     @Column(updatable = false)
     private Instant createdAt;
+
     private Instant updatedAt;
     private Instant startedAt;
     private Instant finishedAt;

@@ -24,8 +24,8 @@ import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
@@ -44,8 +44,14 @@ class EvaluationController {
     private final Path dataDir;
     private final TenantQuotas quotas;
 
-    EvaluationController(EvaluationStore store, EvaluationIntake intake, CurrentTenant tenant, LlmGateway gateway,
-            Strategies strategies, @Value("${lorekeeper.eval.data-dir:data}") String dataDir, TenantQuotas quotas) {
+    EvaluationController(
+            EvaluationStore store,
+            EvaluationIntake intake,
+            CurrentTenant tenant,
+            LlmGateway gateway,
+            Strategies strategies,
+            @Value("${lorekeeper.eval.data-dir:data}") String dataDir,
+            TenantQuotas quotas) {
         this.quotas = quotas;
         this.strategies = strategies;
         this.store = store;
@@ -57,31 +63,56 @@ class EvaluationController {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "Evaluation", description = "An evaluation run: progress, and the report once DONE")
-    record EvaluationView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"QUEUED", "RUNNING", "DONE", "FAILED"}) String status,
-            String dataset, int done, int total, String error, Instant createdAt,
-            Instant startedAt, Instant finishedAt,
+    record EvaluationView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID id,
+
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"QUEUED", "RUNNING", "DONE", "FAILED"})
+            String status,
+
+            String dataset,
+            int done,
+            int total,
+            String error,
+            Instant createdAt,
+            Instant startedAt,
+            Instant finishedAt,
             // Typed Object, not JsonNode: springdoc would list JsonNode's getters, in no stable order.
-            @Schema(description = "The report (as report.json of the command line) once DONE", implementation = Report.class)
-            Object report) {
-    }
+            @Schema(
+                    description = "The report (as report.json of the command line) once DONE",
+                    implementation = Report.class)
+            Object report) {}
 
     @PostMapping("/v1/evaluations")
-    @Operation(operationId = "startEvaluation", summary = "Start an evaluation",
+    @Operation(
+            operationId = "startEvaluation",
+            summary = "Start an evaluation",
             description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
-    @ApiResponse(responseCode = "202", description = "Queued as a job; poll Location", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Queued as a job; poll Location",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     ResponseEntity<EvaluationView> start(@RequestBody StartEvaluation request) {
         if (request.judged() && !gateway.isConfigured()) {
-            throw ApiProblem.invalid("judge", "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
+            throw ApiProblem.invalid(
+                    "judge",
+                    "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
         }
         List<EvalItem> items = request.load(dataDir);
         request.checkRun(strategies);
         quotas.requireTokens();
         int total = items.size() * request.strategies().size();
         UUID id = intake.start(tenant.id(), request, total);
-        return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
+        return ResponseEntity.accepted()
+                .location(URI.create("/v1/evaluations/" + id))
+                .body(view(load(id)));
     }
 
     @GetMapping("/v1/evaluations/{id}")
@@ -93,15 +124,26 @@ class EvaluationController {
     }
 
     @PostMapping("/v1/evaluations/{id}/retry")
-    @Operation(operationId = "retryEvaluation", summary = "Run a FAILED evaluation again",
-            description = "Resumes it: questions that finished before the failure keep their results and are not asked again.")
-    @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @Operation(
+            operationId = "retryEvaluation",
+            summary = "Run a FAILED evaluation again",
+            description =
+                    "Resumes it: questions that finished before the failure keep their results and are not asked again.")
+    @ApiResponse(
+            responseCode = "202",
+            description = "Queued again; poll Location",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<EvaluationView> retry(@PathVariable UUID id) {
         intake.retry(tenant.id(), id);
-        return ResponseEntity.accepted().location(URI.create("/v1/evaluations/" + id)).body(view(load(id)));
+        return ResponseEntity.accepted()
+                .location(URI.create("/v1/evaluations/" + id))
+                .body(view(load(id)));
     }
 
     private EvaluationStore.Stored load(UUID id) {
@@ -109,7 +151,16 @@ class EvaluationController {
     }
 
     private static EvaluationView view(EvaluationStore.Stored s) {
-        return new EvaluationView(s.id(), s.status(), s.dataset(), s.done(), s.total(), s.error(), s.createdAt(), s.startedAt(),
-                s.finishedAt(), s.report());
+        return new EvaluationView(
+                s.id(),
+                s.status(),
+                s.dataset(),
+                s.done(),
+                s.total(),
+                s.error(),
+                s.createdAt(),
+                s.startedAt(),
+                s.finishedAt(),
+                s.report());
     }
 }

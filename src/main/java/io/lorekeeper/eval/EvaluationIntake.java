@@ -18,7 +18,8 @@ class EvaluationIntake {
     private final EvaluationScheduler scheduler;
     private final TenantQuotas quotas;
 
-    EvaluationIntake(Evaluations evaluations, EvaluationStore store, EvaluationScheduler scheduler, TenantQuotas quotas) {
+    EvaluationIntake(
+            Evaluations evaluations, EvaluationStore store, EvaluationScheduler scheduler, TenantQuotas quotas) {
         this.evaluations = evaluations;
         this.quotas = quotas;
         this.store = store;
@@ -36,7 +37,8 @@ class EvaluationIntake {
     /** Queues a FAILED run again, resuming after the questions it finished; any other state is refused (a 409). */
     @Transactional
     void retry(UUID tenant, UUID id) {
-        Evaluation evaluation = evaluations.findByIdAndTenantId(id, tenant).orElseThrow(() -> ApiProblem.notFound("Evaluation", id));
+        Evaluation evaluation =
+                evaluations.findByIdAndTenantId(id, tenant).orElseThrow(() -> ApiProblem.notFound("Evaluation", id));
         evaluation.retry(store.resultCount(id));
         quotas.requireTokens();
         // written first: a concurrent change of the run fails here (409), before the job row is touched

@@ -36,8 +36,12 @@ class EvaluationRun {
     private final Path dataDir;
     private final InternalKeys keys;
 
-    EvaluationRun(EvaluationStore store, LlmGateway gateway, Environment environment,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir, InternalKeys keys) {
+    EvaluationRun(
+            EvaluationStore store,
+            LlmGateway gateway,
+            Environment environment,
+            @Value("${lorekeeper.eval.data-dir:data}") String dataDir,
+            InternalKeys keys) {
         this.keys = keys;
         this.store = store;
         this.gateway = gateway;
@@ -63,13 +67,14 @@ class EvaluationRun {
             Judge judge = null;
             if (request.judged()) {
                 if (!gateway.isConfigured()) {
-                    throw new IllegalStateException("the LLM judge was asked for, but no LLM is configured on the replica running it");
+                    throw new IllegalStateException(
+                            "the LLM judge was asked for, but no LLM is configured on the replica running it");
                 }
                 judge = new Judge(gateway, stored.tenantId());
             }
             String base = "http://localhost:" + environment.getRequiredProperty("local.server.port");
-            Report report = new EvalRunner(new ServiceClient(base, key.key()), judge).run(request.run(items), store.results(id),
-                    new EvalRunner.Listener() {
+            Report report = new EvalRunner(new ServiceClient(base, key.key()), judge)
+                    .run(request.run(items), store.results(id), new EvalRunner.Listener() {
                         // one writer at a time: the questions run in parallel, and each report changes the same row
                         @Override
                         public synchronized void progress(int done, int total) {

@@ -1,7 +1,10 @@
 package io.lorekeeper.eval;
 
 enum EvaluationStatus {
-    QUEUED, RUNNING, DONE, FAILED;
+    QUEUED,
+    RUNNING,
+    DONE,
+    FAILED;
 
     boolean isFinished() {
         return this == DONE || this == FAILED;

@@ -25,7 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
 class EvaluationStore {
 
     // Lenient: rows written by an older version may carry fields this one no longer knows.
-    private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
     private final JdbcClient jdbc;
     private final Evaluations evaluations;
     private final Transitions transitions;
@@ -36,8 +38,19 @@ class EvaluationStore {
         this.transitions = transitions;
     }
 
-    record Stored(UUID id, UUID tenantId, String status, String dataset, JsonNode request, int done, int total, String error,
-            JsonNode report, Instant createdAt, Instant startedAt, Instant finishedAt) {
+    record Stored(
+            UUID id,
+            UUID tenantId,
+            String status,
+            String dataset,
+            JsonNode request,
+            int done,
+            int total,
+            String error,
+            JsonNode report,
+            Instant createdAt,
+            Instant startedAt,
+            Instant finishedAt) {
 
         boolean finished() {
             return EvaluationStatus.valueOf(status).isFinished();
@@ -64,7 +77,10 @@ class EvaluationStore {
 
     /** Finished questions kept for the run, which a resumed run does not ask again. */
     int resultCount(UUID id) {
-        return jdbc.sql("SELECT count(*) FROM evaluation_result WHERE evaluation_id = ?").param(id).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM evaluation_result WHERE evaluation_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
     }
 
     /** Keeps one finished question; a second run of the same question (two replicas, briefly) keeps the first. */
@@ -72,12 +88,15 @@ class EvaluationStore {
         jdbc.sql("""
                 INSERT INTO evaluation_result (evaluation_id, item_id, strategy, result) VALUES (?, ?, ?, ?::jsonb)
                 ON CONFLICT DO NOTHING""")
-                .params(id, result.itemId(), result.strategy(), JSON.writeValueAsString(result)).update();
+                .params(id, result.itemId(), result.strategy(), JSON.writeValueAsString(result))
+                .update();
     }
 
     List<ItemResult> results(UUID id) {
-        return jdbc.sql("SELECT result::text FROM evaluation_result WHERE evaluation_id = ?").param(id)
-                .query((rs, i) -> JSON.readValue(rs.getString(1), ItemResult.class)).list();
+        return jdbc.sql("SELECT result::text FROM evaluation_result WHERE evaluation_id = ?")
+                .param(id)
+                .query((rs, i) -> JSON.readValue(rs.getString(1), ItemResult.class))
+                .list();
     }
 
     Optional<Stored> find(UUID tenant, UUID id) {
@@ -90,7 +109,18 @@ class EvaluationStore {
     }
 
     private static Stored stored(Evaluation e) {
-        return new Stored(e.id(), e.tenantId(), e.status().name(), e.dataset(), e.request(), e.done(), e.total(), e.error(),
-                e.report(), e.createdAt(), e.startedAt(), e.finishedAt());
+        return new Stored(
+                e.id(),
+                e.tenantId(),
+                e.status().name(),
+                e.dataset(),
+                e.request(),
+                e.done(),
+                e.total(),
+                e.error(),
+                e.report(),
+                e.createdAt(),
+                e.startedAt(),
+                e.finishedAt());
     }
 }

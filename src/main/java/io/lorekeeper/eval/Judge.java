@@ -4,6 +4,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
 import io.lorekeeper.eval.EvalRunner.Judgement;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
@@ -11,9 +14,6 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.platform.Failures;
-
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 
 /**
  * LLM-as-judge: asks the model (the {@code judge} role's profile, through the gateway, so with its
@@ -25,11 +25,12 @@ class Judge {
 
     static final String TEMPLATE = "eval/judge";
     /** The reference shown for a question the documents cannot answer (LoCoMo's adversarial category). */
-    static final String UNANSWERABLE = "(none: the document does not contain this information; the correct answer says it is not available)";
+    static final String UNANSWERABLE =
+            "(none: the document does not contain this information; the correct answer says it is not available)";
 
     /** The model's structured reply. */
-    record Verdict(@NotNull @Pattern(regexp = "correct|incorrect") String verdict, String reason) {
-    }
+    record Verdict(
+            @NotNull @Pattern(regexp = "correct|incorrect") String verdict, String reason) {}
 
     private final LlmGateway gateway;
     private final UUID tenantId;
@@ -43,11 +44,30 @@ class Judge {
     Judgement judge(EvalItem item, String answer) {
         LlmSession session = gateway.open(CallScope.tenant(tenantId), Budget.unlimited());
         try {
-            Verdict v = session.structured(Role.JUDGE, TEMPLATE, Map.of("question", item.question(), "reference", reference(item),
-                    "candidate", answer == null ? "" : answer), Verdict.class);
-            return new Judgement(v.verdict(), v.reason(), null, session.budget().calls(), session.budget().tokens());
+            Verdict v = session.structured(
+                    Role.JUDGE,
+                    TEMPLATE,
+                    Map.of(
+                            "question",
+                            item.question(),
+                            "reference",
+                            reference(item),
+                            "candidate",
+                            answer == null ? "" : answer),
+                    Verdict.class);
+            return new Judgement(
+                    v.verdict(),
+                    v.reason(),
+                    null,
+                    session.budget().calls(),
+                    session.budget().tokens());
         } catch (RuntimeException e) {
-            return new Judgement(null, null, Failures.describe(e), session.budget().calls(), session.budget().tokens());
+            return new Judgement(
+                    null,
+                    null,
+                    Failures.describe(e),
+                    session.budget().calls(),
+                    session.budget().tokens());
         }
     }
 
@@ -57,7 +77,8 @@ class Judge {
      * not the "any one of these" a reference list means.
      */
     static boolean applies(EvalItem item) {
-        return !item.dataset().equals("ruler") && (unanswerable(item) || item.answers().stream().anyMatch(a -> !a.isBlank()));
+        return !item.dataset().equals("ruler")
+                && (unanswerable(item) || item.answers().stream().anyMatch(a -> !a.isBlank()));
     }
 
     private static boolean unanswerable(EvalItem item) {
@@ -69,6 +90,9 @@ class Judge {
         if (unanswerable(item)) {
             return UNANSWERABLE;
         }
-        return item.answers().stream().filter(a -> !a.isBlank()).map(a -> "- " + a).collect(Collectors.joining("\n"));
+        return item.answers().stream()
+                .filter(a -> !a.isBlank())
+                .map(a -> "- " + a)
+                .collect(Collectors.joining("\n"));
     }
 }

@@ -38,8 +38,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  */
 public final class Metrics {
 
-    private Metrics() {
-    }
+    private Metrics() {}
 
     private static final String PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
     private static final Pattern LOCOMO_STOP = Pattern.compile("\\b(a|an|the|and)\\b");
@@ -70,8 +69,10 @@ public final class Metrics {
 
     /** Category 1: split both on "," and average, over the gold parts, the best F1 of any prediction part. */
     public static double locomoMultiHopF1(String prediction, String gold) {
-        List<String> predictions = List.of(prediction.split(",")).stream().map(String::strip).toList();
-        List<String> golds = List.of(gold.split(",")).stream().map(String::strip).toList();
+        List<String> predictions =
+                List.of(prediction.split(",")).stream().map(String::strip).toList();
+        List<String> golds =
+                List.of(gold.split(",")).stream().map(String::strip).toList();
         double sum = 0;
         for (String g : golds) {
             double best = 0;
@@ -126,7 +127,8 @@ public final class Metrics {
     public static double squadF1(String prediction, List<String> golds) {
         double best = 0;
         for (String g : golds) {
-            best = Math.max(best, f1(tokens(normalizeSquad(prediction == null ? "" : prediction)), tokens(normalizeSquad(g))));
+            best = Math.max(
+                    best, f1(tokens(normalizeSquad(prediction == null ? "" : prediction)), tokens(normalizeSquad(g))));
         }
         return best;
     }
@@ -179,8 +181,12 @@ public final class Metrics {
 
     public static double rulerStringMatchAll(String prediction, List<String> references) {
         String p = prediction == null ? "" : prediction.toLowerCase(Locale.ROOT);
-        return references.isEmpty() ? 0 : references.stream().filter(r -> p.contains(r.toLowerCase(Locale.ROOT))).count()
-                / (double) references.size();
+        return references.isEmpty()
+                ? 0
+                : references.stream()
+                                .filter(r -> p.contains(r.toLowerCase(Locale.ROOT)))
+                                .count()
+                        / (double) references.size();
     }
 
     public static double rulerStringMatchPart(String prediction, List<String> references) {
@@ -191,8 +197,7 @@ public final class Metrics {
     // ---- evidence ----
 
     /** A character span {@code [start, end)} of one document. */
-    public record DocSpan(String documentId, int start, int end) {
-    }
+    public record DocSpan(String documentId, int start, int end) {}
 
     /**
      * Share of gold evidence spans that lie in the context: a gold span counts when at least half of
@@ -282,7 +287,9 @@ public final class Metrics {
         if (s == null) {
             return List.of();
         }
-        return List.of(NON_ALNUM.split(s.toLowerCase(Locale.ROOT))).stream().filter(t -> !t.isEmpty()).toList();
+        return List.of(NON_ALNUM.split(s.toLowerCase(Locale.ROOT))).stream()
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 
     private static List<String> stem(String normalized) {

@@ -129,11 +129,11 @@ final class PythonLiteral {
                         out.appendCodePoint(Integer.parseInt(s.substring(i, i + 8), 16));
                         i += 8;
                     }
-                    case '\n' -> {
-                    }
+                    case '\n' -> {}
                     default -> out.append(e); // \\ \' \" and unknown escapes kept as the character
                 }
-            } else if (c == quote && (!triple || s.startsWith(String.valueOf(quote).repeat(3), i))) {
+            } else if (c == quote
+                    && (!triple || s.startsWith(String.valueOf(quote).repeat(3), i))) {
                 i += triple ? 3 : 1;
                 return out.toString();
             } else {

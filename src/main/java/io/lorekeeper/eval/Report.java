@@ -15,7 +15,6 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 import io.lorekeeper.eval.EvalRunner.ItemResult;
-
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,8 +27,15 @@ import tools.jackson.databind.json.JsonMapper;
  * @param ownWording LoCoMo only: adversarial questions scored with this service's own way of declining
  *                   as well; empty for other datasets
  */
-public record Report(String dataset, List<String> strategies, Instant startedAt, Instant finishedAt, List<Row> summary,
-        List<ItemResult> items, Judging judging, List<OwnWording> ownWording) {
+public record Report(
+        String dataset,
+        List<String> strategies,
+        Instant startedAt,
+        Instant finishedAt,
+        List<Row> summary,
+        List<ItemResult> items,
+        Judging judging,
+        List<OwnWording> ownWording) {
 
     public static final String OVERALL = "overall";
 
@@ -46,10 +52,28 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
      * @param brier Brier score of the strategy's confidence against its answers being right (see {@link Calibration});
      *              null when no answer came with a confidence
      */
-    public record Row(String strategy, String category, int n, int failed, Double f1, Double em, Double rougeL, Double accuracy,
-            Double judge, Double evidenceRecall, int evidenceItems, double llmCalls, double llmTokens, Double promptTokens,
-            Double completionTokens, Double cacheHits, Double contextTokens, Double compaction, long p50LatencyMs,
-            long p95LatencyMs, Double brier) {
+    public record Row(
+            String strategy,
+            String category,
+            int n,
+            int failed,
+            Double f1,
+            Double em,
+            Double rougeL,
+            Double accuracy,
+            Double judge,
+            Double evidenceRecall,
+            int evidenceItems,
+            double llmCalls,
+            double llmTokens,
+            Double promptTokens,
+            Double completionTokens,
+            Double cacheHits,
+            Double contextTokens,
+            Double compaction,
+            long p50LatencyMs,
+            long p95LatencyMs,
+            Double brier) {
 
         /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
         public Double score() {
@@ -65,9 +89,15 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
     public record Judging(int judged, int failed, long calls, long tokens) {
 
         static Judging of(List<ItemResult> items) {
-            List<EvalRunner.Judgement> all = items.stream().map(ItemResult::judgement).filter(Objects::nonNull).toList();
-            return new Judging((int) all.stream().filter(j -> j.score() != null).count(), (int) all.stream().filter(j -> j.score() == null).count(),
-                    all.stream().mapToLong(EvalRunner.Judgement::calls).sum(), all.stream().mapToLong(EvalRunner.Judgement::tokens).sum());
+            List<EvalRunner.Judgement> all = items.stream()
+                    .map(ItemResult::judgement)
+                    .filter(Objects::nonNull)
+                    .toList();
+            return new Judging(
+                    (int) all.stream().filter(j -> j.score() != null).count(),
+                    (int) all.stream().filter(j -> j.score() == null).count(),
+                    all.stream().mapToLong(EvalRunner.Judgement::calls).sum(),
+                    all.stream().mapToLong(EvalRunner.Judgement::tokens).sum());
         }
     }
 
@@ -86,15 +116,21 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
             List<OwnWording> out = new ArrayList<>();
             for (String strategy : strategies) {
                 List<ItemResult> adversarial = items.stream()
-                        .filter(i -> i.strategy().equals(strategy) && i.category().equals("5") && !strategy.startsWith(EvalRunner.SEARCH_PREFIX))
+                        .filter(i -> i.strategy().equals(strategy)
+                                && i.category().equals("5")
+                                && !strategy.startsWith(EvalRunner.SEARCH_PREFIX))
                         .toList();
                 if (adversarial.isEmpty()) {
                     continue;
                 }
-                double official = adversarial.stream().mapToDouble(i -> answered(i) && Metrics.saysNotAvailable(i.answer()) ? 1 : 0)
-                        .average().orElse(0);
-                double own = adversarial.stream().mapToDouble(i -> answered(i) && Metrics.declinesInOwnWording(i.answer()) ? 1 : 0)
-                        .average().orElse(0);
+                double official = adversarial.stream()
+                        .mapToDouble(i -> answered(i) && Metrics.saysNotAvailable(i.answer()) ? 1 : 0)
+                        .average()
+                        .orElse(0);
+                double own = adversarial.stream()
+                        .mapToDouble(i -> answered(i) && Metrics.declinesInOwnWording(i.answer()) ? 1 : 0)
+                        .average()
+                        .orElse(0);
                 out.add(new OwnWording(strategy, adversarial.size(), official, own));
             }
             return out;
@@ -105,20 +141,28 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         }
     }
 
-    static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items) {
+    static Report of(
+            String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items) {
         return of(dataset, strategies, started, finished, items, false);
     }
 
     /** @param judged whether the run had the LLM judge grade its answers */
-    static Report of(String dataset, List<String> strategies, Instant started, Instant finished, List<ItemResult> items,
+    static Report of(
+            String dataset,
+            List<String> strategies,
+            Instant started,
+            Instant finished,
+            List<ItemResult> items,
             boolean judged) {
         List<Row> rows = new ArrayList<>();
         TreeSet<String> categories = new TreeSet<>();
         items.forEach(i -> categories.add(i.category()));
         for (String strategy : strategies) {
-            List<ItemResult> mine = items.stream().filter(i -> i.strategy().equals(strategy)).toList();
+            List<ItemResult> mine =
+                    items.stream().filter(i -> i.strategy().equals(strategy)).toList();
             for (String category : categories) {
-                List<ItemResult> cell = mine.stream().filter(i -> i.category().equals(category)).toList();
+                List<ItemResult> cell =
+                        mine.stream().filter(i -> i.category().equals(category)).toList();
                 if (!cell.isEmpty()) {
                     rows.add(row(strategy, category, cell, judged));
                 }
@@ -127,7 +171,14 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 rows.add(row(strategy, OVERALL, mine, judged));
             }
         }
-        return new Report(dataset, strategies, started, finished, rows, items, judged ? Judging.of(items) : null,
+        return new Report(
+                dataset,
+                strategies,
+                started,
+                finished,
+                rows,
+                items,
+                judged ? Judging.of(items) : null,
                 OwnWording.of(dataset, strategies, items));
     }
 
@@ -135,16 +186,32 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
         boolean probe = strategy.startsWith(EvalRunner.SEARCH_PREFIX);
         int failed = (int) cell.stream().filter(i -> !"DONE".equals(i.status())).count();
         List<Long> latencies = cell.stream().map(ItemResult::latencyMs).sorted().toList();
-        return new Row(strategy, category, cell.size(), failed,
-                probe ? null : meanFailedAsZero(cell, ItemResult::f1), probe ? null : meanFailedAsZero(cell, ItemResult::em),
-                mean(cell, ItemResult::rougeL), probe ? null : meanAccuracy(cell), probe || !judged ? null : meanJudge(cell),
-                mean(cell, ItemResult::evidenceRecall), (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
+        return new Row(
+                strategy,
+                category,
+                cell.size(),
+                failed,
+                probe ? null : meanFailedAsZero(cell, ItemResult::f1),
+                probe ? null : meanFailedAsZero(cell, ItemResult::em),
+                mean(cell, ItemResult::rougeL),
+                probe ? null : meanAccuracy(cell),
+                probe || !judged ? null : meanJudge(cell),
+                mean(cell, ItemResult::evidenceRecall),
+                (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
                 cell.stream().mapToLong(ItemResult::llmCalls).average().orElse(0),
                 cell.stream().mapToLong(ItemResult::llmTokens).average().orElse(0),
-                mean(cell, i -> asDouble(i.promptTokens())), mean(cell, i -> asDouble(i.completionTokens())),
+                mean(cell, i -> asDouble(i.promptTokens())),
+                mean(cell, i -> asDouble(i.completionTokens())),
                 mean(cell, i -> asDouble(i.cacheHits())),
-                mean(cell, i -> i.contextTokens() == null ? null : i.contextTokens().doubleValue()),
-                mean(cell, ItemResult::compaction), percentile(latencies, 50), percentile(latencies, 95), Calibration.brier(cell));
+                mean(
+                        cell,
+                        i -> i.contextTokens() == null
+                                ? null
+                                : i.contextTokens().doubleValue()),
+                mean(cell, ItemResult::compaction),
+                percentile(latencies, 50),
+                percentile(latencies, 95),
+                Calibration.brier(cell));
     }
 
     private static Double asDouble(Long value) {
@@ -162,7 +229,9 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
                 values.add(0.0);
             }
         }
-        return values.isEmpty() ? null : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        return values.isEmpty()
+                ? null
+                : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     /**
@@ -170,7 +239,8 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
      * grade is left out, and so is a cell where nothing was judged (RULER, items without gold).
      */
     private static Double meanJudge(List<ItemResult> cell) {
-        List<Double> values = new ArrayList<>(cell.stream().map(ItemResult::judge).filter(Objects::nonNull).toList());
+        List<Double> values = new ArrayList<>(
+                cell.stream().map(ItemResult::judge).filter(Objects::nonNull).toList());
         if (values.isEmpty()) {
             return null;
         }
@@ -179,13 +249,24 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
     }
 
     private static Double meanAccuracy(List<ItemResult> cell) {
-        List<Double> values = cell.stream().filter(i -> i.answerIndex() != null || i.accuracy() != null || i.category().startsWith("niah") || i.category().equals("vt"))
-                .map(i -> i.accuracy() == null ? 0.0 : i.accuracy()).toList();
-        return values.isEmpty() ? null : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        List<Double> values = cell.stream()
+                .filter(i -> i.answerIndex() != null
+                        || i.accuracy() != null
+                        || i.category().startsWith("niah")
+                        || i.category().equals("vt"))
+                .map(i -> i.accuracy() == null ? 0.0 : i.accuracy())
+                .toList();
+        return values.isEmpty()
+                ? null
+                : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     private static Double mean(List<ItemResult> cell, Function<ItemResult, Double> metric) {
-        var stats = cell.stream().map(metric).filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
+        var stats = cell.stream()
+                .map(metric)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .summaryStatistics();
         return stats.getCount() == 0 ? null : stats.getAverage();
     }
 
@@ -203,7 +284,9 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
     public Path write(Path folder) {
         try {
             Files.createDirectories(folder);
-            JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+            JsonMapper json = JsonMapper.builder()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .build();
             Files.writeString(folder.resolve("report.json"), json.writeValueAsString(this));
             Files.writeString(folder.resolve("report.md"), markdown());
             Files.writeString(folder.resolve("accuracy-vs-tokens.svg"), svg());
@@ -215,67 +298,134 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
 
     public String markdown() {
         StringBuilder out = new StringBuilder();
-        out.append("## Evaluation: ").append(dataset).append("\n\n")
-                .append(startedAt).append(" to ").append(finishedAt).append(", ").append(items.stream().map(ItemResult::itemId).distinct().count())
-                .append(" questions, strategies ").append(String.join(", ", strategies)).append("\n\n");
+        out.append("## Evaluation: ")
+                .append(dataset)
+                .append("\n\n")
+                .append(startedAt)
+                .append(" to ")
+                .append(finishedAt)
+                .append(", ")
+                .append(items.stream().map(ItemResult::itemId).distinct().count())
+                .append(" questions, strategies ")
+                .append(String.join(", ", strategies))
+                .append("\n\n");
         // The judge column only when some answer was actually graded: no empty column in unjudged runs.
         boolean judgeColumn = items.stream().anyMatch(i -> i.judge() != null);
         for (String strategy : strategies) {
-            out.append("### ").append(strategy).append("\n\n")
-                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ").append(judgeColumn ? "judge | " : "")
-                    .append("evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
+            out.append("### ")
+                    .append(strategy)
+                    .append("\n\n")
+                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ")
+                    .append(judgeColumn ? "judge | " : "")
+                    .append(
+                            "evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
                     .append("p50 latency ms | p95 latency ms |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|").append(judgeColumn ? "---:|" : "")
+                    .append("|---|---:|---:|---:|---:|---:|---:|")
+                    .append(judgeColumn ? "---:|" : "")
                     .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (Row r : summary) {
                 if (!r.strategy().equals(strategy)) {
                     continue;
                 }
-                out.append("| ").append(r.category().equals(OVERALL) ? "**overall**" : r.category()).append(" | ").append(r.n())
-                        .append(" | ").append(r.failed()).append(" | ").append(fmt(r.f1())).append(" | ").append(fmt(r.em()))
-                        .append(" | ").append(fmt(r.rougeL())).append(" | ").append(fmt(r.accuracy())).append(" | ")
+                out.append("| ")
+                        .append(r.category().equals(OVERALL) ? "**overall**" : r.category())
+                        .append(" | ")
+                        .append(r.n())
+                        .append(" | ")
+                        .append(r.failed())
+                        .append(" | ")
+                        .append(fmt(r.f1()))
+                        .append(" | ")
+                        .append(fmt(r.em()))
+                        .append(" | ")
+                        .append(fmt(r.rougeL()))
+                        .append(" | ")
+                        .append(fmt(r.accuracy()))
+                        .append(" | ")
                         .append(judgeColumn ? fmt(r.judge()) + " | " : "")
-                        .append(fmt(r.evidenceRecall())).append(r.evidenceItems() < r.n() && r.evidenceRecall() != null
-                                ? " (" + r.evidenceItems() + ")" : "")
-                        .append(" | ").append(String.format(Locale.ROOT, "%.1f", r.llmCalls())).append(" | ")
-                        .append(String.format(Locale.ROOT, "%.0f", r.llmTokens())).append(" | ")
-                        .append(r.promptTokens() == null ? "" : String.format(Locale.ROOT, "%.0f / %.0f", r.promptTokens(),
-                                r.completionTokens()))
-                        .append(" | ").append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
-                        .append(" | ").append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
-                        .append(" | ").append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
-                        .append(" | ").append(r.p50LatencyMs()).append(" | ").append(r.p95LatencyMs()).append(" |\n");
+                        .append(fmt(r.evidenceRecall()))
+                        .append(
+                                r.evidenceItems() < r.n() && r.evidenceRecall() != null
+                                        ? " (" + r.evidenceItems() + ")"
+                                        : "")
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%.1f", r.llmCalls()))
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%.0f", r.llmTokens()))
+                        .append(" | ")
+                        .append(
+                                r.promptTokens() == null
+                                        ? ""
+                                        : String.format(
+                                                Locale.ROOT, "%.0f / %.0f", r.promptTokens(), r.completionTokens()))
+                        .append(" | ")
+                        .append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
+                        .append(" | ")
+                        .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
+                        .append(" | ")
+                        .append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
+                        .append(" | ")
+                        .append(r.p50LatencyMs())
+                        .append(" | ")
+                        .append(r.p95LatencyMs())
+                        .append(" |\n");
             }
             out.append('\n');
         }
-        out.append("Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
-                + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
-                + "evidence when fewer than n.\n\n"
-                + "Cost, per question: LLM calls include answers from the service's response cache (cache hits); LLM tokens and "
-                + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
-                + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
-                + "its trace (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens.\n");
+        out.append(
+                "Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
+                        + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
+                        + "evidence when fewer than n.\n\n"
+                        + "Cost, per question: LLM calls include answers from the service's response cache (cache hits); LLM tokens and "
+                        + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
+                        + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
+                        + "its trace (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens.\n");
         if (judging != null) {
-            out.append("\nJudge: the LLM judge (role judge) graded ").append(judging.judged()).append(" answers as correct (1) or incorrect (0)")
-                    .append(judging.failed() > 0 ? "; it could not grade " + judging.failed() + " (left out of the judge mean)" : "")
-                    .append(". Judging took ").append(judging.calls()).append(" LLM calls and ")
+            out.append("\nJudge: the LLM judge (role judge) graded ")
+                    .append(judging.judged())
+                    .append(" answers as correct (1) or incorrect (0)")
+                    .append(
+                            judging.failed() > 0
+                                    ? "; it could not grade " + judging.failed() + " (left out of the judge mean)"
+                                    : "")
+                    .append(". Judging took ")
+                    .append(judging.calls())
+                    .append(" LLM calls and ")
                     .append(String.format(Locale.ROOT, "%,d", judging.tokens()))
                     .append(" tokens, not counted in the LLM columns above.\n");
         }
         if (ownWording != null && !ownWording.isEmpty()) {
-            out.append("\nAdversarial questions (category 5) are scored as LoCoMo scores them: correct only when the answer contains "
-                    + "\"no information available\" or \"not mentioned\". This service declines in its own words (\"the information is "
-                    + "not available\"), which that match does not accept; counting those as well (not comparable with published "
-                    + "numbers): ");
-            out.append(String.join(", ", ownWording.stream().map(w -> String.format(Locale.ROOT, "%s %.3f (official %.3f, n=%d)",
-                    w.strategy(), w.ownWording(), w.official(), w.n())).toList())).append(".\n");
+            out.append(
+                    "\nAdversarial questions (category 5) are scored as LoCoMo scores them: correct only when the answer contains "
+                            + "\"no information available\" or \"not mentioned\". This service declines in its own words (\"the information is "
+                            + "not available\"), which that match does not accept; counting those as well (not comparable with published "
+                            + "numbers): ");
+            out.append(String.join(
+                            ", ",
+                            ownWording.stream()
+                                    .map(w -> String.format(
+                                            Locale.ROOT,
+                                            "%s %.3f (official %.3f, n=%d)",
+                                            w.strategy(),
+                                            w.ownWording(),
+                                            w.official(),
+                                            w.n()))
+                                    .toList()))
+                    .append(".\n");
         }
-        List<Row> calibrated = summary.stream().filter(r -> r.category().equals(OVERALL) && r.brier() != null).toList();
+        List<Row> calibrated = summary.stream()
+                .filter(r -> r.category().equals(OVERALL) && r.brier() != null)
+                .toList();
         if (!calibrated.isEmpty()) {
-            out.append("\nConfidence calibration (Brier score of the reported confidence against the answer being right: the judge's "
-                    + "verdict, else a score of at least 0.5; 0 is perfect, 0.25 is a constant 0.5): ");
-            out.append(String.join(", ", calibrated.stream()
-                    .map(r -> r.strategy() + " " + String.format(Locale.ROOT, "%.3f", r.brier())).toList())).append(".\n");
+            out.append(
+                    "\nConfidence calibration (Brier score of the reported confidence against the answer being right: the judge's "
+                            + "verdict, else a score of at least 0.5; 0 is perfect, 0.25 is a constant 0.5): ");
+            out.append(String.join(
+                            ", ",
+                            calibrated.stream()
+                                    .map(r -> r.strategy() + " " + String.format(Locale.ROOT, "%.3f", r.brier()))
+                                    .toList()))
+                    .append(".\n");
         }
         return out.toString();
     }
@@ -287,42 +437,68 @@ public record Report(String dataset, List<String> strategies, Instant startedAt,
     /** Accuracy (overall score) against LLM tokens per question, one point per strategy. */
     public String svg() {
         Map<String, Row> overall = new LinkedHashMap<>();
-        summary.stream().filter(r -> r.category().equals(OVERALL) && r.score() != null).forEach(r -> overall.put(r.strategy(), r));
+        summary.stream()
+                .filter(r -> r.category().equals(OVERALL) && r.score() != null)
+                .forEach(r -> overall.put(r.strategy(), r));
         int width = 640;
         int height = 400;
         int left = 70;
         int right = 30;
         int top = 40;
         int bottom = 60;
-        double maxTokens = Math.max(1, overall.values().stream().mapToDouble(Row::llmTokens).max().orElse(1)) * 1.1;
+        double maxTokens = Math.max(
+                        1,
+                        overall.values().stream()
+                                .mapToDouble(Row::llmTokens)
+                                .max()
+                                .orElse(1))
+                * 1.1;
         StringBuilder out = new StringBuilder();
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(width)
+                .append("\" height=\"")
+                .append(height)
                 .append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
                 .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n")
-                .append("<text x=\"").append(width / 2).append("\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">")
-                .append(escape(dataset)).append(": score vs LLM tokens per question</text>\n");
+                .append("<text x=\"")
+                .append(width / 2)
+                .append("\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">")
+                .append(escape(dataset))
+                .append(": score vs LLM tokens per question</text>\n");
         int plotW = width - left - right;
         int plotH = height - top - bottom;
         out.append(line(left, top + plotH, left + plotW, top + plotH)).append(line(left, top, left, top + plotH));
         for (int i = 0; i <= 5; i++) {
             double v = i / 5.0;
             int y = (int) (top + plotH - v * plotH);
-            out.append(line(left - 4, y, left, y)).append(text(left - 8, y + 4, String.format(Locale.ROOT, "%.1f", v), "end"));
+            out.append(line(left - 4, y, left, y))
+                    .append(text(left - 8, y + 4, String.format(Locale.ROOT, "%.1f", v), "end"));
             double t = maxTokens * i / 5.0;
             int x = (int) (left + plotW * i / 5.0);
-            out.append(line(x, top + plotH, x, top + plotH + 4)).append(text(x, top + plotH + 18, String.format(Locale.ROOT, "%.0f", t), "middle"));
+            out.append(line(x, top + plotH, x, top + plotH + 4))
+                    .append(text(x, top + plotH + 18, String.format(Locale.ROOT, "%.0f", t), "middle"));
         }
         out.append(text(left + plotW / 2, height - 15, "LLM tokens per question (mean)", "middle"));
-        out.append("<text x=\"18\" y=\"").append(top + plotH / 2).append("\" text-anchor=\"middle\" transform=\"rotate(-90 18 ")
-                .append(top + plotH / 2).append(")\">score (F1 or accuracy, overall)</text>\n");
+        out.append("<text x=\"18\" y=\"")
+                .append(top + plotH / 2)
+                .append("\" text-anchor=\"middle\" transform=\"rotate(-90 18 ")
+                .append(top + plotH / 2)
+                .append(")\">score (F1 or accuracy, overall)</text>\n");
         String[] colours = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
         int c = 0;
         for (Row r : overall.values()) {
             int x = (int) (left + plotW * r.llmTokens() / maxTokens);
             int y = (int) (top + plotH - Math.max(0, Math.min(1, r.score())) * plotH);
             String colour = colours[c++ % colours.length];
-            out.append("<circle cx=\"").append(x).append("\" cy=\"").append(y).append("\" r=\"6\" fill=\"").append(colour).append("\"/>\n")
-                    .append(text(x + 9, y - 8, r.strategy() + String.format(Locale.ROOT, " (%.3f)", r.score()), "start"));
+            out.append("<circle cx=\"")
+                    .append(x)
+                    .append("\" cy=\"")
+                    .append(y)
+                    .append("\" r=\"6\" fill=\"")
+                    .append(colour)
+                    .append("\"/>\n")
+                    .append(text(
+                            x + 9, y - 8, r.strategy() + String.format(Locale.ROOT, " (%.3f)", r.score()), "start"));
         }
         return out.append("</svg>\n").toString();
     }

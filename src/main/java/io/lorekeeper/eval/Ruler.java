@@ -33,10 +33,10 @@ import io.lorekeeper.text.TokenCounter;
  */
 public final class Ruler {
 
-    private Ruler() {
-    }
+    private Ruler() {}
 
-    public static final List<String> TASKS = List.of("niah_single", "niah_multikey", "niah_multivalue", "niah_multiquery", "vt");
+    public static final List<String> TASKS =
+            List.of("niah_single", "niah_multikey", "niah_multivalue", "niah_multiquery", "vt");
 
     /**
      * @param root folder holding {@code novels/*.txt} and {@code ruler/wonderwords/{adjective,noun}list.txt}
@@ -45,7 +45,10 @@ public final class Ruler {
     public static List<EvalItem> generate(Path root, List<String> tasks, int lengthTokens, long seed, int count) {
         List<String> novels = new ArrayList<>();
         try (var files = Files.list(root.resolve("novels"))) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".txt") && !f.toString().contains("with_pg_header")).sorted().toList()) {
+            for (Path p : files.filter(
+                            f -> f.toString().endsWith(".txt") && !f.toString().contains("with_pg_header"))
+                    .sorted()
+                    .toList()) {
                 novels.add(Files.readString(p));
             }
             List<String> adjectives = words(root.resolve("ruler/wonderwords/adjectivelist.txt"));
@@ -69,8 +72,15 @@ public final class Ruler {
         }
     }
 
-    private static EvalItem item(String task, int index, int lengthTokens, long seed, Random random, List<String> novels,
-            List<String> adjectives, List<String> nouns) {
+    private static EvalItem item(
+            String task,
+            int index,
+            int lengthTokens,
+            long seed,
+            Random random,
+            List<String> novels,
+            List<String> adjectives,
+            List<String> nouns) {
         List<String> needles = new ArrayList<>();
         List<String> answers = new ArrayList<>();
         String question;
@@ -118,9 +128,11 @@ public final class Ruler {
                     }
                 }
                 question = switch (task) {
-                    case "niah_multivalue" -> "What are all the special magic numbers for " + key + " mentioned in the text?";
-                    case "niah_multiquery" -> "What are all the special magic numbers for " + String.join(", ", keys.subList(0, 3))
-                            + " and " + keys.get(3) + " mentioned in the text?";
+                    case "niah_multivalue" ->
+                        "What are all the special magic numbers for " + key + " mentioned in the text?";
+                    case "niah_multiquery" ->
+                        "What are all the special magic numbers for " + String.join(", ", keys.subList(0, 3)) + " and "
+                                + keys.get(3) + " mentioned in the text?";
                     default -> "What is the special magic number for " + key + " mentioned in the text?";
                 };
             }
@@ -134,12 +146,14 @@ public final class Ruler {
     }
 
     /** Novel text of about {@code lengthTokens} tokens, starting at a random sentence, with the needles placed at random sentence ends. */
-    static String haystack(Random random, List<String> novels, int lengthTokens, List<String> needles, boolean ordered) {
+    static String haystack(
+            Random random, List<String> novels, int lengthTokens, List<String> needles, boolean ordered) {
         String novel = novels.get(random.nextInt(novels.size()));
         List<Span> sentences = SentenceSplitter.split(novel);
         int first = random.nextInt(Math.max(1, sentences.size() / 2));
         List<String> parts = new ArrayList<>();
-        int budget = lengthTokens - needles.stream().mapToInt(TokenCounter::count).sum();
+        int budget =
+                lengthTokens - needles.stream().mapToInt(TokenCounter::count).sum();
         int used = 0;
         for (int s = first; used < budget; s = (s + 1) % sentences.size()) {
             String sentence = sentences.get(s).of(novel);
@@ -157,7 +171,8 @@ public final class Ruler {
         for (int n = needles.size() - 1; n >= 0; n--) {
             parts.add(positions.get(n), needles.get(n));
         }
-        return String.join(" ", parts.stream().map(p -> p.strip().replaceAll("\\s+", " ")).toList());
+        return String.join(
+                " ", parts.stream().map(p -> p.strip().replaceAll("\\s+", " ")).toList());
     }
 
     private static String key(Random random, List<String> adjectives, List<String> nouns) {
@@ -179,6 +194,9 @@ public final class Ruler {
     }
 
     private static List<String> words(Path file) throws IOException {
-        return Files.readAllLines(file).stream().map(String::strip).filter(w -> !w.isEmpty() && w.matches("[a-z]+")).toList();
+        return Files.readAllLines(file).stream()
+                .map(String::strip)
+                .filter(w -> !w.isEmpty() && w.matches("[a-z]+"))
+                .toList();
     }
 }

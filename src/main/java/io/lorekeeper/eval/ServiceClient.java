@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class ServiceClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String baseUrl;
     private final String apiKey;
 
@@ -30,8 +31,7 @@ public class ServiceClient {
         this.apiKey = apiKey;
     }
 
-    public record TurnSpan(String turnId, int start, int end) {
-    }
+    public record TurnSpan(String turnId, int start, int end) {}
 
     /** Posts a document (identical content returns the stored one) and waits until it is READY. */
     public String ingest(Map<String, Object> document, Duration timeout) throws InterruptedException {
@@ -53,30 +53,43 @@ public class ServiceClient {
                 continue;
             }
             if (status.equals("FAILED")) {
-                throw new IllegalStateException("ingestion of " + document.get("title") + " failed: " + view.path("failureReason").asString());
+                throw new IllegalStateException("ingestion of " + document.get("title") + " failed: "
+                        + view.path("failureReason").asString());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("ingestion of " + document.get("title") + " did not finish within " + timeout);
+                throw new IllegalStateException(
+                        "ingestion of " + document.get("title") + " did not finish within " + timeout);
             }
             Thread.sleep(500);
         }
     }
 
     public String text(String documentId) {
-        return send("GET", "/v1/documents/" + documentId + "/text", null, 200).path("text").asString();
+        return send("GET", "/v1/documents/" + documentId + "/text", null, 200)
+                .path("text")
+                .asString();
     }
 
     public List<TurnSpan> turns(String documentId) {
         List<TurnSpan> out = new ArrayList<>();
         for (JsonNode t : send("GET", "/v1/documents/" + documentId + "/turns", null, 200)) {
-            out.add(new TurnSpan(t.path("turnId").asString(), t.path("start").asInt(), t.path("end").asInt()));
+            out.add(new TurnSpan(
+                    t.path("turnId").asString(),
+                    t.path("start").asInt(),
+                    t.path("end").asInt()));
         }
         return out;
     }
 
     /** Asks and waits for the question to finish; returns its final view. */
-    public JsonNode ask(List<String> documentIds, String question, String strategy, List<String> choices,
-            Map<String, Object> options, Duration timeout) throws InterruptedException {
+    public JsonNode ask(
+            List<String> documentIds,
+            String question,
+            String strategy,
+            List<String> choices,
+            Map<String, Object> options,
+            Duration timeout)
+            throws InterruptedException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("documentIds", documentIds);
         body.put("question", question);
@@ -111,11 +124,13 @@ public class ServiceClient {
     }
 
     public JsonNode search(List<String> documentIds, String query, String mode, int k) {
-        return send("POST", "/v1/search", Map.of("documentIds", documentIds, "query", query, "mode", mode, "k", k), 200);
+        return send(
+                "POST", "/v1/search", Map.of("documentIds", documentIds, "query", query, "mode", mode, "k", k), 200);
     }
 
     JsonNode send(String method, String path, Object body, int... expected) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(90))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(Duration.ofSeconds(90))
                 .header("Accept", "application/json");
         if (apiKey != null && !apiKey.isBlank()) {
             request.header("Authorization", "Bearer " + apiKey);

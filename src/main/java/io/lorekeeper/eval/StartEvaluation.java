@@ -11,7 +11,6 @@ import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
 import io.swagger.v3.oas.annotations.media.Schema;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,15 +20,33 @@ import tools.jackson.databind.json.JsonMapper;
  * replica's data folder).
  */
 record StartEvaluation(
-        @Schema(description = "locomo, hotpotqa, loogle, comorag or jsonl") String dataset,
-        @Schema(description = "File or folder relative to the server's lorekeeper.eval.data-dir") String path,
-        @Schema(description = "Inline items in the generic JSONL format (dataset jsonl), instead of path") List<Map<String, Object>> items,
-        @Schema(description = "Strategies to compare, or search:vector|keyword|hybrid|deep retrieval probes") List<String> strategies,
-        @Schema(description = "Per strategy, the options sent with each question, e.g. {\"rag\": {\"k\": 10}}") Map<String, Map<String, Object>> options,
-        @Schema(description = "At most this many questions (0 or absent: all)") Integer limit,
-        @Schema(description = "Questions in flight at once (default 4)") Integer concurrency,
-        @Schema(description = "Chunks per search probe (default 10)") Integer searchK,
-        @Schema(description = "Also have the LLM judge (role judge) grade every answer as correct or incorrect; needs an LLM configured")
+        @Schema(description = "locomo, hotpotqa, loogle, comorag or jsonl")
+        String dataset,
+
+        @Schema(description = "File or folder relative to the server's lorekeeper.eval.data-dir")
+        String path,
+
+        @Schema(description = "Inline items in the generic JSONL format (dataset jsonl), instead of path")
+        List<Map<String, Object>> items,
+
+        @Schema(description = "Strategies to compare, or search:vector|keyword|hybrid|deep retrieval probes")
+        List<String> strategies,
+
+        @Schema(description = "Per strategy, the options sent with each question, e.g. {\"rag\": {\"k\": 10}}")
+        Map<String, Map<String, Object>> options,
+
+        @Schema(description = "At most this many questions (0 or absent: all)")
+        Integer limit,
+
+        @Schema(description = "Questions in flight at once (default 4)")
+        Integer concurrency,
+
+        @Schema(description = "Chunks per search probe (default 10)")
+        Integer searchK,
+
+        @Schema(
+                description =
+                        "Also have the LLM judge (role judge) grade every answer as correct or incorrect; needs an LLM configured")
         Boolean judge) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -95,7 +112,9 @@ record StartEvaluation(
             }
             if (name.startsWith(EvalRunner.SEARCH_PREFIX)) {
                 if (!SEARCH_MODES.contains(name.substring(EvalRunner.SEARCH_PREFIX.length()))) {
-                    throw ApiProblem.invalid(field, "a search probe is one of search:vector, search:keyword, search:hybrid, search:deep");
+                    throw ApiProblem.invalid(
+                            field,
+                            "a search probe is one of search:vector, search:keyword, search:hybrid, search:deep");
                 }
             } else {
                 rerooted(field, "strategy", () -> known.require(name));
@@ -113,7 +132,10 @@ record StartEvaluation(
                     throw ApiProblem.invalid("options." + name, "give an object of options, or leave the strategy out");
                 }
                 if (strategies.contains(name) && !name.startsWith(EvalRunner.SEARCH_PREFIX)) {
-                    rerooted("options." + name, "options", () -> known.require(name).validate(new QuestionOptions(values)));
+                    rerooted(
+                            "options." + name,
+                            "options",
+                            () -> known.require(name).validate(new QuestionOptions(values)));
                 }
             });
         }
@@ -124,14 +146,22 @@ record StartEvaluation(
         try {
             check.run();
         } catch (ApiProblem problem) {
-            String field = problem.field() == null || !problem.field().startsWith(questionField) ? root
+            String field = problem.field() == null || !problem.field().startsWith(questionField)
+                    ? root
                     : root + problem.field().substring(questionField.length());
             throw new ApiProblem(problem.status(), problem.type(), problem.title(), problem.getMessage(), field);
         }
     }
 
     EvalRunner.Request run(List<EvalItem> loaded) {
-        return new EvalRunner.Request(dataset, loaded, List.copyOf(strategies), options,
-                concurrency == null ? 4 : Math.min(32, concurrency), searchK == null ? 10 : searchK, null, null);
+        return new EvalRunner.Request(
+                dataset,
+                loaded,
+                List.copyOf(strategies),
+                options,
+                concurrency == null ? 4 : Math.min(32, concurrency),
+                searchK == null ? 10 : searchK,
+                null,
+                null);
     }
 }

@@ -25,6 +25,9 @@ class TenantEvaluations {
 
     @EventListener
     void forget(TenantDeletion deletion) {
-        evaluations.cancelWaiting(jdbc.sql("SELECT id FROM evaluation WHERE tenant_id = ?").param(deletion.tenantId()).query(UUID.class).list());
+        evaluations.cancelWaiting(jdbc.sql("SELECT id FROM evaluation WHERE tenant_id = ?")
+                .param(deletion.tenantId())
+                .query(UUID.class)
+                .list());
     }
 }

@@ -17,8 +17,7 @@ import java.util.regex.Pattern;
  */
 final class TextLocator {
 
-    private TextLocator() {
-    }
+    private TextLocator() {}
 
     /** {start, end} of the snippet in the text, or null when it is not there. */
     static int[] find(String text, String snippet) {
@@ -60,8 +59,7 @@ final class TextLocator {
     static final double MIN_SHARED_WORDS = 0.8;
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
 
-    private record Word(String text, int start, int end) {
-    }
+    private record Word(String text, int start, int end) {}
 
     /**
      * Anchors the snippet at the first run of {@value #ANCHOR_WORDS} of its words (case and
@@ -86,7 +84,8 @@ final class TextLocator {
         joined.append(' ');
         for (int j = 0; j + ANCHOR_WORDS <= needle.size(); j++) {
             StringBuilder gram = new StringBuilder(" ");
-            needle.subList(j, j + ANCHOR_WORDS).forEach(w -> gram.append(w.text()).append(' '));
+            needle.subList(j, j + ANCHOR_WORDS)
+                    .forEach(w -> gram.append(w.text()).append(' '));
             int at = joined.indexOf(gram.toString());
             if (at < 0) {
                 continue;
@@ -95,7 +94,8 @@ final class TextLocator {
             // Words added or dropped shift the ends: snap each to the snippet's own first or last word nearby.
             int slack = Math.max(2, needle.size() / 10);
             int first = nearest(haystack, needle.getFirst().text(), Math.max(0, anchor - j), slack);
-            int last = nearest(haystack, needle.getLast().text(), Math.min(haystack.size() - 1, first + needle.size() - 1), slack);
+            int last = nearest(
+                    haystack, needle.getLast().text(), Math.min(haystack.size() - 1, first + needle.size() - 1), slack);
             Map<String, Integer> window = new HashMap<>();
             haystack.subList(first, last + 1).forEach(w -> window.merge(w.text(), 1, Integer::sum));
             int shared = 0;

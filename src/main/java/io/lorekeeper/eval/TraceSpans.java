@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 
 import io.lorekeeper.eval.Metrics.DocSpan;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,8 +18,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class TraceSpans {
 
-    private TraceSpans() {
-    }
+    private TraceSpans() {}
 
     static final Set<String> CONTEXT_EVENTS = Set.of("retrieve", "bridge", "context");
 
@@ -37,7 +35,10 @@ final class TraceSpans {
     private static void collect(JsonNode node, String defaultDocument, List<DocSpan> out) {
         if (node.isObject()) {
             if (node.path("start").isNumber() && node.path("end").isNumber()) {
-                out.add(new DocSpan(node.path("documentId").asString(defaultDocument), node.get("start").asInt(), node.get("end").asInt()));
+                out.add(new DocSpan(
+                        node.path("documentId").asString(defaultDocument),
+                        node.get("start").asInt(),
+                        node.get("end").asInt()));
             }
             for (String name : node.propertyNames()) {
                 collect(node.get(name), defaultDocument, out);

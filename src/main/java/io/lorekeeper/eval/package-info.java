@@ -15,5 +15,6 @@
  * <p>Owns {@code evaluation} and {@code evaluation_result}.
  */
 @io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"llm", "platform", "reasoning", "security", "text"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"llm", "platform", "reasoning", "security", "text"})
 package io.lorekeeper.eval;

@@ -64,7 +64,8 @@ public final class Budget {
      * fit, so that a strategy can stop reading while it can still afford its answer call.
      */
     public boolean affords(int moreCalls, long moreTokens) {
-        return calls.get() + (long) moreCalls <= maxCalls && tokens.get() + moreTokens <= maxTokens
+        return calls.get() + (long) moreCalls <= maxCalls
+                && tokens.get() + moreTokens <= maxTokens
                 && System.nanoTime() < deadlineNanos;
     }
 

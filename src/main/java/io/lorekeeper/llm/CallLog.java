@@ -18,9 +18,20 @@ class CallLog {
                 INSERT INTO llm_call (tenant_id, question_id, document_id, role, profile, model, template, prompt_tokens,
                     completion_tokens, latency_ms, cache_hit, outcome, error)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .params(call.scope().tenantId(), call.scope().questionId(), call.scope().documentId(), call.role().key(),
-                        call.profile(), call.model(), call.template(), call.promptTokens(), call.completionTokens(),
-                        call.latencyMs(), call.cacheHit(), call.outcome(), call.error())
+                .params(
+                        call.scope().tenantId(),
+                        call.scope().questionId(),
+                        call.scope().documentId(),
+                        call.role().key(),
+                        call.profile(),
+                        call.model(),
+                        call.template(),
+                        call.promptTokens(),
+                        call.completionTokens(),
+                        call.latencyMs(),
+                        call.cacheHit(),
+                        call.outcome(),
+                        call.error())
                 .update();
     }
 }

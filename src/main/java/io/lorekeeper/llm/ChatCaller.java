@@ -38,7 +38,12 @@ class ChatCaller {
     private final LlmSettings settings;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    ChatCaller(ChatModelProvider models, ProfileLimiter limiter, ResponseCache cache, CallLog calls, LlmSettings settings) {
+    ChatCaller(
+            ChatModelProvider models,
+            ProfileLimiter limiter,
+            ResponseCache cache,
+            CallLog calls,
+            LlmSettings settings) {
         this.models = models;
         this.limiter = limiter;
         this.cache = cache;
@@ -48,9 +53,14 @@ class ChatCaller {
     }
 
     /** A request as the gateway built it: messages, and optionally a JSON schema (native mode) and tools. */
-    record Request(CallScope scope, Role role, ModelProfile profile, String template, List<Message> messages,
-            String jsonSchema, List<ToolCallback> tools) {
-    }
+    record Request(
+            CallScope scope,
+            Role role,
+            ModelProfile profile,
+            String template,
+            List<Message> messages,
+            String jsonSchema,
+            List<ToolCallback> tools) {}
 
     Reply call(Request request, Budget budget) {
         ModelProfile profile = request.profile();
@@ -66,11 +76,14 @@ class ChatCaller {
                 return new Reply(reply.text(), reply.toolCalls(), reply.promptTokens(), reply.completionTokens(), true);
             }
         }
-        long estimate = request.messages().stream().mapToLong(m -> TokenCounter.count(String.valueOf(m.getText()))).sum();
+        long estimate = request.messages().stream()
+                .mapToLong(m -> TokenCounter.count(String.valueOf(m.getText())))
+                .sum();
         for (int attempt = 1; ; attempt++) {
             long started = System.nanoTime();
             try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
-                ChatResponse response = models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
+                ChatResponse response =
+                        models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
                 long latency = (System.nanoTime() - started) / 1_000_000;
                 Reply reply;
                 try {
@@ -81,17 +94,30 @@ class ChatCaller {
                 }
                 budget.spend(reply.promptTokens(), reply.completionTokens());
                 if (cutAtLimit(response)) {
-                    String reason = "the reply to " + request.template() + " was cut at the output limit of " + profile.maxOutputTokens()
-                            + " tokens (finish_reason length); raise " + (profile.name().equals(ModelProfiles.DEFAULT)
+                    String reason = "the reply to " + request.template() + " was cut at the output limit of "
+                            + profile.maxOutputTokens()
+                            + " tokens (finish_reason length); raise "
+                            + (profile.name().equals(ModelProfiles.DEFAULT)
                                     ? "lorekeeper.llm.max-output-tokens"
                                     : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens")
                             + " for the " + request.role().key() + " role";
-                    record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "truncated", reason);
+                    record(
+                            request,
+                            reply.promptTokens(),
+                            reply.completionTokens(),
+                            latency,
+                            false,
+                            "truncated",
+                            reason);
                     throw new LlmException(reason);
                 }
                 record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
                 if (cacheable) {
-                    cache.put(key, request.scope().tenantId(), new ResponseCache.Entry(json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
+                    cache.put(
+                            key,
+                            request.scope().tenantId(),
+                            new ResponseCache.Entry(
+                                    json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
                 }
                 return reply;
             } catch (InterruptedException e) {
@@ -105,25 +131,35 @@ class ChatCaller {
                 String reason = redact(failure.reason(), profile);
                 if (!failure.retryable()) {
                     record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException("the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
+                    throw new LlmException(
+                            "the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
                 }
                 Duration wait = retry.backoff(attempt, failure.retryAfter());
-                if (failure.retryAfter().isPresent() && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
+                if (failure.retryAfter().isPresent()
+                        && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
                     record(request, 0, 0, latency, false, "rate_limited", reason);
-                    throw new RateLimitedException(profile.name(), failure.retryAfter().get());
+                    throw new RateLimitedException(
+                            profile.name(), failure.retryAfter().get());
                 }
                 if (attempt >= retry.maxAttempts()) {
                     record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException("the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
+                    throw new LlmException(
+                            "the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
                             redacted(e, profile));
                 }
                 if (wait.compareTo(budget.remaining()) > 0) {
                     record(request, 0, 0, latency, false, "error", reason);
-                    throw new BudgetExhaustedException("wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
+                    throw new BudgetExhaustedException(
+                            "wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
                 }
                 record(request, 0, 0, latency, false, "retry", reason);
-                log.info("Model call to {} failed ({}); attempt {} of {} in {} ms", profile.name(), reason, attempt + 1,
-                        retry.maxAttempts(), wait.toMillis());
+                log.info(
+                        "Model call to {} failed ({}); attempt {} of {} in {} ms",
+                        profile.name(),
+                        reason,
+                        attempt + 1,
+                        retry.maxAttempts(),
+                        wait.toMillis());
                 sleep(wait);
             }
         }
@@ -143,7 +179,9 @@ class ChatCaller {
         }
         if (request.jsonSchema() != null) {
             options.responseFormat(OpenAiChatModel.ResponseFormat.builder()
-                    .type(OpenAiChatModel.ResponseFormat.Type.JSON_SCHEMA).jsonSchema(request.jsonSchema()).build());
+                    .type(OpenAiChatModel.ResponseFormat.Type.JSON_SCHEMA)
+                    .jsonSchema(request.jsonSchema())
+                    .build());
         }
         if (request.tools() != null && !request.tools().isEmpty()) {
             options.toolCallbacks(request.tools()); // Spring AI 2 models return tool calls; the loop runs in LlmSession
@@ -159,7 +197,9 @@ class ChatCaller {
     }
 
     private static Reply reply(ChatResponse response) {
-        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
+        if (response == null
+                || response.getResult() == null
+                || response.getResult().getOutput() == null) {
             throw new LlmException("the model returned no choices");
         }
         AssistantMessage output = response.getResult().getOutput();
@@ -167,7 +207,8 @@ class ChatCaller {
         for (AssistantMessage.ToolCall call : output.getToolCalls()) {
             tools.add(new Reply.ToolRequest(call.id(), call.name(), call.arguments()));
         }
-        Usage usage = response.getMetadata() == null ? null : response.getMetadata().getUsage();
+        Usage usage =
+                response.getMetadata() == null ? null : response.getMetadata().getUsage();
         long prompt = usage == null || usage.getPromptTokens() == null ? 0 : usage.getPromptTokens();
         long completion = usage == null || usage.getCompletionTokens() == null ? 0 : usage.getCompletionTokens();
         return new Reply(output.getText(), tools, prompt, completion, false);
@@ -177,35 +218,66 @@ class ChatCaller {
     private String canonical(Request request) {
         // The tenant is part of the key: a cache hit must never reveal what another tenant asked.
         StringBuilder s = new StringBuilder()
-                .append(request.scope().tenantId()).append('\n')
-                .append(request.profile().baseUrl()).append('\n')
-                .append(request.profile().model()).append('\n')
-                .append(request.profile().temperature()).append('|').append(request.profile().maxOutputTokens()).append('\n')
-                .append(request.jsonSchema()).append('\n');
+                .append(request.scope().tenantId())
+                .append('\n')
+                .append(request.profile().baseUrl())
+                .append('\n')
+                .append(request.profile().model())
+                .append('\n')
+                .append(request.profile().temperature())
+                .append('|')
+                .append(request.profile().maxOutputTokens())
+                .append('\n')
+                .append(request.jsonSchema())
+                .append('\n');
         if (request.tools() != null) {
             for (ToolCallback tool : request.tools()) {
-                s.append("tool:").append(tool.getToolDefinition().name()).append(tool.getToolDefinition().inputSchema()).append('\n');
+                s.append("tool:")
+                        .append(tool.getToolDefinition().name())
+                        .append(tool.getToolDefinition().inputSchema())
+                        .append('\n');
             }
         }
         for (Message m : request.messages()) {
             s.append(m.getMessageType()).append(':').append(m.getText()).append('\n');
             if (m instanceof AssistantMessage a) {
-                a.getToolCalls().forEach(c -> s.append("call:").append(c.name()).append(c.arguments()).append('\n'));
+                a.getToolCalls()
+                        .forEach(c -> s.append("call:")
+                                .append(c.name())
+                                .append(c.arguments())
+                                .append('\n'));
             }
             if (m instanceof ToolResponseMessage t) {
-                t.getResponses().forEach(r -> s.append("result:").append(r.name()).append(r.responseData()).append('\n'));
+                t.getResponses()
+                        .forEach(r -> s.append("result:")
+                                .append(r.name())
+                                .append(r.responseData())
+                                .append('\n'));
             }
         }
         return s.toString();
     }
 
-    private void record(Request request, long prompt, long completion, long latency, boolean hit, String outcome, String error) {
-        calls.record(new CallRecord(request.scope(), request.role(), request.profile().name(), request.profile().model(),
-                request.template(), prompt, completion, latency, hit, outcome, error));
+    private void record(
+            Request request, long prompt, long completion, long latency, boolean hit, String outcome, String error) {
+        calls.record(new CallRecord(
+                request.scope(),
+                request.role(),
+                request.profile().name(),
+                request.profile().model(),
+                request.template(),
+                prompt,
+                completion,
+                latency,
+                hit,
+                outcome,
+                error));
     }
 
     private static String redact(String text, ModelProfile profile) {
-        return profile.apiKey() == null || profile.apiKey().length() < 4 ? text : text.replace(profile.apiKey(), "****");
+        return profile.apiKey() == null || profile.apiKey().length() < 4
+                ? text
+                : text.replace(profile.apiKey(), "****");
     }
 
     /**
@@ -228,8 +300,8 @@ class ChatCaller {
     private static RuntimeException copyRedacted(Throwable t, String key, int depth) {
         Throwable cause = t.getCause() == null || t.getCause() == t || depth > 20 ? null : t.getCause();
         String message = t.getMessage() == null ? "" : ": " + t.getMessage().replace(key, "****");
-        RuntimeException copy = new RuntimeException(t.getClass().getName() + message,
-                cause == null ? null : copyRedacted(cause, key, depth + 1));
+        RuntimeException copy = new RuntimeException(
+                t.getClass().getName() + message, cause == null ? null : copyRedacted(cause, key, depth + 1));
         copy.setStackTrace(t.getStackTrace());
         return copy;
     }

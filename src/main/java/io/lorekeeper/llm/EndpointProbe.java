@@ -32,6 +32,7 @@ class EndpointProbe implements HealthIndicator {
     private static final Logger log = LoggerFactory.getLogger(EndpointProbe.class);
     /** Reported when a configured endpoint did not answer; mapped to HTTP 200 so that it never fails a probe. */
     static final Status UNREACHABLE = new Status("UNREACHABLE", "a configured model endpoint did not answer");
+
     private static final String OPENAI = "https://api.openai.com/v1";
 
     private final LlmSettings settings;
@@ -47,8 +48,7 @@ class EndpointProbe implements HealthIndicator {
      * @param reachable null until probed
      * @param detail    the HTTP status or error; never the key
      */
-    public record Result(String baseUrl, Boolean reachable, String detail, Instant checkedAt) {
-    }
+    public record Result(String baseUrl, Boolean reachable, String detail, Instant checkedAt) {}
 
     @EventListener(ApplicationReadyEvent.class)
     void probeInBackground() {
@@ -60,29 +60,42 @@ class EndpointProbe implements HealthIndicator {
     void probeAll() {
         Map<String, ModelProfile> endpoints = new LinkedHashMap<>();
         for (ModelProfile profile : profiles.all()) {
-            endpoints.putIfAbsent(baseUrl(profile) + "|" + (profile.apiKey() == null ? "" : profile.apiKey().hashCode()), profile);
+            endpoints.putIfAbsent(
+                    baseUrl(profile) + "|"
+                            + (profile.apiKey() == null ? "" : profile.apiKey().hashCode()),
+                    profile);
         }
         for (ModelProfile profile : endpoints.values()) {
             Result result = probe(profile);
             results.put(profile.name(), result);
             if (Boolean.TRUE.equals(result.reachable())) {
-                log.info("Model endpoint of profile {} ({}) answers: {}", profile.name(), result.baseUrl(), result.detail());
+                log.info(
+                        "Model endpoint of profile {} ({}) answers: {}",
+                        profile.name(),
+                        result.baseUrl(),
+                        result.detail());
             } else {
-                log.warn("Model endpoint of profile {} ({}) does not answer: {}; LLM strategies and memories will fail until it does",
-                        profile.name(), result.baseUrl(), result.detail());
+                log.warn(
+                        "Model endpoint of profile {} ({}) does not answer: {}; LLM strategies and memories will fail until it does",
+                        profile.name(),
+                        result.baseUrl(),
+                        result.detail());
             }
         }
     }
 
     private Result probe(ModelProfile profile) {
         String base = baseUrl(profile);
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+        try (HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base.replaceAll("/+$", "") + "/models"))
-                    .timeout(Duration.ofSeconds(10)).GET();
+                    .timeout(Duration.ofSeconds(10))
+                    .GET();
             if (profile.apiKey() != null) {
                 request.header("Authorization", "Bearer " + profile.apiKey());
             }
-            int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
             String detail = switch (status) {
                 case 401, 403 -> "HTTP " + status + ": the API key was refused";
                 default -> "HTTP " + status;
@@ -113,14 +126,22 @@ class EndpointProbe implements HealthIndicator {
     @Override
     public Health health() {
         if (!settings.isConfigured()) {
-            return Health.unknown().withDetail("configured", false)
-                    .withDetail("detail", "no LLM configured: set OPENAI_API_KEY or LOREKEEPER_LLM_BASE_URL").build();
+            return Health.unknown()
+                    .withDetail("configured", false)
+                    .withDetail("detail", "no LLM configured: set OPENAI_API_KEY or LOREKEEPER_LLM_BASE_URL")
+                    .build();
         }
         Map<String, Result> now = results();
         if (now.isEmpty()) {
-            return Health.unknown().withDetail("configured", true).withDetail("detail", "not probed yet").build();
+            return Health.unknown()
+                    .withDetail("configured", true)
+                    .withDetail("detail", "not probed yet")
+                    .build();
         }
         boolean all = now.values().stream().allMatch(r -> Boolean.TRUE.equals(r.reachable()));
-        return Health.status(all ? Status.UP : UNREACHABLE).withDetail("configured", true).withDetail("endpoints", now).build();
+        return Health.status(all ? Status.UP : UNREACHABLE)
+                .withDetail("configured", true)
+                .withDetail("endpoints", now)
+                .build();
     }
 }

@@ -1,8 +1,8 @@
 package io.lorekeeper.llm;
 
-import org.springframework.stereotype.Service;
-
 import jakarta.validation.Validator;
+
+import org.springframework.stereotype.Service;
 
 /** The llm module's API: opens {@link LlmSession}s and says whether any model is configured. */
 @Service
@@ -16,7 +16,12 @@ public class LlmGateway {
 
     private final EndpointProbe probe;
 
-    LlmGateway(LlmSettings settings, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller, Validator validator,
+    LlmGateway(
+            LlmSettings settings,
+            ModelProfiles profiles,
+            PromptTemplates templates,
+            ChatCaller caller,
+            Validator validator,
             EndpointProbe probe) {
         this.probe = probe;
         this.settings = settings;
@@ -40,8 +45,7 @@ public class LlmGateway {
      * What is known about the model endpoint: configured or not, and whether it answered the probe
      * made at start (null until then).
      */
-    public record EndpointStatus(boolean configured, Boolean reachable, String detail) {
-    }
+    public record EndpointStatus(boolean configured, Boolean reachable, String detail) {}
 
     public EndpointStatus endpointStatus() {
         if (!settings.isConfigured()) {
@@ -52,7 +56,9 @@ public class LlmGateway {
             return new EndpointStatus(true, null, "not probed yet");
         }
         boolean all = results.values().stream().allMatch(r -> Boolean.TRUE.equals(r.reachable()));
-        String detail = results.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue().baseUrl() + "): " + e.getValue().detail())
+        String detail = results.entrySet().stream()
+                .map(e -> e.getKey() + " (" + e.getValue().baseUrl() + "): "
+                        + e.getValue().detail())
                 .collect(java.util.stream.Collectors.joining("; "));
         return new EndpointStatus(true, all, detail);
     }
@@ -64,7 +70,9 @@ public class LlmGateway {
     /** The per-question budget configured as default, or overridden by a question's {@code options.budget}. */
     public Budget questionBudget(Integer maxCalls, Long maxTokens, Integer maxSeconds) {
         LlmSettings.Budget defaults = settings.budget();
-        return new Budget(maxCalls != null ? maxCalls : defaults.maxCalls(), maxTokens != null ? maxTokens : defaults.maxTokens(),
+        return new Budget(
+                maxCalls != null ? maxCalls : defaults.maxCalls(),
+                maxTokens != null ? maxTokens : defaults.maxTokens(),
                 maxSeconds != null ? java.time.Duration.ofSeconds(maxSeconds) : defaults.maxWallTime());
     }
 }

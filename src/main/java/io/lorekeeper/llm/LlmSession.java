@@ -35,7 +35,12 @@ public final class LlmSession {
     private volatile Consumer<ReplyIssue> issues = LlmSession::log;
     private final List<CallUsage> usage = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    LlmSession(CallScope scope, Budget budget, ModelProfiles profiles, PromptTemplates templates, ChatCaller caller,
+    LlmSession(
+            CallScope scope,
+            Budget budget,
+            ModelProfiles profiles,
+            PromptTemplates templates,
+            ChatCaller caller,
             StructuredOutput output) {
         this.scope = scope;
         this.budget = budget;
@@ -58,7 +63,8 @@ public final class LlmSession {
         if (temperature < 0 || temperature > 2 || Double.isNaN(temperature)) {
             throw new IllegalArgumentException("temperature must be within [0, 2], was " + temperature);
         }
-        LlmSession derived = new LlmSession(scope, budget, profiles.atTemperature(temperature), templates, caller, output);
+        LlmSession derived =
+                new LlmSession(scope, budget, profiles.atTemperature(temperature), templates, caller, output);
         derived.issues = issue -> issues.accept(issue); // whoever listens to this session hears the derived one too
         return derived;
     }
@@ -79,8 +85,7 @@ public final class LlmSession {
      * @param path   where in the reply ({@code pages[2]}), or null
      * @param reason what was wrong
      */
-    public record ReplyIssue(String template, String kind, String path, String reason) {
-    }
+    public record ReplyIssue(String template, String kind, String path, String reason) {}
 
     private static void log(ReplyIssue issue) {
         LOG.info("Model reply to {}: {} {} ({})", issue.template(), issue.kind(), issue.path(), issue.reason());
@@ -90,7 +95,8 @@ public final class LlmSession {
     public String text(Role role, String template, Map<String, ?> variables) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
-        return call(request(role, profile, template, messages(prompt, null), null, null)).text();
+        return call(request(role, profile, template, messages(prompt, null), null, null))
+                .text();
     }
 
     /**
@@ -108,24 +114,35 @@ public final class LlmSession {
      * answer, say): when neither the reply nor its repair holds a JSON object, {@code fromPlainText}
      * turns the reply's prose into a {@code T}, and a {@code plain-text} issue is reported.
      */
-    public <T> T structuredOrText(Role role, String template, Map<String, ?> variables, Class<T> type,
-            Function<String, T> fromPlainText) {
+    public <T> T structuredOrText(
+            Role role, String template, Map<String, ?> variables, Class<T> type, Function<String, T> fromPlainText) {
         return structured(role, template, variables, type, fromPlainText);
     }
 
-    private <T> T structured(Role role, String template, Map<String, ?> variables, Class<T> type, Function<String, T> fromPlainText) {
+    private <T> T structured(
+            Role role, String template, Map<String, ?> variables, Class<T> type, Function<String, T> fromPlainText) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
         String schema = StructuredOutput.schemaOf(type);
-        List<Message> messages = messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
+        List<Message> messages =
+                messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
         String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
-        String reply = call(request(role, profile, template, messages, nativeSchema, null)).text();
+        String reply = call(request(role, profile, template, messages, nativeSchema, null))
+                .text();
         return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema, fromPlainText);
     }
 
     /** Binds a reply to {@code type}; if it does not parse or validate, one repair call shows the model its error. */
-    private <T> T bindOrRepair(Role role, ModelProfile profile, String template, List<Message> messages, String reply,
-            Class<T> type, String schema, String nativeSchema, Function<String, T> fromPlainText) {
+    private <T> T bindOrRepair(
+            Role role,
+            ModelProfile profile,
+            String template,
+            List<Message> messages,
+            String reply,
+            Class<T> type,
+            String schema,
+            String nativeSchema,
+            Function<String, T> fromPlainText) {
         try {
             return keep(template, output.read(reply, type));
         } catch (StructuredOutput.InvalidReply invalid) {
@@ -133,7 +150,8 @@ public final class LlmSession {
             repair.add(new AssistantMessage(reply == null ? "" : reply));
             repair.add(new UserMessage("That reply cannot be used: " + invalid.getMessage()
                     + ". Answer again with only one JSON object that matches this schema:\n" + schema));
-            String repaired = call(request(role, profile, template + "#repair", repair, nativeSchema, null)).text();
+            String repaired = call(request(role, profile, template + "#repair", repair, nativeSchema, null))
+                    .text();
             try {
                 return keep(template, output.read(repaired, type));
             } catch (StructuredOutput.InvalidReply stillInvalid) {
@@ -141,14 +159,17 @@ public final class LlmSession {
                     for (String candidate : new String[] {reply, repaired}) {
                         String prose = StructuredOutput.plainText(candidate);
                         if (!prose.isBlank() && !StructuredOutput.containsJson(candidate)) {
-                            issues.accept(new ReplyIssue(template, "plain-text", null,
+                            issues.accept(new ReplyIssue(
+                                    template,
+                                    "plain-text",
+                                    null,
                                     "no JSON in the reply or its repair; its text was taken as the answer"));
                             return fromPlainText.apply(prose);
                         }
                     }
                 }
-                throw new UnusableReplyException("the model's reply to " + template + " did not match its schema after one repair: "
-                        + stillInvalid.getMessage());
+                throw new UnusableReplyException("the model's reply to " + template
+                        + " did not match its schema after one repair: " + stillInvalid.getMessage());
             }
         }
     }
@@ -166,14 +187,27 @@ public final class LlmSession {
      * bound to {@code type} (with one repair call, as in {@link #structured}). When the rounds run out,
      * one last call without tools asks for the answer.
      */
-    public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
-            Class<T> type, ToolObserver observer) {
+    public <T> T withTools(
+            Role role,
+            String template,
+            Map<String, ?> variables,
+            List<LlmTool> tools,
+            int maxRounds,
+            Class<T> type,
+            ToolObserver observer) {
         return withTools(role, template, variables, tools, maxRounds, type, observer, null);
     }
 
     /** {@link #withTools} whose final reply may be plain text, turned into a {@code T} as in {@link #structuredOrText}. */
-    public <T> T withTools(Role role, String template, Map<String, ?> variables, List<LlmTool> tools, int maxRounds,
-            Class<T> type, ToolObserver observer, Function<String, T> fromPlainText) {
+    public <T> T withTools(
+            Role role,
+            String template,
+            Map<String, ?> variables,
+            List<LlmTool> tools,
+            int maxRounds,
+            Class<T> type,
+            ToolObserver observer,
+            Function<String, T> fromPlainText) {
         ModelProfile profile = profiles.forRole(role);
         PromptTemplates.Rendered prompt = templates.render(template, variables);
         String schema = StructuredOutput.schemaOf(type);
@@ -186,8 +220,12 @@ public final class LlmSession {
                 return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null, fromPlainText);
             }
             List<AssistantMessage.ToolCall> calls = reply.toolCalls().stream()
-                    .map(c -> new AssistantMessage.ToolCall(c.id(), "function", c.name(), c.arguments())).toList();
-            messages.add(AssistantMessage.builder().content(reply.text() == null ? "" : reply.text()).toolCalls(calls).build());
+                    .map(c -> new AssistantMessage.ToolCall(c.id(), "function", c.name(), c.arguments()))
+                    .toList();
+            messages.add(AssistantMessage.builder()
+                    .content(reply.text() == null ? "" : reply.text())
+                    .toolCalls(calls)
+                    .build());
             List<ToolResponseMessage.ToolResponse> results = new ArrayList<>();
             for (Reply.ToolRequest call : reply.toolCalls()) {
                 LlmTool tool = byName.get(call.name());
@@ -206,7 +244,8 @@ public final class LlmSession {
             }
             messages.add(ToolResponseMessage.builder().responses(results).build());
         }
-        messages.add(new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
+        messages.add(
+                new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
         Reply last = call(request(role, profile, template + "#final", messages, null, null));
         return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null, fromPlainText);
     }
@@ -216,15 +255,14 @@ public final class LlmSession {
     public interface ToolObserver {
         void called(int round, String tool, String arguments, String result);
 
-        ToolObserver NONE = (round, tool, arguments, result) -> { };
+        ToolObserver NONE = (round, tool, arguments, result) -> {};
     }
 
     /**
      * One call this session made, with the usage recorded for it in the call log ({@code template}
      * carries a {@code #repair} or {@code #final} suffix for those calls).
      */
-    public record CallUsage(Role role, String template, long promptTokens, long completionTokens) {
-    }
+    public record CallUsage(Role role, String template, long promptTokens, long completionTokens) {}
 
     /** The calls this session made, in order: what a strategy reports about its own cost (MindGraph's compaction). */
     public List<CallUsage> calls() {
@@ -239,14 +277,22 @@ public final class LlmSession {
         return reply;
     }
 
-    private ChatCaller.Request request(Role role, ModelProfile profile, String template, List<Message> messages,
-            String schema, List<ToolCallback> tools) {
+    private ChatCaller.Request request(
+            Role role,
+            ModelProfile profile,
+            String template,
+            List<Message> messages,
+            String schema,
+            List<ToolCallback> tools) {
         return new ChatCaller.Request(scope, role, profile, template, messages, schema, tools);
     }
 
     private static List<Message> messages(PromptTemplates.Rendered prompt, String schemaInPrompt) {
-        String system = schemaInPrompt == null ? prompt.system()
-                : prompt.system() + "\n\nReply with only one JSON object that matches this JSON schema, and nothing else:\n" + schemaInPrompt;
+        String system = schemaInPrompt == null
+                ? prompt.system()
+                : prompt.system()
+                        + "\n\nReply with only one JSON object that matches this JSON schema, and nothing else:\n"
+                        + schemaInPrompt;
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(system));
         messages.add(new UserMessage(prompt.user()));
@@ -254,8 +300,11 @@ public final class LlmSession {
     }
 
     private static ToolCallback callback(LlmTool tool) {
-        ToolDefinition definition = ToolDefinition.builder().name(tool.name()).description(tool.description())
-                .inputSchema(tool.parametersSchema()).build();
+        ToolDefinition definition = ToolDefinition.builder()
+                .name(tool.name())
+                .description(tool.description())
+                .inputSchema(tool.parametersSchema())
+                .build();
         return new ToolCallback() {
             @Override
             public ToolDefinition getToolDefinition() {

@@ -46,7 +46,8 @@ public record LlmSettings(
 
     /** Whether any OpenAI-compatible endpoint is configured, on the default profile or a named one. */
     public boolean isConfigured() {
-        return hasText(baseUrl) || hasText(apiKey)
+        return hasText(baseUrl)
+                || hasText(apiKey)
                 || profiles.values().stream().anyMatch(p -> hasText(p.baseUrl()) || hasText(p.apiKey()));
     }
 
@@ -68,13 +69,23 @@ public record LlmSettings(
     }
 
     /** Any field left out inherits the default profile's value. */
-    public record ProfileOverrides(String baseUrl, String apiKey, String model, Double temperature, Integer maxOutputTokens,
-            Integer contextWindow, StructuredOutputMode structuredOutput, Integer maxConcurrency, Integer tokensPerMinute,
-            Duration timeout, Boolean reasoningModel) {
+    public record ProfileOverrides(
+            String baseUrl,
+            String apiKey,
+            String model,
+            Double temperature,
+            Integer maxOutputTokens,
+            Integer contextWindow,
+            StructuredOutputMode structuredOutput,
+            Integer maxConcurrency,
+            Integer tokensPerMinute,
+            Duration timeout,
+            Boolean reasoningModel) {
 
         @Override
         public String toString() {
-            return "ProfileOverrides[baseUrl=" + baseUrl + ", apiKey=" + (hasText(apiKey) ? "****" : "") + ", model=" + model + "]";
+            return "ProfileOverrides[baseUrl=" + baseUrl + ", apiKey=" + (hasText(apiKey) ? "****" : "") + ", model="
+                    + model + "]";
         }
     }
 
@@ -83,16 +94,18 @@ public record LlmSettings(
      * @param initialBackoff first wait, doubled each attempt, with full jitter
      * @param maxWait       the longest wait done in-process; longer Retry-After windows re-queue the job
      */
-    public record Retry(@DefaultValue("5") int maxAttempts, @DefaultValue("500ms") Duration initialBackoff,
-            @DefaultValue("20s") Duration maxBackoff, @DefaultValue("60s") Duration maxWait) {
-    }
+    public record Retry(
+            @DefaultValue("5") int maxAttempts,
+            @DefaultValue("500ms") Duration initialBackoff,
+            @DefaultValue("20s") Duration maxBackoff,
+            @DefaultValue("60s") Duration maxWait) {}
 
     /** @param enabled cache replies of temperature-0 calls, keyed by model, messages and parameters */
-    public record Cache(@DefaultValue("true") boolean enabled) {
-    }
+    public record Cache(@DefaultValue("true") boolean enabled) {}
 
     /** Default per-question budget; a question's {@code options.budget} may lower or raise it. */
-    public record Budget(@DefaultValue("200") int maxCalls, @DefaultValue("2000000") long maxTokens,
-            @DefaultValue("10m") Duration maxWallTime) {
-    }
+    public record Budget(
+            @DefaultValue("200") int maxCalls,
+            @DefaultValue("2000000") long maxTokens,
+            @DefaultValue("10m") Duration maxWallTime) {}
 }

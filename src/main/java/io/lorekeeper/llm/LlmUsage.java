@@ -19,8 +19,7 @@ public class LlmUsage {
      * @param cacheHits        calls answered from the response cache
      * @param llmMs            time spent waiting on the model, failed attempts included
      */
-    public record Totals(long calls, long promptTokens, long completionTokens, long cacheHits, long llmMs) {
-    }
+    public record Totals(long calls, long promptTokens, long completionTokens, long cacheHits, long llmMs) {}
 
     private final JdbcClient jdbc;
 
@@ -38,8 +37,12 @@ public class LlmUsage {
                        coalesce(sum(latency_ms), 0) AS llm_ms
                 FROM llm_call WHERE question_id = ?""")
                 .param(questionId)
-                .query((rs, n) -> new Totals(rs.getLong("calls"), rs.getLong("prompt_tokens"), rs.getLong("completion_tokens"),
-                        rs.getLong("cache_hits"), rs.getLong("llm_ms")))
+                .query((rs, n) -> new Totals(
+                        rs.getLong("calls"),
+                        rs.getLong("prompt_tokens"),
+                        rs.getLong("completion_tokens"),
+                        rs.getLong("cache_hits"),
+                        rs.getLong("llm_ms")))
                 .single();
     }
 }

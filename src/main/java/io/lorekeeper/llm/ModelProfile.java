@@ -9,19 +9,51 @@ import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
  *
  * @param maxOutputTokens the reply limit; 0 until resolved for a role ({@link OutputLimits})
  */
-public record ModelProfile(String name, String baseUrl, String apiKey, String model, double temperature,
-        int maxOutputTokens, int contextWindow, StructuredOutputMode structuredOutput, int maxConcurrency,
-        int tokensPerMinute, Duration timeout, boolean reasoningModel) {
+public record ModelProfile(
+        String name,
+        String baseUrl,
+        String apiKey,
+        String model,
+        double temperature,
+        int maxOutputTokens,
+        int contextWindow,
+        StructuredOutputMode structuredOutput,
+        int maxConcurrency,
+        int tokensPerMinute,
+        Duration timeout,
+        boolean reasoningModel) {
 
     /** The same profile sampling at another temperature (a per-call override; limits stay the profile's). */
     public ModelProfile withTemperature(double newTemperature) {
-        return new ModelProfile(name, baseUrl, apiKey, model, newTemperature, maxOutputTokens, contextWindow, structuredOutput,
-                maxConcurrency, tokensPerMinute, timeout, reasoningModel);
+        return new ModelProfile(
+                name,
+                baseUrl,
+                apiKey,
+                model,
+                newTemperature,
+                maxOutputTokens,
+                contextWindow,
+                structuredOutput,
+                maxConcurrency,
+                tokensPerMinute,
+                timeout,
+                reasoningModel);
     }
 
     ModelProfile withMaxOutputTokens(int limit) {
-        return new ModelProfile(name, baseUrl, apiKey, model, temperature, limit, contextWindow, structuredOutput, maxConcurrency,
-                tokensPerMinute, timeout, reasoningModel);
+        return new ModelProfile(
+                name,
+                baseUrl,
+                apiKey,
+                model,
+                temperature,
+                limit,
+                contextWindow,
+                structuredOutput,
+                maxConcurrency,
+                tokensPerMinute,
+                timeout,
+                reasoningModel);
     }
 
     @Override

@@ -21,10 +21,18 @@ class ModelProfiles {
 
     @Autowired
     ModelProfiles(LlmSettings settings) {
-        ModelProfile base = new ModelProfile(DEFAULT, blankToNull(settings.baseUrl()), blankToNull(settings.apiKey()),
-                settings.model(), settings.temperature(), settings.maxOutputTokens() == null ? 0 : settings.maxOutputTokens(),
+        ModelProfile base = new ModelProfile(
+                DEFAULT,
+                blankToNull(settings.baseUrl()),
+                blankToNull(settings.apiKey()),
+                settings.model(),
+                settings.temperature(),
+                settings.maxOutputTokens() == null ? 0 : settings.maxOutputTokens(),
                 settings.contextWindow(),
-                settings.structuredOutput(), settings.maxConcurrency(), settings.tokensPerMinute(), settings.timeout(),
+                settings.structuredOutput(),
+                settings.maxConcurrency(),
+                settings.tokensPerMinute(),
+                settings.timeout(),
                 settings.reasoningModel());
         byName.put(DEFAULT, base);
         settings.profiles().forEach((name, o) -> byName.put(name, merge(name, base, o)));
@@ -47,7 +55,8 @@ class ModelProfiles {
     /** The role's profile; one with no output limit of its own gets the role's default limit. */
     ModelProfile forRole(Role role) {
         ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
-        ModelProfile limited = profile.maxOutputTokens() > 0 ? profile
+        ModelProfile limited = profile.maxOutputTokens() > 0
+                ? profile
                 : profile.withMaxOutputTokens(OutputLimits.forRole(role, profile.reasoningModel()));
         return temperature == null ? limited : limited.withTemperature(temperature);
     }
@@ -62,7 +71,8 @@ class ModelProfiles {
     }
 
     private static ModelProfile merge(String name, ModelProfile base, ProfileOverrides o) {
-        return new ModelProfile(name,
+        return new ModelProfile(
+                name,
                 o.baseUrl() != null ? blankToNull(o.baseUrl()) : base.baseUrl(),
                 o.apiKey() != null ? blankToNull(o.apiKey()) : base.apiKey(),
                 o.model() != null ? o.model() : base.model(),

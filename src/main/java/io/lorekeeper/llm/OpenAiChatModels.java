@@ -23,14 +23,16 @@ class OpenAiChatModels implements ChatModelProvider {
 
     @Override
     public ChatModel forProfile(ModelProfile profile) {
-        return models.computeIfAbsent(profile.name(), name -> OpenAiChatModel.builder()
-                .options(OpenAiChatOptions.builder()
-                        .baseUrl(profile.baseUrl())
-                        .apiKey(profile.apiKey() == null ? NO_KEY : profile.apiKey())
-                        .model(profile.model())
-                        .timeout(profile.timeout())
-                        .maxRetries(0)
-                        .build())
-                .build());
+        return models.computeIfAbsent(
+                profile.name(),
+                name -> OpenAiChatModel.builder()
+                        .options(OpenAiChatOptions.builder()
+                                .baseUrl(profile.baseUrl())
+                                .apiKey(profile.apiKey() == null ? NO_KEY : profile.apiKey())
+                                .model(profile.model())
+                                .timeout(profile.timeout())
+                                .maxRetries(0)
+                                .build())
+                        .build());
     }
 }

@@ -10,8 +10,7 @@ final class OutputLimits {
 
     private static final int REASONING_ALLOWANCE = 16_384;
 
-    private OutputLimits() {
-    }
+    private OutputLimits() {}
 
     static int forRole(Role role, boolean reasoningModel) {
         int visible = switch (role) {

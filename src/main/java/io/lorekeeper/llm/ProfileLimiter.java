@@ -39,15 +39,20 @@ class ProfileLimiter {
     /** Blocks until the call may go; the returned handle must be closed when the call ends. */
     AutoCloseable acquire(ModelProfile profile, long estimatedTokens) throws InterruptedException {
         if (profile.tokensPerMinute() > 0) {
-            Bucket bucket = tokenBuckets.computeIfAbsent(profile.name(), n -> Bucket.builder()
-                    .withCustomTimePrecision(clock)
-                    .addLimit(Bandwidth.builder().capacity(profile.tokensPerMinute())
-                            .refillGreedy(profile.tokensPerMinute(), Duration.ofMinutes(1)).build())
-                    .build());
+            Bucket bucket = tokenBuckets.computeIfAbsent(
+                    profile.name(),
+                    n -> Bucket.builder()
+                            .withCustomTimePrecision(clock)
+                            .addLimit(Bandwidth.builder()
+                                    .capacity(profile.tokensPerMinute())
+                                    .refillGreedy(profile.tokensPerMinute(), Duration.ofMinutes(1))
+                                    .build())
+                            .build());
             // A prompt estimated above a whole minute's allowance would never fit: it waits for a full bucket instead.
             bucket.asBlocking().consume(Math.min(Math.max(1, estimatedTokens), profile.tokensPerMinute()), waiting);
         }
-        Semaphore permits = concurrency.computeIfAbsent(profile.name(), n -> new Semaphore(Math.max(1, profile.maxConcurrency()), true));
+        Semaphore permits = concurrency.computeIfAbsent(
+                profile.name(), n -> new Semaphore(Math.max(1, profile.maxConcurrency()), true));
         permits.acquire();
         return permits::release;
     }

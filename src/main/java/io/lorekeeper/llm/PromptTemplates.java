@@ -31,8 +31,7 @@ class PromptTemplates {
 
     private final Map<String, String> cache = new ConcurrentHashMap<>();
 
-    record Rendered(String template, String system, String user) {
-    }
+    record Rendered(String template, String system, String user) {}
 
     Rendered render(String template, Map<String, ?> variables) {
         String source = cache.computeIfAbsent(template, PromptTemplates::load);
@@ -41,7 +40,8 @@ class PromptTemplates {
             throw new IllegalStateException("prompt " + template + " has no '" + USER_SEPARATOR + "' line");
         }
         String system = fill(template, source.substring(0, split).strip(), variables);
-        String user = fill(template, source.substring(split + USER_SEPARATOR.length()).strip(), variables);
+        String user =
+                fill(template, source.substring(split + USER_SEPARATOR.length()).strip(), variables);
         // The first line names the task: visible in logs and lets test doubles route by template.
         return new Rendered(template, "[task: " + template + "]\n" + system, user);
     }

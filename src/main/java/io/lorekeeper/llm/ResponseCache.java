@@ -16,8 +16,7 @@ import org.springframework.stereotype.Component;
 @Component
 class ResponseCache {
 
-    record Entry(String reply, long promptTokens, long completionTokens) {
-    }
+    record Entry(String reply, long promptTokens, long completionTokens) {}
 
     private final JdbcClient jdbc;
 
@@ -27,16 +26,19 @@ class ResponseCache {
 
     static String key(String canonicalRequest) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
 
     Optional<Entry> get(String key) {
-        return jdbc.sql("SELECT reply, prompt_tokens, completion_tokens FROM llm_cache WHERE key = ?").param(key)
-                .query((rs, n) -> new Entry(rs.getString("reply"), rs.getLong("prompt_tokens"), rs.getLong("completion_tokens")))
+        return jdbc.sql("SELECT reply, prompt_tokens, completion_tokens FROM llm_cache WHERE key = ?")
+                .param(key)
+                .query((rs, n) ->
+                        new Entry(rs.getString("reply"), rs.getLong("prompt_tokens"), rs.getLong("completion_tokens")))
                 .optional();
     }
 
@@ -45,6 +47,7 @@ class ResponseCache {
         jdbc.sql("""
                 INSERT INTO llm_cache (key, tenant_id, reply, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (key) DO NOTHING""")
-                .params(key, tenantId, entry.reply(), entry.promptTokens(), entry.completionTokens()).update();
+                .params(key, tenantId, entry.reply(), entry.promptTokens(), entry.completionTokens())
+                .update();
     }
 }

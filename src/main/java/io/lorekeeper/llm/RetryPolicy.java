@@ -29,8 +29,7 @@ final class RetryPolicy {
         this.settings = settings;
     }
 
-    record Failure(boolean retryable, Optional<Duration> retryAfter, String reason) {
-    }
+    record Failure(boolean retryable, Optional<Duration> retryAfter, String reason) {}
 
     static Failure classify(Throwable error) {
         return classify(error, InstantSource.system());
@@ -42,22 +41,31 @@ final class RetryPolicy {
             if (t instanceof OpenAIServiceException service) {
                 int status = service.statusCode();
                 boolean retryable = status == 429 || status == 408 || status == 409 || status >= 500;
-                return new Failure(retryable, retryAfter(service.headers().values("retry-after-ms"), true, clock)
-                        .or(() -> retryAfter(service.headers().values("retry-after"), false, clock)),
+                return new Failure(
+                        retryable,
+                        retryAfter(service.headers().values("retry-after-ms"), true, clock)
+                                .or(() -> retryAfter(service.headers().values("retry-after"), false, clock)),
                         "HTTP " + status + describe(service));
             }
             if (t instanceof OpenAIInvalidDataException invalid && !readFailed(invalid)) {
                 // 200 with a body that is not a chat completion (truncated JSON, an HTML page behind a wrong base URL):
                 // the same request will get the same answer, so do not retry
-                return new Failure(false, Optional.empty(), "the endpoint's reply is not a valid chat completion ("
-                        + firstLine(root(invalid).getMessage()) + ")");
+                return new Failure(
+                        false,
+                        Optional.empty(),
+                        "the endpoint's reply is not a valid chat completion ("
+                                + firstLine(root(invalid).getMessage()) + ")");
             }
             if (t instanceof OpenAIIoException || t instanceof OpenAIRetryableException || t instanceof IOException) {
                 // OkHttp's call timeout is an InterruptedIOException("timeout") caused by the socket it closed
                 Throwable timeout = find(t, InterruptedIOException.class);
                 Throwable shown = timeout != null ? timeout : root(t);
-                return new Failure(true, Optional.empty(), (timeout != null ? "timed out" : "connection failed") + " ("
-                        + shown.getClass().getSimpleName() + (shown.getMessage() == null ? "" : ": " + firstLine(shown.getMessage())) + ")");
+                return new Failure(
+                        true,
+                        Optional.empty(),
+                        (timeout != null ? "timed out" : "connection failed") + " ("
+                                + shown.getClass().getSimpleName()
+                                + (shown.getMessage() == null ? "" : ": " + firstLine(shown.getMessage())) + ")");
             }
         }
         return new Failure(false, Optional.empty(), error.getClass().getSimpleName() + ": " + error.getMessage());
@@ -89,7 +97,10 @@ final class RetryPolicy {
             return Optional.of(millis ? Duration.ofMillis((long) amount) : Duration.ofMillis((long) (amount * 1000)));
         } catch (NumberFormatException notANumber) {
             try {
-                Duration until = Duration.between(clock.instant(), ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                Duration until = Duration.between(
+                        clock.instant(),
+                        ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                                .toInstant());
                 return Optional.of(until.isNegative() ? Duration.ZERO : until);
             } catch (RuntimeException notADate) {
                 return Optional.empty();

@@ -8,7 +8,13 @@ import java.util.Locale;
  * judge inside its loop (MemCoT's "can it answer yet?"), kept apart so the two never share a profile by accident.
  */
 public enum Role {
-    MEMORIZER, BUILDER, PLANNER, RESEARCHER, JUDGE, ANSWERER, CRITIC;
+    MEMORIZER,
+    BUILDER,
+    PLANNER,
+    RESEARCHER,
+    JUDGE,
+    ANSWERER,
+    CRITIC;
 
     public String key() {
         return name().toLowerCase(Locale.ROOT);

@@ -15,6 +15,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -29,8 +30,7 @@ final class SchemaConstraints {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private SchemaConstraints() {
-    }
+    private SchemaConstraints() {}
 
     static String addTo(String schema, Class<?> type) {
         JsonNode root = JSON.readTree(schema);
@@ -46,7 +46,10 @@ final class SchemaConstraints {
         }
         for (RecordComponent component : type.getRecordComponents()) {
             String name = component.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonProperty.class)
-                    ? component.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value() : component.getName();
+                    ? component
+                            .getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class)
+                            .value()
+                    : component.getName();
             if (properties.get(name) instanceof ObjectNode property) {
                 for (Annotation annotation : component.getAnnotations()) {
                     constrain(property, annotation);
@@ -63,7 +66,8 @@ final class SchemaConstraints {
         Class<?> raw = raw(type);
         if (raw != null && raw.isRecord()) {
             annotate(property, raw);
-        } else if (type instanceof AnnotatedParameterizedType list && java.util.Collection.class.isAssignableFrom(raw)
+        } else if (type instanceof AnnotatedParameterizedType list
+                && java.util.Collection.class.isAssignableFrom(raw)
                 && property.get("items") instanceof ObjectNode items) {
             annotate(items, list.getAnnotatedActualTypeArguments()[0]);
         }
@@ -83,9 +87,11 @@ final class SchemaConstraints {
             case Max max -> property.put("maximum", max.value());
             case DecimalMin min -> property.put("minimum", Double.parseDouble(min.value()));
             case DecimalMax max -> property.put("maximum", Double.parseDouble(max.value()));
-            case Positive ignored -> property.put(isInteger(property) ? "minimum" : "exclusiveMinimum", isInteger(property) ? 1 : 0);
+            case Positive ignored ->
+                property.put(isInteger(property) ? "minimum" : "exclusiveMinimum", isInteger(property) ? 1 : 0);
             case PositiveOrZero ignored -> property.put("minimum", 0);
-            case Negative ignored -> property.put(isInteger(property) ? "maximum" : "exclusiveMaximum", isInteger(property) ? -1 : 0);
+            case Negative ignored ->
+                property.put(isInteger(property) ? "maximum" : "exclusiveMaximum", isInteger(property) ? -1 : 0);
             case NegativeOrZero ignored -> property.put("maximum", 0);
             case Pattern pattern -> property.put("pattern", pattern.regexp());
             case SchemaEnum values -> {
@@ -97,7 +103,8 @@ final class SchemaConstraints {
                     list.addNull();
                 }
             }
-            case Size size when isArray(property) -> {
+            case Size size
+            when isArray(property) -> {
                 if (size.min() > 0) {
                     property.put("minItems", size.min());
                 }
@@ -105,8 +112,7 @@ final class SchemaConstraints {
                     property.put("maxItems", size.max());
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 

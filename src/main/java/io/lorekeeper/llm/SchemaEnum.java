@@ -12,7 +12,13 @@ import java.lang.annotation.Target;
  * outside the set (reject and count it, say), since not every server enforces the schema.
  */
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.TYPE_USE, ElementType.RECORD_COMPONENT, ElementType.FIELD, ElementType.PARAMETER, ElementType.METHOD})
+@Target({
+    ElementType.TYPE_USE,
+    ElementType.RECORD_COMPONENT,
+    ElementType.FIELD,
+    ElementType.PARAMETER,
+    ElementType.METHOD
+})
 public @interface SchemaEnum {
     String[] value();
 }

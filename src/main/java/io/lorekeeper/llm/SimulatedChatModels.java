@@ -30,7 +30,6 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.text.SentenceSplitter;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
-
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -90,10 +89,12 @@ class SimulatedChatModels implements ChatModelProvider {
     static final class SimulatedChatModel implements ChatModel {
 
         private static final Pattern TASK = Pattern.compile("^\\[task: ([^\\]#]+)]");
-        private static final Pattern PASSAGE = Pattern.compile("<passage n=\"1\"[^>]*>\\n(.*?)\\n</passage>", Pattern.DOTALL);
-        private static final Pattern EXCERPT = Pattern.compile("<excerpt n=\"1\"[^>]*>\\n(.*?)\\n</excerpt>", Pattern.DOTALL);
-        private static final Pattern PAGE_REF = Pattern.compile("<page ref=\"D(\\d+)-P(\\d+)\">\\n(?:\\(context: [^\\n]*\\)\\n)?(.*?)\\n</page>",
-                Pattern.DOTALL);
+        private static final Pattern PASSAGE =
+                Pattern.compile("<passage n=\"1\"[^>]*>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+        private static final Pattern EXCERPT =
+                Pattern.compile("<excerpt n=\"1\"[^>]*>\\n(.*?)\\n</excerpt>", Pattern.DOTALL);
+        private static final Pattern PAGE_REF = Pattern.compile(
+                "<page ref=\"D(\\d+)-P(\\d+)\">\\n(?:\\(context: [^\\n]*\\)\\n)?(.*?)\\n</page>", Pattern.DOTALL);
         private static final Pattern PAGE = Pattern.compile("<page>\\n(.*?)\\n</page>", Pattern.DOTALL);
         private static final Pattern BLOCK = Pattern.compile("<block>\\n(.*?)\\n</block>", Pattern.DOTALL);
         private static final Pattern BLOCK_NUMBER = Pattern.compile("Block (\\d+) of \\d+:");
@@ -110,7 +111,8 @@ class SimulatedChatModels implements ChatModelProvider {
         private static final Pattern QUOTED = Pattern.compile("\"([^\"]+)\"");
         private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
         private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "and");
-        private static final Pattern DECLINES = Pattern.compile("not available|no information|not mentioned|cannot be answered");
+        private static final Pattern DECLINES =
+                Pattern.compile("not available|no information|not mentioned|cannot be answered");
         private static final JsonMapper JSON = JsonMapper.builder().build();
         static final String NOT_AVAILABLE = "The information is not available in the documents.";
 
@@ -130,7 +132,11 @@ class SimulatedChatModels implements ChatModelProvider {
             if (template.equals("mindgraph/answer")) {
                 return respond(mindGraphAnswer(user, toolResult(messages)), messages);
             }
-            return respond(AssistantMessage.builder().content(JSON.writeValueAsString(reply(template, system, user))).build(), messages);
+            return respond(
+                    AssistantMessage.builder()
+                            .content(JSON.writeValueAsString(reply(template, system, user)))
+                            .build(),
+                    messages);
         }
 
         /** Sleeps the simulated latency and wraps the reply with usage counted by the real tokenizer. */
@@ -142,12 +148,19 @@ class SimulatedChatModels implements ChatModelProvider {
                     Thread.currentThread().interrupt();
                 }
             }
-            int promptTokens = messages.stream().mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4).sum();
+            int promptTokens = messages.stream()
+                    .mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4)
+                    .sum();
             String reply = message.getText() == null ? "" : message.getText();
-            int completionTokens = TokenCounter.count(reply) + message.getToolCalls().stream()
-                    .mapToInt(c -> TokenCounter.count(c.name() + c.arguments())).sum();
-            return new ChatResponse(List.of(new Generation(message)), ChatResponseMetadata.builder()
-                    .usage(new DefaultUsage(promptTokens, completionTokens)).build());
+            int completionTokens = TokenCounter.count(reply)
+                    + message.getToolCalls().stream()
+                            .mapToInt(c -> TokenCounter.count(c.name() + c.arguments()))
+                            .sum();
+            return new ChatResponse(
+                    List.of(new Generation(message)),
+                    ChatResponseMetadata.builder()
+                            .usage(new DefaultUsage(promptTokens, completionTokens))
+                            .build());
         }
 
         /**
@@ -158,8 +171,14 @@ class SimulatedChatModels implements ChatModelProvider {
             Matcher node = NODE_ID.matcher(user.substring(Math.max(0, user.indexOf("Graph:"))));
             Map<String, Object> out = new LinkedHashMap<>();
             if (toolResult == null && node.find()) {
-                return AssistantMessage.builder().content("").toolCalls(List.of(new AssistantMessage.ToolCall("call_1", "function",
-                        "lookup_source", JSON.writeValueAsString(Map.of("node_id", node.group(1)))))).build();
+                return AssistantMessage.builder()
+                        .content("")
+                        .toolCalls(List.of(new AssistantMessage.ToolCall(
+                                "call_1",
+                                "function",
+                                "lookup_source",
+                                JSON.writeValueAsString(Map.of("node_id", node.group(1))))))
+                        .build();
             }
             String first = toolResult == null ? "" : firstSentences(group(SOURCE, toolResult, 1), 1);
             if (first.isEmpty() || !node.find()) {
@@ -175,12 +194,15 @@ class SimulatedChatModels implements ChatModelProvider {
             if (user.contains("\nChoices:\n")) {
                 out.put("choice", 0);
             }
-            return AssistantMessage.builder().content(JSON.writeValueAsString(out)).build();
+            return AssistantMessage.builder()
+                    .content(JSON.writeValueAsString(out))
+                    .build();
         }
 
         private static String toolResult(List<Message> messages) {
             for (Message m : messages) {
-                if (m instanceof ToolResponseMessage tool && !tool.getResponses().isEmpty()) {
+                if (m instanceof ToolResponseMessage tool
+                        && !tool.getResponses().isEmpty()) {
                     return tool.getResponses().getFirst().responseData();
                 }
             }
@@ -211,8 +233,17 @@ class SimulatedChatModels implements ChatModelProvider {
                     if (page.find()) {
                         String summary = firstSentences(page.group(3), 2);
                         out.put("summary", summary);
-                        out.put("facts", List.of(Map.of("fact", summary, "sources",
-                                List.of(Map.of("doc", Integer.parseInt(page.group(1)), "page", Integer.parseInt(page.group(2)))))));
+                        out.put(
+                                "facts",
+                                List.of(Map.of(
+                                        "fact",
+                                        summary,
+                                        "sources",
+                                        List.of(Map.of(
+                                                "doc",
+                                                Integer.parseInt(page.group(1)),
+                                                "page",
+                                                Integer.parseInt(page.group(2)))))));
                     } else {
                         out.put("summary", "Nothing found yet.");
                         out.put("facts", List.of());
@@ -225,25 +256,55 @@ class SimulatedChatModels implements ChatModelProvider {
                 }
                 case "mindgraph/build" -> {
                     String first = firstSentences(group(BLOCK, user, 1), 1);
-                    out.put("operations", first.isEmpty() ? List.of() : List.of(Map.of("op", "add_node",
-                            "id", "n" + group(BLOCK_NUMBER, user, 1) + "x" + Integer.toHexString(first.hashCode()),
-                            "type", "claim", "content", first, "src", first)));
+                    out.put(
+                            "operations",
+                            first.isEmpty()
+                                    ? List.of()
+                                    : List.of(Map.of(
+                                            "op",
+                                            "add_node",
+                                            "id",
+                                            "n" + group(BLOCK_NUMBER, user, 1) + "x"
+                                                    + Integer.toHexString(first.hashCode()),
+                                            "type",
+                                            "claim",
+                                            "content",
+                                            first,
+                                            "src",
+                                            first)));
                 }
-                case "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer" -> MemCot.reply(template, user, out);
-                case "cosmir/plan" -> out.put("questions", List.of(group(QUESTION, user, 1).strip()));
+                case "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer" ->
+                    MemCot.reply(template, user, out);
+                case "cosmir/plan" ->
+                    out.put("questions", List.of(group(QUESTION, user, 1).strip()));
                 case "cosmir/extract" -> {
                     String first = firstSentences(group(SOURCE, user, 1), 1);
                     out.put("facts", first.isEmpty() ? List.of() : List.of(Map.of("fact", first, "quote", first)));
                 }
                 case "cosmir/infer" -> {
-                    List<MatchResult> facts = GATHERED.matcher(group(NOTES, user, 1)).results().toList();
-                    out.put("inferred", facts.isEmpty() ? List.of() : List.of(Map.of("fact", "The text states: " + facts.getLast().group(2),
-                            "basis", List.of(facts.getLast().group(1)))));
+                    List<MatchResult> facts =
+                            GATHERED.matcher(group(NOTES, user, 1)).results().toList();
+                    out.put(
+                            "inferred",
+                            facts.isEmpty()
+                                    ? List.of()
+                                    : List.of(Map.of(
+                                            "fact",
+                                            "The text states: "
+                                                    + facts.getLast().group(2),
+                                            "basis",
+                                            List.of(facts.getLast().group(1)))));
                 }
                 case "cosmir/refine" -> {
                     String notes = group(NOTES, user, 1);
                     String open = notes.substring(0, Math.max(0, notes.indexOf("\nGathered facts:")));
-                    out.put("questions", OPEN_QUESTION.matcher(open).results().map(m -> m.group(1)).toList());
+                    out.put(
+                            "questions",
+                            OPEN_QUESTION
+                                    .matcher(open)
+                                    .results()
+                                    .map(m -> m.group(1))
+                                    .toList());
                 }
                 case "cosmir/manage" -> {
                     Matcher fact = GATHERED.matcher(group(NOTES, user, 1));
@@ -268,16 +329,30 @@ class SimulatedChatModels implements ChatModelProvider {
                     out.put("confidence", found ? 0.5 : 0.0);
                     out.put("choice", user.contains("\nChoices:\n") ? 0 : null);
                 }
-                case "gam/memo" -> out.put("memo", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
-                case "gam/page-header" -> out.put("header", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
+                case "gam/memo" ->
+                    out.put("memo", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
+                case "gam/page-header" ->
+                    out.put("header", orDefault(firstSentences(group(PAGE, user, 1), 1), "An empty page."));
                 case "eval/judge" -> {
                     boolean correct = judge(group(REFERENCE, user, 1), group(CANDIDATE, user, 1));
                     out.put("verdict", correct ? "correct" : "incorrect");
-                    out.put("reason", correct ? "simulated: the candidate contains the reference" : "simulated: the reference is missing");
+                    out.put(
+                            "reason",
+                            correct
+                                    ? "simulated: the candidate contains the reference"
+                                    : "simulated: the reference is missing");
                 }
-                case "comorag/triples", "comorag/semantic-summary", "comorag/episodic-summary", "comorag/probe", "comorag/encode",
-                        "comorag/encode-layers", "comorag/fuse", "comorag/answer" -> SimulatedComoRag.reply(template, user, out);
-                default -> throw new IllegalStateException("the simulated model has no rule for prompt template '" + template + "'");
+                case "comorag/triples",
+                        "comorag/semantic-summary",
+                        "comorag/episodic-summary",
+                        "comorag/probe",
+                        "comorag/encode",
+                        "comorag/encode-layers",
+                        "comorag/fuse",
+                        "comorag/answer" -> SimulatedComoRag.reply(template, user, out);
+                default ->
+                    throw new IllegalStateException(
+                            "the simulated model has no rule for prompt template '" + template + "'");
             }
             return out;
         }
@@ -297,18 +372,25 @@ class SimulatedChatModels implements ChatModelProvider {
 
         /** MemCoT's four agents; units are {@code <passage id="D1-C4" ...>} blocks in the prompt's sections. */
         static final class MemCot {
-            private static final Pattern UNIT = Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+            private static final Pattern UNIT =
+                    Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
 
             static void reply(String template, String user, Map<String, Object> out) {
                 switch (template) {
                     case "memcot/zoom-in" -> {
                         out.put("thinking", "simulated: the first two passages");
                         out.put("missingInformation", "");
-                        out.put("usefulIds", ids(after(user, "Passages found:")).stream().limit(2).toList());
+                        out.put(
+                                "usefulIds",
+                                ids(after(user, "Passages found:")).stream()
+                                        .limit(2)
+                                        .toList());
                     }
                     case "memcot/zoom-out" -> {
                         String windows = after(user, "Context windows:");
-                        String first = windows.contains("</context>") ? windows.substring(0, windows.indexOf("</context>")) : windows;
+                        String first = windows.contains("</context>")
+                                ? windows.substring(0, windows.indexOf("</context>"))
+                                : windows;
                         Matcher m = UNIT.matcher(first);
                         List<String> kept = new ArrayList<>();
                         while (m.find() && kept.isEmpty()) {
@@ -322,7 +404,8 @@ class SimulatedChatModels implements ChatModelProvider {
                     }
                     case "memcot/judge" -> {
                         List<String> candidates = ids(after(user, "Candidates found in this step:"));
-                        boolean known = !ids(between(user, "<memory>", "</memory>")).isEmpty();
+                        boolean known =
+                                !ids(between(user, "<memory>", "</memory>")).isEmpty();
                         out.put("thinking", "simulated: keep every candidate");
                         out.put("usefulIds", candidates);
                         out.put("canAnswer", !candidates.isEmpty() || known);
@@ -334,7 +417,9 @@ class SimulatedChatModels implements ChatModelProvider {
                         Matcher m = UNIT.matcher(between(user, "<memory>", "</memory>"));
                         String first = m.find() ? firstSentences(m.group(3), 1) : "";
                         out.put("answer", first.isEmpty() ? NOT_AVAILABLE : first);
-                        out.put("evidence", first.isEmpty() ? List.of() : List.of(Map.of("id", m.group(1), "quote", first)));
+                        out.put(
+                                "evidence",
+                                first.isEmpty() ? List.of() : List.of(Map.of("id", m.group(1), "quote", first)));
                         out.put("confidence", first.isEmpty() ? 0.0 : 0.5);
                         out.put("choice", user.contains("\nChoices:\n") ? 0 : null);
                     }
@@ -365,12 +450,19 @@ class SimulatedChatModels implements ChatModelProvider {
         /** Token containment, not meaning: a deterministic stand-in that needs no model. */
         static boolean judge(String reference, String candidate) {
             String answer = candidate.toLowerCase(Locale.ROOT);
-            List<String> golds = reference.lines().map(l -> l.startsWith("- ") ? l.substring(2) : l).filter(l -> !l.isBlank()).toList();
-            if (golds.stream().anyMatch(g -> DECLINES.matcher(g.toLowerCase(Locale.ROOT)).find())) {
+            List<String> golds = reference
+                    .lines()
+                    .map(l -> l.startsWith("- ") ? l.substring(2) : l)
+                    .filter(l -> !l.isBlank())
+                    .toList();
+            if (golds.stream()
+                    .anyMatch(g -> DECLINES.matcher(g.toLowerCase(Locale.ROOT)).find())) {
                 return DECLINES.matcher(answer).find();
             }
             Set<String> said = words(answer);
-            return golds.stream().map(g -> words(g.toLowerCase(Locale.ROOT))).anyMatch(g -> !g.isEmpty() && said.containsAll(g));
+            return golds.stream()
+                    .map(g -> words(g.toLowerCase(Locale.ROOT)))
+                    .anyMatch(g -> !g.isEmpty() && said.containsAll(g));
         }
 
         private static Set<String> words(String text) {

@@ -28,15 +28,15 @@ import java.util.regex.Pattern;
 final class SimulatedComoRag {
 
     private static final Pattern PLAIN_PASSAGE = Pattern.compile("<passage>\\n(.*?)\\n</passage>", Pattern.DOTALL);
-    private static final Pattern FIRST_MEMBER = Pattern.compile("<passage n=\"1\"[^>]*>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+    private static final Pattern FIRST_MEMBER =
+            Pattern.compile("<passage n=\"1\"[^>]*>\\n(.*?)\\n</passage>", Pattern.DOTALL);
     private static final Pattern QUESTION = Pattern.compile("^Question: (.*)$", Pattern.MULTILINE);
     private static final Pattern RUN = Pattern.compile("(?s)Probes already run:\\n(.*?)\\n\\nWhat they turned up:");
     private static final Pattern NUMBERED = Pattern.compile("^\\d+\\. ", Pattern.MULTILINE);
     private static final Pattern NOTES = Pattern.compile("<notes[^>]*>\\n(.*?)\\n</notes>", Pattern.DOTALL);
     private static final Pattern CAPITALISED = Pattern.compile("\\b\\p{Lu}\\p{L}{2,}\\b");
 
-    private SimulatedComoRag() {
-    }
+    private SimulatedComoRag() {}
 
     static void reply(String template, String user, Map<String, Object> out) {
         switch (template) {
@@ -48,9 +48,17 @@ final class SimulatedComoRag {
                     entities.add(m.group());
                 }
                 out.put("entities", List.copyOf(entities));
-                out.put("triples", entities.isEmpty() ? List.of()
-                        : List.of(Map.of("subject", entities.iterator().next(), "predicate", "is mentioned in", "object",
-                                first.length() > 200 ? first.substring(0, 200) : first)));
+                out.put(
+                        "triples",
+                        entities.isEmpty()
+                                ? List.of()
+                                : List.of(Map.of(
+                                        "subject",
+                                        entities.iterator().next(),
+                                        "predicate",
+                                        "is mentioned in",
+                                        "object",
+                                        first.length() > 200 ? first.substring(0, 200) : first)));
             }
             case "comorag/semantic-summary", "comorag/episodic-summary" -> {
                 String first = first(group(FIRST_MEMBER, user));
@@ -58,7 +66,12 @@ final class SimulatedComoRag {
             }
             case "comorag/probe" -> {
                 int run = count(NUMBERED, group(RUN, user));
-                out.put("probes", run < 2 ? List.of("Background to: " + group(QUESTION, user).strip()) : List.of());
+                out.put(
+                        "probes",
+                        run < 2
+                                ? List.of("Background to: "
+                                        + group(QUESTION, user).strip())
+                                : List.of());
             }
             case "comorag/encode" -> out.put("findings", findings(firstItem(user, "P1")));
             case "comorag/encode-layers" -> {
@@ -93,7 +106,8 @@ final class SimulatedComoRag {
 
     /** The text of the item labelled {@code label} ({@code <passage n="V1">} or {@code <summary n="S1">}). */
     private static String firstItem(String user, String label) {
-        Matcher m = Pattern.compile("<(passage|summary) n=\"" + label + "\"[^>]*>\\n(.*?)\\n</\\1>", Pattern.DOTALL).matcher(user);
+        Matcher m = Pattern.compile("<(passage|summary) n=\"" + label + "\"[^>]*>\\n(.*?)\\n</\\1>", Pattern.DOTALL)
+                .matcher(user);
         return m.find() ? m.group(2) : "";
     }
 

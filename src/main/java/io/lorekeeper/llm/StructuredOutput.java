@@ -10,13 +10,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import org.springframework.ai.converter.BeanOutputConverter;
-
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
 import jakarta.validation.constraints.Size;
+
+import org.springframework.ai.converter.BeanOutputConverter;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -60,15 +61,14 @@ final class StructuredOutput {
     }
 
     /** A bound reply and the items that had to be dropped from it. */
-    record Parsed<T>(T value, List<Dropped> dropped) {
-    }
+    record Parsed<T>(T value, List<Dropped> dropped) {}
 
     /** An item left out of a reply: where it was ({@code pages[2]}) and what was wrong with it. */
-    record Dropped(String path, String reason) {
-    }
+    record Dropped(String path, String reason) {}
 
     static String schemaOf(Class<?> type) {
-        return SCHEMAS.computeIfAbsent(type, t -> SchemaConstraints.addTo(new BeanOutputConverter<>(t).getJsonSchema(), t));
+        return SCHEMAS.computeIfAbsent(
+                type, t -> SchemaConstraints.addTo(new BeanOutputConverter<>(t).getJsonSchema(), t));
     }
 
     <T> T parse(String reply, Class<T> type) {
@@ -83,7 +83,8 @@ final class StructuredOutput {
             throw new InvalidReply("the reply is not JSON matching the schema: " + firstLine(e.getMessage()));
         }
         if (tree == null || !tree.isObject()) {
-            throw new InvalidReply(tree == null || tree.isMissingNode() ? "the reply is empty" : "the reply is not a JSON object");
+            throw new InvalidReply(
+                    tree == null || tree.isMissingNode() ? "the reply is empty" : "the reply is not a JSON object");
         }
         List<Dropped> dropped = new ArrayList<>();
         for (int pass = 0; pass < MAX_PASSES; pass++) {
@@ -92,7 +93,8 @@ final class StructuredOutput {
                 value = json.treeToValue(tree, type);
             } catch (JacksonException e) {
                 if (!dropElementAt(tree, e.getPath(), firstLine(e.getOriginalMessage()), dropped)) {
-                    throw new InvalidReply("the reply is not JSON matching the schema: " + firstLine(e.getOriginalMessage()));
+                    throw new InvalidReply(
+                            "the reply is not JSON matching the schema: " + firstLine(e.getOriginalMessage()));
                 }
                 continue;
             }
@@ -104,8 +106,10 @@ final class StructuredOutput {
                 return new Parsed<>(value, List.copyOf(dropped));
             }
             if (!dropInvalidItems(tree, violations, dropped)) {
-                throw new InvalidReply(violations.stream().map(v -> v.getPropertyPath() + " " + v.getMessage())
-                        .sorted().collect(Collectors.joining("; ")));
+                throw new InvalidReply(violations.stream()
+                        .map(v -> v.getPropertyPath() + " " + v.getMessage())
+                        .sorted()
+                        .collect(Collectors.joining("; ")));
             }
         }
         throw new InvalidReply("too many invalid items in the reply");
@@ -116,7 +120,8 @@ final class StructuredOutput {
      * cuts lists that are only too long. False when some violation is outside every list: the reply's
      * top level is wrong, and only the model can fix that.
      */
-    private static <T> boolean dropInvalidItems(JsonNode tree, Set<ConstraintViolation<T>> violations, List<Dropped> dropped) {
+    private static <T> boolean dropInvalidItems(
+            JsonNode tree, Set<ConstraintViolation<T>> violations, List<Dropped> dropped) {
         Map<String, Removal> removals = new LinkedHashMap<>();
         for (ConstraintViolation<T> violation : violations) {
             List<Object> path = pathOf(violation.getPropertyPath());
@@ -131,7 +136,8 @@ final class StructuredOutput {
                 List<Object> element = path.subList(0, lastIndex + 1);
                 removals.putIfAbsent(key(element), new Removal(List.copyOf(element), message, -1));
             } else if (violation.getConstraintDescriptor().getAnnotation() instanceof Size size
-                    && nodeAt(tree, path) instanceof ArrayNode array && array.size() > size.max()) {
+                    && nodeAt(tree, path) instanceof ArrayNode array
+                    && array.size() > size.max()) {
                 removals.putIfAbsent(key(path), new Removal(List.copyOf(path), message, size.max()));
             } else {
                 return false;
@@ -162,12 +168,11 @@ final class StructuredOutput {
         return !removals.isEmpty();
     }
 
-    private record Removal(List<Object> path, String reason, int keep) {
-    }
+    private record Removal(List<Object> path, String reason, int keep) {}
 
     /** Drops the innermost list element on a binding error's path (a wrong type or an unknown enum value in one item). */
-    private static boolean dropElementAt(JsonNode tree, List<JacksonException.Reference> references, String reason,
-            List<Dropped> dropped) {
+    private static boolean dropElementAt(
+            JsonNode tree, List<JacksonException.Reference> references, String reason, List<Dropped> dropped) {
         List<Object> path = new ArrayList<>();
         int lastIndex = -1;
         for (JacksonException.Reference reference : references) {
@@ -182,7 +187,8 @@ final class StructuredOutput {
             return false;
         }
         List<Object> element = path.subList(0, lastIndex + 1);
-        if (!(nodeAt(tree, element.subList(0, lastIndex)) instanceof ArrayNode array) || (Integer) element.getLast() >= array.size()) {
+        if (!(nodeAt(tree, element.subList(0, lastIndex)) instanceof ArrayNode array)
+                || (Integer) element.getLast() >= array.size()) {
             return false;
         }
         array.remove((int) (Integer) element.getLast());
@@ -229,7 +235,8 @@ final class StructuredOutput {
 
     private static int comparePaths(List<Object> a, List<Object> b) {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            int c = a.get(i) instanceof Integer x && b.get(i) instanceof Integer y ? Integer.compare(x, y)
+            int c = a.get(i) instanceof Integer x && b.get(i) instanceof Integer y
+                    ? Integer.compare(x, y)
                     : String.valueOf(a.get(i)).compareTo(String.valueOf(b.get(i)));
             if (c != 0) {
                 return c;

@@ -31,12 +31,18 @@ class TenantCalls implements TokenSpend {
         return jdbc.sql("""
                 SELECT coalesce(sum(prompt_tokens + completion_tokens) FILTER (WHERE NOT cache_hit), 0)
                 FROM llm_call WHERE tenant_id = ? AND at >= ?""")
-                .params(tenantId, Timestamp.from(since)).query(Long.class).single();
+                .params(tenantId, Timestamp.from(since))
+                .query(Long.class)
+                .single();
     }
 
     @EventListener
     void forget(TenantDeletion deletion) {
-        jdbc.sql("DELETE FROM llm_call WHERE tenant_id = ?").param(deletion.tenantId()).update();
-        jdbc.sql("DELETE FROM llm_cache WHERE tenant_id = ?").param(deletion.tenantId()).update();
+        jdbc.sql("DELETE FROM llm_call WHERE tenant_id = ?")
+                .param(deletion.tenantId())
+                .update();
+        jdbc.sql("DELETE FROM llm_cache WHERE tenant_id = ?")
+                .param(deletion.tenantId())
+                .update();
     }
 }

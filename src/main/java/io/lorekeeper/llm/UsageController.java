@@ -31,14 +31,18 @@ class UsageController {
     }
 
     /** Tokens count what the provider billed: cache hits add calls and hits, not tokens. */
-    record Totals(long calls, long promptTokens, long completionTokens, long cacheHits, long errors) {
-    }
+    record Totals(long calls, long promptTokens, long completionTokens, long cacheHits, long errors) {}
 
-    record Line(String role, String model, long calls, long promptTokens, long completionTokens, long cacheHits, long errors) {
-    }
+    record Line(
+            String role,
+            String model,
+            long calls,
+            long promptTokens,
+            long completionTokens,
+            long cacheHits,
+            long errors) {}
 
-    record UsageReport(Instant from, Instant to, Totals total, List<Line> byRoleAndModel) {
-    }
+    record UsageReport(Instant from, Instant to, Totals total, List<Line> byRoleAndModel) {}
 
     /** ISO 8601 parses years far beyond what a timestamp column (or java.sql.Timestamp) holds. */
     private static Instant within(String field, Instant instant) {
@@ -50,9 +54,14 @@ class UsageController {
 
     @GetMapping("/v1/usage")
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "Totals and lines")
-    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "400", ref = io.lorekeeper.platform.ApiDocs.BAD_REQUEST)
-    @Operation(operationId = "getUsage", summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
-    UsageReport usage(@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(
+            responseCode = "400",
+            ref = io.lorekeeper.platform.ApiDocs.BAD_REQUEST)
+    @Operation(
+            operationId = "getUsage",
+            summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
+    UsageReport usage(
+            @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
             @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to) {
         Instant end = to == null ? Instant.now() : within("to", to);
         Instant start = from == null ? end.minus(30, ChronoUnit.DAYS) : within("from", from);
@@ -71,11 +80,20 @@ class UsageController {
                 FROM llm_call WHERE tenant_id = ? AND at >= ? AND at < ?
                 GROUP BY role, model ORDER BY role, model""")
                 .params(tenant.id(), java.sql.Timestamp.from(start), java.sql.Timestamp.from(end))
-                .query((rs, n) -> new Line(rs.getString("role"), rs.getString("model"), rs.getLong("calls"),
-                        rs.getLong("prompt_tokens"), rs.getLong("completion_tokens"), rs.getLong("cache_hits"), rs.getLong("errors")))
+                .query((rs, n) -> new Line(
+                        rs.getString("role"),
+                        rs.getString("model"),
+                        rs.getLong("calls"),
+                        rs.getLong("prompt_tokens"),
+                        rs.getLong("completion_tokens"),
+                        rs.getLong("cache_hits"),
+                        rs.getLong("errors")))
                 .list();
-        Totals total = new Totals(lines.stream().mapToLong(Line::calls).sum(), lines.stream().mapToLong(Line::promptTokens).sum(),
-                lines.stream().mapToLong(Line::completionTokens).sum(), lines.stream().mapToLong(Line::cacheHits).sum(),
+        Totals total = new Totals(
+                lines.stream().mapToLong(Line::calls).sum(),
+                lines.stream().mapToLong(Line::promptTokens).sum(),
+                lines.stream().mapToLong(Line::completionTokens).sum(),
+                lines.stream().mapToLong(Line::cacheHits).sum(),
                 lines.stream().mapToLong(Line::errors).sum());
         return new UsageReport(start, end, total, lines);
     }

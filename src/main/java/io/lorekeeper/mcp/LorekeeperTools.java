@@ -43,7 +43,8 @@ class LorekeeperTools {
     private final Retriever retriever;
     private final JsonMapper json;
 
-    LorekeeperTools(DocumentCatalog catalog, Documents documents, Questions questions, Retriever retriever, JsonMapper json) {
+    LorekeeperTools(
+            DocumentCatalog catalog, Documents documents, Questions questions, Retriever retriever, JsonMapper json) {
         this.catalog = catalog;
         this.documents = documents;
         this.questions = questions;
@@ -53,47 +54,93 @@ class LorekeeperTools {
 
     List<SyncToolSpecification> tools() {
         return List.of(
-                tool("list_documents", "List the caller's documents, newest first, with their status (ask only about READY ones)",
+                tool(
+                        "list_documents",
+                        "List the caller's documents, newest first, with their status (ask only about READY ones)",
                         schema(Map.of("limit", integer("How many to list (1 to 200, default 20)")), List.of()),
-                        (tenant, args) -> Map.of("documents", catalog.newest(tenant, Arguments.integer(args, "limit", 20, 1, 200)))),
-                tool("add_text_document", "Add a text document; it is ingested in the background (READY when searchable)",
-                        schema(Map.of("text", string("The full text (UTF-8)"), "title", string("Optional title"),
-                                "profile", string("Index profile: standard (default), retrieval-only or deep")), List.of("text")),
-                        (tenant, args) -> catalog.addText(Arguments.string(args, "title"), Arguments.required(args, "text"),
+                        (tenant, args) -> Map.of(
+                                "documents", catalog.newest(tenant, Arguments.integer(args, "limit", 20, 1, 200)))),
+                tool(
+                        "add_text_document",
+                        "Add a text document; it is ingested in the background (READY when searchable)",
+                        schema(
+                                Map.of(
+                                        "text",
+                                        string("The full text (UTF-8)"),
+                                        "title",
+                                        string("Optional title"),
+                                        "profile",
+                                        string("Index profile: standard (default), retrieval-only or deep")),
+                                List.of("text")),
+                        (tenant, args) -> catalog.addText(
+                                Arguments.string(args, "title"),
+                                Arguments.required(args, "text"),
                                 Arguments.string(args, "profile"))),
-                tool("search", "Find the passages of READY documents that match a query; offsets are UTF-16 code units",
-                        schema(Map.of("documentIds", ids(), "query", string("What to look for"),
-                                "k", integer("Passages to return (1 to 50, default 5)")), List.of("documentIds", "query")),
+                tool(
+                        "search",
+                        "Find the passages of READY documents that match a query; offsets are UTF-16 code units",
+                        schema(
+                                Map.of(
+                                        "documentIds",
+                                        ids(),
+                                        "query",
+                                        string("What to look for"),
+                                        "k",
+                                        integer("Passages to return (1 to 50, default 5)")),
+                                List.of("documentIds", "query")),
                         this::search),
-                tool("ask_question", "Ask a question over READY documents. Waits up to waitSeconds for the answer; if it is not "
-                        + "ready by then, returns the question id to pass to get_answer",
-                        schema(Map.of("documentIds", ids(), "question", string("The question"),
-                                "strategy", string("Answer strategy (default extractive: verbatim evidence, no model)"),
-                                "waitSeconds", integer("Seconds to wait for the answer (0 to 60, default 20)")),
+                tool(
+                        "ask_question",
+                        "Ask a question over READY documents. Waits up to waitSeconds for the answer; if it is not "
+                                + "ready by then, returns the question id to pass to get_answer",
+                        schema(
+                                Map.of(
+                                        "documentIds",
+                                        ids(),
+                                        "question",
+                                        string("The question"),
+                                        "strategy",
+                                        string("Answer strategy (default extractive: verbatim evidence, no model)"),
+                                        "waitSeconds",
+                                        integer("Seconds to wait for the answer (0 to 60, default 20)")),
                                 List.of("documentIds", "question")),
                         this::ask),
-                tool("get_answer", "The status of a question and, once DONE, its answer with citations",
+                tool(
+                        "get_answer",
+                        "The status of a question and, once DONE, its answer with citations",
                         schema(Map.of("questionId", string("The id ask_question returned")), List.of("questionId")),
                         (tenant, args) -> answer(tenant, Arguments.uuid(args, "questionId"))));
     }
 
     List<SyncResourceTemplateSpecification> resourceTemplates() {
         return List.of(
-                new SyncResourceTemplateSpecification(McpSchema.ResourceTemplate.builder()
-                        .uriTemplate("lorekeeper://documents/{documentId}/text/{start}/{end}").name("document-span")
-                        .title("A span of a document's text")
-                        .description("The canonical text in [start, end), offsets in UTF-16 code units: a citation's quote")
-                        .mimeType("text/plain").build(), this::readSpan),
-                new SyncResourceTemplateSpecification(McpSchema.ResourceTemplate.builder()
-                        .uriTemplate("lorekeeper://documents/{documentId}/text").name("document-text")
-                        .title("A document's whole canonical text").mimeType("text/plain").build(), this::readSpan));
+                new SyncResourceTemplateSpecification(
+                        McpSchema.ResourceTemplate.builder()
+                                .uriTemplate("lorekeeper://documents/{documentId}/text/{start}/{end}")
+                                .name("document-span")
+                                .title("A span of a document's text")
+                                .description(
+                                        "The canonical text in [start, end), offsets in UTF-16 code units: a citation's quote")
+                                .mimeType("text/plain")
+                                .build(),
+                        this::readSpan),
+                new SyncResourceTemplateSpecification(
+                        McpSchema.ResourceTemplate.builder()
+                                .uriTemplate("lorekeeper://documents/{documentId}/text")
+                                .name("document-text")
+                                .title("A document's whole canonical text")
+                                .mimeType("text/plain")
+                                .build(),
+                        this::readSpan));
     }
 
     private Object search(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");
         String query = Arguments.required(args, "query");
         int k = Arguments.integer(args, "k", 5, 1, 50);
-        List<UUID> ready = documents.requireReady(tenant, ids, "documentIds").stream().map(d -> d.id()).toList();
+        List<UUID> ready = documents.requireReady(tenant, ids, "documentIds").stream()
+                .map(d -> d.id())
+                .toList();
         List<Map<String, Object>> hits = new ArrayList<>();
         for (SearchHit hit : retriever.search(ready, query, SearchMode.HYBRID, k)) {
             Map<String, Object> h = new LinkedHashMap<>();
@@ -124,11 +171,12 @@ class LorekeeperTools {
         return questions.find(tenant, id).orElseThrow(() -> ApiProblem.notFound("Question", id));
     }
 
-    private McpSchema.ReadResourceResult readSpan(McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
+    private McpSchema.ReadResourceResult readSpan(
+            McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
         Matcher uri = SPAN_URI.matcher(request.uri());
         if (!uri.matches()) {
-            throw new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS,
-                    "not a document text URI: " + request.uri(), null));
+            throw new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(
+                    McpSchema.ErrorCodes.INVALID_PARAMS, "not a document text URI: " + request.uri(), null));
         }
         UUID tenant = tenantOf(exchange);
         UUID id;
@@ -146,23 +194,29 @@ class LorekeeperTools {
         if (start > end || end > text.length()) {
             throw resourceError("the span must lie within [0, " + text.length() + "] with start <= end");
         }
-        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(request.uri(), "text/plain",
-                text.substring(start, end))));
+        return new McpSchema.ReadResourceResult(
+                List.of(new McpSchema.TextResourceContents(request.uri(), "text/plain", text.substring(start, end))));
     }
 
     private static McpError resourceError(String message) {
-        return new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, message, null));
+        return new McpError(
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, message, null));
     }
 
     private interface Handler {
         Object handle(UUID tenant, Map<String, Object> arguments);
     }
 
-    private SyncToolSpecification tool(String name, String description, Map<String, Object> inputSchema, Handler handler) {
+    private SyncToolSpecification tool(
+            String name, String description, Map<String, Object> inputSchema, Handler handler) {
         return SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(inputSchema).build())
-                .callHandler((exchange, request) -> call(handler, tenantOf(exchange),
-                        request.arguments() == null ? Map.of() : request.arguments()))
+                .tool(McpSchema.Tool.builder()
+                        .name(name)
+                        .description(description)
+                        .inputSchema(inputSchema)
+                        .build())
+                .callHandler((exchange, request) ->
+                        call(handler, tenantOf(exchange), request.arguments() == null ? Map.of() : request.arguments()))
                 .build();
     }
 
@@ -170,7 +224,10 @@ class LorekeeperTools {
         try {
             Object result = handler.handle(tenant, arguments);
             Object tree = json.convertValue(result, Object.class);
-            return CallToolResult.builder().addTextContent(json.writeValueAsString(tree)).structuredContent(tree).build();
+            return CallToolResult.builder()
+                    .addTextContent(json.writeValueAsString(tree))
+                    .structuredContent(tree)
+                    .build();
         } catch (ApiProblem problem) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("type", problem.type());
@@ -179,7 +236,10 @@ class LorekeeperTools {
             if (problem.field() != null) {
                 body.put("field", problem.field());
             }
-            return CallToolResult.builder().isError(true).addTextContent(json.writeValueAsString(body)).build();
+            return CallToolResult.builder()
+                    .isError(true)
+                    .addTextContent(json.writeValueAsString(body))
+                    .build();
         }
     }
 
@@ -200,14 +260,14 @@ class LorekeeperTools {
     }
 
     private static Map<String, Object> ids() {
-        return Map.of("type", "array", "items", Map.of("type", "string", "format", "uuid"), "description", "Document ids");
+        return Map.of(
+                "type", "array", "items", Map.of("type", "string", "format", "uuid"), "description", "Document ids");
     }
 
     /** Reads tool arguments as the REST API reads fields: a wrong one is a problem naming it. */
     static final class Arguments {
 
-        private Arguments() {
-        }
+        private Arguments() {}
 
         static String string(Map<String, Object> args, String name) {
             Object value = args.get(name);
@@ -230,8 +290,10 @@ class LorekeeperTools {
             if (value == null) {
                 return fallback;
             }
-            if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
-                    || n.doubleValue() < min || n.doubleValue() > max) {
+            if (!(value instanceof Number n)
+                    || n.doubleValue() != Math.rint(n.doubleValue())
+                    || n.doubleValue() < min
+                    || n.doubleValue() > max) {
                 throw ApiProblem.invalid(name, name + " must be a whole number from " + min + " to " + max);
             }
             return n.intValue();
@@ -261,5 +323,4 @@ class LorekeeperTools {
             }
         }
     }
-
 }

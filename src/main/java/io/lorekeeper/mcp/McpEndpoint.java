@@ -49,10 +49,14 @@ class McpEndpoint {
     McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, LorekeeperTools tools) {
         return McpServer.sync(transport)
                 .serverInfo("lorekeeper", "v1")
-                .instructions("Answers questions over long documents with citations at exact character offsets. Add a text "
-                        + "with add_text_document, wait until list_documents shows it READY, then ask_question; every citation's "
-                        + "quote is the document text in [start, end), readable as the resource lorekeeper://documents/{id}/text/{start}/{end}.")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
+                .instructions(
+                        "Answers questions over long documents with citations at exact character offsets. Add a text "
+                                + "with add_text_document, wait until list_documents shows it READY, then ask_question; every citation's "
+                                + "quote is the document text in [start, end), readable as the resource lorekeeper://documents/{id}/text/{start}/{end}.")
+                .capabilities(McpSchema.ServerCapabilities.builder()
+                        .tools(false)
+                        .resources(false, false)
+                        .build())
                 // Handlers run on the request thread, so the caller's tenant (and its keys) stay in scope.
                 .immediateExecution(true)
                 .tools(tools.tools())

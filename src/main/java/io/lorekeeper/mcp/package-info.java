@@ -3,5 +3,6 @@
  * an agent add, search and ask about documents through the modules' public APIs, under the caller's
  * tenant, with the same validation as the REST API.
  */
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "platform", "question", "retrieval", "security"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document", "platform", "question", "retrieval", "security"})
 package io.lorekeeper.mcp;

@@ -48,7 +48,8 @@ class EmbedStage implements IngestionStage {
             if (batch.isEmpty()) {
                 return;
             }
-            List<float[]> vectors = embeddings.passages(batch.stream().map(p -> withContext(p.context(), p.text())).toList());
+            List<float[]> vectors = embeddings.passages(
+                    batch.stream().map(p -> withContext(p.context(), p.text())).toList());
             chunks.store(batch.stream().map(ChunkEmbeddings.Pending::id).toList(), vectors);
             done += batch.size();
             run.progress(done, total);

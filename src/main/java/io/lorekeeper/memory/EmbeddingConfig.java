@@ -16,14 +16,19 @@ class EmbeddingConfig {
     @ConditionalOnMissingBean(EmbeddingModel.class)
     EmbeddingModel embeddingModel(EmbeddingSettings settings) {
         // in a container both follow its limits (CPU quota, memory): the line shows what the JVM made of them
-        log.info("Embedding on {} threads ({} processors available), max heap {} MiB", settings.effectiveThreads(),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        log.info(
+                "Embedding on {} threads ({} processors available), max heap {} MiB",
+                settings.effectiveThreads(),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20);
         OnnxEmbeddingModel onnx = new OnnxEmbeddingModel(settings.effectiveThreads());
         return switch (settings.mode()) {
             case "passage" -> onnx;
             case "sentence-mean" -> new SentenceMeanEmbeddingModel(onnx, settings.sentenceCacheSize());
-            default -> throw new IllegalStateException(
-                    "lorekeeper.embedding.mode must be passage or sentence-mean (benchmarks only), not " + settings.mode());
+            default ->
+                throw new IllegalStateException(
+                        "lorekeeper.embedding.mode must be passage or sentence-mean (benchmarks only), not "
+                                + settings.mode());
         };
     }
 }

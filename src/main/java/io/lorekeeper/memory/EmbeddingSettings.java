@@ -18,7 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 record EmbeddingSettings(
         @DefaultValue("0") int threads,
         @DefaultValue("64") int batchSize,
-        @DefaultValue("Represent this sentence for searching relevant passages: ") String queryPrefix,
+
+        @DefaultValue("Represent this sentence for searching relevant passages: ")
+        String queryPrefix,
+
         @DefaultValue("passage") String mode,
         @DefaultValue("200000") long sentenceCacheSize,
         @DefaultValue("0") int queryThreads,
@@ -29,6 +32,8 @@ record EmbeddingSettings(
     }
 
     int effectiveQueryThreads() {
-        return queryThreads > 0 ? queryThreads : queryThreads == 0 ? Runtime.getRuntime().availableProcessors() : 0;
+        return queryThreads > 0
+                ? queryThreads
+                : queryThreads == 0 ? Runtime.getRuntime().availableProcessors() : 0;
     }
 }

@@ -42,7 +42,10 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
     @Value("${lorekeeper.benchmark.documents}")
     List<UUID> documents;
 
-    EmbeddingThroughputCommand(Embeddings embeddings, EmbeddingSettings settings, ChunkEmbeddings chunkTexts,
+    EmbeddingThroughputCommand(
+            Embeddings embeddings,
+            EmbeddingSettings settings,
+            ChunkEmbeddings chunkTexts,
             ConfigurableApplicationContext context) {
         this.embeddings = embeddings;
         this.settings = settings;
@@ -69,13 +72,24 @@ class EmbeddingThroughputCommand implements ApplicationRunner {
             throw new IllegalArgumentException("document " + document + " has no chunks");
         }
         int batch = settings.batchSize();
-        embeddings.passages(chunks.subList(0, Math.min(batch, chunks.size())).stream().map(ChunkEmbeddings.SizedText::text).toList()); // warm-up
-        long tokens = chunks.stream().mapToLong(ChunkEmbeddings.SizedText::tokenCount).sum();
+        embeddings.passages(chunks.subList(0, Math.min(batch, chunks.size())).stream()
+                .map(ChunkEmbeddings.SizedText::text)
+                .toList()); // warm-up
+        long tokens =
+                chunks.stream().mapToLong(ChunkEmbeddings.SizedText::tokenCount).sum();
         long started = System.nanoTime();
         for (int from = 0; from < chunks.size(); from += batch) {
-            embeddings.passages(chunks.subList(from, Math.min(from + batch, chunks.size())).stream().map(ChunkEmbeddings.SizedText::text).toList());
+            embeddings.passages(chunks.subList(from, Math.min(from + batch, chunks.size())).stream()
+                    .map(ChunkEmbeddings.SizedText::text)
+                    .toList());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.println(String.format(Locale.ROOT, "raw-embedding document=%s chunks=%d tokens=%d seconds=%.3f", document, chunks.size(), tokens, seconds));
+        System.out.println(String.format(
+                Locale.ROOT,
+                "raw-embedding document=%s chunks=%d tokens=%d seconds=%.3f",
+                document,
+                chunks.size(),
+                tokens,
+                seconds));
     }
 }

@@ -27,7 +27,8 @@ public class Embeddings {
 
     private final EmbeddingModel model;
     private final EmbeddingSettings settings;
-    private final Cache<String, float[]> recent = Caffeine.newBuilder().maximumSize(CACHED_PASSAGES).build();
+    private final Cache<String, float[]> recent =
+            Caffeine.newBuilder().maximumSize(CACHED_PASSAGES).build();
     /**
      * Queries recur too: a strategy searches with the question more than once, an evaluation asks
      * each question with several probes. A query costs milliseconds of model time, about as much as
@@ -45,10 +46,14 @@ public class Embeddings {
     Embeddings(EmbeddingModel model, EmbeddingSettings settings) {
         this.model = model;
         this.settings = settings;
-        this.queries = settings.queryCacheSize() > 0 ? Caffeine.newBuilder().maximumSize(settings.queryCacheSize()).build() : null;
+        this.queries = settings.queryCacheSize() > 0
+                ? Caffeine.newBuilder().maximumSize(settings.queryCacheSize()).build()
+                : null;
         int threads = settings.effectiveQueryThreads();
         this.queryThreads = threads > 0
-                ? Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("embed-query-", 0).daemon().factory())
+                ? Executors.newFixedThreadPool(
+                        threads,
+                        Thread.ofPlatform().name("embed-query-", 0).daemon().factory())
                 : null;
     }
 
@@ -70,7 +75,8 @@ public class Embeddings {
             return model.embed(text);
         }
         try {
-            return CompletableFuture.supplyAsync(() -> model.embed(text), queryThreads).join();
+            return CompletableFuture.supplyAsync(() -> model.embed(text), queryThreads)
+                    .join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
@@ -86,7 +92,10 @@ public class Embeddings {
      * Ingestion does not use it (every chunk is new there).
      */
     public List<float[]> recentPassages(List<String> passages) {
-        List<String> missing = passages.stream().distinct().filter(p -> recent.getIfPresent(p) == null).toList();
+        List<String> missing = passages.stream()
+                .distinct()
+                .filter(p -> recent.getIfPresent(p) == null)
+                .toList();
         if (!missing.isEmpty()) {
             List<float[]> vectors = model.embed(missing);
             for (int i = 0; i < missing.size(); i++) {

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import jakarta.validation.constraints.NotBlank;
+
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
-import jakarta.validation.constraints.NotBlank;
 
 /**
  * GAM memorizing (paper section 2.2.1): one memo per page, written with the memory so far (the
@@ -41,8 +42,7 @@ class MemoStage implements IngestionStage {
     }
 
     /** What the memorizer returns for one page. */
-    record MemoReply(@NotBlank String memo) {
-    }
+    record MemoReply(@NotBlank String memo) {}
 
     @Override
     public String name() {
@@ -70,10 +70,20 @@ class MemoStage implements IngestionStage {
         List<MemorizerStore.Memo> memos = new ArrayList<>(store.memos(documentId));
         Set<Integer> memorized = new HashSet<>();
         memos.forEach(m -> memorized.add(m.pageOrdinal()));
-        pages.forEachPending(run, store.pages(documentId), page -> memorized.contains(page.ordinal()), memos, TEMPLATE,
-                MemoReply.class, (page, reply) -> {
+        pages.forEachPending(
+                run,
+                store.pages(documentId),
+                page -> memorized.contains(page.ordinal()),
+                memos,
+                TEMPLATE,
+                MemoReply.class,
+                (page, reply) -> {
                     String memo = reply.memo().strip();
-                    store.insertMemo(documentId, page, memo, embeddings.passages(List.of(memo)).getFirst());
+                    store.insertMemo(
+                            documentId,
+                            page,
+                            memo,
+                            embeddings.passages(List.of(memo)).getFirst());
                     memos.add(new MemorizerStore.Memo(page.ordinal(), memo));
                 });
     }

@@ -11,8 +11,7 @@ import io.lorekeeper.llm.LlmGateway;
  */
 public final class MemorizerApplicability {
 
-    private MemorizerApplicability() {
-    }
+    private MemorizerApplicability() {}
 
     public static Applicability of(LlmGateway gateway, DocumentInfo document) {
         if (IndexProfiles.RETRIEVAL_ONLY.equals(document.profile())) {

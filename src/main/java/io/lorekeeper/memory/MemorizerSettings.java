@@ -17,5 +17,4 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("lorekeeper.memorizer")
 record MemorizerSettings(
         @DefaultValue("24000") int contextTokens,
-        @DefaultValue("12000") int maxPageTokens) {
-}
+        @DefaultValue("12000") int maxPageTokens) {}

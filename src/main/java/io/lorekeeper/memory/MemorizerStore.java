@@ -26,18 +26,19 @@ class MemorizerStore {
         this.pageHeaders = pageHeaders;
     }
 
-    record Page(int ordinal, Span span, boolean hasHeader) {
-    }
+    record Page(int ordinal, Span span, boolean hasHeader) {}
 
-    record Memo(int pageOrdinal, String text) {
-    }
+    record Memo(int pageOrdinal, String text) {}
 
     List<Page> pages(UUID documentId) {
-        return pageHeaders.pages(documentId).stream().map(p -> new Page(p.ordinal(), p.span(), p.hasHeader())).toList();
+        return pageHeaders.pages(documentId).stream()
+                .map(p -> new Page(p.ordinal(), p.span(), p.hasHeader()))
+                .toList();
     }
 
     List<Memo> memos(UUID documentId) {
-        return jdbc.sql("SELECT page_ordinal, text FROM memo WHERE document_id = ? ORDER BY page_ordinal").param(documentId)
+        return jdbc.sql("SELECT page_ordinal, text FROM memo WHERE document_id = ? ORDER BY page_ordinal")
+                .param(documentId)
                 .query((rs, n) -> new Memo(rs.getInt("page_ordinal"), rs.getString("text")))
                 .list();
     }
@@ -48,7 +49,13 @@ class MemorizerStore {
                 INSERT INTO memo (document_id, page_ordinal, start_offset, end_offset, text, embedding)
                 VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (document_id, page_ordinal) DO NOTHING""")
-                .params(documentId, page.ordinal(), page.span().start(), page.span().end(), text, new PGvector(embedding))
+                .params(
+                        documentId,
+                        page.ordinal(),
+                        page.span().start(),
+                        page.span().end(),
+                        text,
+                        new PGvector(embedding))
                 .update();
     }
 
@@ -64,11 +71,12 @@ class MemorizerStore {
         pageHeaders.clear(documentId);
     }
 
-    record ChunkText(long id, String text) {
-    }
+    record ChunkText(long id, String text) {}
 
     List<ChunkText> chunksOfPage(UUID documentId, int pageOrdinal) {
-        return pageHeaders.chunksOfPage(documentId, pageOrdinal).stream().map(c -> new ChunkText(c.id(), c.text())).toList();
+        return pageHeaders.chunksOfPage(documentId, pageOrdinal).stream()
+                .map(c -> new ChunkText(c.id(), c.text()))
+                .toList();
     }
 
     /** Indexes a chunk with its page's header: the keyword index follows the context column, the vector is given. */

@@ -16,12 +16,12 @@ final class MemoryContext {
 
     static final String NONE = "(none: this is the first page)";
 
-    private MemoryContext() {
-    }
+    private MemoryContext() {}
 
     /** The memos of pages before {@code pageOrdinal} that fit {@code budgetTokens}, rendered oldest first. */
     static String before(List<MemorizerStore.Memo> memos, int pageOrdinal, int budgetTokens) {
-        List<MemorizerStore.Memo> earlier = memos.stream().filter(m -> m.pageOrdinal() < pageOrdinal).toList();
+        List<MemorizerStore.Memo> earlier =
+                memos.stream().filter(m -> m.pageOrdinal() < pageOrdinal).toList();
         Deque<MemorizerStore.Memo> kept = new ArrayDeque<>();
         int tokens = 0;
         for (int i = earlier.size() - 1; i >= 0; i--) {
@@ -37,7 +37,8 @@ final class MemoryContext {
             return NONE;
         }
         String omitted = kept.size() < earlier.size()
-                ? "(the memos of " + (earlier.size() - kept.size()) + " earlier pages are left out)\n\n" : "";
+                ? "(the memos of " + (earlier.size() - kept.size()) + " earlier pages are left out)\n\n"
+                : "";
         return omitted + kept.stream().map(MemoryContext::line).collect(Collectors.joining("\n\n"));
     }
 

@@ -17,12 +17,10 @@ import com.pgvector.PGvector;
 public class Memos {
 
     /** A memo: the memorizer's note about one page, with the page's span. */
-    public record Memo(UUID documentId, int pageOrdinal, int start, int end, String text) {
-    }
+    public record Memo(UUID documentId, int pageOrdinal, int start, int end, String text) {}
 
     /** A memo found by similarity: the page it is about, and the cosine similarity. */
-    public record Similar(UUID documentId, int pageOrdinal, double score) {
-    }
+    public record Similar(UUID documentId, int pageOrdinal, double score) {}
 
     private final JdbcClient jdbc;
     private final Embeddings embeddings;
@@ -39,8 +37,12 @@ public class Memos {
                 SELECT document_id, page_ordinal, start_offset, end_offset, text FROM memo
                 WHERE document_id = ANY(?) ORDER BY array_position(?, document_id), page_ordinal""")
                 .params(ids, ids)
-                .query((rs, n) -> new Memo(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"),
-                        rs.getInt("start_offset"), rs.getInt("end_offset"), rs.getString("text")))
+                .query((rs, n) -> new Memo(
+                        rs.getObject("document_id", UUID.class),
+                        rs.getInt("page_ordinal"),
+                        rs.getInt("start_offset"),
+                        rs.getInt("end_offset"),
+                        rs.getString("text")))
                 .list();
     }
 
@@ -54,7 +56,8 @@ public class Memos {
                 SELECT document_id, page_ordinal, 1 - (embedding <=> ?) AS score FROM memo
                 WHERE document_id = ANY(?) AND embedding IS NOT NULL ORDER BY score DESC, document_id, page_ordinal LIMIT ?""")
                 .params(vector, documentIds.toArray(UUID[]::new), k)
-                .query((rs, n) -> new Similar(rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"), rs.getDouble("score")))
+                .query((rs, n) -> new Similar(
+                        rs.getObject("document_id", UUID.class), rs.getInt("page_ordinal"), rs.getDouble("score")))
                 .list();
     }
 }

@@ -52,7 +52,8 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
             try (InputStream tokenizer = resource(TOKENIZER)) {
                 encoder = new OnnxBertBiEncoder(environment, session, tokenizer, PoolingMode.CLS);
             }
-            this.pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("embed-", 0).daemon().factory());
+            this.pool = Executors.newFixedThreadPool(
+                    threads, Thread.ofPlatform().name("embed-", 0).daemon().factory());
             this.model = new AbstractInProcessEmbeddingModel(pool) {
                 @Override
                 protected OnnxBertBiEncoder model() {
@@ -78,7 +79,8 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
             return new EmbeddingResponse(List.of());
         }
         List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
-        List<dev.langchain4j.data.embedding.Embedding> vectors = model.embedAll(segments).content();
+        List<dev.langchain4j.data.embedding.Embedding> vectors =
+                model.embedAll(segments).content();
         List<Embedding> embeddings = new ArrayList<>(vectors.size());
         for (int i = 0; i < vectors.size(); i++) {
             embeddings.add(new Embedding(vectors.get(i).vector(), i));

@@ -3,6 +3,8 @@ package io.lorekeeper.memory;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.constraints.NotBlank;
+
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
@@ -10,7 +12,6 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
-import jakarta.validation.constraints.NotBlank;
 
 /**
  * GAM paging (paper section 2.2.1): a header per page carrying the context a reader of that page
@@ -34,7 +35,8 @@ class PageHeaderStage implements IngestionStage {
     private final Embeddings embeddings;
     private final Documents documents;
 
-    PageHeaderStage(LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
+    PageHeaderStage(
+            LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
         this.gateway = gateway;
         this.store = store;
         this.pages = pages;
@@ -43,8 +45,7 @@ class PageHeaderStage implements IngestionStage {
     }
 
     /** What the memorizer returns as a page's header. */
-    record HeaderReply(@NotBlank String header) {
-    }
+    record HeaderReply(@NotBlank String header) {}
 
     @Override
     public String name() {
@@ -69,8 +70,14 @@ class PageHeaderStage implements IngestionStage {
     @Override
     public void run(StageRun run) {
         UUID documentId = run.document().id();
-        pages.forEachPending(run, store.pages(documentId), MemorizerStore.Page::hasHeader, store.memos(documentId), TEMPLATE,
-                HeaderReply.class, (page, reply) -> {
+        pages.forEachPending(
+                run,
+                store.pages(documentId),
+                MemorizerStore.Page::hasHeader,
+                store.memos(documentId),
+                TEMPLATE,
+                HeaderReply.class,
+                (page, reply) -> {
                     String header = reply.header().strip();
                     index(documentId, page.ordinal(), header);
                     store.setHeader(documentId, page.ordinal(), header);
@@ -81,7 +88,9 @@ class PageHeaderStage implements IngestionStage {
     /** Re-indexes the page's chunks with the header in front (their keyword vectors follow the context column). */
     private void index(UUID documentId, int pageOrdinal, String header) {
         List<MemorizerStore.ChunkText> chunks = store.chunksOfPage(documentId, pageOrdinal);
-        List<float[]> vectors = embeddings.passages(chunks.stream().map(c -> EmbedStage.withContext(header, c.text())).toList());
+        List<float[]> vectors = embeddings.passages(chunks.stream()
+                .map(c -> EmbedStage.withContext(header, c.text()))
+                .toList());
         for (int i = 0; i < chunks.size(); i++) {
             store.setChunkContext(chunks.get(i).id(), header, vectors.get(i));
         }

@@ -36,8 +36,14 @@ class PageMemorizer {
         this.settings = settings;
     }
 
-    <R> void forEachPending(StageRun run, List<MemorizerStore.Page> pages, Predicate<MemorizerStore.Page> finished,
-            List<MemorizerStore.Memo> memos, String template, Class<R> replyType, BiConsumer<MemorizerStore.Page, R> save) {
+    <R> void forEachPending(
+            StageRun run,
+            List<MemorizerStore.Page> pages,
+            Predicate<MemorizerStore.Page> finished,
+            List<MemorizerStore.Memo> memos,
+            String template,
+            Class<R> replyType,
+            BiConsumer<MemorizerStore.Page, R> save) {
         int done = (int) pages.stream().filter(finished).count();
         run.progress(done, pages.size());
         if (done == pages.size()) {
@@ -51,11 +57,15 @@ class PageMemorizer {
                 continue;
             }
             PageExcerpt excerpt = PageExcerpt.of(page.span().of(text), settings.maxPageTokens());
-            R reply = llm.structured(Role.MEMORIZER, template, Map.of(
-                    "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(excerpt)),
-                    "pageNumber", page.ordinal(),
-                    "pageNote", excerpt.note(),
-                    "page", excerpt.text()), replyType);
+            R reply = llm.structured(
+                    Role.MEMORIZER,
+                    template,
+                    Map.of(
+                            "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(excerpt)),
+                            "pageNumber", page.ordinal(),
+                            "pageNote", excerpt.note(),
+                            "page", excerpt.text()),
+                    replyType);
             save.accept(page, reply);
             run.progress(++done, pages.size());
         }
@@ -63,7 +73,9 @@ class PageMemorizer {
 
     /** Tokens of earlier memos shown with a page: the configured amount, or less when the prompt has no room for it besides the page. */
     private int memoryBudget(PageExcerpt excerpt) {
-        int room = gateway.contextLimit(Role.MEMORIZER).promptTokens() - TokenCounter.count(excerpt.text()) - PROMPT_OVERHEAD;
+        int room = gateway.contextLimit(Role.MEMORIZER).promptTokens()
+                - TokenCounter.count(excerpt.text())
+                - PROMPT_OVERHEAD;
         return Math.max(1000, Math.min(settings.contextTokens(), room));
     }
 

@@ -44,7 +44,8 @@ final class SentenceMeanEmbeddingModel implements EmbeddingModel, AutoCloseable 
     @Override
     public EmbeddingResponse call(EmbeddingRequest request) {
         List<String> texts = request.getInstructions();
-        List<List<String>> split = texts.stream().map(SentenceMeanEmbeddingModel::sentences).toList();
+        List<List<String>> split =
+                texts.stream().map(SentenceMeanEmbeddingModel::sentences).toList();
         Map<String, float[]> vectors = vectors(split);
         List<Embedding> out = new ArrayList<>(texts.size());
         for (int i = 0; i < texts.size(); i++) {

@@ -12,6 +12,7 @@ public final class ApiDocs {
 
     /** References for {@code @ApiResponse(ref = ...)}. */
     public static final String BAD_REQUEST = "#/components/responses/" + Responses.BAD_REQUEST;
+
     public static final String NOT_FOUND = "#/components/responses/" + Responses.NOT_FOUND;
     public static final String CONFLICT = "#/components/responses/" + Responses.CONFLICT;
     public static final String CONTENT_TOO_LARGE = "#/components/responses/" + Responses.CONTENT_TOO_LARGE;
@@ -19,8 +20,7 @@ public final class ApiDocs {
 
     public static final String LOCATION_DESCRIPTION = "Where to follow the resource (poll it with GET)";
 
-    private ApiDocs() {
-    }
+    private ApiDocs() {}
 
     static final class Responses {
         static final String BAD_REQUEST = "BadRequest";
@@ -29,7 +29,6 @@ public final class ApiDocs {
         static final String CONTENT_TOO_LARGE = "ContentTooLarge";
         static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
 
-        private Responses() {
-        }
+        private Responses() {}
     }
 }

@@ -29,8 +29,8 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     }
 
     public static ApiProblem notFound(String what, Object id) {
-        return new ApiProblem(HttpStatus.NOT_FOUND, "not-found", what + " not found",
-                what + " " + id + " does not exist", null);
+        return new ApiProblem(
+                HttpStatus.NOT_FOUND, "not-found", what + " not found", what + " " + id + " does not exist", null);
     }
 
     public static ApiProblem conflict(String type, String title, String detail, String field) {
@@ -42,8 +42,8 @@ public class ApiProblem extends RuntimeException implements Failures.Readable {
     }
 
     public static ApiProblem unsupportedMediaType(String field, String detail) {
-        return new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
-                "Unsupported media type", detail, field);
+        return new ApiProblem(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type", detail, field);
     }
 
     /** Adds a member to the problem body beside type, title, detail and field (RFC 9457 extension members). */

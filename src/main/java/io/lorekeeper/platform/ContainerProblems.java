@@ -82,8 +82,12 @@ class ContainerProblems implements WebServerFactoryCustomizer<ConfigurableTomcat
             HttpStatus known = HttpStatus.resolve(status);
             String reason = known == null ? "Error" : known.getReasonPhrase();
             String type = status == 400 ? "malformed-request" : status == 404 ? "not-found" : "http-" + status;
-            ProblemDetail problem = ProblemResponses.problem(known == null ? HttpStatus.BAD_REQUEST : known, type, reason,
-                    status == 400 ? "The request cannot be parsed: its request line, a header, the path or its framing is malformed"
+            ProblemDetail problem = ProblemResponses.problem(
+                    known == null ? HttpStatus.BAD_REQUEST : known,
+                    type,
+                    reason,
+                    status == 400
+                            ? "The request cannot be parsed: its request line, a header, the path or its framing is malformed"
                             : reason);
             problem.setStatus(status);
             try {

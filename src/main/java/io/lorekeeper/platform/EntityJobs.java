@@ -22,8 +22,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
  */
 public final class EntityJobs {
 
-    private EntityJobs() {
-    }
+    private EntityJobs() {}
 
     public static OneTimeTask<Void> task(String name, Consumer<UUID> work) {
         return Tasks.oneTime(name)

@@ -2,6 +2,9 @@ package io.lorekeeper.platform;
 
 import java.net.URI;
 
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -11,8 +14,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.swagger.v3.oas.annotations.Hidden;
-import jakarta.servlet.RequestDispatcher;
-import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * The error page the servlet container forwards to when an error is raised outside Spring MVC's
@@ -28,8 +29,11 @@ class ErrorPath implements ErrorController {
     @RequestMapping("${server.error.path:/error}")
     ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-        HttpStatus status = code == null ? HttpStatus.NOT_FOUND // asked for directly: there is no such resource
-                : code instanceof Integer c && HttpStatus.resolve(c) instanceof HttpStatus known ? known : HttpStatus.INTERNAL_SERVER_ERROR;
+        HttpStatus status = code == null
+                ? HttpStatus.NOT_FOUND // asked for directly: there is no such resource
+                : code instanceof Integer c && HttpStatus.resolve(c) instanceof HttpStatus known
+                        ? known
+                        : HttpStatus.INTERNAL_SERVER_ERROR;
         String type = switch (status) {
             case BAD_REQUEST -> "malformed-request";
             case NOT_FOUND -> "not-found";
@@ -37,7 +41,8 @@ class ErrorPath implements ErrorController {
             default -> "http-" + status.value();
         };
         // The container's own message can quote internals (class names, parser state); the status says enough.
-        String detail = status == HttpStatus.BAD_REQUEST ? "The request body cannot be read: its framing or encoding is broken"
+        String detail = status == HttpStatus.BAD_REQUEST
+                ? "The request body cannot be read: its framing or encoding is broken"
                 : status.getReasonPhrase();
         ProblemDetail problem = ProblemResponses.problem(status, type, status.getReasonPhrase(), detail);
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
@@ -48,6 +53,8 @@ class ErrorPath implements ErrorController {
                 // The path that failed may itself be what was malformed; the problem stands without it.
             }
         }
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 }

@@ -8,13 +8,11 @@ package io.lorekeeper.platform;
 public final class Failures {
 
     /** An exception whose message is written to be read by the service's users. */
-    public interface Readable {
-    }
+    public interface Readable {}
 
     private static final int MAX = 500;
 
-    private Failures() {
-    }
+    private Failures() {}
 
     public static String describe(Throwable error) {
         Throwable root = error;

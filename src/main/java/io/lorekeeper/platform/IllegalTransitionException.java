@@ -18,10 +18,10 @@ public class IllegalTransitionException extends RuntimeException implements Fail
     private final String transition;
     private final List<String> allowedFrom;
 
-    public IllegalTransitionException(String aggregate, Object id, Enum<?> state, String transition,
-            Collection<? extends Enum<?>> allowedFrom) {
-        super(aggregate.toLowerCase(java.util.Locale.ROOT) + " " + id + " is " + state + "; " + transition + " needs it "
-                + allowedFrom.stream().map(Enum::name).collect(Collectors.joining(" or ")));
+    public IllegalTransitionException(
+            String aggregate, Object id, Enum<?> state, String transition, Collection<? extends Enum<?>> allowedFrom) {
+        super(aggregate.toLowerCase(java.util.Locale.ROOT) + " " + id + " is " + state + "; " + transition
+                + " needs it " + allowedFrom.stream().map(Enum::name).collect(Collectors.joining(" or ")));
         this.aggregate = aggregate;
         this.id = id;
         this.state = state.name();
@@ -34,8 +34,8 @@ public class IllegalTransitionException extends RuntimeException implements Fail
      * guard every aggregate's transition methods share.
      */
     @SafeVarargs
-    public static <E extends Enum<E>> void require(String aggregate, Object id, E current, String transition, E first,
-            E... more) {
+    public static <E extends Enum<E>> void require(
+            String aggregate, Object id, E current, String transition, E first, E... more) {
         java.util.EnumSet<E> allowed = java.util.EnumSet.of(first, more);
         if (!allowed.contains(current)) {
             throw new IllegalTransitionException(aggregate, id, current, transition, allowed);

@@ -2,6 +2,7 @@ package io.lorekeeper.platform;
 
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

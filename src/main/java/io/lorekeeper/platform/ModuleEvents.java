@@ -12,5 +12,4 @@ import org.springframework.scheduling.annotation.EnableAsync;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableAsync
-class ModuleEvents {
-}
+class ModuleEvents {}

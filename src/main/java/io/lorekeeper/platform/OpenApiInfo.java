@@ -32,14 +32,20 @@ class OpenApiInfo {
 
     @Bean
     OpenAPI lorekeeperApi() {
-        Components components = new Components()
-                .addSchemas("ProblemError", problemError())
-                .addSchemas("Problem", problem());
+        Components components =
+                new Components().addSchemas("ProblemError", problemError()).addSchemas("Problem", problem());
         response(components, ApiDocs.Responses.BAD_REQUEST, "The request is invalid: `field` names the input at fault");
         response(components, ApiDocs.Responses.NOT_FOUND, "No such resource for this tenant");
-        response(components, ApiDocs.Responses.CONFLICT, "The resource is not in a state that allows this now (`type` says why)");
-        response(components, ApiDocs.Responses.CONTENT_TOO_LARGE, "The body or file is larger than the service accepts");
-        response(components, ApiDocs.Responses.UNSUPPORTED_MEDIA_TYPE, "The body or file has a media type the operation does not take");
+        response(
+                components,
+                ApiDocs.Responses.CONFLICT,
+                "The resource is not in a state that allows this now (`type` says why)");
+        response(
+                components, ApiDocs.Responses.CONTENT_TOO_LARGE, "The body or file is larger than the service accepts");
+        response(
+                components,
+                ApiDocs.Responses.UNSUPPORTED_MEDIA_TYPE,
+                "The body or file has a media type the operation does not take");
         return new OpenAPI()
                 .info(new Info()
                         .title("Lorekeeper API")
@@ -54,20 +60,28 @@ class OpenApiInfo {
                                 and `Speaker: text` turns). `GET /v1/documents/{id}/text?start=&end=` returns exactly \
                                 the quoted span. Errors are RFC 9457 `application/problem+json` (schema `Problem`).""")
                         .license(new License().name("Apache License 2.0").identifier("Apache-2.0")))
-                .servers(List.of(new Server().url("http://localhost:8080").description("A local run (scripts/run.sh, docker compose)")))
+                .servers(List.of(new Server()
+                        .url("http://localhost:8080")
+                        .description("A local run (scripts/run.sh, docker compose)")))
                 .components(components);
     }
 
     private static void response(Components components, String name, String description) {
-        components.addResponses(name, new ApiResponse().description(description)
-                .content(new Content().addMediaType(ApiDocs.PROBLEM_JSON,
-                        new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
+        components.addResponses(
+                name,
+                new ApiResponse()
+                        .description(description)
+                        .content(new Content()
+                                .addMediaType(
+                                        ApiDocs.PROBLEM_JSON,
+                                        new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
     }
 
     private static Schema<?> problemError() {
         return new ObjectSchema()
                 .description("One input the service refused")
-                .addProperty("field", new StringSchema().description("Path of the field, e.g. `sessions[2].turns[0].text`"))
+                .addProperty(
+                        "field", new StringSchema().description("Path of the field, e.g. `sessions[2].turns[0].text`"))
                 .addProperty("message", new StringSchema().description("What is wrong with it"))
                 .required(List.of("field", "message"));
     }
@@ -76,28 +90,57 @@ class OpenApiInfo {
     private static Schema<?> problem() {
         Schema<?> schema = new ObjectSchema()
                 .description("An RFC 9457 problem: why a request was refused or failed")
-                .addProperty("type", new StringSchema().format("uri")
-                        .description("Identifies the kind of problem, e.g. `https://lorekeeper.io/problems/invalid-request`; "
-                                + "compare its last segment (`invalid-request`, `not-found`, `memory-not-ready`, ...)"))
+                .addProperty(
+                        "type",
+                        new StringSchema()
+                                .format("uri")
+                                .description(
+                                        "Identifies the kind of problem, e.g. `https://lorekeeper.io/problems/invalid-request`; "
+                                                + "compare its last segment (`invalid-request`, `not-found`, `memory-not-ready`, ...)"))
                 .addProperty("title", new StringSchema().description("Short summary of the kind of problem"))
-                .addProperty("status", new IntegerSchema().format("int32").minimum(java.math.BigDecimal.valueOf(400))
-                        .maximum(java.math.BigDecimal.valueOf(599)).description("The HTTP status code"))
-                .addProperty("detail", new StringSchema().description("What went wrong with this request, for a person"))
+                .addProperty(
+                        "status",
+                        new IntegerSchema()
+                                .format("int32")
+                                .minimum(java.math.BigDecimal.valueOf(400))
+                                .maximum(java.math.BigDecimal.valueOf(599))
+                                .description("The HTTP status code"))
+                .addProperty(
+                        "detail", new StringSchema().description("What went wrong with this request, for a person"))
                 .addProperty("instance", new StringSchema().format("uri").description("The request path"))
                 .addProperty("field", new StringSchema().description("The request field at fault, when one is"))
-                .addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/ProblemError"))
-                        .description("Every refused input, the first one also named by `field`"))
-                .addProperty("incident", new StringSchema().description("500 only: quote it when reporting the failure"))
-                .addProperty("documentId", new StringSchema().format("uuid")
-                        .description("memory-not-ready: the document whose memory is missing"))
-                .addProperty("stage", new StringSchema().description("memory-not-ready: the memory (ingestion stage) that is missing"))
-                .addProperty("state", new StringSchema().description("memory-not-ready: that memory's state (FAILED, SKIPPED, ...)"))
-                .addProperty("missing", new ArraySchema().items(new StringSchema())
-                        .description("memory-not-ready: every memory of that document the strategy lacks"))
-                .addProperty("howToBuild", new StringSchema().description("memory-not-ready: the request that builds them"))
+                .addProperty(
+                        "errors",
+                        new ArraySchema()
+                                .items(new Schema<>().$ref("#/components/schemas/ProblemError"))
+                                .description("Every refused input, the first one also named by `field`"))
+                .addProperty(
+                        "incident", new StringSchema().description("500 only: quote it when reporting the failure"))
+                .addProperty(
+                        "documentId",
+                        new StringSchema()
+                                .format("uuid")
+                                .description("memory-not-ready: the document whose memory is missing"))
+                .addProperty(
+                        "stage",
+                        new StringSchema()
+                                .description("memory-not-ready: the memory (ingestion stage) that is missing"))
+                .addProperty(
+                        "state",
+                        new StringSchema().description("memory-not-ready: that memory's state (FAILED, SKIPPED, ...)"))
+                .addProperty(
+                        "missing",
+                        new ArraySchema()
+                                .items(new StringSchema())
+                                .description("memory-not-ready: every memory of that document the strategy lacks"))
+                .addProperty(
+                        "howToBuild", new StringSchema().description("memory-not-ready: the request that builds them"))
                 .addProperty("reason", new StringSchema().description("memory-not-ready: why the memory is missing"))
-                .addProperty("retryAt", new StringSchema().format("date-time")
-                        .description("memory-not-ready: when the failed memory is tried again"))
+                .addProperty(
+                        "retryAt",
+                        new StringSchema()
+                                .format("date-time")
+                                .description("memory-not-ready: when the failed memory is tried again"))
                 .required(List.of("type", "title", "status"));
         // Ordered maps: the committed spec must come out the same on every start.
         Map<String, Object> error = new LinkedHashMap<>();

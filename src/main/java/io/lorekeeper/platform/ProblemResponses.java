@@ -57,21 +57,27 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             body.setProperty("field", problem.field());
             body.setProperty("errors", List.of(Map.of("field", problem.field(), "message", problem.getMessage())));
         }
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ResponseEntity.BodyBuilder response =
+                ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         problem.headers().forEach((name, value) -> response.header(name, value));
         return response.body(body);
     }
 
     /** The security firewall checks parameter names when they are first read, inside the handler. */
     @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
-    ResponseEntity<ProblemDetail> rejectedByFirewall(org.springframework.security.web.firewall.RequestRejectedException e) {
-        return apiProblem(ApiProblem.invalid("query", "a query or form parameter name holds characters that are not accepted"));
+    ResponseEntity<ProblemDetail> rejectedByFirewall(
+            org.springframework.security.web.firewall.RequestRejectedException e) {
+        return apiProblem(
+                ApiProblem.invalid("query", "a query or form parameter name holds characters that are not accepted"));
     }
 
     /** A state change the aggregate's state does not allow: the request conflicts with where it stands now. */
     @ExceptionHandler(IllegalTransitionException.class)
     ResponseEntity<ProblemDetail> illegalTransition(IllegalTransitionException e) {
-        ProblemDetail body = problem(HttpStatus.CONFLICT, "illegal-transition", e.aggregate() + " cannot " + e.transition() + " now",
+        ProblemDetail body = problem(
+                HttpStatus.CONFLICT,
+                "illegal-transition",
+                e.aggregate() + " cannot " + e.transition() + " now",
                 e.getMessage());
         body.setProperty("state", e.state());
         body.setProperty("allowedFrom", e.allowedFrom());
@@ -81,8 +87,13 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     /** Another request or replica changed the same aggregate between our read and our write; nothing was written. */
     @ExceptionHandler(OptimisticLockingFailureException.class)
     ResponseEntity<ProblemDetail> concurrentUpdate(OptimisticLockingFailureException e) {
-        return respond(HttpStatus.CONFLICT, problem(HttpStatus.CONFLICT, "concurrent-update", "Changed concurrently",
-                "the resource was changed by another request while this one ran; read it again and retry"));
+        return respond(
+                HttpStatus.CONFLICT,
+                problem(
+                        HttpStatus.CONFLICT,
+                        "concurrent-update",
+                        "Changed concurrently",
+                        "the resource was changed by another request while this one ran; read it again and retry"));
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -94,19 +105,29 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         String incident = UUID.randomUUID().toString();
         log.error("Unhandled error, incident {}", incident, e);
-        ProblemDetail body = problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+        ProblemDetail body = problem(
+                HttpStatus.INTERNAL_SERVER_ERROR,
+                "internal-error",
+                "Internal error",
                 "The request failed on our side; quote incident " + incident + " when reporting it.");
         body.setProperty("incident", incident);
         return respond(HttpStatus.INTERNAL_SERVER_ERROR, body);
     }
 
     @Override
-    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(
+            MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<Map<String, String>> errors = ex.getBindingResult().getFieldErrors().stream()
-                .map(this::describe).toList();
-        ProblemDetail body = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                errors.isEmpty() ? "The request is invalid" : errors.getFirst().get("field") + ": " + errors.getFirst().get("message"));
+                .map(this::describe)
+                .toList();
+        ProblemDetail body = problem(
+                HttpStatus.BAD_REQUEST,
+                "invalid-request",
+                "Invalid request",
+                errors.isEmpty()
+                        ? "The request is invalid"
+                        : errors.getFirst().get("field") + ": "
+                                + errors.getFirst().get("message"));
         if (!errors.isEmpty()) {
             body.setProperty("field", errors.getFirst().get("field"));
         }
@@ -115,15 +136,24 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(
+            HandlerMethodValidationException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<Map<String, String>> errors = ex.getParameterValidationResults().stream()
                 .flatMap(result -> result.getResolvableErrors().stream()
-                        .map(error -> Map.of("field", String.valueOf(result.getMethodParameter().getParameterName()),
-                                "message", String.valueOf(error.getDefaultMessage()))))
+                        .map(error -> Map.of(
+                                "field",
+                                String.valueOf(result.getMethodParameter().getParameterName()),
+                                "message",
+                                String.valueOf(error.getDefaultMessage()))))
                 .toList();
-        ProblemDetail body = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                errors.isEmpty() ? "The request is invalid" : errors.getFirst().get("field") + ": " + errors.getFirst().get("message"));
+        ProblemDetail body = problem(
+                HttpStatus.BAD_REQUEST,
+                "invalid-request",
+                "Invalid request",
+                errors.isEmpty()
+                        ? "The request is invalid"
+                        : errors.getFirst().get("field") + ": "
+                                + errors.getFirst().get("message"));
         if (!errors.isEmpty()) {
             body.setProperty("field", errors.getFirst().get("field"));
         }
@@ -132,8 +162,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RequestSizeLimit.BodyTooLarge tooLarge) {
                 return problemOf(respond(HttpStatus.CONTENT_TOO_LARGE, RequestSizeLimit.problem(tooLarge.maxBytes())));
@@ -143,7 +173,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
         String detail = "The request body is not valid JSON";
         if (ex.getCause() instanceof JacksonException jackson) {
             field = fieldOf(jackson);
-            detail = "Malformed request body" + (field != null ? " at '" + field + "'" : "") + ": " + jackson.getOriginalMessage();
+            detail = "Malformed request body" + (field != null ? " at '" + field + "'" : "") + ": "
+                    + jackson.getOriginalMessage();
         } else if (ex.getMessage() != null && ex.getMessage().contains("Required request body is missing")) {
             detail = "The request body is missing";
         }
@@ -156,44 +187,53 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleMissingServletRequestPart(MissingServletRequestPartException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return problemOf(apiProblem(ApiProblem.invalid(ex.getRequestPartName(),
+    protected ResponseEntity<Object> handleMissingServletRequestPart(
+            MissingServletRequestPartException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return problemOf(apiProblem(ApiProblem.invalid(
+                ex.getRequestPartName(),
                 "The multipart request needs a part named '" + ex.getRequestPartName() + "'")));
     }
 
     @Override
-    protected ResponseEntity<Object> handleMissingServletRequestParameter(MissingServletRequestParameterException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return problemOf(apiProblem(ApiProblem.invalid(ex.getParameterName(),
-                "The query parameter '" + ex.getParameterName() + "' is required")));
+    protected ResponseEntity<Object> handleMissingServletRequestParameter(
+            MissingServletRequestParameterException ex,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
+        return problemOf(apiProblem(ApiProblem.invalid(
+                ex.getParameterName(), "The query parameter '" + ex.getParameterName() + "' is required")));
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail body = problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
-                "Unsupported media type", "Content type " + ex.getContentType() + " is not supported; use "
-                        + ex.getSupportedMediaTypes());
-        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE).headers(headers)
-                .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
+            HttpMediaTypeNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail body = problem(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "Unsupported media type",
+                "Content type " + ex.getContentType() + " is not supported; use " + ex.getSupportedMediaTypes());
+        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+                .headers(headers)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(body);
     }
 
     @Override
-    protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleMaxUploadSizeExceededException(
+            MaxUploadSizeExceededException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         return problemOf(apiProblem(ApiProblem.tooLarge("file", "The upload exceeds the size limit")));
     }
 
     /** A blank path segment where an id belongs ({@code /v1/documents/%20}) converts to nothing, so it is "missing". */
     @Override
-    protected ResponseEntity<Object> handleMissingPathVariable(MissingPathVariableException ex, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleMissingPathVariable(
+            MissingPathVariableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         if (!ex.isMissingAfterConversion()) {
             // A handler whose mapping lacks the variable: our bug, not the client's.
             return problemOf(unexpected(ex));
         }
-        return problemOf(apiProblem(ApiProblem.invalid(ex.getVariableName(), ex.getVariableName() + " must not be blank")));
+        return problemOf(
+                apiProblem(ApiProblem.invalid(ex.getVariableName(), ex.getVariableName() + " must not be blank")));
     }
 
     /**
@@ -215,7 +255,10 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> malformedMultipart(MultipartException e) {
         Throwable cause = e.getMostSpecificCause();
         String reason = cause == e || cause.getMessage() == null ? "" : ": " + cause.getMessage();
-        ProblemDetail body = problem(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request",
+        ProblemDetail body = problem(
+                HttpStatus.BAD_REQUEST,
+                "malformed-request",
+                "Malformed request",
                 "The multipart/form-data body cannot be parsed" + reason);
         String field = partOf(cause);
         body.setProperty("field", field);
@@ -263,7 +306,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
             if (part.chars().allMatch(Character::isDigit) && !part.isEmpty()) {
                 path.append('[').append(part).append(']');
             } else {
-                path.append(path.isEmpty() ? "" : ".").append(part.replace("~1", "/").replace("~0", "~"));
+                path.append(path.isEmpty() ? "" : ".")
+                        .append(part.replace("~1", "/").replace("~0", "~"));
             }
         }
         return path.toString();
@@ -275,8 +319,8 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
      * 406 or an empty body.
      */
     @Override
-    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
-            WebRequest request) {
+    protected ResponseEntity<Object> createResponseEntity(
+            Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         ResponseEntity.BodyBuilder response = ResponseEntity.status(statusCode).headers(headers);
         if (body instanceof ProblemDetail) {
             response.contentType(MediaType.APPLICATION_PROBLEM_JSON);
@@ -285,11 +329,15 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     }
 
     private static ResponseEntity<ProblemDetail> respond(HttpStatusCode status, ProblemDetail body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(body);
     }
 
     private static ResponseEntity<Object> problemOf(ResponseEntity<ProblemDetail> problem) {
-        return ResponseEntity.status(problem.getStatusCode()).headers(problem.getHeaders()).body(problem.getBody());
+        return ResponseEntity.status(problem.getStatusCode())
+                .headers(problem.getHeaders())
+                .body(problem.getBody());
     }
 
     static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {

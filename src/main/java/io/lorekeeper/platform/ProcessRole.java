@@ -18,7 +18,9 @@ import org.springframework.core.env.Environment;
  * </ul>
  */
 public enum ProcessRole {
-    ALL, API, WORKER;
+    ALL,
+    API,
+    WORKER;
 
     public static final String PROPERTY = "lorekeeper.role";
 
@@ -34,8 +36,9 @@ public enum ProcessRole {
             }
         }
         // a typo must not start a process that silently runs no jobs, or runs them on the api
-        throw new IllegalStateException(PROPERTY + " must be one of " + Arrays.stream(values())
-                .map(ProcessRole::toString).collect(Collectors.joining(", ")) + ", not '" + value + "'");
+        throw new IllegalStateException(PROPERTY + " must be one of "
+                + Arrays.stream(values()).map(ProcessRole::toString).collect(Collectors.joining(", ")) + ", not '"
+                + value + "'");
     }
 
     public boolean executesJobs() {

@@ -7,6 +7,14 @@ import java.io.UnsupportedEncodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -15,13 +23,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -58,7 +59,10 @@ class RequestSizeLimit extends OncePerRequestFilter {
     }
 
     static ProblemDetail problem(long maxBytes) {
-        ProblemDetail problem = ProblemResponses.problem(HttpStatus.CONTENT_TOO_LARGE, "too-large", "Content too large",
+        ProblemDetail problem = ProblemResponses.problem(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "too-large",
+                "Content too large",
                 "the request body is larger than " + DataSize.ofBytes(maxBytes).toMegabytes() + " MB");
         problem.setProperty("field", "body");
         return problem;
@@ -100,7 +104,9 @@ class RequestSizeLimit extends OncePerRequestFilter {
         public BufferedReader getReader() throws IOException {
             Charset charset;
             try {
-                charset = getCharacterEncoding() == null ? StandardCharsets.UTF_8 : Charset.forName(getCharacterEncoding());
+                charset = getCharacterEncoding() == null
+                        ? StandardCharsets.UTF_8
+                        : Charset.forName(getCharacterEncoding());
             } catch (IllegalArgumentException unknown) {
                 throw new UnsupportedEncodingException(getCharacterEncoding());
             }

@@ -26,14 +26,22 @@ public final class RequeueOnRetryLater<T> implements FailureHandler<T> {
         Throwable cause = complete.getCause().orElse(null);
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RetryLaterException later) {
-                log.info("Job {} re-queued for {} s: {}", complete.getExecution().taskInstance, later.after().toSeconds(), later.getMessage());
+                log.info(
+                        "Job {} re-queued for {} s: {}",
+                        complete.getExecution().taskInstance,
+                        later.after().toSeconds(),
+                        later.getMessage());
                 operations.reschedule(complete, Instant.now().plus(later.after()));
                 return;
             }
         }
         int failures = complete.getExecution().consecutiveFailures + 1;
         if (failures >= MAX_UNEXPECTED) {
-            log.error("Job {} failed {} times in a row; giving up", complete.getExecution().taskInstance, failures, cause);
+            log.error(
+                    "Job {} failed {} times in a row; giving up",
+                    complete.getExecution().taskInstance,
+                    failures,
+                    cause);
             operations.remove();
             return;
         }

@@ -22,7 +22,9 @@ public class RoleEnvironment implements EnvironmentPostProcessor {
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         ProcessRole role = ProcessRole.of(environment);
         if (!role.executesJobs()) {
-            environment.getPropertySources().addFirst(new MapPropertySource(SOURCE, Map.of("db-scheduler.enabled", "false")));
+            environment
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource(SOURCE, Map.of("db-scheduler.enabled", "false")));
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.lorekeeper.platform;
 
 import java.util.List;
-
 import javax.sql.DataSource;
 
 import org.slf4j.Logger;
@@ -27,7 +26,9 @@ class SchedulingOnlyClient {
     private static final Logger log = LoggerFactory.getLogger(SchedulingOnlyClient.class);
 
     @Bean
-    SchedulerClient schedulerClient(DataSource dataSource, List<Task<?>> tasks,
+    SchedulerClient schedulerClient(
+            DataSource dataSource,
+            List<Task<?>> tasks,
             @Value("${db-scheduler.table-name:scheduled_tasks}") String table) {
         log.info("Role api: jobs are scheduled here and executed by worker processes ({} tasks known)", tasks.size());
         return SchedulerClient.Builder.create(DbSchedulerConfigurationSupport.configureDataSource(dataSource), tasks)

@@ -49,7 +49,10 @@ public final class SearchDatabase implements AutoCloseable {
         // pgjdbc applies read-only to autocommit statements too only in this mode: searches never write
         pool.addDataSourceProperty("readOnlyMode", "always");
         log.info("Search queries go to the replica {}", url);
-        return new SearchDatabase(JdbcClient.create((DataSource) pool), new TransactionTemplate(new DataSourceTransactionManager(pool)), pool);
+        return new SearchDatabase(
+                JdbcClient.create((DataSource) pool),
+                new TransactionTemplate(new DataSourceTransactionManager(pool)),
+                pool);
     }
 
     public JdbcClient jdbc() {

@@ -11,11 +11,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 class SearchDatabaseConfiguration {
 
     @Bean(destroyMethod = "close")
-    SearchDatabase searchDatabase(JdbcClient jdbc, TransactionTemplate transaction,
+    SearchDatabase searchDatabase(
+            JdbcClient jdbc,
+            TransactionTemplate transaction,
             @Value("${lorekeeper.search.datasource.url:}") String url,
             @Value("${lorekeeper.search.datasource.username:${spring.datasource.username:}}") String username,
             @Value("${lorekeeper.search.datasource.password:${spring.datasource.password:}}") String password,
             @Value("${lorekeeper.search.datasource.maximum-pool-size:10}") int poolSize) {
-        return url.isBlank() ? SearchDatabase.primary(jdbc, transaction) : SearchDatabase.replica(url, username, password, poolSize);
+        return url.isBlank()
+                ? SearchDatabase.primary(jdbc, transaction)
+                : SearchDatabase.replica(url, username, password, poolSize);
     }
 }

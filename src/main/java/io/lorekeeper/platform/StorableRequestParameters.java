@@ -2,15 +2,15 @@ package io.lorekeeper.platform;
 
 import java.util.Map;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Holds query parameters and the plain fields of a multipart upload ({@code title}, {@code metadata})
@@ -37,8 +37,10 @@ class StorableRequestParameters implements WebMvcConfigurer, HandlerInterceptor 
             }
         }
         if (request instanceof MultipartHttpServletRequest multipart) {
-            multipart.getMultiFileMap().forEach((part, files) -> files
-                    .forEach(file -> StorableText.require(part, file.getOriginalFilename())));
+            multipart
+                    .getMultiFileMap()
+                    .forEach((part, files) ->
+                            files.forEach(file -> StorableText.require(part, file.getOriginalFilename())));
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package io.lorekeeper.platform;
 
 import java.lang.reflect.Type;
+
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.converter.HttpMessageConverter;
@@ -25,12 +26,17 @@ class StorableRequestText extends RequestBodyAdviceAdapter {
     }
 
     @Override
-    public boolean supports(MethodParameter parameter, Type targetType, Class<? extends HttpMessageConverter<?>> converterType) {
+    public boolean supports(
+            MethodParameter parameter, Type targetType, Class<? extends HttpMessageConverter<?>> converterType) {
         return true;
     }
 
     @Override
-    public Object afterBodyRead(Object body, HttpInputMessage inputMessage, MethodParameter parameter, Type targetType,
+    public Object afterBodyRead(
+            Object body,
+            HttpInputMessage inputMessage,
+            MethodParameter parameter,
+            Type targetType,
             Class<? extends HttpMessageConverter<?>> converterType) {
         // The tree shares the bound strings rather than copying them, so a 20 MB text is not duplicated.
         StorableText.requireIn("", json.valueToTree(body));

@@ -16,8 +16,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class StorableText {
 
-    private StorableText() {
-    }
+    private StorableText() {}
 
     /** {@code value}, or a 400 problem naming {@code field} when it cannot be stored as given. */
     public static String require(String field, String value) {
@@ -39,11 +38,14 @@ public final class StorableText {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return "contains an unpaired UTF-16 surrogate (U+" + Integer.toHexString(c).toUpperCase(Locale.ROOT)
-                        + ") at index " + i + ", which is not valid Unicode";
+                return "contains an unpaired UTF-16 surrogate (U+"
+                        + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ") at index " + i
+                        + ", which is not valid Unicode";
             }
         }
         return null;

@@ -49,8 +49,11 @@ public class Transitions {
                 if (attempt >= ATTEMPTS) {
                     throw conflict;
                 }
-                log.debug("{} {} changed concurrently; applying the transition again (attempt {})", conflict.getClass().getSimpleName(),
-                        id, attempt + 1);
+                log.debug(
+                        "{} {} changed concurrently; applying the transition again (attempt {})",
+                        conflict.getClass().getSimpleName(),
+                        id,
+                        attempt + 1);
             }
         }
     }

@@ -2,9 +2,10 @@ package io.lorekeeper.question;
 
 import java.util.List;
 
-import io.lorekeeper.reasoning.Citation;
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
+
+import io.lorekeeper.reasoning.Citation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -14,7 +15,8 @@ class CitationsColumn implements AttributeConverter<List<Citation>, String> {
 
     // Lenient: rows written by an older version may carry fields this one no longer knows.
     private static final JsonMapper JSON = JsonMapper.builder()
-            .disable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     @Override
     public String convertToDatabaseColumn(List<Citation> citations) {
@@ -23,6 +25,6 @@ class CitationsColumn implements AttributeConverter<List<Citation>, String> {
 
     @Override
     public List<Citation> convertToEntityAttribute(String text) {
-        return text == null ? null : JSON.readValue(text, new TypeReference<List<Citation>>() { });
+        return text == null ? null : JSON.readValue(text, new TypeReference<List<Citation>>() {});
     }
 }

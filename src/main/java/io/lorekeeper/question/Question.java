@@ -9,12 +9,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import org.hibernate.annotations.ColumnTransformer;
-
-import io.lorekeeper.platform.IllegalTransitionException;
-import io.lorekeeper.platform.JsonColumn;
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -23,6 +17,13 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+
+import org.hibernate.annotations.ColumnTransformer;
+
+import io.lorekeeper.platform.IllegalTransitionException;
+import io.lorekeeper.platform.JsonColumn;
+import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.StrategyResult;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -37,31 +38,41 @@ class Question {
 
     @Id
     private UUID id;
+
     @Version
     private Long version;
+
     private UUID tenantId;
     private UUID[] documentIds;
     private String question;
     private String strategy;
+
     @Convert(converter = JsonColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode choices;
+
     @Convert(converter = JsonColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode options;
+
     @Enumerated(EnumType.STRING)
     private QuestionStatus status;
+
     private String answer;
     private String mode;
     private Integer choiceIndex;
     private Double confidence;
+
     @Convert(converter = CitationsColumn.class)
     @ColumnTransformer(write = "?::jsonb")
     private List<Citation> citations;
+
     private boolean budgetLimited;
     private String failureReason;
+
     @Column(updatable = false)
     private Instant createdAt;
+
     private Instant startedAt;
     private Instant finishedAt;
     /** The memories a QUEUED question waits for, as shown to its user. */
@@ -78,7 +89,13 @@ class Question {
     }
 
     /** A new question, QUEUED for its job. */
-    static Question ask(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy, JsonNode choices,
+    static Question ask(
+            UUID id,
+            UUID tenantId,
+            List<UUID> documentIds,
+            String question,
+            String strategy,
+            JsonNode choices,
             JsonNode options) {
         Question q = new Question();
         q.id = id;

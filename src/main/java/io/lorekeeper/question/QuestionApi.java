@@ -15,83 +15,169 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /** Request and response bodies of the question API. */
 final class QuestionApi {
 
-    private QuestionApi() {
-    }
+    private QuestionApi() {}
 
     @Schema(name = "AskQuestionRequest", description = "A question over one or more documents")
     record AskRequest(
-            @ArraySchema(arraySchema = @Schema(description = "Documents to answer from (all READY)",
-                    requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1, maxItems = 50) List<UUID> documentIds,
-            @Schema(description = "The question", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1) String question,
-            @Schema(description = "Answer strategy; GET /v1/strategies lists them", defaultValue = "extractive") String strategy,
-            @Schema(description = "Choices of a multiple-choice question") List<String> choices,
-            @Schema(description = "Strategy options (e.g. k, hops for extractive); unknown names are rejected") Map<String, Object> options,
-            @Schema(description = "Wait up to this many seconds for the answer before returning 202", minimum = "0", maximum = "60",
-                    defaultValue = "0") Integer waitSeconds) {
-    }
+            @ArraySchema(
+                    arraySchema =
+                            @Schema(
+                                    description = "Documents to answer from (all READY)",
+                                    requiredMode = Schema.RequiredMode.REQUIRED),
+                    minItems = 1,
+                    maxItems = 50)
+            List<UUID> documentIds,
+
+            @Schema(description = "The question", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1)
+            String question,
+
+            @Schema(description = "Answer strategy; GET /v1/strategies lists them", defaultValue = "extractive")
+            String strategy,
+
+            @Schema(description = "Choices of a multiple-choice question")
+            List<String> choices,
+
+            @Schema(description = "Strategy options (e.g. k, hops for extractive); unknown names are rejected")
+            Map<String, Object> options,
+
+            @Schema(
+                    description = "Wait up to this many seconds for the answer before returning 202",
+                    minimum = "0",
+                    maximum = "60",
+                    defaultValue = "0")
+            Integer waitSeconds) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @Schema(name = "Question", description = "A question, its progress and, once DONE, its answer with verified citations")
-    record QuestionView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID id,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) QuestionStatus status,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String question,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String strategy,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<UUID> documentIds,
-            List<String> choices, Map<String, Object> options,
+    @Schema(
+            name = "Question",
+            description = "A question, its progress and, once DONE, its answer with verified citations")
+    record QuestionView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID id,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            QuestionStatus status,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String question,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String strategy,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            List<UUID> documentIds,
+
+            List<String> choices,
+            Map<String, Object> options,
             @Schema(description = "The answer, once DONE") String answer,
-            @Schema(description = "How the answer was made, e.g. `extractive` (verbatim spans, no model) or `generated`") String mode,
-            @Schema(description = "0-based index of the chosen choice, for multiple-choice questions") Integer choiceIndex,
-            @Schema(description = "Evidence: each quote equals the canonical text in [start, end)") List<Citation> citations,
+
+            @Schema(
+                    description =
+                            "How the answer was made, e.g. `extractive` (verbatim spans, no model) or `generated`")
+            String mode,
+
+            @Schema(description = "0-based index of the chosen choice, for multiple-choice questions")
+            Integer choiceIndex,
+
+            @Schema(description = "Evidence: each quote equals the canonical text in [start, end)")
+            List<Citation> citations,
+
             @Schema(minimum = "0", maximum = "1") Double confidence,
-            @Schema(description = "DONE only: the strategy stopped on its budget") Boolean budgetLimited,
+
+            @Schema(description = "DONE only: the strategy stopped on its budget")
+            Boolean budgetLimited,
+
             @Schema(description = "FAILED only: why") String failureReason,
-            @Schema(description = "While QUEUED: the memories of its documents it waits for (document, stage, state)") Object waitingFor,
-            @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)") Object degraded,
+
+            @Schema(description = "While QUEUED: the memories of its documents it waits for (document, stage, state)")
+            Object waitingFor,
+
+            @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)")
+            Object degraded,
+
             Timings timings,
-            @Schema(description = "What the model calls made for this question cost so far, over every run of a retried "
-                    + "question; absent while QUEUED") QuestionUsage usage,
-            Map<String, String> links) {
-    }
+
+            @Schema(
+                    description =
+                            "What the model calls made for this question cost so far, over every run of a retried "
+                                    + "question; absent while QUEUED")
+            QuestionUsage usage,
+
+            Map<String, String> links) {}
 
     /** Counted as GET /v1/usage counts them, from the same call log. */
     @Schema(description = "Model calls made for the question, as recorded in the call log")
     record QuestionUsage(
-            @Schema(description = "Model calls, cache hits included; a retried call counts once") long calls,
-            @Schema(description = "Prompt tokens the provider billed; a cache hit bills none") long promptTokens,
-            @Schema(description = "Completion tokens the provider billed; a cache hit bills none") long completionTokens,
-            @Schema(description = "Calls answered from the response cache (temperature-0 calls seen before)") long cacheHits,
-            @Schema(description = "Milliseconds spent waiting on the model, summed over calls and failed attempts") long llmMs) {
-    }
+            @Schema(description = "Model calls, cache hits included; a retried call counts once")
+            long calls,
+
+            @Schema(description = "Prompt tokens the provider billed; a cache hit bills none")
+            long promptTokens,
+
+            @Schema(description = "Completion tokens the provider billed; a cache hit bills none")
+            long completionTokens,
+
+            @Schema(description = "Calls answered from the response cache (temperature-0 calls seen before)")
+            long cacheHits,
+
+            @Schema(description = "Milliseconds spent waiting on the model, summed over calls and failed attempts")
+            long llmMs) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Timings(Instant createdAt, Instant startedAt, Instant finishedAt, Long queuedMs, Long runMs) {
-    }
+    record Timings(Instant createdAt, Instant startedAt, Instant finishedAt, Long queuedMs, Long runMs) {}
 
     @Schema(description = "One step a strategy recorded")
-    record TraceEvent(@Schema(description = "1-based position in the trace (the SSE id)") int seq,
-            @Schema(description = "The step, e.g. `retrieve`, `plan`, `answer`", requiredMode = Schema.RequiredMode.REQUIRED) String type,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Instant at,
+    record TraceEvent(
+            @Schema(description = "1-based position in the trace (the SSE id)")
+            int seq,
+
+            @Schema(
+                    description = "The step, e.g. `retrieve`, `plan`, `answer`",
+                    requiredMode = Schema.RequiredMode.REQUIRED)
+            String type,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            Instant at,
             // Any JSON value: most steps record an object, whose members depend on the step.
             @Schema(description = "What the step saw and produced (usually an object); its shape depends on `type`")
-            Object payload) {
-    }
+            Object payload) {}
 
     @Schema(name = "QuestionTrace", description = "Every step the strategy recorded, in order")
-    record TraceView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID questionId,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) QuestionStatus status,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<TraceEvent> events) {
-    }
+    record TraceView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID questionId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            QuestionStatus status,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            List<TraceEvent> events) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "Strategy", description = "An answer strategy and whether it can run here")
-    record StrategyView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, boolean needsLlm, boolean available,
-            @Schema(description = "Why it cannot run here, when it cannot") String unavailableReason,
-            @Schema(description = "Memories (ingestion stages) a document needs before this strategy answers from it: "
-                    + "a question waits while one is being built, and is refused (409 memory-not-ready) when one failed or was skipped")
+    record StrategyView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String name,
+
+            boolean needsLlm,
+            boolean available,
+
+            @Schema(description = "Why it cannot run here, when it cannot")
+            String unavailableReason,
+
+            @Schema(
+                    description =
+                            "Memories (ingestion stages) a document needs before this strategy answers from it: "
+                                    + "a question waits while one is being built, and is refused (409 memory-not-ready) when one failed or was skipped")
             List<String> memoryStages,
-            @Schema(description = "Memories it uses when ready and runs without otherwise (listed in the answer's degraded list)")
+
+            @Schema(
+                    description =
+                            "Memories it uses when ready and runs without otherwise (listed in the answer's degraded list)")
             List<String> optionalMemories,
-            @Schema(description = "The model endpoint as probed at start, for strategies that need an LLM") LlmGateway.EndpointStatus llm,
-            String summary) {
-    }
+
+            @Schema(description = "The model endpoint as probed at start, for strategies that need an LLM")
+            LlmGateway.EndpointStatus llm,
+
+            String summary) {}
 }

@@ -11,14 +11,14 @@ import io.lorekeeper.reasoning.QuestionOptions;
  */
 final class QuestionBudget {
 
-    private QuestionBudget() {
-    }
+    private QuestionBudget() {}
 
     static Budget of(QuestionOptions options, LlmGateway gateway) {
         return of(options, gateway, java.util.Optional.empty());
     }
 
-    static Budget of(QuestionOptions options, LlmGateway gateway, java.util.Optional<java.time.Duration> strategyWallTime) {
+    static Budget of(
+            QuestionOptions options, LlmGateway gateway, java.util.Optional<java.time.Duration> strategyWallTime) {
         QuestionOptions budget = options.nested(QuestionOptions.BUDGET);
         budget.allowOnly(java.util.Set.of("maxCalls", "maxTokens", "maxSeconds"));
         Long calls = budget.longValue("maxCalls", 1, 10_000);
@@ -26,9 +26,11 @@ final class QuestionBudget {
         Long seconds = budget.longValue("maxSeconds", 1, 24 * 3600);
         if (seconds == null && strategyWallTime.isPresent()) {
             long strategySeconds = strategyWallTime.get().toSeconds();
-            long serviceSeconds = gateway.questionBudget(null, null, null).maxWallTime().toSeconds();
+            long serviceSeconds =
+                    gateway.questionBudget(null, null, null).maxWallTime().toSeconds();
             seconds = Math.max(strategySeconds, serviceSeconds);
         }
-        return gateway.questionBudget(calls == null ? null : calls.intValue(), tokens, seconds == null ? null : seconds.intValue());
+        return gateway.questionBudget(
+                calls == null ? null : calls.intValue(), tokens, seconds == null ? null : seconds.intValue());
     }
 }

@@ -39,7 +39,9 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 @RestController
-@Tag(name = "Questions", description = "Ask questions over documents; follow their progress; read answers, citations and traces")
+@Tag(
+        name = "Questions",
+        description = "Ask questions over documents; follow their progress; read answers, citations and traces")
 class QuestionController {
 
     private final QuestionIntake intake;
@@ -51,8 +53,15 @@ class QuestionController {
     private final LlmUsage usage;
     private final LlmGateway gateway;
 
-    QuestionController(QuestionIntake intake, QuestionStore store, QuestionEvents events, Strategies strategies,
-            CurrentTenant tenant, QuestionSettings settings, LlmUsage usage, LlmGateway gateway) {
+    QuestionController(
+            QuestionIntake intake,
+            QuestionStore store,
+            QuestionEvents events,
+            Strategies strategies,
+            CurrentTenant tenant,
+            QuestionSettings settings,
+            LlmUsage usage,
+            LlmGateway gateway) {
         this.gateway = gateway;
         this.intake = intake;
         this.store = store;
@@ -64,24 +73,50 @@ class QuestionController {
     }
 
     @PostMapping("/v1/questions")
-    @Operation(operationId = "askQuestion", summary = "Ask a question",
-            description = "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-                    mediaType = ApiDocs.JSON, schema = @Schema(implementation = AskRequest.class), examples = @ExampleObject(
-                            name = "extractive", summary = "Ask and wait up to 10 s", value = """
+    @Operation(
+            operationId = "askQuestion",
+            summary = "Ask a question",
+            description =
+                    "Returns 202 with a Location to poll; with waitSeconds, returns 200 with the answer if it is ready in time.",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = ApiDocs.JSON,
+                                            schema = @Schema(implementation = AskRequest.class),
+                                            examples =
+                                                    @ExampleObject(
+                                                            name = "extractive",
+                                                            summary = "Ask and wait up to 10 s",
+                                                            value = """
                                     {"documentIds": ["0b6f7f8e-8d0c-4c39-9d1e-2f4a1c9e7b11"], \
                                     "question": "When did the keeper light the lamp?", "strategy": "extractive", "waitSeconds": 10}"""))))
-    @ApiResponse(responseCode = "202", description = "Queued (or still running after waitSeconds); poll Location", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(responseCode = "200", description = "Finished within waitSeconds", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Queued (or still running after waitSeconds); poll Location",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "200",
+            description = "Finished within waitSeconds",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<QuestionView> ask(@RequestBody AskRequest request) throws InterruptedException {
         int wait = request == null || request.waitSeconds() == null ? 0 : request.waitSeconds();
         if (wait < 0 || wait > settings.maxWait().toSeconds()) {
-            throw ApiProblem.invalid("waitSeconds", "waitSeconds must be between 0 and " + settings.maxWait().toSeconds());
+            throw ApiProblem.invalid(
+                    "waitSeconds",
+                    "waitSeconds must be between 0 and " + settings.maxWait().toSeconds());
         }
         UUID id = intake.ask(request);
         StoredQuestion question = store.awaitFinished(tenant.id(), id, Duration.ofSeconds(wait))
@@ -93,7 +128,9 @@ class QuestionController {
     }
 
     @GetMapping("/v1/questions/{id}")
-    @Operation(operationId = "getQuestion", summary = "Status, answer, verified citations, confidence, timings and model usage")
+    @Operation(
+            operationId = "getQuestion",
+            summary = "Status, answer, verified citations, confidence, timings and model usage")
     @ApiResponse(responseCode = "200", description = "The question")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     QuestionView get(@PathVariable UUID id) {
@@ -110,17 +147,28 @@ class QuestionController {
     }
 
     @GetMapping(path = "/v1/questions/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    @Operation(operationId = "streamQuestionEvents", summary = "The trace as server-sent events while the question runs",
+    @Operation(
+            operationId = "streamQuestionEvents",
+            summary = "The trace as server-sent events while the question runs",
             description = """
                     A `text/event-stream` (server-sent events). Each trace event is one frame: `id:` its sequence number, \
                     `event:` its type (e.g. `retrieve`, `answer`) and one `data:` line holding the TraceEvent as JSON. \
                     Once the question has finished, a last frame `event: end` with `data: {"status": "DONE"}` (or FAILED) \
                     is sent and the stream closes, so reading it to the end also works for clients without SSE support. \
                     Send `Last-Event-ID` to resume after the event with that id.""")
-    @ApiResponse(responseCode = "200", description = "The event stream; ends after the `end` frame", content = @Content(
-            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string", format = "binary",
-                    description = "UTF-8 SSE frames, a byte stream that generated clients read to its end"),
-            examples = @ExampleObject(name = "frames", value = """
+    @ApiResponse(
+            responseCode = "200",
+            description = "The event stream; ends after the `end` frame",
+            content =
+                    @Content(
+                            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+                            schema =
+                                    @Schema(
+                                            type = "string",
+                                            format = "binary",
+                                            description =
+                                                    "UTF-8 SSE frames, a byte stream that generated clients read to its end"),
+                            examples = @ExampleObject(name = "frames", value = """
                     id: 1
                     event: retrieve
                     data: {"seq":1,"type":"retrieve","at":"2026-11-23T18:00:00Z","payload":{"hits":3}}
@@ -129,8 +177,11 @@ class QuestionController {
                     data: {"status":"DONE"}
                     """)))
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    SseEmitter events(@PathVariable UUID id, @Parameter(description = "Resume after the event with this id")
-            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+    SseEmitter events(
+            @PathVariable UUID id,
+            @Parameter(description = "Resume after the event with this id")
+                    @RequestHeader(name = "Last-Event-ID", required = false)
+                    String lastEventId) {
         load(id);
         int after = 0;
         if (lastEventId != null && lastEventId.matches("\\d{1,9}")) {
@@ -141,25 +192,39 @@ class QuestionController {
 
     @PostMapping("/v1/questions/{id}/retry")
     @Operation(operationId = "retryQuestion", summary = "Run a FAILED question again")
-    @ApiResponse(responseCode = "202", description = "Queued again; poll Location", headers = @Header(
-            name = "Location", description = ApiDocs.LOCATION_DESCRIPTION, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Queued again; poll Location",
+            headers =
+                    @Header(
+                            name = "Location",
+                            description = ApiDocs.LOCATION_DESCRIPTION,
+                            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<QuestionView> retry(@PathVariable UUID id) {
         intake.retry(id);
-        return ResponseEntity.accepted().location(URI.create("/v1/questions/" + id)).body(view(load(id)));
+        return ResponseEntity.accepted()
+                .location(URI.create("/v1/questions/" + id))
+                .body(view(load(id)));
     }
 
     @GetMapping("/v1/strategies")
-    @Operation(operationId = "listStrategies", summary = "The answer strategies and whether each can run with the current configuration")
+    @Operation(
+            operationId = "listStrategies",
+            summary = "The answer strategies and whether each can run with the current configuration")
     List<StrategyView> strategies() {
         LlmGateway.EndpointStatus llm = gateway.endpointStatus();
         return strategies.all().stream()
-                .map(s -> new StrategyView(s.name(), s.requirements().needsLlm(), strategies.isAvailable(s),
+                .map(s -> new StrategyView(
+                        s.name(),
+                        s.requirements().needsLlm(),
+                        strategies.isAvailable(s),
                         strategies.isAvailable(s) ? null : llm.detail(),
                         List.copyOf(new java.util.TreeSet<>(s.requirements().memoryStages())),
                         List.copyOf(new java.util.TreeSet<>(s.requirements().optionalMemories())),
-                        s.requirements().needsLlm() ? llm : null, s.requirements().summary()))
+                        s.requirements().needsLlm() ? llm : null,
+                        s.requirements().summary()))
                 .toList();
     }
 
@@ -177,14 +242,32 @@ class QuestionController {
     }
 
     private QuestionView view(StoredQuestion q) {
-        Long queuedMs = q.startedAt() == null ? null : Duration.between(q.createdAt(), q.startedAt()).toMillis();
-        Long runMs = q.startedAt() == null || q.finishedAt() == null ? null : Duration.between(q.startedAt(), q.finishedAt()).toMillis();
+        Long queuedMs = q.startedAt() == null
+                ? null
+                : Duration.between(q.createdAt(), q.startedAt()).toMillis();
+        Long runMs = q.startedAt() == null || q.finishedAt() == null
+                ? null
+                : Duration.between(q.startedAt(), q.finishedAt()).toMillis();
         String self = "/v1/questions/" + q.id();
-        return new QuestionView(q.id(), q.status(), q.question(), q.strategy(), q.documentIds(), q.choices(), q.options(),
-                q.answer(), q.mode(), q.choiceIndex(), q.citations(), q.confidence(),
-                q.status() == QuestionStatus.DONE ? q.budgetLimited() : null, q.failureReason(),
-                q.status() == QuestionStatus.QUEUED ? q.waitingFor() : null, q.degraded(),
-                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs), usage(q),
+        return new QuestionView(
+                q.id(),
+                q.status(),
+                q.question(),
+                q.strategy(),
+                q.documentIds(),
+                q.choices(),
+                q.options(),
+                q.answer(),
+                q.mode(),
+                q.choiceIndex(),
+                q.citations(),
+                q.confidence(),
+                q.status() == QuestionStatus.DONE ? q.budgetLimited() : null,
+                q.failureReason(),
+                q.status() == QuestionStatus.QUEUED ? q.waitingFor() : null,
+                q.degraded(),
+                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs),
+                usage(q),
                 Map.of("self", self, "trace", self + "/trace", "events", self + "/events"));
     }
 }

@@ -28,8 +28,8 @@ class QuestionEvents implements DisposableBean {
     private static final long POLL_MS = 200;
 
     private final QuestionStore store;
-    private final ScheduledExecutorService poller = Executors.newScheduledThreadPool(2,
-            Thread.ofPlatform().name("question-events-", 0).daemon().factory());
+    private final ScheduledExecutorService poller = Executors.newScheduledThreadPool(
+            2, Thread.ofPlatform().name("question-events-", 0).daemon().factory());
 
     QuestionEvents(QuestionStore store) {
         this.store = store;
@@ -48,27 +48,34 @@ class QuestionEvents implements DisposableBean {
         emitter.onCompletion(stop);
         emitter.onTimeout(stop);
         emitter.onError(e -> stop.run());
-        task.set(poller.scheduleWithFixedDelay(() -> {
-            try {
-                // Read the status first: events written before a finished status are then all visible.
-                QuestionStatus status = store.status(questionId).orElse(QuestionStatus.FAILED);
-                List<TraceEvent> events = store.trace(questionId, last.get());
-                for (TraceEvent event : events) {
-                    emitter.send(SseEmitter.event().id(String.valueOf(event.seq())).name(event.type()).data(event));
-                    last.set(event.seq());
-                }
-                if (status.isFinished()) {
-                    emitter.send(SseEmitter.event().name("end").data(java.util.Map.of("status", status)));
-                    emitter.complete();
-                    stop.run();
-                }
-            } catch (IOException | IllegalStateException clientGone) {
-                stop.run();
-            } catch (RuntimeException e) {
-                emitter.completeWithError(e);
-                stop.run();
-            }
-        }, 0, POLL_MS, TimeUnit.MILLISECONDS));
+        task.set(poller.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        // Read the status first: events written before a finished status are then all visible.
+                        QuestionStatus status = store.status(questionId).orElse(QuestionStatus.FAILED);
+                        List<TraceEvent> events = store.trace(questionId, last.get());
+                        for (TraceEvent event : events) {
+                            emitter.send(SseEmitter.event()
+                                    .id(String.valueOf(event.seq()))
+                                    .name(event.type())
+                                    .data(event));
+                            last.set(event.seq());
+                        }
+                        if (status.isFinished()) {
+                            emitter.send(SseEmitter.event().name("end").data(java.util.Map.of("status", status)));
+                            emitter.complete();
+                            stop.run();
+                        }
+                    } catch (IOException | IllegalStateException clientGone) {
+                        stop.run();
+                    } catch (RuntimeException e) {
+                        emitter.completeWithError(e);
+                        stop.run();
+                    }
+                },
+                0,
+                POLL_MS,
+                TimeUnit.MILLISECONDS));
         return emitter;
     }
 

@@ -38,8 +38,16 @@ class QuestionIntake {
     private final JsonMapper json;
     private final TenantQuotas quotas;
 
-    QuestionIntake(QuestionRepository questions, Strategies strategies, Documents documents, AnswerScheduler scheduler,
-            CurrentTenant tenant, QuestionSettings settings, LlmGateway gateway, MemoryReadiness memories, JsonMapper json,
+    QuestionIntake(
+            QuestionRepository questions,
+            Strategies strategies,
+            Documents documents,
+            AnswerScheduler scheduler,
+            CurrentTenant tenant,
+            QuestionSettings settings,
+            LlmGateway gateway,
+            MemoryReadiness memories,
+            JsonMapper json,
             TenantQuotas quotas) {
         this.quotas = quotas;
         this.memories = memories;
@@ -64,7 +72,8 @@ class QuestionIntake {
             throw ApiProblem.invalid("question", "question must not be blank");
         }
         if (question.length() > settings.maxQuestionLength()) {
-            throw ApiProblem.invalid("question", "question must be at most " + settings.maxQuestionLength() + " characters");
+            throw ApiProblem.invalid(
+                    "question", "question must be at most " + settings.maxQuestionLength() + " characters");
         }
         if (request.documentIds() != null && request.documentIds().size() > settings.maxDocuments()) {
             throw ApiProblem.invalid("documentIds", "at most " + settings.maxDocuments() + " documents per question");
@@ -76,15 +85,22 @@ class QuestionIntake {
         strategy.validate(parsed);
         QuestionBudget.of(parsed, gateway);
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
-                .map(DocumentInfo::id).toList();
+                .map(DocumentInfo::id)
+                .toList();
         memories.requireBuildable(strategy, parsed, ids);
         if (strategy.requirements().needsLlm()) {
             quotas.requireTokens();
         }
         UUID id = UUID.randomUUID();
         List<String> choices = request.choices() == null || request.choices().isEmpty() ? null : request.choices();
-        questions.save(Question.ask(id, tenant.id(), ids, question, strategy.name(),
-                choices == null ? null : json.valueToTree(choices), json.valueToTree(options)));
+        questions.save(Question.ask(
+                id,
+                tenant.id(),
+                ids,
+                question,
+                strategy.name(),
+                choices == null ? null : json.valueToTree(choices),
+                json.valueToTree(options)));
         scheduler.schedule(id);
         return id;
     }
@@ -95,7 +111,8 @@ class QuestionIntake {
      */
     @Transactional
     void retry(UUID id) {
-        Question question = questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
+        Question question =
+                questions.findByIdAndTenantId(id, tenant.id()).orElseThrow(() -> ApiProblem.notFound("Question", id));
         question.retry();
         quotas.requireTokens();
         // written first: a concurrent change of the question fails here (409), before the job row is touched
@@ -116,7 +133,8 @@ class QuestionIntake {
                 throw ApiProblem.invalid("choices[" + i + "]", "a choice must not be blank");
             }
             if (choice.length() > MAX_CHOICE_LENGTH) {
-                throw ApiProblem.invalid("choices[" + i + "]", "a choice must be at most " + MAX_CHOICE_LENGTH + " characters");
+                throw ApiProblem.invalid(
+                        "choices[" + i + "]", "a choice must be at most " + MAX_CHOICE_LENGTH + " characters");
             }
         }
     }

@@ -12,7 +12,9 @@ interface QuestionRepository extends JpaRepository<Question, UUID> {
     Optional<Question> findByIdAndTenantId(UUID id, UUID tenantId);
 
     /** The tenant's questions over the document that still wait for their job. */
-    @Query(value = "SELECT id FROM question WHERE tenant_id = :tenantId AND :documentId = ANY (document_ids) AND status = 'QUEUED'",
+    @Query(
+            value =
+                    "SELECT id FROM question WHERE tenant_id = :tenantId AND :documentId = ANY (document_ids) AND status = 'QUEUED'",
             nativeQuery = true)
     java.util.List<UUID> findQueuedOn(UUID tenantId, UUID documentId);
 }

@@ -53,8 +53,16 @@ class QuestionRunner {
     private final MemoryReadiness memories;
     private final InstantSource clock;
 
-    QuestionRunner(QuestionStore store, Strategies strategies, Documents documents, Retriever retriever,
-            CitationVerifier verifier, QuestionSettings settings, JsonMapper json, LlmGateway gateway, MemoryReadiness memories,
+    QuestionRunner(
+            QuestionStore store,
+            Strategies strategies,
+            Documents documents,
+            Retriever retriever,
+            CitationVerifier verifier,
+            QuestionSettings settings,
+            JsonMapper json,
+            LlmGateway gateway,
+            MemoryReadiness memories,
             InstantSource clock) {
         this.memories = memories;
         this.clock = clock;
@@ -93,10 +101,15 @@ class QuestionRunner {
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
             AnswerStrategy strategy = strategies.require(question.strategy());
-            // a strategy that declares a longer wall time (MindGraph over a long book) gets it; its budget stops it first
-            Instant deadline = clock.instant().plus(strategy.defaultWallTime().filter(w -> w.compareTo(settings.maxWallTime()) > 0)
-                    .map(w -> w.plus(java.time.Duration.ofMinutes(1))).orElse(settings.maxWallTime()));
-            List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
+            // a strategy that declares a longer wall time (MindGraph over a long book) gets it; its budget stops it
+            // first
+            Instant deadline = clock.instant()
+                    .plus(strategy.defaultWallTime()
+                            .filter(w -> w.compareTo(settings.maxWallTime()) > 0)
+                            .map(w -> w.plus(java.time.Duration.ofMinutes(1)))
+                            .orElse(settings.maxWallTime()));
+            List<DocumentInfo> docs =
+                    documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
             if (!memory.degraded().isEmpty()) {
                 // an optional memory is missing: the strategy runs without it, and the answer says so
                 List<Map<String, Object>> degraded = MemoryReadiness.describe(memory.degraded());
@@ -105,21 +118,35 @@ class QuestionRunner {
             }
             Cancellation cancellation = () -> clock.instant().isAfter(deadline);
             QuestionOptions options = new QuestionOptions(question.options());
-            LlmSession llm = gateway.open(CallScope.question(question.tenantId(), id),
+            LlmSession llm = gateway.open(
+                            CallScope.question(question.tenantId(), id),
                             QuestionBudget.of(options, gateway, strategy.defaultWallTime()))
                     .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
-            QuestionContext context = new QuestionContext(id, question.question(), question.choices(), options, docs,
-                    retriever, llm, trace, cancellation);
+            QuestionContext context = new QuestionContext(
+                    id, question.question(), question.choices(), options, docs, retriever, llm, trace, cancellation);
             StrategyResult result = strategy.answer(context);
-            CitationVerifier.Verification verification = verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
+            CitationVerifier.Verification verification =
+                    verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
             Map<String, Object> check = new LinkedHashMap<>();
             check.put("kept", verification.kept().size());
             check.put("dropped", verification.dropped().size());
-            check.put("droppedQuotes", verification.dropped().stream().limit(5).map(Citation::quote).toList());
+            check.put(
+                    "droppedQuotes",
+                    verification.dropped().stream()
+                            .limit(5)
+                            .map(Citation::quote)
+                            .toList());
             trace.record("citations", check);
             StrategyResult answered = result.withCitations(verification.kept());
-            Map<String, Object> done = Map.of("status", "DONE", "ms", (System.nanoTime() - started) / 1_000_000,
-                    "llmCalls", llm.budget().calls(), "llmTokens", llm.budget().tokens());
+            Map<String, Object> done = Map.of(
+                    "status",
+                    "DONE",
+                    "ms",
+                    (System.nanoTime() - started) / 1_000_000,
+                    "llmCalls",
+                    llm.budget().calls(),
+                    "llmTokens",
+                    llm.budget().tokens());
             // The DONE event commits with the answer or not at all: a replica killed between two separate
             // commits left a DONE event on a RUNNING question, whose revived job then finished it twice.
             // It is the last event: an event stream ends once it sees a finished status.
@@ -135,10 +162,17 @@ class QuestionRunner {
                 log.info("Question {} not re-queued: {}", id, movedOn.getMessage());
                 return;
             }
-            trace.record("requeued", Map.of("reason", later.getMessage(), "afterSeconds", later.after().toSeconds()));
+            trace.record(
+                    "requeued",
+                    Map.of(
+                            "reason",
+                            later.getMessage(),
+                            "afterSeconds",
+                            later.after().toSeconds()));
             throw later;
         } catch (IllegalTransitionException movedOn) {
-            // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its state stands
+            // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its state
+            // stands
             log.info("Question {} left as another writer put it: {}", id, movedOn.getMessage());
         } catch (Exception | Error e) {
             if (e instanceof VirtualMachineError fatal) {
@@ -170,7 +204,8 @@ class QuestionRunner {
      */
     private MemoryReadiness.Report awaitMemories(StoredQuestion question, TraceRecorder trace) {
         AnswerStrategy strategy = strategies.require(question.strategy());
-        MemoryReadiness.Report report = memories.check(strategy, new QuestionOptions(question.options()), question.documentIds());
+        MemoryReadiness.Report report =
+                memories.check(strategy, new QuestionOptions(question.options()), question.documentIds());
         if (!report.unavailable().isEmpty()) {
             throw MemoryReadiness.notReady(strategy.name(), report.unavailable());
         }
@@ -179,8 +214,8 @@ class QuestionRunner {
         }
         List<Map<String, Object>> waitingFor = MemoryReadiness.describe(report.waitingFor());
         if (question.createdAt().plus(settings.maxMemoryWait()).isBefore(java.time.Instant.now())) {
-            throw new IllegalStateException("stopped waiting for memory after " + settings.maxMemoryWait().toMinutes()
-                    + " min: " + waitingFor);
+            throw new IllegalStateException("stopped waiting for memory after "
+                    + settings.maxMemoryWait().toMinutes() + " min: " + waitingFor);
         }
         if (question.waitingFor() == null || !json.valueToTree(waitingFor).equals(question.waitingFor())) {
             store.change(question.id(), q -> q.waitFor(json.valueToTree(waitingFor)));
@@ -202,5 +237,4 @@ class QuestionRunner {
         }
         return Failures.describe(e);
     }
-
 }

@@ -20,5 +20,4 @@ record QuestionSettings(
         @DefaultValue("4000") int maxQuestionLength,
         @DefaultValue("50") int maxDocuments,
         @DefaultValue("30m") Duration maxMemoryWait,
-        @DefaultValue("3s") Duration memoryPoll) {
-}
+        @DefaultValue("3s") Duration memoryPoll) {}

@@ -1,7 +1,10 @@
 package io.lorekeeper.question;
 
 enum QuestionStatus {
-    QUEUED, RUNNING, DONE, FAILED;
+    QUEUED,
+    RUNNING,
+    DONE,
+    FAILED;
 
     boolean isFinished() {
         return this == DONE || this == FAILED;

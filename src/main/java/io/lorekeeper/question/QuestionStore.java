@@ -38,11 +38,27 @@ class QuestionStore {
         this.transitions = transitions;
     }
 
-    record StoredQuestion(UUID id, UUID tenantId, List<UUID> documentIds, String question, String strategy,
-            List<String> choices, Map<String, Object> options, QuestionStatus status, String answer, String mode,
-            Integer choiceIndex, Double confidence, List<Citation> citations, boolean budgetLimited, String failureReason,
-            Instant createdAt, Instant startedAt, Instant finishedAt, JsonNode waitingFor, JsonNode degraded) {
-    }
+    record StoredQuestion(
+            UUID id,
+            UUID tenantId,
+            List<UUID> documentIds,
+            String question,
+            String strategy,
+            List<String> choices,
+            Map<String, Object> options,
+            QuestionStatus status,
+            String answer,
+            String mode,
+            Integer choiceIndex,
+            Double confidence,
+            List<Citation> citations,
+            boolean budgetLimited,
+            String failureReason,
+            Instant createdAt,
+            Instant startedAt,
+            Instant finishedAt,
+            JsonNode waitingFor,
+            JsonNode degraded) {}
 
     Optional<StoredQuestion> find(UUID tenantId, UUID id) {
         return questions.findByIdAndTenantId(id, tenantId).map(this::stored);
@@ -52,7 +68,8 @@ class QuestionStore {
      * The tenant's question once it has finished, or as it stands when {@code wait} is over; empty
      * when there is none. Polls every 100 ms: the answer is written by whichever replica runs the job.
      */
-    Optional<StoredQuestion> awaitFinished(UUID tenantId, UUID id, java.time.Duration wait) throws InterruptedException {
+    Optional<StoredQuestion> awaitFinished(UUID tenantId, UUID id, java.time.Duration wait)
+            throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         Optional<StoredQuestion> question = find(tenantId, id);
         while (question.isPresent() && !question.get().status().isFinished() && System.nanoTime() < deadline) {
@@ -67,7 +84,10 @@ class QuestionStore {
     }
 
     Optional<QuestionStatus> status(UUID id) {
-        return jdbc.sql("SELECT status FROM question WHERE id = ?").param(id).query(String.class).optional()
+        return jdbc.sql("SELECT status FROM question WHERE id = ?")
+                .param(id)
+                .query(String.class)
+                .optional()
                 .map(QuestionStatus::valueOf);
     }
 
@@ -82,29 +102,54 @@ class QuestionStore {
     }
 
     int nextTraceSeq(UUID questionId) {
-        return jdbc.sql("SELECT coalesce(max(seq), 0) + 1 FROM trace_event WHERE question_id = ?").param(questionId)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT coalesce(max(seq), 0) + 1 FROM trace_event WHERE question_id = ?")
+                .param(questionId)
+                .query(Integer.class)
+                .single();
     }
 
     void appendTrace(UUID questionId, int seq, String type, String payloadJson) {
         jdbc.sql("INSERT INTO trace_event (question_id, seq, type, payload) VALUES (?, ?, ?, ?::jsonb)")
-                .params(questionId, seq, type, payloadJson).update();
+                .params(questionId, seq, type, payloadJson)
+                .update();
     }
 
     List<TraceEvent> trace(UUID questionId, int afterSeq) {
-        return jdbc.sql("SELECT seq, type, at, payload::text AS payload FROM trace_event WHERE question_id = ? AND seq > ? ORDER BY seq")
+        return jdbc.sql(
+                        "SELECT seq, type, at, payload::text AS payload FROM trace_event WHERE question_id = ? AND seq > ? ORDER BY seq")
                 .params(questionId, afterSeq)
-                .query((rs, n) -> new TraceEvent(rs.getInt("seq"), rs.getString("type"), instant(rs.getTimestamp("at")),
+                .query((rs, n) -> new TraceEvent(
+                        rs.getInt("seq"),
+                        rs.getString("type"),
+                        instant(rs.getTimestamp("at")),
                         json.readTree(rs.getString("payload"))))
                 .list();
     }
 
     private StoredQuestion stored(Question q) {
-        return new StoredQuestion(q.id(), q.tenantId(), q.documentIds(), q.question(), q.strategy(),
-                q.choices() == null ? null : json.convertValue(q.choices(), new TypeReference<List<String>>() { }),
-                q.options() == null ? Map.of() : json.convertValue(q.options(), new TypeReference<Map<String, Object>>() { }),
-                q.status(), q.answer(), q.mode(), q.choiceIndex(), q.confidence(), q.citations(), q.budgetLimited(),
-                q.failureReason(), q.createdAt(), q.startedAt(), q.finishedAt(), q.waitingFor(), q.degraded());
+        return new StoredQuestion(
+                q.id(),
+                q.tenantId(),
+                q.documentIds(),
+                q.question(),
+                q.strategy(),
+                q.choices() == null ? null : json.convertValue(q.choices(), new TypeReference<List<String>>() {}),
+                q.options() == null
+                        ? Map.of()
+                        : json.convertValue(q.options(), new TypeReference<Map<String, Object>>() {}),
+                q.status(),
+                q.answer(),
+                q.mode(),
+                q.choiceIndex(),
+                q.confidence(),
+                q.citations(),
+                q.budgetLimited(),
+                q.failureReason(),
+                q.createdAt(),
+                q.startedAt(),
+                q.finishedAt(),
+                q.waitingFor(),
+                q.degraded());
     }
 
     private static Instant instant(Timestamp ts) {

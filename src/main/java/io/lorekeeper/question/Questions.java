@@ -24,8 +24,16 @@ public class Questions {
     }
 
     /** A question as a caller sees it; {@code answer} and {@code citations} once {@code status} is DONE. */
-    public record Answer(UUID id, String status, String question, String strategy, String answer, String mode,
-            List<Citation> citations, Double confidence, String failureReason) {
+    public record Answer(
+            UUID id,
+            String status,
+            String question,
+            String strategy,
+            String answer,
+            String mode,
+            List<Citation> citations,
+            Double confidence,
+            String failureReason) {
 
         public boolean finished() {
             return status.equals("DONE") || status.equals("FAILED");
@@ -47,7 +55,15 @@ public class Questions {
     }
 
     private static Answer answer(QuestionStore.StoredQuestion q) {
-        return new Answer(q.id(), q.status().name(), q.question(), q.strategy(), q.answer(),
-                q.mode(), q.citations() == null ? List.of() : q.citations(), q.confidence(), q.failureReason());
+        return new Answer(
+                q.id(),
+                q.status().name(),
+                q.question(),
+                q.strategy(),
+                q.answer(),
+                q.mode(),
+                q.citations() == null ? List.of() : q.citations(),
+                q.confidence(),
+                q.failureReason());
     }
 }

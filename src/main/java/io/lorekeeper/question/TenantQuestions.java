@@ -25,6 +25,9 @@ class TenantQuestions {
 
     @EventListener
     void forget(TenantDeletion deletion) {
-        answers.cancelWaiting(jdbc.sql("SELECT id FROM question WHERE tenant_id = ?").param(deletion.tenantId()).query(UUID.class).list());
+        answers.cancelWaiting(jdbc.sql("SELECT id FROM question WHERE tenant_id = ?")
+                .param(deletion.tenantId())
+                .query(UUID.class)
+                .list());
     }
 }

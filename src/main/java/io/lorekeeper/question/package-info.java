@@ -13,5 +13,6 @@
  * <p>Owns {@code question} and {@code trace_event}.
  */
 @io.lorekeeper.platform.OwnsTables({"question", "trace_event"})
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "platform", "reasoning", "retrieval", "security"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document", "llm", "platform", "reasoning", "retrieval", "security"})
 package io.lorekeeper.question;

@@ -14,8 +14,7 @@ import io.lorekeeper.retrieval.SearchHit;
  */
 public final class AnswerParts {
 
-    private AnswerParts() {
-    }
+    private AnswerParts() {}
 
     /** Template variables {@code choices} and {@code choiceRules} for the question's (possibly absent) choices. */
     public static Map<String, Object> choiceVariables(QuestionContext context) {
@@ -26,7 +25,9 @@ public final class AnswerParts {
                 choices.append(i).append(". ").append(context.choices().get(i)).append('\n');
             }
             vars.put("choices", choices.toString());
-            vars.put("choiceRules", "- This is a multiple-choice question: set choice to the number of the best-supported choice, and answer with its text.");
+            vars.put(
+                    "choiceRules",
+                    "- This is a multiple-choice question: set choice to the number of the best-supported choice, and answer with its text.");
         } else {
             vars.put("choices", "");
             vars.put("choiceRules", "- Leave choice empty (null).");
@@ -63,8 +64,13 @@ public final class AnswerParts {
     public static Quoted quoted(UUID documentId, int passageStart, String passageText, String quote) {
         return SpanLocator.locate(quote, passageText, passageStart)
                 .map(s -> new Quoted(Citation.of(documentId, s.start(), s.end(), quote.strip()), true))
-                .orElse(new Quoted(Citation.of(documentId, passageStart, passageStart + passageText.length(),
-                        quote == null ? "" : quote), false));
+                .orElse(new Quoted(
+                        Citation.of(
+                                documentId,
+                                passageStart,
+                                passageStart + passageText.length(),
+                                quote == null ? "" : quote),
+                        false));
     }
 
     /**
@@ -87,7 +93,8 @@ public final class AnswerParts {
         }
         for (int i = 0; i < shown.size(); i++) {
             SearchHit other = shown.get(i);
-            if (i != named && SpanLocator.locate(quote, other.text(), other.start()).isPresent()) {
+            if (i != named
+                    && SpanLocator.locate(quote, other.text(), other.start()).isPresent()) {
                 return quoted(other.documentId(), other.start(), other.text(), quote);
             }
         }
@@ -96,6 +103,5 @@ public final class AnswerParts {
     }
 
     /** A citation built from a model's quote, and whether the quote was found in its passage. */
-    public record Quoted(Citation citation, boolean located) {
-    }
+    public record Quoted(Citation citation, boolean located) {}
 }

@@ -17,8 +17,7 @@ public interface AnswerStrategy {
     StrategyRequirements requirements();
 
     /** Checks the request's options before the question is accepted; throw an ApiProblem naming {@code options.<name>}. */
-    default void validate(QuestionOptions options) {
-    }
+    default void validate(QuestionOptions options) {}
 
     /** The memories this question cannot run without; options may remove some (an ablation without a layer). */
     default java.util.Set<String> requiredMemories(QuestionOptions options) {

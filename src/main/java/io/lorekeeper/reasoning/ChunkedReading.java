@@ -27,17 +27,18 @@ public final class ChunkedReading {
 
     /** The papers' chunk length (COSMIR's and Chain of Agents' experiments alike). */
     public static final int DEFAULT_CHUNK_TOKENS = 64_000;
+
     static final int MIN_CHUNK_TOKENS = 32;
     static final int MAX_CHUNK_TOKENS = 2_000_000;
 
-    private ChunkedReading() {
-    }
+    private ChunkedReading() {}
 
     /**
      * One chunk: its 1-based position among all chunks of the question, the document it lies in
      * (and that document's 1-based position), its span, its text and the whole document's text.
      */
-    public record Chunk(int number, int total, UUID documentId, int documentNumber, Span span, String text, String documentText) {
+    public record Chunk(
+            int number, int total, UUID documentId, int documentNumber, Span span, String text, String documentText) {
 
         /** The document's text before this chunk: what was read of it already. */
         public String before() {
@@ -46,7 +47,8 @@ public final class ChunkedReading {
 
         /** "Chunk 2 of 5", with the document named when the question has several. */
         public String heading(int documents) {
-            return "Chunk " + number + " of " + total + (documents > 1 ? " (document " + documentNumber + " of " + documents + ")" : "");
+            return "Chunk " + number + " of " + total
+                    + (documents > 1 ? " (document " + documentNumber + " of " + documents + ")" : "");
         }
     }
 
@@ -61,18 +63,22 @@ public final class ChunkedReading {
         }
         List<Chunk> chunks = new ArrayList<>();
         for (Block b : blocks) {
-            chunks.add(new Chunk(chunks.size() + 1, blocks.size(), b.documentId(), b.documentNumber(), b.span(), b.span().of(b.text()),
+            chunks.add(new Chunk(
+                    chunks.size() + 1,
+                    blocks.size(),
+                    b.documentId(),
+                    b.documentNumber(),
+                    b.span(),
+                    b.span().of(b.text()),
                     b.text()));
         }
         return chunks;
     }
 
-    private record Block(UUID documentId, int documentNumber, Span span, String text) {
-    }
+    private record Block(UUID documentId, int documentNumber, Span span, String text) {}
 
     /** A question's chunk length, and whether the paper's default was lowered to fit the model. */
-    public record ChunkSize(int tokens, boolean lowered) {
-    }
+    public record ChunkSize(int tokens, boolean lowered) {}
 
     /**
      * The chunk length for a question. A {@code chunkTokens} option must fit the model: the chunk,
@@ -81,28 +87,39 @@ public final class ChunkedReading {
      * refused as a problem naming {@code options.chunkTokens}. Without the option the paper's
      * {@value #DEFAULT_CHUNK_TOKENS} tokens are used, or the largest length that fits a smaller window.
      */
-    public static ChunkSize chunkSize(String strategy, QuestionOptions options, IntUnaryOperator carried, ContextLimit limit) {
+    public static ChunkSize chunkSize(
+            String strategy, QuestionOptions options, IntUnaryOperator carried, ContextLimit limit) {
         Long requested = options.longValue("chunkTokens", MIN_CHUNK_TOKENS, MAX_CHUNK_TOKENS);
         int largest = largestFitting(carried, limit);
         if (requested != null) {
             int tokens = requested.intValue();
             if (tokens > largest) {
                 long needed = (long) tokens + carried.applyAsInt(tokens) + PROMPT_ALLOWANCE;
-                throw ApiProblem.invalid("options.chunkTokens", strategy + " with chunkTokens " + tokens + " sends up to " + needed
-                        + " prompt tokens per call (the chunk, " + carried.applyAsInt(tokens) + " tokens of memory and " + PROMPT_ALLOWANCE
-                        + " of instructions), but the model of profile '" + limit.profile() + "' takes at most " + limit.promptTokens()
-                        + " (context-window " + limit.contextWindow() + " less " + limit.maxOutputTokens() + " kept for the reply); "
-                        + (largest >= MIN_CHUNK_TOKENS ? "use chunkTokens of at most " + largest + ", " : "")
-                        + "or configure a larger context-window for that profile");
+                throw ApiProblem.invalid(
+                        "options.chunkTokens",
+                        strategy + " with chunkTokens " + tokens + " sends up to " + needed
+                                + " prompt tokens per call (the chunk, " + carried.applyAsInt(tokens)
+                                + " tokens of memory and " + PROMPT_ALLOWANCE
+                                + " of instructions), but the model of profile '" + limit.profile() + "' takes at most "
+                                + limit.promptTokens()
+                                + " (context-window " + limit.contextWindow() + " less " + limit.maxOutputTokens()
+                                + " kept for the reply); "
+                                + (largest >= MIN_CHUNK_TOKENS ? "use chunkTokens of at most " + largest + ", " : "")
+                                + "or configure a larger context-window for that profile");
             }
             return new ChunkSize(tokens, false);
         }
         if (largest < MIN_CHUNK_TOKENS) {
-            throw ApiProblem.invalid("options.chunkTokens", strategy + " cannot fit even a " + MIN_CHUNK_TOKENS
-                    + "-token chunk into the " + limit.promptTokens() + " prompt tokens the model of profile '" + limit.profile()
-                    + "' takes; configure a larger context-window for that profile");
+            throw ApiProblem.invalid(
+                    "options.chunkTokens",
+                    strategy + " cannot fit even a " + MIN_CHUNK_TOKENS
+                            + "-token chunk into the " + limit.promptTokens() + " prompt tokens the model of profile '"
+                            + limit.profile()
+                            + "' takes; configure a larger context-window for that profile");
         }
-        return largest >= DEFAULT_CHUNK_TOKENS ? new ChunkSize(DEFAULT_CHUNK_TOKENS, false) : new ChunkSize(largest, true);
+        return largest >= DEFAULT_CHUNK_TOKENS
+                ? new ChunkSize(DEFAULT_CHUNK_TOKENS, false)
+                : new ChunkSize(largest, true);
     }
 
     /** The longest chunk whose calls fit; below {@link #MIN_CHUNK_TOKENS} when none does. Carried memory grows with the chunk. */

@@ -25,8 +25,7 @@ public class CitationVerifier {
         this.documents = documents;
     }
 
-    public record Verification(List<Citation> kept, List<Citation> dropped) {
-    }
+    public record Verification(List<Citation> kept, List<Citation> dropped) {}
 
     public Verification verify(List<Citation> proposed, Set<UUID> allowedDocuments) {
         List<Citation> kept = new ArrayList<>();
@@ -55,7 +54,8 @@ public class CitationVerifier {
         if (!source.equals(c.quote()) && !collapse(source).equals(collapse(c.quote()))) {
             return null;
         }
-        String turn = documents.turnAt(c.documentId(), new Span(c.start(), c.end())).orElse(null);
+        String turn =
+                documents.turnAt(c.documentId(), new Span(c.start(), c.end())).orElse(null);
         return new Citation(c.documentId(), c.start(), c.end(), source, turn);
     }
 

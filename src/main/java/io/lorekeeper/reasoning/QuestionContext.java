@@ -13,8 +13,16 @@ import io.lorekeeper.retrieval.Retriever;
  * @param choices empty unless the question is multiple choice
  * @param llm     the LLM gateway bound to this question's budget; calls fail when no LLM is configured
  */
-public record QuestionContext(UUID questionId, String question, List<String> choices, QuestionOptions options,
-        List<DocumentInfo> documents, Retriever retriever, LlmSession llm, Trace trace, Cancellation cancellation) {
+public record QuestionContext(
+        UUID questionId,
+        String question,
+        List<String> choices,
+        QuestionOptions options,
+        List<DocumentInfo> documents,
+        Retriever retriever,
+        LlmSession llm,
+        Trace trace,
+        Cancellation cancellation) {
 
     public QuestionContext {
         choices = choices == null ? List.of() : List.copyOf(choices);

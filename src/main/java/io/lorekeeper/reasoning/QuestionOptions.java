@@ -113,7 +113,8 @@ public final class QuestionOptions {
         if (value == null) {
             return defaultValue;
         }
-        if (!(value instanceof java.util.List<?> list) || list.isEmpty()
+        if (!(value instanceof java.util.List<?> list)
+                || list.isEmpty()
                 || !list.stream().allMatch(v -> v instanceof String s && allowed.contains(s))) {
             throw ApiProblem.invalid(field(name), name + " must be a non-empty list of " + allowed);
         }

@@ -14,16 +14,19 @@ import io.lorekeeper.text.Span;
 public final class QuoteResolver {
 
     /** How a quote was found. */
-    public enum Method { EXACT, WHITESPACE, NORMALIZED, FUZZY }
-
-    public record Resolved(Span span, Method method) {
+    public enum Method {
+        EXACT,
+        WHITESPACE,
+        NORMALIZED,
+        FUZZY
     }
+
+    public record Resolved(Span span, Method method) {}
 
     static final int MIN_FUZZY_LENGTH = 12;
     static final int MAX_FUZZY_LENGTH = 600;
 
-    private QuoteResolver() {
-    }
+    private QuoteResolver() {}
 
     public static Optional<Resolved> resolve(String quote, String passage, int passageStart) {
         if (quote == null || quote.isBlank()) {
@@ -32,7 +35,8 @@ public final class QuoteResolver {
         String wanted = quote.strip();
         int exact = passage.indexOf(wanted);
         if (exact >= 0) {
-            return Optional.of(new Resolved(new Span(passageStart + exact, passageStart + exact + wanted.length()), Method.EXACT));
+            return Optional.of(
+                    new Resolved(new Span(passageStart + exact, passageStart + exact + wanted.length()), Method.EXACT));
         }
         Optional<Span> spaced = SpanLocator.locate(wanted, passage, passageStart);
         if (spaced.isPresent()) {

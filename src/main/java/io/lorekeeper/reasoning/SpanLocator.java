@@ -11,8 +11,7 @@ import io.lorekeeper.text.Span;
  */
 public final class SpanLocator {
 
-    private SpanLocator() {
-    }
+    private SpanLocator() {}
 
     /** The span of {@code quote} within {@code passage}, which starts at {@code passageStart} in its document. */
     public static Optional<Span> locate(String quote, String passage, int passageStart) {
@@ -24,7 +23,8 @@ public final class SpanLocator {
         if (exact >= 0) {
             return Optional.of(new Span(passageStart + exact, passageStart + exact + wanted.length()));
         }
-        return whitespaceInsensitive(wanted, passage).map(s -> new Span(passageStart + s.start(), passageStart + s.end()));
+        return whitespaceInsensitive(wanted, passage)
+                .map(s -> new Span(passageStart + s.start(), passageStart + s.end()));
     }
 
     /** Matches the quote's non-space characters in order, letting any run of whitespace match any other. */

@@ -45,20 +45,31 @@ public class Strategies {
         String wanted = name == null || name.isBlank() ? DEFAULT : name;
         AnswerStrategy strategy = byName.get(wanted);
         if (strategy == null) {
-            ApiProblem problem = new ApiProblem(HttpStatus.BAD_REQUEST, "unknown-strategy", "Unknown strategy",
-                    "unknown strategy '" + wanted + "'; available: " + String.join(", ", names()), "strategy");
+            ApiProblem problem = new ApiProblem(
+                    HttpStatus.BAD_REQUEST,
+                    "unknown-strategy",
+                    "Unknown strategy",
+                    "unknown strategy '" + wanted + "'; available: " + String.join(", ", names()),
+                    "strategy");
             throw problem;
         }
         if (strategy.requirements().needsLlm() && !llm.isConfigured()) {
-            throw new ApiProblem(HttpStatus.BAD_REQUEST, "llm-not-configured", "No LLM configured",
+            throw new ApiProblem(
+                    HttpStatus.BAD_REQUEST,
+                    "llm-not-configured",
+                    "No LLM configured",
                     "strategy '" + wanted + "' needs an LLM, and none is configured; set OPENAI_API_KEY or "
-                            + "LOREKEEPER_LLM_BASE_URL, or use a strategy that needs none: " + String.join(", ", offline()),
+                            + "LOREKEEPER_LLM_BASE_URL, or use a strategy that needs none: "
+                            + String.join(", ", offline()),
                     "strategy");
         }
         return strategy;
     }
 
     private List<String> offline() {
-        return byName.values().stream().filter(s -> !s.requirements().needsLlm()).map(AnswerStrategy::name).toList();
+        return byName.values().stream()
+                .filter(s -> !s.requirements().needsLlm())
+                .map(AnswerStrategy::name)
+                .toList();
     }
 }

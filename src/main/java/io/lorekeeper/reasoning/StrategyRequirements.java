@@ -14,7 +14,8 @@ import java.util.Set;
  *                         runs without one lists it in its {@code degraded} list
  * @param summary          one line for listings and error messages
  */
-public record StrategyRequirements(boolean needsLlm, Set<String> memoryStages, Set<String> optionalMemories, String summary) {
+public record StrategyRequirements(
+        boolean needsLlm, Set<String> memoryStages, Set<String> optionalMemories, String summary) {
 
     public StrategyRequirements {
         memoryStages = Set.copyOf(memoryStages);

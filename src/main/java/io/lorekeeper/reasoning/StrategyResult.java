@@ -12,8 +12,13 @@ import java.util.List;
  * @param choiceIndex   index of the chosen choice for multiple-choice questions, else null
  * @param budgetLimited true when the strategy stopped on its budget and this is its best answer so far
  */
-public record StrategyResult(String answer, String mode, List<Citation> citations, double confidence,
-        Integer choiceIndex, boolean budgetLimited) {
+public record StrategyResult(
+        String answer,
+        String mode,
+        List<Citation> citations,
+        double confidence,
+        Integer choiceIndex,
+        boolean budgetLimited) {
 
     public static final String EXTRACTIVE = "extractive";
     public static final String GENERATED = "generated";

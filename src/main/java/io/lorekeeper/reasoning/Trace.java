@@ -10,5 +10,5 @@ public interface Trace {
     void record(String type, Object payload);
 
     /** A trace that keeps nothing, for strategies called outside a question (benchmarks, tests). */
-    Trace NONE = (type, payload) -> { };
+    Trace NONE = (type, payload) -> {};
 }

@@ -7,6 +7,15 @@
  * ({@code comorag_unit}, {@code comorag_triple}, {@code comorag_summary}); chunks are read through
  * the document module's API.
  */
-@io.lorekeeper.platform.OwnsTables({"graph", "graph_node", "graph_edge", "graph_summary", "comorag_unit", "comorag_triple", "comorag_summary"})
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "memory", "platform", "retrieval", "security", "text"})
+@io.lorekeeper.platform.OwnsTables({
+    "graph",
+    "graph_node",
+    "graph_edge",
+    "graph_summary",
+    "comorag_unit",
+    "comorag_triple",
+    "comorag_summary"
+})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document", "llm", "memory", "platform", "retrieval", "security", "text"})
 package io.lorekeeper.reasoning;

@@ -39,7 +39,12 @@ class DeepSearch {
      * @param maxShare feedback terms in more than this share of the searched chunks bridge to nothing
      *                 (speakers' names in a conversation, a novel's hero)
      */
-    record Settings(int feedbackChunks, int expansionTerms, double termWeight, double rocchio, double secondPassWeight,
+    record Settings(
+            int feedbackChunks,
+            int expansionTerms,
+            double termWeight,
+            double rocchio,
+            double secondPassWeight,
             double maxShare) {
 
         /** Chosen on LoCoMo dev3 among eight variants (docs/benchmarks.md, 2026-11-25). */
@@ -62,22 +67,31 @@ class DeepSearch {
     List<SearchHit> search(List<UUID> documentIds, String query, int k, Settings settings) {
         int depth = Math.max(30, 3 * k);
         float[] queryVector = embeddings.query(query);
-        CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(() -> Retriever.hits(chunks.keyword(documentIds, query, depth)), parallel);
+        CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(
+                () -> Retriever.hits(chunks.keyword(documentIds, query, depth)), parallel);
         List<SearchHit> byVector = Retriever.hits(chunks.nearest(documentIds, queryVector, depth));
         List<SearchHit> byKeywordFirst = byKeyword.join();
         List<SearchHit> first = RankFusion.fuse(List.of(byVector, byKeywordFirst), depth);
         if (first.isEmpty()) {
             return first;
         }
-        List<ChunkHit.Key> feedback = first.stream().limit(settings.feedbackChunks())
-                .map(hit -> new ChunkHit.Key(hit.documentId(), hit.chunkOrdinal())).toList();
+        List<ChunkHit.Key> feedback = first.stream()
+                .limit(settings.feedbackChunks())
+                .map(hit -> new ChunkHit.Key(hit.documentId(), hit.chunkOrdinal()))
+                .toList();
 
-        CompletableFuture<List<SearchHit>> expanded = CompletableFuture.supplyAsync(() -> {
-            List<KeywordTerm> terms = feedbackTerms(documentIds, feedback, query, settings);
-            return terms.isEmpty() ? List.<SearchHit>of() : Retriever.hits(chunks.keyword(documentIds, query, terms, depth));
-        }, parallel);
-        List<SearchHit> moved = settings.rocchio() <= 0 ? List.of()
-                : Retriever.hits(chunks.nearest(documentIds, rocchio(queryVector, chunks.vectorsOf(feedback), settings.rocchio()), depth));
+        CompletableFuture<List<SearchHit>> expanded = CompletableFuture.supplyAsync(
+                () -> {
+                    List<KeywordTerm> terms = feedbackTerms(documentIds, feedback, query, settings);
+                    return terms.isEmpty()
+                            ? List.<SearchHit>of()
+                            : Retriever.hits(chunks.keyword(documentIds, query, terms, depth));
+                },
+                parallel);
+        List<SearchHit> moved = settings.rocchio() <= 0
+                ? List.of()
+                : Retriever.hits(chunks.nearest(
+                        documentIds, rocchio(queryVector, chunks.vectorsOf(feedback), settings.rocchio()), depth));
         double w = settings.secondPassWeight();
         return RankFusion.fuse(List.of(byVector, byKeywordFirst, moved, expanded.join()), new double[] {1, 1, w, w}, k);
     }
@@ -86,12 +100,15 @@ class DeepSearch {
      * The feedback chunks' terms that bridge best: in more of those chunks, rarer in the searched
      * documents; the query's own terms and terms too common to bridge left out.
      */
-    List<KeywordTerm> feedbackTerms(List<UUID> documentIds, List<ChunkHit.Key> feedback, String query, Settings settings) {
+    List<KeywordTerm> feedbackTerms(
+            List<UUID> documentIds, List<ChunkHit.Key> feedback, String query, Settings settings) {
         List<FeedbackLexeme> lexemes = new ArrayList<>(chunks.feedbackLexemes(documentIds, feedback, query));
         lexemes.removeIf(l -> l.share() > settings.maxShare());
-        lexemes.sort(Comparator.comparingDouble((FeedbackLexeme l) -> l.chunks() * l.idf()).reversed()
+        lexemes.sort(Comparator.comparingDouble((FeedbackLexeme l) -> l.chunks() * l.idf())
+                .reversed()
                 .thenComparing(FeedbackLexeme::lexeme));
-        return lexemes.stream().limit(settings.expansionTerms())
+        return lexemes.stream()
+                .limit(settings.expansionTerms())
                 .map(l -> new KeywordTerm(l.lexeme(), l.df(), l.idf(), settings.termWeight()))
                 .toList();
     }

@@ -1,6 +1,5 @@
 package io.lorekeeper.retrieval;
 
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +12,7 @@ final class RankFusion {
 
     static final int C = 60;
 
-    private RankFusion() {
-    }
+    private RankFusion() {}
 
     static List<SearchHit> fuse(List<List<SearchHit>> rankings, int k) {
         double[] equal = new double[rankings.size()];
@@ -38,7 +36,8 @@ final class RankFusion {
             }
         }
         return scores.entrySet().stream()
-                .sorted(Map.Entry.<SearchHit.ChunkKey, Double>comparingByValue().reversed()
+                .sorted(Map.Entry.<SearchHit.ChunkKey, Double>comparingByValue()
+                        .reversed()
                         .thenComparing(e -> e.getKey().documentId())
                         .thenComparing(e -> e.getKey().ordinal()))
                 .limit(k)

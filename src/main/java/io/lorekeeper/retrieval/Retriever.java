@@ -38,8 +38,15 @@ public class Retriever {
     }
 
     static SearchHit hit(ChunkHit chunk) {
-        return new SearchHit(chunk.documentId(), chunk.ordinal(), chunk.pageOrdinal(), chunk.start(), chunk.end(), chunk.text(),
-                chunk.turnIds(), chunk.score());
+        return new SearchHit(
+                chunk.documentId(),
+                chunk.ordinal(),
+                chunk.pageOrdinal(),
+                chunk.start(),
+                chunk.end(),
+                chunk.text(),
+                chunk.turnIds(),
+                chunk.score());
     }
 
     static List<SearchHit> hits(List<ChunkHit> found) {
@@ -70,7 +77,8 @@ public class Retriever {
      */
     public List<SearchHit> hybrid(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
-        CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
+        CompletableFuture<List<SearchHit>> byKeyword =
+                CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
         List<SearchHit> byVector = vector(documentIds, query, depth);
         return RankFusion.fuse(List.of(byVector, byKeyword.join()), k);
     }
@@ -103,9 +111,18 @@ public class Retriever {
     }
 
     public Optional<PageText> page(UUID documentId, int ordinal) {
-        return chunks.page(documentId, ordinal).map(page -> new PageText(documentId, ordinal, page.firstChunk(), page.lastChunk(),
-                page.start(), page.end(), page.tokenCount(), page.sessionId(), page.header(),
-                documents.text(documentId).substring(page.start(), page.end())));
+        return chunks.page(documentId, ordinal)
+                .map(page -> new PageText(
+                        documentId,
+                        ordinal,
+                        page.firstChunk(),
+                        page.lastChunk(),
+                        page.start(),
+                        page.end(),
+                        page.tokenCount(),
+                        page.sessionId(),
+                        page.header(),
+                        documents.text(documentId).substring(page.start(), page.end())));
     }
 
     /**
@@ -122,22 +139,20 @@ public class Retriever {
                 });
     }
 
-    public record SessionHeader(UUID documentId, int start, int end, String text) {
-    }
+    public record SessionHeader(UUID documentId, int start, int end, String text) {}
 
     /** A GAM memo: the memorizer's note about one page, with the page's span. */
-    public record MemoText(UUID documentId, int pageOrdinal, int start, int end, String text) {
-    }
+    public record MemoText(UUID documentId, int pageOrdinal, int start, int end, String text) {}
 
     /** Every memo of the documents, in document and page order; empty when the memos stage has not run. */
     public List<MemoText> memos(List<UUID> documentIds) {
         return memos.of(documentIds).stream()
-                .map(m -> new MemoText(m.documentId(), m.pageOrdinal(), m.start(), m.end(), m.text())).toList();
+                .map(m -> new MemoText(m.documentId(), m.pageOrdinal(), m.start(), m.end(), m.text()))
+                .toList();
     }
 
     /** A memo found by similarity to a query: the page it is about, and the cosine similarity. */
-    public record MemoHit(UUID documentId, int pageOrdinal, double score) {
-    }
+    public record MemoHit(UUID documentId, int pageOrdinal, double score) {}
 
     /**
      * The memos most similar to the query (cosine over their embeddings), best first: pages found by
@@ -146,7 +161,9 @@ public class Retriever {
      * embedded are skipped.
      */
     public List<MemoHit> memoVector(List<UUID> documentIds, String query, int k) {
-        return memos.nearest(documentIds, query, k).stream().map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score())).toList();
+        return memos.nearest(documentIds, query, k).stream()
+                .map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score()))
+                .toList();
     }
 
     public int pageCount(UUID documentId) {

@@ -16,8 +16,8 @@ import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 @RestController
@@ -35,34 +35,75 @@ class SearchController {
     }
 
     record SearchRequest(
-            @Schema(description = "Documents to search (all READY)", requiredMode = Schema.RequiredMode.REQUIRED) List<UUID> documentIds,
-            @Schema(description = "What to look for", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 4000)
+            @Schema(description = "Documents to search (all READY)", requiredMode = Schema.RequiredMode.REQUIRED)
+            List<UUID> documentIds,
+
+            @Schema(
+                    description = "What to look for",
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    minLength = 1,
+                    maxLength = 4000)
             String query,
-            @Schema(description = "Ranking", allowableValues = {"vector", "keyword", "hybrid", "deep"}, defaultValue = "hybrid") String mode,
-            @Schema(description = "Hits to return", minimum = "1", maximum = "100", defaultValue = "10") Integer k,
-            @Schema(description = "Neighbouring chunks on each side to return as context", minimum = "0", maximum = "10",
-                    defaultValue = "0") Integer window) {
-    }
+
+            @Schema(
+                    description = "Ranking",
+                    allowableValues = {"vector", "keyword", "hybrid", "deep"},
+                    defaultValue = "hybrid")
+            String mode,
+
+            @Schema(description = "Hits to return", minimum = "1", maximum = "100", defaultValue = "10")
+            Integer k,
+
+            @Schema(
+                    description = "Neighbouring chunks on each side to return as context",
+                    minimum = "0",
+                    maximum = "10",
+                    defaultValue = "0")
+            Integer window) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(description = "A chunk that matched: `text` is the canonical text in [start, end) (UTF-16 code units)")
-    record Hit(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID documentId, int chunk, int page, int start, int end,
-            double score, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String text,
-            @Schema(description = "Conversation turns the chunk overlaps (conversations only)") List<String> turnIds,
-            @Schema(description = "The chunk with its neighbours, when `window` > 0") Context context) {
-    }
+    record Hit(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            UUID documentId,
+
+            int chunk,
+            int page,
+            int start,
+            int end,
+            double score,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String text,
+
+            @Schema(description = "Conversation turns the chunk overlaps (conversations only)")
+            List<String> turnIds,
+
+            @Schema(description = "The chunk with its neighbours, when `window` > 0")
+            Context context) {}
 
     @Schema(description = "A wider span around a hit: the canonical text in [start, end)")
-    record Context(int start, int end, String text) {
-    }
+    record Context(int start, int end, String text) {}
 
     @Schema(description = "The hits, best first, and how they were ranked")
-    record SearchResponse(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"vector", "keyword", "hybrid", "deep"})
-            String mode, int k, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Hit> hits, long tookMs) {
-    }
+    record SearchResponse(
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"vector", "keyword", "hybrid", "deep"})
+            String mode,
+
+            int k,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            List<Hit> hits,
+
+            long tookMs) {}
 
     @PostMapping("/v1/search")
-    @Operation(operationId = "searchDocuments", summary = "Search documents by vector, keyword (BM25), hybrid (reciprocal-rank fusion) or deep (hybrid plus a second, feedback-steered retrieval)")
+    @Operation(
+            operationId = "searchDocuments",
+            summary =
+                    "Search documents by vector, keyword (BM25), hybrid (reciprocal-rank fusion) or deep (hybrid plus a second, feedback-steered retrieval)")
     @ApiResponse(responseCode = "200", description = "The hits, best first")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -87,15 +128,25 @@ class SearchController {
             throw ApiProblem.invalid("window", "window must be between 0 and 10");
         }
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
-                .map(d -> d.id()).toList();
+                .map(d -> d.id())
+                .toList();
         long started = System.nanoTime();
         List<SearchHit> found = retriever.search(ids, request.query(), mode, k);
         List<Hit> hits = new ArrayList<>();
         for (SearchHit h : found) {
-            hits.add(new Hit(h.documentId(), h.chunkOrdinal(), h.pageOrdinal(), h.start(), h.end(), h.score(), h.text(),
-                    h.turnIds().isEmpty() ? null : h.turnIds(), window == 0 ? null : context(h, window)));
+            hits.add(new Hit(
+                    h.documentId(),
+                    h.chunkOrdinal(),
+                    h.pageOrdinal(),
+                    h.start(),
+                    h.end(),
+                    h.score(),
+                    h.text(),
+                    h.turnIds().isEmpty() ? null : h.turnIds(),
+                    window == 0 ? null : context(h, window)));
         }
-        return new SearchResponse(mode.name().toLowerCase(Locale.ROOT), k, hits, (System.nanoTime() - started) / 1_000_000);
+        return new SearchResponse(
+                mode.name().toLowerCase(Locale.ROOT), k, hits, (System.nanoTime() - started) / 1_000_000);
     }
 
     private Context context(SearchHit hit, int window) {

@@ -8,8 +8,15 @@ import java.util.UUID;
  * its text, the page it belongs to, the conversation turns it covers, and its score under the mode
  * that found it (cosine similarity, BM25, or fused reciprocal rank).
  */
-public record SearchHit(UUID documentId, int chunkOrdinal, int pageOrdinal, int start, int end, String text,
-        List<String> turnIds, double score) {
+public record SearchHit(
+        UUID documentId,
+        int chunkOrdinal,
+        int pageOrdinal,
+        int start,
+        int end,
+        String text,
+        List<String> turnIds,
+        double score) {
 
     public SearchHit withScore(double newScore) {
         return new SearchHit(documentId, chunkOrdinal, pageOrdinal, start, end, text, turnIds, newScore);
@@ -20,6 +27,5 @@ public record SearchHit(UUID documentId, int chunkOrdinal, int pageOrdinal, int 
         return new ChunkKey(documentId, chunkOrdinal);
     }
 
-    public record ChunkKey(UUID documentId, int ordinal) {
-    }
+    public record ChunkKey(UUID documentId, int ordinal) {}
 }

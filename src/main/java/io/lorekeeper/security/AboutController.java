@@ -25,19 +25,32 @@ class AboutController {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record About(
-            @Schema(description = "off (no keys: every caller is the default tenant) or api-keys", allowableValues = {"off", "api-keys"})
+            @Schema(
+                    description = "off (no keys: every caller is the default tenant) or api-keys",
+                    allowableValues = {"off", "api-keys"})
             String authentication,
+
             UUID tenantId,
-            @Schema(description = "The caller's key kind: admin, tenant or internal; absent with authentication off") String caller,
-            @Schema(description = "The caller's key may start evaluations") boolean canEvaluate,
-            @Schema(description = "The caller's quotas in force (0: no limit); absent with authentication off") Quotas quotas) {
-    }
+
+            @Schema(description = "The caller's key kind: admin, tenant or internal; absent with authentication off")
+            String caller,
+
+            @Schema(description = "The caller's key may start evaluations")
+            boolean canEvaluate,
+
+            @Schema(description = "The caller's quotas in force (0: no limit); absent with authentication off")
+            Quotas quotas) {}
 
     @GetMapping("/v1/about")
     @Operation(operationId = "about", summary = "Authentication mode, and the calling tenant with its quotas")
     About about() {
         var caller = CurrentTenant.caller();
-        return new About(settings.mode(), tenant.id(), caller.map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT)).orElse(null),
-                caller.map(Caller::canEvaluate).orElse(!settings.keysRequired()), caller.map(Caller::quotas).orElse(null));
+        return new About(
+                settings.mode(),
+                tenant.id(),
+                caller.map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
+                        .orElse(null),
+                caller.map(Caller::canEvaluate).orElse(!settings.keysRequired()),
+                caller.map(Caller::quotas).orElse(null));
     }
 }

@@ -3,12 +3,13 @@ package io.lorekeeper.security;
 import java.time.Instant;
 import java.util.UUID;
 
-import io.lorekeeper.platform.IllegalTransitionException;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+
+import io.lorekeeper.platform.IllegalTransitionException;
 
 /**
  * A tenant's API key, stored as the SHA-256 of its text. ACTIVE until revoked, and revoked for good:
@@ -21,22 +22,30 @@ import jakarta.persistence.Version;
 class ApiKey {
 
     enum State {
-        ACTIVE, REVOKED
+        ACTIVE,
+        REVOKED
     }
 
     @Id
     private UUID id;
+
     @Version
     private Long version;
+
     @Column(updatable = false)
     private UUID tenantId;
+
     private String name;
     private String prefix;
+
     @Column(updatable = false)
     private byte[] keyHash;
+
     private boolean canEvaluate;
+
     @Column(updatable = false)
     private Instant createdAt;
+
     private Instant revokedAt;
 
     protected ApiKey() {

@@ -65,7 +65,11 @@ class ApiKeyFilter extends OncePerRequestFilter {
             // Kept on the request so the async dispatch of an event stream sees the same caller.
             contexts.saveContext(context, request, response);
         } catch (AuthenticationException refused) {
-            log.debug("{} {} refused: key {} not valid", request.getMethod(), request.getRequestURI(), ApiKeys.masked(key));
+            log.debug(
+                    "{} {} refused: key {} not valid",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    ApiKeys.masked(key));
             SecurityContextHolder.clearContext();
             problems.commence(request, response, refused);
             return;

@@ -27,17 +27,15 @@ class ApiKeys {
     static final String PREFIX = "lk_";
     /** {@code lk_} and 8 characters (48 of the key's 256 bits): enough to recognise a key, useless to guess it. */
     private static final int DISPLAY_LENGTH = PREFIX.length() + 8;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    record NewApiKey(UUID id, String name, String prefix, boolean canEvaluate, Instant createdAt, String key) {
-    }
+    record NewApiKey(UUID id, String name, String prefix, boolean canEvaluate, Instant createdAt, String key) {}
 
-    record ApiKeyView(UUID id, String name, String prefix, boolean canEvaluate, Instant createdAt, Instant revokedAt) {
-    }
+    record ApiKeyView(UUID id, String name, String prefix, boolean canEvaluate, Instant createdAt, Instant revokedAt) {}
 
     /** What a valid key resolves to. */
-    record Holder(UUID keyId, UUID tenantId, String prefix, boolean canEvaluate, Quotas.Overrides quotas) {
-    }
+    record Holder(UUID keyId, UUID tenantId, String prefix, boolean canEvaluate, Quotas.Overrides quotas) {}
 
     private final ApiKeyRepository keys;
     private final Transitions transitions;
@@ -66,13 +64,16 @@ class ApiKeys {
      * anything else (it may be a secret pasted into the wrong header).
      */
     static String masked(String key) {
-        return key != null && key.startsWith(PREFIX) && key.length() > DISPLAY_LENGTH ? key.substring(0, DISPLAY_LENGTH) + "…" : "(not a Lorekeeper key)";
+        return key != null && key.startsWith(PREFIX) && key.length() > DISPLAY_LENGTH
+                ? key.substring(0, DISPLAY_LENGTH) + "…"
+                : "(not a Lorekeeper key)";
     }
 
     @Transactional
     NewApiKey issue(UUID tenantId, String name, boolean canEvaluate) {
         String key = newKey();
-        ApiKey stored = keys.save(new ApiKey(tenantId, name, key.substring(0, DISPLAY_LENGTH), hash(key), canEvaluate, Timestamps.now()));
+        ApiKey stored = keys.save(
+                new ApiKey(tenantId, name, key.substring(0, DISPLAY_LENGTH), hash(key), canEvaluate, Timestamps.now()));
         return new NewApiKey(stored.id(), name, stored.prefix(), canEvaluate, stored.createdAt(), key);
     }
 
@@ -92,7 +93,9 @@ class ApiKeys {
         if (keys.findByIdAndTenantId(keyId, tenantId).isEmpty()) {
             return false;
         }
-        return transitions.apply(keys, keyId, key -> key.revoke(Timestamps.now())).isPresent();
+        return transitions
+                .apply(keys, keyId, key -> key.revoke(Timestamps.now()))
+                .isPresent();
     }
 
     Optional<Holder> find(String presented) {
@@ -100,8 +103,12 @@ class ApiKeys {
         // The index finds the row by hash; the comparison that decides is the constant-time one.
         return keys.findActiveByHash(hash).stream()
                 .filter(active -> MessageDigest.isEqual(hash, active.key().keyHash()))
-                .map(active -> new Holder(active.key().id(), active.key().tenantId(), active.key().prefix(),
-                        active.key().canEvaluate(), active.tenant().quotas()))
+                .map(active -> new Holder(
+                        active.key().id(),
+                        active.key().tenantId(),
+                        active.key().prefix(),
+                        active.key().canEvaluate(),
+                        active.tenant().quotas()))
                 .findFirst();
     }
 }

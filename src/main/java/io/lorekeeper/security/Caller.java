@@ -11,7 +11,11 @@ import java.util.UUID;
  */
 record Caller(Kind kind, UUID tenantId, UUID keyId, String keyPrefix, boolean canEvaluate, Quotas quotas) {
 
-    enum Kind { ADMIN, TENANT, INTERNAL }
+    enum Kind {
+        ADMIN,
+        TENANT,
+        INTERNAL
+    }
 
     static Caller admin() {
         return new Caller(Kind.ADMIN, CurrentTenant.DEFAULT, null, "admin", true, Quotas.NONE);

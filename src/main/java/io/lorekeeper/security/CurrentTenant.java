@@ -32,11 +32,14 @@ public class CurrentTenant {
         if (!settings.keysRequired()) {
             return DEFAULT;
         }
-        throw new IllegalStateException("no authenticated caller on this thread; a background job must use the tenant of its row");
+        throw new IllegalStateException(
+                "no authenticated caller on this thread; a background job must use the tenant of its row");
     }
 
     static Optional<Caller> caller() {
         var authentication = SecurityContextHolder.getContext().getAuthentication();
-        return authentication != null && authentication.getPrincipal() instanceof Caller c ? Optional.of(c) : Optional.empty();
+        return authentication != null && authentication.getPrincipal() instanceof Caller c
+                ? Optional.of(c)
+                : Optional.empty();
     }
 }

@@ -17,7 +17,8 @@ class KeyAuthenticationProvider implements AuthenticationProvider {
     private final Tenants tenants;
     private final QuotaSettings quotas;
 
-    KeyAuthenticationProvider(SecuritySettings settings, ApiKeys keys, InternalKeys internal, Tenants tenants, QuotaSettings quotas) {
+    KeyAuthenticationProvider(
+            SecuritySettings settings, ApiKeys keys, InternalKeys internal, Tenants tenants, QuotaSettings quotas) {
         this.adminKeyHash = settings.keysRequired() ? ApiKeys.hash(settings.adminKey()) : null;
         this.keys = keys;
         this.internal = internal;
@@ -37,13 +38,24 @@ class KeyAuthenticationProvider implements AuthenticationProvider {
         }
         var own = internal.tenantOf(presented);
         if (own.isPresent()) {
-            return KeyAuthentication.of(new Caller(Caller.Kind.INTERNAL, own.get(), null, "internal", false,
+            return KeyAuthentication.of(new Caller(
+                    Caller.Kind.INTERNAL,
+                    own.get(),
+                    null,
+                    "internal",
+                    false,
                     tenants.overrides(own.get()).over(quotas.defaults())));
         }
         return keys.find(presented)
-                .map(h -> KeyAuthentication.of(new Caller(Caller.Kind.TENANT, h.tenantId(), h.keyId(), h.prefix(), h.canEvaluate(),
+                .map(h -> KeyAuthentication.of(new Caller(
+                        Caller.Kind.TENANT,
+                        h.tenantId(),
+                        h.keyId(),
+                        h.prefix(),
+                        h.canEvaluate(),
                         h.quotas().over(quotas.defaults()))))
-                .orElseThrow(() -> new BadCredentialsException("the API key " + ApiKeys.masked(presented) + " is not valid or has been revoked"));
+                .orElseThrow(() -> new BadCredentialsException(
+                        "the API key " + ApiKeys.masked(presented) + " is not valid or has been revoked"));
     }
 
     @Override

@@ -13,7 +13,8 @@ public record Quotas(long requestsPerMinute, long storedBytes, long documents, l
         static final Overrides NONE = new Overrides(null, null, null, null);
 
         Quotas over(Quotas defaults) {
-            return new Quotas(requestsPerMinute != null ? requestsPerMinute : defaults.requestsPerMinute,
+            return new Quotas(
+                    requestsPerMinute != null ? requestsPerMinute : defaults.requestsPerMinute,
                     storedBytes != null ? storedBytes : defaults.storedBytes,
                     documents != null ? documents : defaults.documents,
                     llmTokensPerDay != null ? llmTokensPerDay : defaults.llmTokensPerDay);

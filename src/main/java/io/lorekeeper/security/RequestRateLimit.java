@@ -29,11 +29,12 @@ import io.github.bucket4j.ConsumptionProbe;
  */
 class RequestRateLimit extends OncePerRequestFilter {
 
-    private record BucketKey(UUID tenantId, long perMinute) {
-    }
+    private record BucketKey(UUID tenantId, long perMinute) {}
 
     /** A changed limit makes a new key, so a new bucket; idle tenants' buckets are dropped. */
-    private final Cache<BucketKey, Bucket> buckets = Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).build();
+    private final Cache<BucketKey, Bucket> buckets =
+            Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).build();
+
     private final FilterProblems problems;
 
     RequestRateLimit(FilterProblems problems) {
@@ -46,16 +47,32 @@ class RequestRateLimit extends OncePerRequestFilter {
         var authentication = SecurityContextHolder.getContext().getAuthentication();
         if (authentication != null && authentication.getPrincipal() instanceof Caller caller && caller.rateLimited()) {
             long limit = caller.quotas().requestsPerMinute();
-            Bucket bucket = buckets.get(new BucketKey(caller.tenantId(), limit), k -> Bucket.builder()
-                    .addLimit(Bandwidth.builder().capacity(limit).refillGreedy(limit, Duration.ofMinutes(1)).build()).build());
+            Bucket bucket = buckets.get(
+                    new BucketKey(caller.tenantId(), limit),
+                    k -> Bucket.builder()
+                            .addLimit(Bandwidth.builder()
+                                    .capacity(limit)
+                                    .refillGreedy(limit, Duration.ofMinutes(1))
+                                    .build())
+                            .build());
             ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
             if (!probe.isConsumed()) {
                 Duration wait = Duration.ofNanos(probe.getNanosToWaitForRefill());
                 long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
                 response.setHeader("Retry-After", Long.toString(seconds));
-                problems.write(response, HttpStatus.TOO_MANY_REQUESTS, "quota-exceeded", "Too many requests",
+                problems.write(
+                        response,
+                        HttpStatus.TOO_MANY_REQUESTS,
+                        "quota-exceeded",
+                        "Too many requests",
                         "this tenant may send " + limit + " requests per minute; retry in " + seconds + " s",
-                        Map.of("quota", "requests-per-minute", "limit", limit, "resetsAt", Instant.now().plus(wait).toString()));
+                        Map.of(
+                                "quota",
+                                "requests-per-minute",
+                                "limit",
+                                limit,
+                                "resetsAt",
+                                Instant.now().plus(wait).toString()));
                 return;
             }
         }

@@ -36,7 +36,8 @@ class SecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, KeyAuthenticationProvider keys, FilterProblems problems) throws Exception {
+    SecurityFilterChain apiSecurity(HttpSecurity http, KeyAuthenticationProvider keys, FilterProblems problems)
+            throws Exception {
         http.csrf(c -> c.disable())
                 .httpBasic(b -> b.disable())
                 .formLogin(f -> f.disable())
@@ -47,16 +48,21 @@ class SecurityConfiguration {
         if (!settings.keysRequired()) {
             return http.authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
         }
-        return http
-                .addFilterBefore(new ApiKeyFilter(new ProviderManager(keys), problems), AnonymousAuthenticationFilter.class)
+        return http.addFilterBefore(
+                        new ApiKeyFilter(new ProviderManager(keys), problems), AnonymousAuthenticationFilter.class)
                 .addFilterAfter(new RequestRateLimit(problems), AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(a -> a
                         // The async dispatch of an event stream and error dispatches were authorised with the request.
-                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
-                        .requestMatchers("/v1/tenants", "/v1/tenants/**").hasAuthority(KeyAuthentication.ADMIN)
-                        .requestMatchers(HttpMethod.POST, "/v1/evaluations").hasAnyAuthority(KeyAuthentication.ADMIN, KeyAuthentication.EVALUATE)
-                        .requestMatchers("/v1/**", "/mcp", "/mcp/**").authenticated()
-                        .anyRequest().permitAll())
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
+                        .permitAll()
+                        .requestMatchers("/v1/tenants", "/v1/tenants/**")
+                        .hasAuthority(KeyAuthentication.ADMIN)
+                        .requestMatchers(HttpMethod.POST, "/v1/evaluations")
+                        .hasAnyAuthority(KeyAuthentication.ADMIN, KeyAuthentication.EVALUATE)
+                        .requestMatchers("/v1/**", "/mcp", "/mcp/**")
+                        .authenticated()
+                        .anyRequest()
+                        .permitAll())
                 .build();
     }
 
@@ -87,7 +93,8 @@ class SecurityConfiguration {
         }
 
         @Override
-        public jakarta.servlet.http.HttpServletResponse getFirewalledResponse(jakarta.servlet.http.HttpServletResponse response) {
+        public jakarta.servlet.http.HttpServletResponse getFirewalledResponse(
+                jakarta.servlet.http.HttpServletResponse response) {
             return response;
         }
     }

@@ -12,8 +12,7 @@ public interface StoredContent {
      * @param documents documents the tenant stores
      * @param bytes     their canonical text in UTF-8 bytes
      */
-    record Stored(long documents, long bytes) {
-    }
+    record Stored(long documents, long bytes) {}
 
     Stored of(UUID tenantId);
 }

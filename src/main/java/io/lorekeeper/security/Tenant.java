@@ -20,14 +20,18 @@ class Tenant {
 
     @Id
     private UUID id;
+
     @Version
     private Long version;
+
     private String name;
     /** null: the configured default (lorekeeper.quotas.*); 0: no limit. */
     private Integer requestsPerMinute;
+
     private Long maxStoredBytes;
     private Integer maxDocuments;
     private Long llmTokensPerDay;
+
     @Column(updatable = false)
     private Instant createdAt;
 

@@ -42,20 +42,33 @@ class TenantController {
         this.quotas = quotas;
     }
 
-    @Schema(description = "A tenant's own quota values: absent takes the service default (lorekeeper.quotas.*), 0 lifts the limit")
-    record QuotaValues(Long requestsPerMinute, Long storedBytes, Long documents, Long llmTokensPerDay) {
-    }
+    @Schema(
+            description =
+                    "A tenant's own quota values: absent takes the service default (lorekeeper.quotas.*), 0 lifts the limit")
+    record QuotaValues(Long requestsPerMinute, Long storedBytes, Long documents, Long llmTokensPerDay) {}
 
-    record CreateTenant(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, QuotaValues quotas) {
-    }
+    record CreateTenant(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String name,
 
-    record TenantView(UUID id, String name, Instant createdAt,
-            @Schema(description = "The quotas in force (0: no limit)") Quotas quotas,
-            @Schema(description = "The tenant's own values; null fields take the defaults") QuotaValues overrides) {
-    }
+            QuotaValues quotas) {}
 
-    record CreateKey(String name, @Schema(description = "May start evaluations (POST /v1/evaluations)") Boolean canEvaluate) {
-    }
+    record TenantView(
+            UUID id,
+            String name,
+            Instant createdAt,
+
+            @Schema(description = "The quotas in force (0: no limit)")
+            Quotas quotas,
+
+            @Schema(description = "The tenant's own values; null fields take the defaults")
+            QuotaValues overrides) {}
+
+    record CreateKey(
+            String name,
+
+            @Schema(description = "May start evaluations (POST /v1/evaluations)")
+            Boolean canEvaluate) {}
 
     @PostMapping("/v1/tenants")
     @Operation(operationId = "createTenant", summary = "Create a tenant, optionally with its own quotas")
@@ -67,7 +80,8 @@ class TenantController {
         }
         String name = request.name() == null ? "" : request.name().strip();
         if (name.isEmpty() || name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
-            throw ApiProblem.invalid("name", "name must be 1 to " + MAX_NAME_LENGTH + " characters without control characters");
+            throw ApiProblem.invalid(
+                    "name", "name must be 1 to " + MAX_NAME_LENGTH + " characters without control characters");
         }
         StorableText.require("name", name);
         Quotas.Overrides overrides = overrides(request.quotas());
@@ -75,7 +89,8 @@ class TenantController {
         try {
             tenant = tenants.create(name, overrides);
         } catch (DataIntegrityViolationException taken) { // the unique name: the only constraint a new tenant can break
-            throw ApiProblem.conflict("duplicate-name", "Name taken", "a tenant named '" + name + "' exists already", "name");
+            throw ApiProblem.conflict(
+                    "duplicate-name", "Name taken", "a tenant named '" + name + "' exists already", "name");
         }
         return ResponseEntity.created(URI.create("/v1/tenants/" + tenant.id())).body(view(tenant));
     }
@@ -95,13 +110,17 @@ class TenantController {
     }
 
     @DeleteMapping("/v1/tenants/{id}")
-    @Operation(operationId = "deleteTenant", summary = "Delete the tenant and everything it owns",
-            description = "Its keys, documents with every memory built from them, questions, traces, evaluations, usage records and cached replies.")
+    @Operation(
+            operationId = "deleteTenant",
+            summary = "Delete the tenant and everything it owns",
+            description =
+                    "Its keys, documents with every memory built from them, questions, traces, evaluations, usage records and cached replies.")
     @ApiResponse(responseCode = "204", description = "Deleted")
     ResponseEntity<Void> delete(@PathVariable UUID id) {
         requireKeysMode();
         if (CurrentTenant.DEFAULT.equals(id)) {
-            throw ApiProblem.conflict("default-tenant", "Default tenant", "the built-in default tenant cannot be deleted", null);
+            throw ApiProblem.conflict(
+                    "default-tenant", "Default tenant", "the built-in default tenant cannot be deleted", null);
         }
         if (!tenants.delete(id)) {
             throw ApiProblem.notFound("Tenant", id);
@@ -110,22 +129,33 @@ class TenantController {
     }
 
     @PostMapping("/v1/tenants/{id}/keys")
-    @Operation(operationId = "createApiKey", summary = "Create an API key for the tenant", description = "The key is in this response only; the service keeps just its hash.")
+    @Operation(
+            operationId = "createApiKey",
+            summary = "Create an API key for the tenant",
+            description = "The key is in this response only; the service keeps just its hash.")
     @ApiResponse(responseCode = "201", description = "Created; `key` is shown this once")
-    ResponseEntity<ApiKeys.NewApiKey> createKey(@PathVariable UUID id, @RequestBody(required = false) CreateKey request) {
+    ResponseEntity<ApiKeys.NewApiKey> createKey(
+            @PathVariable UUID id, @RequestBody(required = false) CreateKey request) {
         requireKeysMode();
         find(id);
-        String name = request == null || request.name() == null || request.name().isBlank() ? "key" : request.name().strip();
+        String name =
+                request == null || request.name() == null || request.name().isBlank()
+                        ? "key"
+                        : request.name().strip();
         if (name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
-            throw ApiProblem.invalid("name", "name must be at most " + MAX_NAME_LENGTH + " characters without control characters");
+            throw ApiProblem.invalid(
+                    "name", "name must be at most " + MAX_NAME_LENGTH + " characters without control characters");
         }
         boolean canEvaluate = request != null && Boolean.TRUE.equals(request.canEvaluate());
         ApiKeys.NewApiKey issued = keys.issue(id, name, canEvaluate);
-        return ResponseEntity.created(URI.create("/v1/tenants/" + id + "/keys/" + issued.id())).body(issued);
+        return ResponseEntity.created(URI.create("/v1/tenants/" + id + "/keys/" + issued.id()))
+                .body(issued);
     }
 
     @GetMapping("/v1/tenants/{id}/keys")
-    @Operation(operationId = "listApiKeys", summary = "The tenant's keys (prefix only, never the key), revoked ones with when")
+    @Operation(
+            operationId = "listApiKeys",
+            summary = "The tenant's keys (prefix only, never the key), revoked ones with when")
     List<ApiKeys.ApiKeyView> listKeys(@PathVariable UUID id) {
         requireKeysMode();
         find(id);
@@ -133,7 +163,11 @@ class TenantController {
     }
 
     @DeleteMapping("/v1/tenants/{id}/keys/{keyId}")
-    @Operation(operationId = "revokeApiKey", summary = "Revoke a key", description = "Refused from the next request on, on every replica (keys are not cached). A key is revoked once: revoking it again is a 409.")
+    @Operation(
+            operationId = "revokeApiKey",
+            summary = "Revoke a key",
+            description =
+                    "Refused from the next request on, on every replica (keys are not cached). A key is revoked once: revoking it again is a 409.")
     @ApiResponse(responseCode = "204", description = "Revoked")
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable UUID keyId) {
@@ -151,14 +185,22 @@ class TenantController {
 
     private void requireKeysMode() {
         if (!settings.keysRequired()) {
-            throw new ApiProblem(HttpStatus.FORBIDDEN, "authentication-off", "Authentication is off",
-                    "tenants and keys need an admin key: set LOREKEEPER_ADMIN_KEY (lorekeeper.security.admin-key) and restart", null);
+            throw new ApiProblem(
+                    HttpStatus.FORBIDDEN,
+                    "authentication-off",
+                    "Authentication is off",
+                    "tenants and keys need an admin key: set LOREKEEPER_ADMIN_KEY (lorekeeper.security.admin-key) and restart",
+                    null);
         }
     }
 
     private TenantView view(Tenant tenant) {
         Quotas.Overrides o = tenant.quotas();
-        return new TenantView(tenant.id(), tenant.name(), tenant.createdAt(), o.over(quotas.defaults()),
+        return new TenantView(
+                tenant.id(),
+                tenant.name(),
+                tenant.createdAt(),
+                o.over(quotas.defaults()),
                 new QuotaValues(o.requestsPerMinute(), o.storedBytes(), o.documents(), o.llmTokensPerDay()));
     }
 
@@ -170,7 +212,8 @@ class TenantController {
         nonNegative("quotas.storedBytes", values.storedBytes(), Long.MAX_VALUE);
         nonNegative("quotas.documents", values.documents(), Integer.MAX_VALUE);
         nonNegative("quotas.llmTokensPerDay", values.llmTokensPerDay(), Long.MAX_VALUE);
-        return new Quotas.Overrides(values.requestsPerMinute(), values.storedBytes(), values.documents(), values.llmTokensPerDay());
+        return new Quotas.Overrides(
+                values.requestsPerMinute(), values.storedBytes(), values.documents(), values.llmTokensPerDay());
     }
 
     private static void nonNegative(String field, Long value, long max) {

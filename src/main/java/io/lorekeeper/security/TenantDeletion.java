@@ -8,5 +8,4 @@ import java.util.UUID;
  * the call log, cached replies, graph summaries) forgets it in a synchronous listener, so the whole
  * deletion commits or rolls back as one.
  */
-public record TenantDeletion(UUID tenantId) {
-}
+public record TenantDeletion(UUID tenantId) {}

@@ -3,7 +3,6 @@ package io.lorekeeper.security;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -38,22 +37,32 @@ public class TenantQuotas {
      */
     public void requireStorage(String addedText, int addedDocuments) {
         Caller caller = CurrentTenant.caller().orElse(null);
-        if (caller == null || (caller.quotas().storedBytes() <= 0 && caller.quotas().documents() <= 0)) {
+        if (caller == null
+                || (caller.quotas().storedBytes() <= 0 && caller.quotas().documents() <= 0)) {
             return;
         }
         long addedBytes = utf8Length(addedText);
         StoredContent.Stored stored = storedContent.of(caller.tenantId());
         long maxDocuments = caller.quotas().documents();
         if (addedDocuments > 0 && maxDocuments > 0 && stored.documents() + addedDocuments > maxDocuments) {
-            throw quota(HttpStatus.CONTENT_TOO_LARGE, "documents", "Document quota exceeded",
-                    "this tenant may store " + maxDocuments + " documents and has " + stored.documents() + "; delete some first", maxDocuments)
+            throw quota(
+                            HttpStatus.CONTENT_TOO_LARGE,
+                            "documents",
+                            "Document quota exceeded",
+                            "this tenant may store " + maxDocuments + " documents and has " + stored.documents()
+                                    + "; delete some first",
+                            maxDocuments)
                     .with("used", stored.documents());
         }
         long maxBytes = caller.quotas().storedBytes();
         if (maxBytes > 0 && stored.bytes() + addedBytes > maxBytes) {
-            throw quota(HttpStatus.CONTENT_TOO_LARGE, "stored-bytes", "Storage quota exceeded",
-                    "this tenant may store " + maxBytes + " bytes of text and has " + stored.bytes() + "; this request adds "
-                            + addedBytes + "; delete documents first", maxBytes)
+            throw quota(
+                            HttpStatus.CONTENT_TOO_LARGE,
+                            "stored-bytes",
+                            "Storage quota exceeded",
+                            "this tenant may store " + maxBytes + " bytes of text and has " + stored.bytes()
+                                    + "; this request adds " + addedBytes + "; delete documents first",
+                            maxBytes)
                     .with("used", stored.bytes());
         }
     }
@@ -64,16 +73,23 @@ public class TenantQuotas {
         if (caller == null || caller.quotas().llmTokensPerDay() <= 0) {
             return;
         }
-        Instant dayStart = LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant dayStart =
+                LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
         long spent = tokenSpend.billedSince(caller.tenantId(), dayStart);
         long limit = caller.quotas().llmTokensPerDay();
         if (spent >= limit) {
             Instant resets = dayStart.plusSeconds(86_400);
-            long retryAfter = Math.max(1, resets.getEpochSecond() - Instant.now().getEpochSecond());
-            throw quota(HttpStatus.TOO_MANY_REQUESTS, "llm-tokens-per-day", "LLM token quota exceeded",
-                    "this tenant has spent " + spent + " of its " + limit + " model tokens for today (UTC); the quota resets at " + resets,
-                    limit)
-                    .with("used", spent).with("resetsAt", resets.toString())
+            long retryAfter =
+                    Math.max(1, resets.getEpochSecond() - Instant.now().getEpochSecond());
+            throw quota(
+                            HttpStatus.TOO_MANY_REQUESTS,
+                            "llm-tokens-per-day",
+                            "LLM token quota exceeded",
+                            "this tenant has spent " + spent + " of its " + limit
+                                    + " model tokens for today (UTC); the quota resets at " + resets,
+                            limit)
+                    .with("used", spent)
+                    .with("resetsAt", resets.toString())
                     .header("Retry-After", Long.toString(retryAfter));
         }
     }
@@ -86,7 +102,9 @@ public class TenantQuotas {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {
@@ -97,6 +115,8 @@ public class TenantQuotas {
     }
 
     private static ApiProblem quota(HttpStatus status, String quota, String title, String detail, long limit) {
-        return new ApiProblem(status, "quota-exceeded", title, detail, null).with("quota", quota).with("limit", limit);
+        return new ApiProblem(status, "quota-exceeded", title, detail, null)
+                .with("quota", quota)
+                .with("limit", limit);
     }
 }

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.persistence.LockModeType;
+
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
-
-import jakarta.persistence.LockModeType;
 
 /** The tenants. */
 interface TenantRepository extends JpaRepository<Tenant, UUID> {

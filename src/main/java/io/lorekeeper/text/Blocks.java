@@ -20,8 +20,7 @@ public final class Blocks {
         }
     }
 
-    private Blocks() {
-    }
+    private Blocks() {}
 
     public static List<Block> split(String text, int from, int firstIndex, int maxTokens) {
         List<Block> blocks = new ArrayList<>();

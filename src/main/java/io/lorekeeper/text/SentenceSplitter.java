@@ -16,13 +16,12 @@ import java.util.Set;
 public final class SentenceSplitter {
 
     private static final Set<String> ABBREVIATIONS = Set.of(
-            "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "capt", "col", "gen", "lt", "rev", "hon",
-            "messrs", "mme", "mlle", "vs", "etc", "e.g", "i.e", "mt", "ft", "sgt", "esq", "co", "inc",
-            "ltd", "vol", "fig", "approx", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
-            "sep", "sept", "oct", "nov", "dec");
+            "mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "capt", "col", "gen", "lt", "rev", "hon", "messrs",
+            "mme", "mlle", "vs", "etc", "e.g", "i.e", "mt", "ft", "sgt", "esq", "co", "inc", "ltd", "vol", "fig",
+            "approx", "dept", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+            "dec");
 
-    private SentenceSplitter() {
-    }
+    private SentenceSplitter() {}
 
     public static List<Span> split(String text) {
         return split(text, 0, text.length());
@@ -94,8 +93,8 @@ public final class SentenceSplitter {
     }
 
     private static boolean isTerminatorOrCloser(char c) {
-        return c == '.' || c == '!' || c == '?' || c == '…' || c == '"' || c == '\'' || c == '”' || c == '’'
-                || c == ')' || c == ']' || c == '»';
+        return c == '.' || c == '!' || c == '?' || c == '…' || c == '"' || c == '\'' || c == '”' || c == '’' || c == ')'
+                || c == ']' || c == '»';
     }
 
     private static boolean isBlankLineAhead(String text, int newline, int to) {

@@ -19,8 +19,7 @@ public final class Terms {
 
     private static final Analyzer ANALYZER = new EnglishAnalyzer();
 
-    private Terms() {
-    }
+    private Terms() {}
 
     public static List<String> of(String text) {
         List<String> terms = new ArrayList<>();

@@ -13,8 +13,7 @@ public final class TokenCounter {
 
     private static final Encoding ENCODING = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
-    private TokenCounter() {
-    }
+    private TokenCounter() {}
 
     public static int count(String text) {
         return text.isEmpty() ? 0 : ENCODING.countTokensOrdinary(text);

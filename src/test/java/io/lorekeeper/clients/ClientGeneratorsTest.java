@@ -42,26 +42,59 @@ class ClientGeneratorsTest {
         assertThat(api.getInfo().getLicense().getIdentifier()).isEqualTo("Apache-2.0");
         assertThat(api.getServers()).isNotEmpty();
         Set<String> ids = new TreeSet<>();
-        api.getPaths().values().forEach(path -> path.readOperations().stream().map(Operation::getOperationId).forEach(ids::add));
-        assertThat(ids).contains("createDocument", "uploadDocumentFile", "listDocuments", "getDocument", "deleteDocument",
-                "getDocumentText", "listTurns", "getDocumentGraph", "appendSessions", "reindexDocument", "searchDocuments",
-                "askQuestion", "getQuestion", "getQuestionTrace", "streamQuestionEvents", "retryQuestion", "listStrategies",
-                "startEvaluation", "getEvaluation", "retryEvaluation", "getUsage");
+        api.getPaths()
+                .values()
+                .forEach(path -> path.readOperations().stream()
+                        .map(Operation::getOperationId)
+                        .forEach(ids::add));
+        assertThat(ids)
+                .contains(
+                        "createDocument",
+                        "uploadDocumentFile",
+                        "listDocuments",
+                        "getDocument",
+                        "deleteDocument",
+                        "getDocumentText",
+                        "listTurns",
+                        "getDocumentGraph",
+                        "appendSessions",
+                        "reindexDocument",
+                        "searchDocuments",
+                        "askQuestion",
+                        "getQuestion",
+                        "getQuestionTrace",
+                        "streamQuestionEvents",
+                        "retryQuestion",
+                        "listStrategies",
+                        "startEvaluation",
+                        "getEvaluation",
+                        "retryEvaluation",
+                        "getUsage");
         // Every operation answers JSON (or its event stream) and documents its refusals as problems.
-        api.getPaths().forEach((path, item) -> item.readOperations().forEach(op -> op.getResponses().forEach((code, response) -> {
-            if (response.get$ref() != null) {
-                assertThat(response.get$ref()).as("%s %s", op.getOperationId(), code).startsWith("#/components/responses/");
-            } else if (code.startsWith("2") && response.getContent() != null) {
-                assertThat(response.getContent().keySet()).as("%s %s", op.getOperationId(), code)
-                        .allMatch(type -> type.equals("application/json") || type.equals("text/event-stream"));
-            } else if (code.startsWith("4")) {
-                assertThat(response.getContent().keySet()).as("%s %s", op.getOperationId(), code)
-                        .containsExactly("application/problem+json");
-            }
-        })));
-        assertThat(api.getComponents().getSchemas().get("Problem").getRequired()).containsExactlyInAnyOrder("type", "title", "status");
-        assertThat(api.getComponents().getSchemas().get("CreateTextDocument").getRequired()).containsExactly("text");
-        assertThat(api.getComponents().getSchemas().get("CreateConversation").getRequired()).containsExactly("sessions");
+        api.getPaths()
+                .forEach((path, item) -> item.readOperations()
+                        .forEach(op -> op.getResponses().forEach((code, response) -> {
+                            if (response.get$ref() != null) {
+                                assertThat(response.get$ref())
+                                        .as("%s %s", op.getOperationId(), code)
+                                        .startsWith("#/components/responses/");
+                            } else if (code.startsWith("2") && response.getContent() != null) {
+                                assertThat(response.getContent().keySet())
+                                        .as("%s %s", op.getOperationId(), code)
+                                        .allMatch(type ->
+                                                type.equals("application/json") || type.equals("text/event-stream"));
+                            } else if (code.startsWith("4")) {
+                                assertThat(response.getContent().keySet())
+                                        .as("%s %s", op.getOperationId(), code)
+                                        .containsExactly("application/problem+json");
+                            }
+                        })));
+        assertThat(api.getComponents().getSchemas().get("Problem").getRequired())
+                .containsExactlyInAnyOrder("type", "title", "status");
+        assertThat(api.getComponents().getSchemas().get("CreateTextDocument").getRequired())
+                .containsExactly("text");
+        assertThat(api.getComponents().getSchemas().get("CreateConversation").getRequired())
+                .containsExactly("sessions");
         // Primitive record components are always written, so they are required (PrimitivesRequired).
         assertThat(api.getComponents().getSchemas().get("Citation").getRequired())
                 .containsExactlyInAnyOrder("documentId", "start", "end", "quote");
@@ -69,9 +102,13 @@ class ClientGeneratorsTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"java, native, DocumentsApi.java, createDocument(", "java, restclient, DocumentsApi.java, uploadDocumentFile(",
-            "typescript-fetch, , DocumentsApi.ts, async createDocument("})
-    void generatesWithDefaultValidation(String generator, String library, String apiFile, String method) throws Exception {
+    @CsvSource({
+        "java, native, DocumentsApi.java, createDocument(",
+        "java, restclient, DocumentsApi.java, uploadDocumentFile(",
+        "typescript-fetch, , DocumentsApi.ts, async createDocument("
+    })
+    void generatesWithDefaultValidation(String generator, String library, String apiFile, String method)
+            throws Exception {
         Path out = Path.of("target", "generated-clients", generator + (library == null ? "" : "-" + library));
         CodegenConfigurator configurator = new CodegenConfigurator()
                 .setGeneratorName(generator)
@@ -89,10 +126,14 @@ class ClientGeneratorsTest {
 
         List<File> files = new DefaultGenerator().opts(input).generate();
 
-        File api = files.stream().filter(f -> f.getName().equals(apiFile)).findFirst().orElseThrow();
+        File api = files.stream()
+                .filter(f -> f.getName().equals(apiFile))
+                .findFirst()
+                .orElseThrow();
         String source = Files.readString(api.toPath());
         assertThat(source).contains(method).contains("uploadDocumentFile").contains("getDocumentText");
         assertThat(files.stream().map(File::getName).filter(Objects::nonNull))
-                .anyMatch(name -> name.startsWith("Problem.")).anyMatch(name -> name.startsWith("CreateTextDocument."));
+                .anyMatch(name -> name.startsWith("Problem."))
+                .anyMatch(name -> name.startsWith("CreateTextDocument."));
     }
 }

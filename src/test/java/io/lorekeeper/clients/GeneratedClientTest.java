@@ -77,23 +77,34 @@ class GeneratedClientTest {
         String text = "Harbour log " + marker + ".\nThe keeper of the Skerry light lit the lamp at dusk every evening. "
                 + "A schooner named Marigold passed the northern rocks at nine. The keeper wrote its name in the log.";
 
-        ApiResponse<DocumentAccepted> created = documents.createDocumentWithHttpInfo(new CreateDocumentRequest(
-                new CreateTextDocument().title("Skerry log").text(text).profile(CreateTextDocument.ProfileEnum.RETRIEVAL_ONLY)));
+        ApiResponse<DocumentAccepted> created =
+                documents.createDocumentWithHttpInfo(new CreateDocumentRequest(new CreateTextDocument()
+                        .title("Skerry log")
+                        .text(text)
+                        .profile(CreateTextDocument.ProfileEnum.RETRIEVAL_ONLY)));
         assertThat(created.getStatusCode()).isEqualTo(202);
         UUID textId = created.getData().getId();
         assertThat(created.getHeaders().get("location")).containsExactly("/v1/documents/" + textId);
 
         DocumentAccepted conversation = documents.createDocument(new CreateDocumentRequest(new CreateConversation()
                 .title("Chat " + marker)
-                .sessions(List.of(new Session().dateTime("1:56 pm on 8 May, 2023").turns(List.of(
-                        new Turn().speaker("Caroline").text("I adopted a dog named Biscuit last week! " + marker),
-                        new Turn().speaker("Mel").text("Congratulations, what breed is Biscuit?")))))
+                .sessions(List.of(new Session()
+                        .dateTime("1:56 pm on 8 May, 2023")
+                        .turns(List.of(
+                                new Turn()
+                                        .speaker("Caroline")
+                                        .text("I adopted a dog named Biscuit last week! " + marker),
+                                new Turn().speaker("Mel").text("Congratulations, what breed is Biscuit?")))))
                 .profile(CreateConversation.ProfileEnum.RETRIEVAL_ONLY)));
         assertThat(conversation.getCreated()).isTrue();
 
         Path file = dir.resolve("ferry-notes.md");
-        Files.writeString(file, "# Ferry notes " + marker + "\n\nThe ferry to Inchmurrin leaves at seven.", StandardCharsets.UTF_8);
-        DocumentAccepted uploaded = documents.uploadDocumentFile(file.toFile(), null, "retrieval-only", "{\"source\": \"e2e\"}");
+        Files.writeString(
+                file,
+                "# Ferry notes " + marker + "\n\nThe ferry to Inchmurrin leaves at seven.",
+                StandardCharsets.UTF_8);
+        DocumentAccepted uploaded =
+                documents.uploadDocumentFile(file.toFile(), null, "retrieval-only", "{\"source\": \"e2e\"}");
 
         Document textDoc = awaitReady(textId);
         awaitReady(conversation.getId());
@@ -101,22 +112,37 @@ class GeneratedClientTest {
         assertThat(textDoc.getKind().getValue()).isEqualTo("TEXT");
         assertThat(upload.getTitle()).isEqualTo("ferry-notes");
         assertThat(upload.getMetadata()).containsEntry("source", "e2e");
-        assertThat(documents.listDocuments(0, 200).getItems()).extracting(Document::getId)
+        assertThat(documents.listDocuments(0, 200).getItems())
+                .extracting(Document::getId)
                 .contains(textId, conversation.getId(), uploaded.getId());
         List<TurnSpan> turns = documents.listTurns(conversation.getId());
         assertThat(turns).extracting(TurnSpan::getTurnId).containsExactly("D1:1", "D1:2");
-        assertThat(documents.getDocumentText(conversation.getId(), turns.getFirst().getStart(), turns.getFirst().getEnd()).getText())
+        assertThat(documents
+                        .getDocumentText(
+                                conversation.getId(),
+                                turns.getFirst().getStart(),
+                                turns.getFirst().getEnd())
+                        .getText())
                 .startsWith("Caroline: I adopted a dog named Biscuit");
 
-        SearchResponse found = search.searchDocuments(new SearchRequest().documentIds(List.of(textId)).query("schooner Marigold").k(3));
+        SearchResponse found = search.searchDocuments(new SearchRequest()
+                .documentIds(List.of(textId))
+                .query("schooner Marigold")
+                .k(3));
         assertThat(found.getHits()).isNotEmpty();
         for (Hit hit : found.getHits()) {
-            assertThat(documents.getDocumentText(textId, hit.getStart(), hit.getEnd()).getText()).isEqualTo(hit.getText());
+            assertThat(documents
+                            .getDocumentText(textId, hit.getStart(), hit.getEnd())
+                            .getText())
+                    .isEqualTo(hit.getText());
         }
 
         // Waiting: the answer comes back in the same call.
-        ApiResponse<Question> waited = questions.askQuestionWithHttpInfo(new AskQuestionRequest().documentIds(List.of(textId))
-                .question("What was the schooner called?").strategy("extractive").waitSeconds(30));
+        ApiResponse<Question> waited = questions.askQuestionWithHttpInfo(new AskQuestionRequest()
+                .documentIds(List.of(textId))
+                .question("What was the schooner called?")
+                .strategy("extractive")
+                .waitSeconds(30));
         assertThat(waited.getStatusCode()).isEqualTo(200);
         Question answered = waited.getData();
         assertThat(answered.getStatus()).isEqualTo(Question.StatusEnum.DONE);
@@ -126,7 +152,9 @@ class GeneratedClientTest {
 
         // Not waiting: 202 and a Location to follow; the event stream then runs to its end frame.
         ApiResponse<Question> queued = questions.askQuestionWithHttpInfo(new AskQuestionRequest()
-                .documentIds(List.of(conversation.getId())).question("What is the name of Caroline's dog?").strategy("extractive"));
+                .documentIds(List.of(conversation.getId()))
+                .question("What is the name of Caroline's dog?")
+                .strategy("extractive"));
         UUID questionId = queued.getData().getId();
         assertThat(queued.getStatusCode()).isIn(200, 202);
         assertThat(queued.getHeaders().get("location")).containsExactly("/v1/questions/" + questionId);
@@ -146,10 +174,15 @@ class GeneratedClientTest {
         assertThat(trace.getEvents()).extracting(TraceEvent::getSeq).isSorted();
         // Every trace event went out as one frame, in order, with its seq as the SSE id and its type as the event name.
         List<Frame> eventFrames = frames.subList(0, frames.size() - 1);
-        assertThat(eventFrames).extracting(Frame::id)
-                .containsExactlyElementsOf(trace.getEvents().stream().map(e -> String.valueOf(e.getSeq())).toList());
-        assertThat(eventFrames).extracting(Frame::event)
-                .containsExactlyElementsOf(trace.getEvents().stream().map(TraceEvent::getType).toList());
+        assertThat(eventFrames)
+                .extracting(Frame::id)
+                .containsExactlyElementsOf(trace.getEvents().stream()
+                        .map(e -> String.valueOf(e.getSeq()))
+                        .toList());
+        assertThat(eventFrames)
+                .extracting(Frame::event)
+                .containsExactlyElementsOf(
+                        trace.getEvents().stream().map(TraceEvent::getType).toList());
 
         assertThat(questions.listStrategies()).anySatisfy(s -> {
             assertThat(s.getName()).isEqualTo("extractive");
@@ -163,9 +196,13 @@ class GeneratedClientTest {
 
     @Test
     void errorsArriveAsTypedProblemsNamingTheField(@TempDir Path dir) throws Exception {
-        Problem blank = problem(() -> documents.createDocument(new CreateDocumentRequest(new CreateTextDocument().text("   \n "))), 400);
+        Problem blank = problem(
+                () -> documents.createDocument(new CreateDocumentRequest(new CreateTextDocument().text("   \n "))),
+                400);
         assertThat(blank.getField()).isEqualTo("text");
-        assertThat(blank.getErrors()).singleElement().satisfies(e -> assertThat(e.getField()).isEqualTo("text"));
+        assertThat(blank.getErrors())
+                .singleElement()
+                .satisfies(e -> assertThat(e.getField()).isEqualTo("text"));
         assertThat(blank.getTitle()).isNotBlank();
 
         Path pdf = dir.resolve("report.pdf");
@@ -173,12 +210,20 @@ class GeneratedClientTest {
         Problem unsupported = problem(() -> documents.uploadDocumentFile(pdf.toFile(), null, null, null), 415);
         assertThat(unsupported.getField()).isEqualTo("file");
 
-        Problem badSpan = problem(() -> questions.askQuestion(new AskQuestionRequest().documentIds(List.of(UUID.randomUUID()))
-                .question("Anyone there?").strategy("extractive")), 404);
+        Problem badSpan = problem(
+                () -> questions.askQuestion(new AskQuestionRequest()
+                        .documentIds(List.of(UUID.randomUUID()))
+                        .question("Anyone there?")
+                        .strategy("extractive")),
+                404);
         assertThat(badSpan.getStatus()).isEqualTo(404);
 
-        Problem unknownStrategy = problem(() -> questions.askQuestion(new AskQuestionRequest().documentIds(List.of(UUID.randomUUID()))
-                .question("Which strategy?").strategy("no-such-strategy")), 400);
+        Problem unknownStrategy = problem(
+                () -> questions.askQuestion(new AskQuestionRequest()
+                        .documentIds(List.of(UUID.randomUUID()))
+                        .question("Which strategy?")
+                        .strategy("no-such-strategy")),
+                400);
         assertThat(unknownStrategy.getField()).isEqualTo("strategy");
         assertThat(unknownStrategy.getType().toString()).endsWith("/unknown-strategy");
     }
@@ -186,7 +231,9 @@ class GeneratedClientTest {
     private void assertCitationsQuoteTheSource(Question question) throws ApiException {
         assertThat(question.getCitations()).isNotEmpty();
         for (Citation citation : question.getCitations()) {
-            assertThat(documents.getDocumentText(citation.getDocumentId(), citation.getStart(), citation.getEnd()).getText())
+            assertThat(documents
+                            .getDocumentText(citation.getDocumentId(), citation.getStart(), citation.getEnd())
+                            .getText())
                     .isEqualTo(citation.getQuote());
         }
     }
@@ -214,15 +261,14 @@ class GeneratedClientTest {
         ApiException failure = catchThrowableOfType(ApiException.class, call::run);
         assertThat(failure).as("expected HTTP %s", status).isNotNull();
         assertThat(failure.getCode()).as(failure.getResponseBody()).isEqualTo(status);
-        assertThat(failure.getResponseHeaders().firstValue("content-type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(failure.getResponseHeaders().firstValue("content-type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         Problem problem = client.getObjectMapper().readValue(failure.getResponseBody(), Problem.class);
         assertThat(problem.getStatus()).isEqualTo(status);
         return problem;
     }
 
-    record Frame(String id, String event, String data) {
-    }
+    record Frame(String id, String event, String data) {}
 
     private static final Pattern LINE = Pattern.compile("^(id|event|data):\\s?(.*)$");
 

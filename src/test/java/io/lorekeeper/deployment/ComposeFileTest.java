@@ -28,8 +28,10 @@ class ComposeFileTest {
     void theDefaultStackStartsNoLlmAndSetsNoEndpoint() throws IOException {
         Map<String, Object> compose = load("docker-compose.yml");
 
-        assertThat(((Map<String, Object>) compose.get("services")).keySet()).containsExactlyInAnyOrder("postgres", "lorekeeper");
-        Map<String, Object> env = (Map<String, Object>) service(compose, "lorekeeper").get("environment");
+        assertThat(((Map<String, Object>) compose.get("services")).keySet())
+                .containsExactlyInAnyOrder("postgres", "lorekeeper");
+        Map<String, Object> env =
+                (Map<String, Object>) service(compose, "lorekeeper").get("environment");
         assertThat(env.get("LOREKEEPER_LLM_BASE_URL")).isEqualTo("${LOREKEEPER_LLM_BASE_URL:-}");
         assertThat(env.get("OPENAI_API_KEY")).isEqualTo("${OPENAI_API_KEY:-}");
     }
@@ -41,11 +43,14 @@ class ComposeFileTest {
 
         Map<String, Object> lorekeeper = service(overlay, "lorekeeper");
         Map<String, Object> dependsOn = (Map<String, Object>) lorekeeper.get("depends_on");
-        assertThat((Map<String, Object>) dependsOn.get("ollama-pull")).containsEntry("condition", "service_completed_successfully");
+        assertThat((Map<String, Object>) dependsOn.get("ollama-pull"))
+                .containsEntry("condition", "service_completed_successfully");
         Map<String, Object> env = (Map<String, Object>) lorekeeper.get("environment");
-        assertThat(env).containsEntry("LOREKEEPER_LLM_BASE_URL", "http://ollama:11434/v1")
+        assertThat(env)
+                .containsEntry("LOREKEEPER_LLM_BASE_URL", "http://ollama:11434/v1")
                 .containsEntry("LOREKEEPER_MINDGRAPH_INGEST", "false");
-        Map<String, Object> ollamaEnv = (Map<String, Object>) service(overlay, "ollama").get("environment");
+        Map<String, Object> ollamaEnv =
+                (Map<String, Object>) service(overlay, "ollama").get("environment");
         assertThat(ollamaEnv.get("OLLAMA_CONTEXT_LENGTH")).isEqualTo(env.get("LOREKEEPER_LLM_CONTEXT_WINDOW"));
     }
 }

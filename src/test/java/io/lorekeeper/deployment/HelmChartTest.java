@@ -3,9 +3,6 @@ package io.lorekeeper.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +11,13 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
 
 /**
  * Lints and renders the Helm chart in {@code helm/lorekeeper} with helm-java (Helm as a native
@@ -32,11 +34,15 @@ class HelmChartTest {
 
     @Test
     void chartPassesStrictLint() {
-        assertThat(Files.isRegularFile(CHART.resolve("Chart.yaml"))).as("chart at %s", CHART).isTrue();
+        assertThat(Files.isRegularFile(CHART.resolve("Chart.yaml")))
+                .as("chart at %s", CHART)
+                .isTrue();
 
         LintResult result = new Helm(CHART).lint().strict().call();
 
-        assertThat(result.isFailed()).as("lint messages: %s", result.getMessages()).isFalse();
+        assertThat(result.isFailed())
+                .as("lint messages: %s", result.getMessages())
+                .isFalse();
         assertThat(result.getMessages()).noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
     }
 
@@ -44,11 +50,18 @@ class HelmChartTest {
     void defaultValuesRenderSeparateApiAndWorkerDeploymentsWithTheirScalers() {
         List<Map<String, Object>> docs = render();
 
-        assertThat(docs).extracting(d -> d.get("kind") + "/" + str(d, "metadata", "name")).containsExactlyInAnyOrder(
-                "ServiceAccount/lk-lorekeeper", "Secret/lk-lorekeeper", "ConfigMap/lk-lorekeeper", "Service/lk-lorekeeper",
-                "Deployment/lk-lorekeeper-api", "Deployment/lk-lorekeeper-worker",
-                "HorizontalPodAutoscaler/lk-lorekeeper-api",
-                "PodDisruptionBudget/lk-lorekeeper-api", "PodDisruptionBudget/lk-lorekeeper-worker");
+        assertThat(docs)
+                .extracting(d -> d.get("kind") + "/" + str(d, "metadata", "name"))
+                .containsExactlyInAnyOrder(
+                        "ServiceAccount/lk-lorekeeper",
+                        "Secret/lk-lorekeeper",
+                        "ConfigMap/lk-lorekeeper",
+                        "Service/lk-lorekeeper",
+                        "Deployment/lk-lorekeeper-api",
+                        "Deployment/lk-lorekeeper-worker",
+                        "HorizontalPodAutoscaler/lk-lorekeeper-api",
+                        "PodDisruptionBudget/lk-lorekeeper-api",
+                        "PodDisruptionBudget/lk-lorekeeper-worker");
     }
 
     @Test
@@ -60,15 +73,19 @@ class HelmChartTest {
         assertThat(envValue(container(api), "LOREKEEPER_ROLE")).isEqualTo("api");
         assertThat(envValue(container(worker), "LOREKEEPER_ROLE")).isEqualTo("worker");
         assertThat(envValue(container(worker), "DBSCHEDULER_THREADS")).isEqualTo("16");
-        assertThat(envValue(container(api), "DBSCHEDULER_THREADS")).as("the api executes no jobs").isNull();
+        assertThat(envValue(container(api), "DBSCHEDULER_THREADS"))
+                .as("the api executes no jobs")
+                .isNull();
 
         Map<String, Object> selector = map(only(docs, "Service"), "spec", "selector");
         assertThat(selector).containsEntry("app.kubernetes.io/component", "api");
         assertThat(map(api, "spec", "template", "metadata", "labels")).containsAllEntriesOf(selector);
-        assertThat(map(worker, "spec", "template", "metadata", "labels")).doesNotContainEntry("app.kubernetes.io/component", "api");
+        assertThat(map(worker, "spec", "template", "metadata", "labels"))
+                .doesNotContainEntry("app.kubernetes.io/component", "api");
         // each Deployment selects only its own pods
         assertThat(map(api, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "api");
-        assertThat(map(worker, "spec", "selector", "matchLabels")).containsEntry("app.kubernetes.io/component", "worker");
+        assertThat(map(worker, "spec", "selector", "matchLabels"))
+                .containsEntry("app.kubernetes.io/component", "worker");
     }
 
     @Test
@@ -91,8 +108,10 @@ class HelmChartTest {
                 "spring.datasource.hikari.maximum-pool-size", "30",
                 "spring.datasource.url", "jdbc:postgresql://postgresql:5432/lorekeeper",
                 "lorekeeper.search.datasource.url", "jdbc:postgresql://replica:5432/lorekeeper");
-        expected.forEach((property, value) -> assertThat(binder.bind(property, String.class).orElse(null))
-                .as("property %s from the chart's environment", property).isEqualTo(value));
+        expected.forEach((property, value) -> assertThat(
+                        binder.bind(property, String.class).orElse(null))
+                .as("property %s from the chart's environment", property)
+                .isEqualTo(value));
     }
 
     @Test
@@ -155,12 +174,17 @@ class HelmChartTest {
 
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
             Map<String, Object> container = container(deployment);
-            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot")).isEqualTo(true);
-            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsUser")).isEqualTo(10001);
+            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot"))
+                    .isEqualTo(true);
+            assertThat(get(deployment, "spec", "template", "spec", "securityContext", "runAsUser"))
+                    .isEqualTo(10001);
             assertThat(get(container, "securityContext", "runAsNonRoot")).isEqualTo(true);
-            assertThat(get(container, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
-            assertThat(get(container, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
-            assertThat(get(container, "securityContext", "capabilities", "drop")).isEqualTo(List.of("ALL"));
+            assertThat(get(container, "securityContext", "readOnlyRootFilesystem"))
+                    .isEqualTo(true);
+            assertThat(get(container, "securityContext", "allowPrivilegeEscalation"))
+                    .isEqualTo(false);
+            assertThat(get(container, "securityContext", "capabilities", "drop"))
+                    .isEqualTo(List.of("ALL"));
         }
     }
 
@@ -176,8 +200,10 @@ class HelmChartTest {
         List<Map<String, Object>> docs = render("drain.preStopSleepSeconds", "12");
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
             Map<String, Object> container = container(deployment);
-            assertThat(get(container, "lifecycle", "preStop", "exec", "command")).isEqualTo(List.of("sleep", "12"));
-            assertThat((Integer) get(deployment, "spec", "template", "spec", "terminationGracePeriodSeconds")).isGreaterThan(12 + 20);
+            assertThat(get(container, "lifecycle", "preStop", "exec", "command"))
+                    .isEqualTo(List.of("sleep", "12"));
+            assertThat((Integer) get(deployment, "spec", "template", "spec", "terminationGracePeriodSeconds"))
+                    .isGreaterThan(12 + 20);
         }
         Map<String, Object> worker = container(named(docs, "Deployment", "lk-lorekeeper-worker"));
         // the scheduler's own wait ends before the kubelet's SIGKILL: 300 - 12 - 10
@@ -187,11 +213,14 @@ class HelmChartTest {
     @Test
     void podsSpreadOverZonesAndNodesBySelectingTheirOwnComponent() {
         for (Map<String, Object> deployment : all(render(), "Deployment")) {
-            List<Map<String, Object>> spread = list(deployment, "spec", "template", "spec", "topologySpreadConstraints");
-            assertThat(spread).extracting(c -> c.get("topologyKey"))
+            List<Map<String, Object>> spread =
+                    list(deployment, "spec", "template", "spec", "topologySpreadConstraints");
+            assertThat(spread)
+                    .extracting(c -> c.get("topologyKey"))
                     .containsExactly("topology.kubernetes.io/zone", "kubernetes.io/hostname");
-            assertThat(spread).allSatisfy(c -> assertThat(map(c, "labelSelector", "matchLabels"))
-                    .isEqualTo(map(deployment, "spec", "selector", "matchLabels")));
+            assertThat(spread)
+                    .allSatisfy(c -> assertThat(map(c, "labelSelector", "matchLabels"))
+                            .isEqualTo(map(deployment, "spec", "selector", "matchLabels")));
         }
     }
 
@@ -204,47 +233,69 @@ class HelmChartTest {
         assertThat(get(hpa, "spec", "scaleTargetRef", "kind")).isEqualTo("Deployment");
         assertThat(get(hpa, "spec", "scaleTargetRef", "name")).isEqualTo("lk-lorekeeper-api");
         assertThat(get(hpa, "spec", "minReplicas")).isEqualTo(2);
-        assertThat(list(hpa, "spec", "metrics")).singleElement()
-                .satisfies(m -> assertThat(get(m, "resource", "target", "averageUtilization")).isEqualTo(70));
+        assertThat(list(hpa, "spec", "metrics"))
+                .singleElement()
+                .satisfies(m -> assertThat(get(m, "resource", "target", "averageUtilization"))
+                        .isEqualTo(70));
         assertThat(map(named(docs, "Deployment", "lk-lorekeeper-api"), "spec")).doesNotContainKey("replicas");
-        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas")).isEqualTo(2);
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas"))
+                .isEqualTo(2);
 
         for (String component : List.of("api", "worker")) {
             Map<String, Object> pdb = named(docs, "PodDisruptionBudget", "lk-lorekeeper-" + component);
             assertThat(get(pdb, "spec", "maxUnavailable")).isEqualTo(1);
             assertThat(map(pdb, "spec", "selector", "matchLabels"))
-                    .isEqualTo(map(named(docs, "Deployment", "lk-lorekeeper-" + component), "spec", "selector", "matchLabels"));
+                    .isEqualTo(map(
+                            named(docs, "Deployment", "lk-lorekeeper-" + component),
+                            "spec",
+                            "selector",
+                            "matchLabels"));
         }
     }
 
     @Test
     void replicaCountsAreTakenFromValuesWhenNoAutoscalerOwnsThem() {
-        List<Map<String, Object>> docs = render("api.autoscaling.enabled", "false", "api.replicaCount", "3", "worker.replicaCount", "4");
+        List<Map<String, Object>> docs =
+                render("api.autoscaling.enabled", "false", "api.replicaCount", "3", "worker.replicaCount", "4");
 
         assertThat(docs).extracting(d -> d.get("kind")).doesNotContain("HorizontalPodAutoscaler");
-        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-api"), "spec", "replicas")).isEqualTo(3);
-        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas")).isEqualTo(4);
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-api"), "spec", "replicas"))
+                .isEqualTo(3);
+        assertThat(get(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec", "replicas"))
+                .isEqualTo(4);
     }
 
     @Test
     void kedaScalesTheWorkersOnDueJobsInTheSchedulerTable() {
-        List<Map<String, Object>> docs = render("worker.keda.enabled", "true",
-                "database.url", "jdbc:postgresql://pg.example.internal:6432/lore?sslmode=require");
+        List<Map<String, Object>> docs = render(
+                "worker.keda.enabled",
+                "true",
+                "database.url",
+                "jdbc:postgresql://pg.example.internal:6432/lore?sslmode=require");
         Map<String, Object> scaled = only(docs, "ScaledObject");
 
         assertThat(scaled.get("apiVersion")).isEqualTo("keda.sh/v1alpha1");
         assertThat(get(scaled, "spec", "scaleTargetRef", "name")).isEqualTo("lk-lorekeeper-worker");
         Map<String, Object> trigger = list(scaled, "spec", "triggers").get(0);
         assertThat(trigger.get("type")).isEqualTo("postgresql");
-        assertThat(map(trigger, "metadata")).containsEntry("host", "pg.example.internal").containsEntry("port", "6432")
-                .containsEntry("dbName", "lore").containsEntry("targetQueryValue", "8");
-        assertThat((String) get(trigger, "metadata", "query")).contains("FROM scheduled_tasks").contains("execution_time <= now()");
+        assertThat(map(trigger, "metadata"))
+                .containsEntry("host", "pg.example.internal")
+                .containsEntry("port", "6432")
+                .containsEntry("dbName", "lore")
+                .containsEntry("targetQueryValue", "8");
+        assertThat((String) get(trigger, "metadata", "query"))
+                .contains("FROM scheduled_tasks")
+                .contains("execution_time <= now()");
         Map<String, Object> auth = only(docs, "TriggerAuthentication");
         assertThat(get(trigger, "authenticationRef", "name")).isEqualTo(str(auth, "metadata", "name"));
-        assertThat(list(auth, "spec", "secretTargetRef")).extracting(r -> r.get("parameter") + "=" + r.get("name") + "/" + r.get("key"))
-                .containsExactlyInAnyOrder("userName=lk-lorekeeper/SPRING_DATASOURCE_USERNAME", "password=lk-lorekeeper/SPRING_DATASOURCE_PASSWORD");
+        assertThat(list(auth, "spec", "secretTargetRef"))
+                .extracting(r -> r.get("parameter") + "=" + r.get("name") + "/" + r.get("key"))
+                .containsExactlyInAnyOrder(
+                        "userName=lk-lorekeeper/SPRING_DATASOURCE_USERNAME",
+                        "password=lk-lorekeeper/SPRING_DATASOURCE_PASSWORD");
         // KEDA owns the worker count now
-        assertThat(map(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec")).doesNotContainKey("replicas");
+        assertThat(map(named(docs, "Deployment", "lk-lorekeeper-worker"), "spec"))
+                .doesNotContainKey("replicas");
     }
 
     @Test
@@ -256,15 +307,20 @@ class HelmChartTest {
         assertThat(envValue(container(deployment), "LOREKEEPER_ROLE")).isEqualTo("all");
         assertThat(envValue(container(deployment), "DBSCHEDULER_THREADS")).isEqualTo("16");
         assertThat(get(deployment, "spec", "replicas")).isEqualTo(2);
-        assertThat(map(deployment, "spec", "template", "metadata", "labels")).containsAllEntriesOf(map(only(docs, "Service"), "spec", "selector"));
-        assertThat(docs).extracting(d -> d.get("kind")).containsOnlyOnce("PodDisruptionBudget").doesNotContain("ScaledObject");
+        assertThat(map(deployment, "spec", "template", "metadata", "labels"))
+                .containsAllEntriesOf(map(only(docs, "Service"), "spec", "selector"));
+        assertThat(docs)
+                .extracting(d -> d.get("kind"))
+                .containsOnlyOnce("PodDisruptionBudget")
+                .doesNotContain("ScaledObject");
     }
 
     @Test
     void searchQueriesGoToTheReadReplicaWhenOneIsGiven() {
         assertThat(map(only(render(), "ConfigMap"), "data")).doesNotContainKey("LOREKEEPER_SEARCH_DATASOURCE_URL");
 
-        Map<String, Object> data = map(only(render("database.searchUrl", "jdbc:postgresql://replica:5432/lorekeeper"), "ConfigMap"), "data");
+        Map<String, Object> data = map(
+                only(render("database.searchUrl", "jdbc:postgresql://replica:5432/lorekeeper"), "ConfigMap"), "data");
         assertThat(data).containsEntry("LOREKEEPER_SEARCH_DATASOURCE_URL", "jdbc:postgresql://replica:5432/lorekeeper");
     }
 
@@ -276,34 +332,57 @@ class HelmChartTest {
         assertThat(cluster.get("apiVersion")).isEqualTo("postgresql.cnpg.io/v1");
         assertThat(str(cluster, "metadata", "name")).isEqualTo("lk-lorekeeper-db");
         assertThat(get(cluster, "spec", "instances")).isEqualTo(3);
-        assertThat(list(cluster, "spec", "bootstrap", "initdb", "postInitApplicationSQL")).asString().contains("CREATE EXTENSION IF NOT EXISTS vector");
+        assertThat(list(cluster, "spec", "bootstrap", "initdb", "postInitApplicationSQL"))
+                .asString()
+                .contains("CREATE EXTENSION IF NOT EXISTS vector");
         assertThat(map(only(docs, "ConfigMap"), "data"))
                 .containsEntry("SPRING_DATASOURCE_URL", "jdbc:postgresql://lk-lorekeeper-db-rw:5432/lorekeeper")
-                .containsEntry("LOREKEEPER_SEARCH_DATASOURCE_URL", "jdbc:postgresql://lk-lorekeeper-db-ro:5432/lorekeeper");
+                .containsEntry(
+                        "LOREKEEPER_SEARCH_DATASOURCE_URL", "jdbc:postgresql://lk-lorekeeper-db-ro:5432/lorekeeper");
         Map<String, Object> env = list(container(named(docs, "Deployment", "lk-lorekeeper-api")), "env").stream()
-                .filter(e -> "SPRING_DATASOURCE_PASSWORD".equals(e.get("name"))).findFirst().orElseThrow();
+                .filter(e -> "SPRING_DATASOURCE_PASSWORD".equals(e.get("name")))
+                .findFirst()
+                .orElseThrow();
         assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("lk-lorekeeper-db-app");
     }
 
     @Test
     void theExtensionHookRunsAsASuperuserFromItsSecretBeforeThePodsStart() {
-        assertThatThrownBy(() -> render("database.createExtension.enabled", "true")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> render("database.createExtension.enabled", "true"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("superuserSecret");
 
         // a hook is not part of the release's manifests (helm template leaves it out here)...
-        assertThat(render("database.createExtension.enabled", "true", "database.createExtension.superuserSecret", "pg-admin"))
-                .extracting(d -> d.get("kind")).doesNotContain("Job");
+        assertThat(render(
+                        "database.createExtension.enabled",
+                        "true",
+                        "database.createExtension.superuserSecret",
+                        "pg-admin"))
+                .extracting(d -> d.get("kind"))
+                .doesNotContain("Job");
         // ...so its content is checked as the plain Job it renders for tools without hooks
-        Map<String, Object> job = only(render("database.createExtension.enabled", "true", "database.createExtension.hook", "false",
-                "database.createExtension.superuserSecret", "pg-admin",
-                "database.url", "jdbc:postgresql://pg:5433/lore"), "Job");
+        Map<String, Object> job = only(
+                render(
+                        "database.createExtension.enabled",
+                        "true",
+                        "database.createExtension.hook",
+                        "false",
+                        "database.createExtension.superuserSecret",
+                        "pg-admin",
+                        "database.url",
+                        "jdbc:postgresql://pg:5433/lore"),
+                "Job");
         assertThat(get(job, "metadata", "annotations")).isNull();
-        Map<String, Object> container = list(job, "spec", "template", "spec", "containers").get(0);
+        Map<String, Object> container =
+                list(job, "spec", "template", "spec", "containers").get(0);
         assertThat((List<?>) get(container, "command")).asString().contains("CREATE EXTENSION IF NOT EXISTS vector");
         assertThat(envValue(container, "PGHOST")).isEqualTo("pg");
         assertThat(envValue(container, "PGPORT")).isEqualTo("5433");
         assertThat(envValue(container, "PGDATABASE")).isEqualTo("lore");
-        Map<String, Object> user = list(container, "env").stream().filter(e -> "PGUSER".equals(e.get("name"))).findFirst().orElseThrow();
+        Map<String, Object> user = list(container, "env").stream()
+                .filter(e -> "PGUSER".equals(e.get("name")))
+                .findFirst()
+                .orElseThrow();
         assertThat(get(user, "valueFrom", "secretKeyRef", "name")).isEqualTo("pg-admin");
     }
 
@@ -313,15 +392,18 @@ class HelmChartTest {
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
             Map<String, Object> container = container(deployment);
 
-            assertThat(envFromNames(container, "configMapRef")).containsExactly(str(only(docs, "ConfigMap"), "metadata", "name"));
-            assertThat(envFromNames(container, "secretRef")).containsExactly(str(only(docs, "Secret"), "metadata", "name"));
+            assertThat(envFromNames(container, "configMapRef"))
+                    .containsExactly(str(only(docs, "ConfigMap"), "metadata", "name"));
+            assertThat(envFromNames(container, "secretRef"))
+                    .containsExactly(str(only(docs, "Secret"), "metadata", "name"));
             Map<String, Object> annotations = map(deployment, "spec", "template", "metadata", "annotations");
             assertThat(annotations).containsKeys("checksum/config", "checksum/secret");
         }
 
         Map<String, Object> configData = map(only(docs, "ConfigMap"), "data");
         assertThat(configData).containsKeys("SPRING_DATASOURCE_URL", "LOREKEEPER_LLM_MODEL", "SPRING_PROFILES_ACTIVE");
-        assertThat(map(only(docs, "Secret"), "data")).containsOnlyKeys("SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
+        assertThat(map(only(docs, "Secret"), "data"))
+                .containsOnlyKeys("SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
     }
 
     @Test
@@ -344,7 +426,8 @@ class HelmChartTest {
         assertThat(docs).extracting(d -> d.get("kind")).doesNotContain("Secret");
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
             assertThat(envFromNames(container(deployment), "secretRef")).containsExactly("my-secret");
-            assertThat(map(deployment, "spec", "template", "metadata", "annotations")).doesNotContainKey("checksum/secret");
+            assertThat(map(deployment, "spec", "template", "metadata", "annotations"))
+                    .doesNotContainKey("checksum/secret");
         }
     }
 
@@ -375,7 +458,8 @@ class HelmChartTest {
     void anExplicitBaseUrlIsRenderedForSelfHostedEndpoints() {
         List<Map<String, Object>> docs = render("llm.baseUrl", "http://vllm:8000/v1");
 
-        assertThat(map(only(docs, "ConfigMap"), "data")).containsEntry("LOREKEEPER_LLM_BASE_URL", "http://vllm:8000/v1");
+        assertThat(map(only(docs, "ConfigMap"), "data"))
+                .containsEntry("LOREKEEPER_LLM_BASE_URL", "http://vllm:8000/v1");
     }
 
     @Test
@@ -415,7 +499,8 @@ class HelmChartTest {
         assertThatThrownBy(() -> renderBare())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("security.adminKey.existingSecret");
-        assertThatThrownBy(() -> renderBare("security.adminKey.existingSecret", "a", "security.adminKey.value", "x".repeat(40)))
+        assertThatThrownBy(() ->
+                        renderBare("security.adminKey.existingSecret", "a", "security.adminKey.value", "x".repeat(40)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not both");
         assertThatThrownBy(() -> renderBare("security.adminKey.value", "too-short"))
@@ -425,10 +510,12 @@ class HelmChartTest {
 
     @Test
     void anAdminKeyFromAnExistingSecretIsReferencedNeverCopied() {
-        List<Map<String, Object>> docs = render("security.adminKey.existingSecret", "ops-keys", "security.adminKey.existingSecretKey", "lk");
+        List<Map<String, Object>> docs =
+                render("security.adminKey.existingSecret", "ops-keys", "security.adminKey.existingSecretKey", "lk");
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
             Map<String, Object> env = list(container(deployment), "env").stream()
-                    .filter(e -> "LOREKEEPER_ADMIN_KEY".equals(e.get("name"))).findFirst()
+                    .filter(e -> "LOREKEEPER_ADMIN_KEY".equals(e.get("name")))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no LOREKEEPER_ADMIN_KEY in the container's env"));
             assertThat(get(env, "valueFrom", "secretKeyRef", "name")).isEqualTo("ops-keys");
             assertThat(get(env, "valueFrom", "secretKeyRef", "key")).isEqualTo("lk");
@@ -441,9 +528,11 @@ class HelmChartTest {
         String adminKey = "admin-0123456789abcdefghijklmnopqrstuvwxyz";
         List<Map<String, Object>> docs = render("security.adminKey.value", adminKey);
 
-        assertThat(decode(map(only(docs, "Secret"), "data").get("LOREKEEPER_ADMIN_KEY"))).isEqualTo(adminKey);
+        assertThat(decode(map(only(docs, "Secret"), "data").get("LOREKEEPER_ADMIN_KEY")))
+                .isEqualTo(adminKey);
         assertThat(new Yaml().dump(only(docs, "ConfigMap"))).doesNotContain(adminKey);
-        assertThat(all(docs, "Deployment")).allSatisfy(d -> assertThat(new Yaml().dump(d)).doesNotContain(adminKey));
+        assertThat(all(docs, "Deployment"))
+                .allSatisfy(d -> assertThat(new Yaml().dump(d)).doesNotContain(adminKey));
         // With the operator's own Secret for everything else, the value has nowhere to go: refused.
         assertThatThrownBy(() -> render("security.adminKey.value", adminKey, "existingSecret", "mine"))
                 .isInstanceOf(IllegalStateException.class)
@@ -481,19 +570,23 @@ class HelmChartTest {
     }
 
     private static Map<String, Object> only(List<Map<String, Object>> docs, String kind) {
-        List<Map<String, Object>> matching = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        List<Map<String, Object>> matching =
+                docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
         assertThat(matching).as("rendered %s objects", kind).hasSize(1);
         return matching.get(0);
     }
 
     private static List<Map<String, Object>> all(List<Map<String, Object>> docs, String kind) {
-        List<Map<String, Object>> matching = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        List<Map<String, Object>> matching =
+                docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
         assertThat(matching).as("rendered %s objects", kind).isNotEmpty();
         return matching;
     }
 
     private static Map<String, Object> named(List<Map<String, Object>> docs, String kind, String name) {
-        return docs.stream().filter(d -> kind.equals(d.get("kind")) && name.equals(get(d, "metadata", "name"))).findFirst()
+        return docs.stream()
+                .filter(d -> kind.equals(d.get("kind")) && name.equals(get(d, "metadata", "name")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " named " + name));
     }
 

@@ -30,21 +30,27 @@ class KubernetesSchemaTest {
     private static final Path SOURCES = Path.of("helm", "validate").toAbsolutePath();
     private static Path validator;
 
-    record Result(int exitCode, String output) {
-    }
+    record Result(int exitCode, String output) {}
 
     @BeforeAll
     static void installValidator() throws Exception {
         // beside test-classes, in this checkout's build directory
-        Path dir = Path.of(KubernetesSchemaTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .getParent().resolve("k8s-validate");
+        Path dir = Path.of(KubernetesSchemaTest.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
+                .getParent()
+                .resolve("k8s-validate");
         Files.createDirectories(dir);
         for (String file : List.of("package.json", "package-lock.json", "validate.mjs")) {
             Files.copy(SOURCES.resolve(file), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
         }
         if (!Files.isDirectory(dir.resolve("node_modules/kubernetes-models"))) {
             Result install = run(dir, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error");
-            assertThat(install.exitCode()).as("npm ci in %s: %s", dir, install.output()).isZero();
+            assertThat(install.exitCode())
+                    .as("npm ci in %s: %s", dir, install.output())
+                    .isZero();
         }
         validator = dir;
     }
@@ -54,24 +60,35 @@ class KubernetesSchemaTest {
         Result result = validate(render(new Helm(CHART).template()));
 
         assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).contains("\"kind\":\"Deployment\"", "\"kind\":\"HorizontalPodAutoscaler\"",
-                "\"kind\":\"PodDisruptionBudget\"", "\"kind\":\"Service\"");
+        assertThat(result.output())
+                .contains(
+                        "\"kind\":\"Deployment\"",
+                        "\"kind\":\"HorizontalPodAutoscaler\"",
+                        "\"kind\":\"PodDisruptionBudget\"",
+                        "\"kind\":\"Service\"");
     }
 
     @Test
     void productionValuesValidate() throws Exception {
-        Result result = validate(render(new Helm(CHART).template().withValuesFile(CHART.resolve("values-production.yaml"))));
+        Result result =
+                validate(render(new Helm(CHART).template().withValuesFile(CHART.resolve("values-production.yaml"))));
 
         assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).contains("\"kind\":\"ScaledObject\"", "\"kind\":\"TriggerAuthentication\"",
-                "\"kind\":\"HorizontalPodAutoscaler\"");
+        assertThat(result.output())
+                .contains(
+                        "\"kind\":\"ScaledObject\"",
+                        "\"kind\":\"TriggerAuthentication\"",
+                        "\"kind\":\"HorizontalPodAutoscaler\"");
     }
 
     @Test
     void optionalObjectsValidate() throws Exception {
         Result cnpg = validate(render(new Helm(CHART).template().set("cnpg.enabled", "true")));
-        Result allInOne = validate(render(new Helm(CHART).template().set("role", "all")
-                .set("database.createExtension.enabled", "true").set("database.createExtension.hook", "false")
+        Result allInOne = validate(render(new Helm(CHART)
+                .template()
+                .set("role", "all")
+                .set("database.createExtension.enabled", "true")
+                .set("database.createExtension.hook", "false")
                 .set("database.createExtension.superuserSecret", "pg-admin")));
 
         assertThat(cnpg.exitCode()).as(cnpg.output()).isZero();
@@ -84,14 +101,17 @@ class KubernetesSchemaTest {
     void aBrokenRenderFailsNamingTheObjectAndField() throws Exception {
         String manifests = render(new Helm(CHART).template().set("worker.keda.enabled", "true"));
         // a port given as a name where a number is required, and a trigger without its type
-        String broken = manifests.replaceFirst("containerPort: 8080", "containerPort: \"http\"")
+        String broken = manifests
+                .replaceFirst("containerPort: 8080", "containerPort: \"http\"")
                 .replaceFirst("- type: postgresql", "- typo: postgresql");
         assertThat(broken).isNotEqualTo(manifests);
 
         Result result = validate(broken);
 
         assertThat(result.exitCode()).isEqualTo(1);
-        assertThat(result.output()).contains("containerPort must be integer").contains("must have required property type");
+        assertThat(result.output())
+                .contains("containerPort must be integer")
+                .contains("must have required property type");
         assertThat(result.output().lines().filter(line -> !line.contains("\"errors\":[]")))
                 .hasSize(2)
                 .anySatisfy(line -> assertThat(line).contains("\"kind\":\"Deployment\"", "lk-lorekeeper-api"))
@@ -108,7 +128,10 @@ class KubernetesSchemaTest {
 
     /** Renders with the admin key the chart requires taken from an operator's Secret (production values name their own). */
     private static String render(TemplateCommand template) {
-        return template.withName("lk").withNamespace("lorekeeper").set("security.adminKey.existingSecret", "lk-admin-key").call();
+        return template.withName("lk")
+                .withNamespace("lorekeeper")
+                .set("security.adminKey.existingSecret", "lk-admin-key")
+                .call();
     }
 
     private static Result validate(String manifests) throws Exception {
@@ -122,7 +145,10 @@ class KubernetesSchemaTest {
     }
 
     private static Result run(Path dir, String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(5, TimeUnit.MINUTES)) {
             process.destroyForcibly();

@@ -57,7 +57,8 @@ class ThreeProcessKillTest {
     private static final int DOCUMENTS = 20;
     private static final int QUESTIONS = 100;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Map<String, Service> services = new LinkedHashMap<>();
     private TestDatabase.Connection db;
     private Connection sql;
@@ -77,7 +78,9 @@ class ThreeProcessKillTest {
         services.put("worker-1", start("worker-1", "worker"));
         services.put("worker-2", start("worker-2", "worker"));
         for (Service service : services.values()) {
-            await(START_TIMEOUT, "process " + service.name() + " ready (log: " + service.log() + ")",
+            await(
+                    START_TIMEOUT,
+                    "process " + service.name() + " ready (log: " + service.log() + ")",
                     () -> alive(service) && status(service, "/actuator/health/readiness") == 200);
         }
     }
@@ -107,7 +110,10 @@ class ThreeProcessKillTest {
         for (int i = 0; i < DOCUMENTS / 2; i++) {
             firstHalf.add(upload(api, i));
         }
-        await(FINISH_TIMEOUT, "first documents READY", () -> count("SELECT count(*) FROM document WHERE status = 'READY'") == firstHalf.size());
+        await(
+                FINISH_TIMEOUT,
+                "first documents READY",
+                () -> count("SELECT count(*) FROM document WHERE status = 'READY'") == firstHalf.size());
 
         // the second half of the uploads and all questions (about the first half) at once; the
         // victim dies as soon as it is seen holding a job, after a third of the questions were asked
@@ -120,7 +126,10 @@ class ThreeProcessKillTest {
         List<UUID> questions = new ArrayList<>();
         for (int q = 0; q < QUESTIONS; q++) {
             int doc = q % firstHalf.size();
-            questions.add(ask(api, firstHalf.get(doc), QUESTION_TEMPLATES[q / firstHalf.size() % QUESTION_TEMPLATES.length].formatted(doc)));
+            questions.add(ask(
+                    api,
+                    firstHalf.get(doc),
+                    QUESTION_TEMPLATES[q / firstHalf.size() % QUESTION_TEMPLATES.length].formatted(doc)));
             if (victim.process().isAlive() && q >= QUESTIONS / 3) {
                 heldByVictim = killIfHolding(victim, pickers);
             }
@@ -131,40 +140,61 @@ class ThreeProcessKillTest {
             heldByVictim = killIfHolding(victim, pickers);
             Thread.sleep(10); // polls the task table, leaving the CPU to the services
         }
-        assertThat(killed.getAsBoolean()).as("worker-1 was seen holding a job and killed").isTrue();
+        assertThat(killed.getAsBoolean())
+                .as("worker-1 was seen holding a job and killed")
+                .isTrue();
         assertThat(heldByVictim).as("jobs worker-1 held when it died").isNotEmpty();
         long killedAt = System.nanoTime();
 
         await(FINISH_TIMEOUT, "all documents READY and questions DONE after the kill", () -> unfinished() == 0);
         long finished = System.nanoTime();
-        System.out.printf("[three-process] kill after %d ms, all finished %d ms later, %d ms in all; worker-1 held %s; %s%n",
-                (killedAt - started) / 1_000_000, (finished - killedAt) / 1_000_000, (finished - started) / 1_000_000, heldByVictim,
-                string("SELECT 'question run ms p50 ' || percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at) * 1000)"
-                        + " || ', max ' || max(extract(epoch FROM finished_at - started_at) * 1000)"
-                        + " || ', first asked to last done ms ' || extract(epoch FROM max(finished_at) - min(created_at)) * 1000 FROM question"));
+        System.out.printf(
+                "[three-process] kill after %d ms, all finished %d ms later, %d ms in all; worker-1 held %s; %s%n",
+                (killedAt - started) / 1_000_000,
+                (finished - killedAt) / 1_000_000,
+                (finished - started) / 1_000_000,
+                heldByVictim,
+                string(
+                        "SELECT 'question run ms p50 ' || percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at) * 1000)"
+                                + " || ', max ' || max(extract(epoch FROM finished_at - started_at) * 1000)"
+                                + " || ', first asked to last done ms ' || extract(epoch FROM max(finished_at) - min(created_at)) * 1000 FROM question"));
 
-        assertThat(pickers).as("schedulers seen holding jobs").isSubsetOf("worker-1", "worker-2").doesNotContain("api");
+        assertThat(pickers)
+                .as("schedulers seen holding jobs")
+                .isSubsetOf("worker-1", "worker-2")
+                .doesNotContain("api");
         assertThat(services.get("worker-2").process().isAlive()).isTrue();
         assertThat(api.process().isAlive()).isTrue();
 
         // every document once: READY with contiguous chunks, no duplicate from the revived run
         for (UUID id : documents) {
-            assertThat(string("SELECT status FROM document WHERE id = '" + id + "'")).as("document %s", id).isEqualTo("READY");
+            assertThat(string("SELECT status FROM document WHERE id = '" + id + "'"))
+                    .as("document %s", id)
+                    .isEqualTo("READY");
             assertThat(count("SELECT count(*) FROM chunk WHERE document_id = '" + id + "'"))
                     .as("chunks of %s", id)
                     .isPositive()
-                    .isEqualTo(count("SELECT coalesce(max(ordinal), -1) + 1 FROM chunk WHERE document_id = '" + id + "'"))
+                    .isEqualTo(
+                            count("SELECT coalesce(max(ordinal), -1) + 1 FROM chunk WHERE document_id = '" + id + "'"))
                     .isEqualTo(count("SELECT chunk_count FROM document WHERE id = '" + id + "'"));
-            assertThat(count("SELECT count(*) FROM chunk WHERE document_id = '" + id + "' AND embedding IS NULL")).isZero();
+            assertThat(count("SELECT count(*) FROM chunk WHERE document_id = '" + id + "' AND embedding IS NULL"))
+                    .isZero();
         }
         // every question once: DONE with an extractive answer and exactly one DONE in its trace
         for (UUID id : questions) {
-            assertThat(string("SELECT status FROM question WHERE id = '" + id + "'")).as("question %s", id).isEqualTo("DONE");
-            assertThat(string("SELECT mode FROM question WHERE id = '" + id + "'")).isEqualTo("extractive");
+            assertThat(string("SELECT status FROM question WHERE id = '" + id + "'"))
+                    .as("question %s", id)
+                    .isEqualTo("DONE");
+            assertThat(string("SELECT mode FROM question WHERE id = '" + id + "'"))
+                    .isEqualTo("extractive");
             assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'status'"
-                    + " AND payload->>'status' = 'DONE'")).as("DONE events of question %s", id).isEqualTo(1);
+                            + " AND payload->>'status' = 'DONE'"))
+                    .as("DONE events of question %s", id)
+                    .isEqualTo(1);
             assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'status'"
-                    + " AND payload->>'status' = 'FAILED'")).as("FAILED events of question %s", id).isZero();
+                            + " AND payload->>'status' = 'FAILED'"))
+                    .as("FAILED events of question %s", id)
+                    .isZero();
         }
         assertThat(count("SELECT count(*) FROM question")).isEqualTo(QUESTIONS);
         assertThat(count("SELECT count(*) FROM document")).isEqualTo(DOCUMENTS);
@@ -180,17 +210,21 @@ class ThreeProcessKillTest {
                 rightKeeper.merge("right", 1, Integer::sum);
             }
         }
-        assertThat(rightKeeper.getOrDefault("right", 0)).as("answers naming the document's keeper").isGreaterThanOrEqualTo(QUESTIONS / 2);
+        assertThat(rightKeeper.getOrDefault("right", 0))
+                .as("answers naming the document's keeper")
+                .isGreaterThanOrEqualTo(QUESTIONS / 2);
     }
 
     @Test
     void aWorkerServesTheActuatorButNotTheApi() throws Exception {
         Service worker = services.get("worker-2");
 
-        HttpResponse<String> refused = http.send(HttpRequest.newBuilder(worker.uri("/v1/documents")).GET().build(),
+        HttpResponse<String> refused = http.send(
+                HttpRequest.newBuilder(worker.uri("/v1/documents")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(refused.statusCode()).isEqualTo(404);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(JSON.readTree(refused.body()).get("role").asString()).isEqualTo("worker");
 
         assertThat(status(worker, "/actuator/health/liveness")).isEqualTo(200);
@@ -199,16 +233,41 @@ class ThreeProcessKillTest {
 
     // --- the documents and questions -------------------------------------------------------------
 
-    private static final String[] KEEPERS = {"Aldous Brennan", "Beatrix Colquhoun", "Cormac Dunleavy", "Delphine Ashworth",
-            "Eamon Fairweather", "Fenella Gorse", "Gideon Halloran", "Hester Ingleby", "Ivo Jessop", "Juno Kettering",
-            "Kasimir Lowther", "Lavinia Marsh", "Magnus Nettleton", "Nerys Oakhurst", "Oswin Pargeter", "Perpetua Quayle",
-            "Quentin Rowntree", "Rosalind Stannard", "Silas Thackeray", "Tamsin Upcott"};
+    private static final String[] KEEPERS = {
+        "Aldous Brennan",
+        "Beatrix Colquhoun",
+        "Cormac Dunleavy",
+        "Delphine Ashworth",
+        "Eamon Fairweather",
+        "Fenella Gorse",
+        "Gideon Halloran",
+        "Hester Ingleby",
+        "Ivo Jessop",
+        "Juno Kettering",
+        "Kasimir Lowther",
+        "Lavinia Marsh",
+        "Magnus Nettleton",
+        "Nerys Oakhurst",
+        "Oswin Pargeter",
+        "Perpetua Quayle",
+        "Quentin Rowntree",
+        "Rosalind Stannard",
+        "Silas Thackeray",
+        "Tamsin Upcott"
+    };
 
-    private static final String[] QUESTION_TEMPLATES = {"Who keeps lighthouse number %d?", "Who rang the fog bell at lighthouse %d?",
-            "Which keeper of station %d logged the storm?", "Who climbs the tower of lighthouse %d each dusk?",
-            "Who painted the lantern room of lighthouse %d?", "Who wrote the log at station %d?",
-            "Who mends the lamp of lighthouse %d?", "Who kept watch at lighthouse %d in winter?",
-            "Who guards lighthouse %d?", "Who trimmed the wicks at lighthouse %d?"};
+    private static final String[] QUESTION_TEMPLATES = {
+        "Who keeps lighthouse number %d?",
+        "Who rang the fog bell at lighthouse %d?",
+        "Which keeper of station %d logged the storm?",
+        "Who climbs the tower of lighthouse %d each dusk?",
+        "Who painted the lantern room of lighthouse %d?",
+        "Who wrote the log at station %d?",
+        "Who mends the lamp of lighthouse %d?",
+        "Who kept watch at lighthouse %d in winter?",
+        "Who guards lighthouse %d?",
+        "Who trimmed the wicks at lighthouse %d?"
+    };
 
     private static String documentText(int n) {
         String keeper = KEEPERS[n];
@@ -224,18 +283,24 @@ class ThreeProcessKillTest {
 
     private UUID upload(Service api, int n) throws Exception {
         String body = JSON.writeValueAsString(Map.of("title", "Lighthouse " + n, "text", documentText(n)));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(api.uri("/v1/documents"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(api.uri("/v1/documents"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isIn(200, 202);
         return UUID.fromString(JSON.readTree(response.body()).get("id").asString());
     }
 
     private UUID ask(Service api, UUID document, String question) throws Exception {
-        String body = JSON.writeValueAsString(Map.of("documentIds", List.of(document), "question", question,
-                "strategy", "extractive", "waitSeconds", 0));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(api.uri("/v1/questions"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        String body = JSON.writeValueAsString(Map.of(
+                "documentIds", List.of(document), "question", question, "strategy", "extractive", "waitSeconds", 0));
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(api.uri("/v1/questions"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         // 202, or 200 when a worker already answered it before the api wrote its response (extractive is fast)
         assertThat(response.statusCode()).as(response.body()).isIn(200, 202);
@@ -253,8 +318,12 @@ class ThreeProcessKillTest {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 // small and quick to start: three of these share the machine with the test JVM
-                "-Xmx400m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
-                "-cp", serviceClasspath(),
+                "-Xmx400m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xss512k",
+                "-cp",
+                serviceClasspath(),
                 LorekeeperApplication.class.getName(),
                 "--lorekeeper.role=" + role,
                 "--server.port=" + port,
@@ -308,16 +377,21 @@ class ThreeProcessKillTest {
 
     private static boolean alive(Service service) {
         if (!service.process().isAlive()) {
-            throw new AssertionError("process " + service.name() + " exited with " + service.process().exitValue()
-                    + "; see " + service.log());
+            throw new AssertionError("process " + service.name() + " exited with "
+                    + service.process().exitValue() + "; see " + service.log());
         }
         return true;
     }
 
     private int status(Service service, String path) {
         try {
-            return http.send(HttpRequest.newBuilder(service.uri(path)).timeout(Duration.ofSeconds(5)).GET().build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(
+                            HttpRequest.newBuilder(service.uri(path))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {
@@ -347,7 +421,8 @@ class ThreeProcessKillTest {
     }
 
     private long unfinished() {
-        return count("SELECT (SELECT count(*) FROM document WHERE status <> 'READY') + (SELECT count(*) FROM question WHERE status <> 'DONE')")
+        return count(
+                        "SELECT (SELECT count(*) FROM document WHERE status <> 'READY') + (SELECT count(*) FROM question WHERE status <> 'DONE')")
                 + (DOCUMENTS - count("SELECT count(*) FROM document"));
     }
 
@@ -368,7 +443,8 @@ class ThreeProcessKillTest {
     }
 
     private void query(String query, Row row) {
-        try (Statement statement = sql.createStatement(); ResultSet rs = statement.executeQuery(query)) {
+        try (Statement statement = sql.createStatement();
+                ResultSet rs = statement.executeQuery(query)) {
             while (rs.next()) {
                 row.accept(rs);
             }

@@ -23,7 +23,8 @@ class ConversationRendererTest {
     private static final DocumentLimits LIMITS = limits(5000, 5000);
 
     private static DocumentLimits limits(int maxSessions, int maxTurnsPerSession) {
-        return new DocumentLimits(DataSize.ofMegabytes(20), 500, maxSessions, maxTurnsPerSession, DataSize.ofKilobytes(16));
+        return new DocumentLimits(
+                DataSize.ofMegabytes(20), 500, maxSessions, maxTurnsPerSession, DataSize.ofKilobytes(16));
     }
 
     private static Turn turn(String speaker, String text) {
@@ -47,7 +48,8 @@ class ConversationRendererTest {
     }
 
     private static ApiProblem problem(List<Session> sessions, DocumentLimits limits) {
-        ApiProblem problem = catchThrowableOfType(ApiProblem.class, () -> ConversationRenderer.render(sessions, limits));
+        ApiProblem problem =
+                catchThrowableOfType(ApiProblem.class, () -> ConversationRenderer.render(sessions, limits));
         assertThat(problem).as("rendering is refused").isNotNull();
         assertThat(problem.status()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(problem.type()).isEqualTo("invalid-request");
@@ -60,7 +62,8 @@ class ConversationRendererTest {
 
     private static CanonicalText twoSessions() {
         return render(
-                session("1:56 pm on 8 May, 2023",
+                session(
+                        "1:56 pm on 8 May, 2023",
                         turn("Caroline", "Hey Mel! Good to see you!"),
                         turn("Melanie", "Hi Caroline, how are you?")),
                 session(null, turn("Caroline", "I went to the support group yesterday.")));
@@ -81,29 +84,34 @@ class ConversationRendererTest {
     void turnSpansCoverSpeakerAndTextExactly() {
         CanonicalText canonical = twoSessions();
 
-        assertThat(canonical.turns()).extracting(RenderedTurn::span)
+        assertThat(canonical.turns())
+                .extracting(RenderedTurn::span)
                 .containsExactly(new Span(36, 71), new Span(72, 106), new Span(120, 168));
-        assertThat(canonical.turns()).extracting(t -> t.span().of(canonical.text())).containsExactly(
-                "Caroline: Hey Mel! Good to see you!",
-                "Melanie: Hi Caroline, how are you?",
-                "Caroline: I went to the support group yesterday.");
+        assertThat(canonical.turns())
+                .extracting(t -> t.span().of(canonical.text()))
+                .containsExactly(
+                        "Caroline: Hey Mel! Good to see you!",
+                        "Melanie: Hi Caroline, how are you?",
+                        "Caroline: I went to the support group yesterday.");
     }
 
     @Test
     void turnsRecordTheirSessionPositionAndSpeaker() {
-        assertThat(twoSessions().turns()).containsExactly(
-                new RenderedTurn("D1:1", 0, "1", 0, "Caroline", new Span(36, 71)),
-                new RenderedTurn("D1:2", 0, "1", 1, "Melanie", new Span(72, 106)),
-                new RenderedTurn("D2:1", 1, "2", 0, "Caroline", new Span(120, 168)));
+        assertThat(twoSessions().turns())
+                .containsExactly(
+                        new RenderedTurn("D1:1", 0, "1", 0, "Caroline", new Span(36, 71)),
+                        new RenderedTurn("D1:2", 0, "1", 1, "Melanie", new Span(72, 106)),
+                        new RenderedTurn("D2:1", 1, "2", 0, "Caroline", new Span(120, 168)));
     }
 
     @Test
     void sessionSpansRunFromHeaderToLastTurn() {
         CanonicalText canonical = twoSessions();
 
-        assertThat(canonical.sessions()).containsExactly(
-                new RenderedSession(0, "1", "1:56 pm on 8 May, 2023", new Span(0, 106)),
-                new RenderedSession(1, "2", null, new Span(108, 168)));
+        assertThat(canonical.sessions())
+                .containsExactly(
+                        new RenderedSession(0, "1", "1:56 pm on 8 May, 2023", new Span(0, 106)),
+                        new RenderedSession(1, "2", null, new Span(108, 168)));
         assertThat(canonical.sessions().get(1).span().of(canonical.text()))
                 .isEqualTo("[Session 2]\nCaroline: I went to the support group yesterday.");
     }
@@ -132,7 +140,8 @@ class ConversationRendererTest {
         CanonicalText canonical = render(session(null, turn("A", "  line one\r\nline two\rline three\u0000  ")));
 
         assertThat(canonical.text()).isEqualTo("[Session 1]\nA: line one\nline two\nline three");
-        assertThat(canonical.turns().getFirst().span().of(canonical.text())).isEqualTo("A: line one\nline two\nline three");
+        assertThat(canonical.turns().getFirst().span().of(canonical.text()))
+                .isEqualTo("A: line one\nline two\nline three");
     }
 
     @Test
@@ -160,7 +169,8 @@ class ConversationRendererTest {
 
     @Test
     void blankTextIsRefusedNamingTheField() {
-        ApiProblem problem = problem(session(null, turn("A", "Fine.")), session(null, turn("B", "ok"), turn("C", " \n ")));
+        ApiProblem problem =
+                problem(session(null, turn("A", "Fine.")), session(null, turn("B", "ok"), turn("C", " \n ")));
 
         assertThat(problem.field()).isEqualTo("sessions[1].turns[1].text");
     }
@@ -168,8 +178,7 @@ class ConversationRendererTest {
     @Test
     void duplicateTurnIdIsRefusedNamingTheSecondUse() {
         ApiProblem problem = problem(
-                session(null, turn("x", "A", "One.")),
-                session(null, turn("B", "Two."), turn(" x ", "C", "Three.")));
+                session(null, turn("x", "A", "One.")), session(null, turn("B", "Two."), turn(" x ", "C", "Three.")));
 
         assertThat(problem.field()).isEqualTo("sessions[1].turns[1].id");
         assertThat(problem.getMessage()).contains("'x'");
@@ -191,8 +200,8 @@ class ConversationRendererTest {
 
     @Test
     void tooManySessionsIsRefused() {
-        List<Session> sessions = List.of(session(null, turn("A", "1.")), session(null, turn("A", "2.")),
-                session(null, turn("A", "3.")));
+        List<Session> sessions =
+                List.of(session(null, turn("A", "1.")), session(null, turn("A", "2.")), session(null, turn("A", "3.")));
 
         ApiProblem problem = problem(sessions, limits(2, 10));
 
@@ -210,7 +219,8 @@ class ConversationRendererTest {
 
     @Test
     void tooManyTurnsInASessionIsRefused() {
-        List<Session> sessions = List.of(session(null, turn("A", "1.")), session(null, turn("A", "2."), turn("B", "3.")));
+        List<Session> sessions =
+                List.of(session(null, turn("A", "1.")), session(null, turn("A", "2."), turn("B", "3.")));
 
         ApiProblem problem = problem(sessions, limits(10, 1));
 
@@ -219,7 +229,8 @@ class ConversationRendererTest {
 
     @Test
     void conversationWithoutAnyTurnIsRefused() {
-        assertThat(problem(session("today"), new Session(null, null, null)).field()).isEqualTo("sessions");
+        assertThat(problem(session("today"), new Session(null, null, null)).field())
+                .isEqualTo("sessions");
         assertThat(problem(List.of(), LIMITS).field()).isEqualTo("sessions");
     }
 

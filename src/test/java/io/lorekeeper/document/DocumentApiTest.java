@@ -32,12 +32,18 @@ class DocumentApiTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
     @Test
     void ingestsATextAndReportsEachStage() {
-        Response created = api.post("/v1/documents", aText(STORY).titled("Skerry Point").withMetadata(Map.of("source", "test")).build());
+        Response created = api.post(
+                "/v1/documents",
+                aText(STORY)
+                        .titled("Skerry Point")
+                        .withMetadata(Map.of("source", "test"))
+                        .build());
 
         assertThat(created.status()).isEqualTo(202);
         UUID id = UUID.fromString(created.json().get("id").asString());
@@ -48,22 +54,49 @@ class DocumentApiTest {
         assertThat(doc.get("kind").asString()).isEqualTo("TEXT");
         assertThat(doc.get("metadata").get("source").asString()).isEqualTo("test");
         assertThat(doc.get("chunkCount").asInt()).isPositive();
-        assertThat(doc.get("stages")).extracting(s -> s.get("name").asString())
-                .containsExactly("segment", "embed", "memos", "page-headers", "graph", "veridical", "triples", "semantic", "episodic");
-        assertThat(doc.get("stages")).extracting(s -> s.get("kind").asString())
-                .containsExactly("retrieval", "retrieval", "enrichment", "enrichment", "enrichment", "enrichment", "enrichment",
-                        "enrichment", "enrichment");
-        assertThat(doc.get("stages")).extracting(s -> s.get("status").asString())
-                .containsExactly("DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED");
+        assertThat(doc.get("stages"))
+                .extracting(s -> s.get("name").asString())
+                .containsExactly(
+                        "segment",
+                        "embed",
+                        "memos",
+                        "page-headers",
+                        "graph",
+                        "veridical",
+                        "triples",
+                        "semantic",
+                        "episodic");
+        assertThat(doc.get("stages"))
+                .extracting(s -> s.get("kind").asString())
+                .containsExactly(
+                        "retrieval",
+                        "retrieval",
+                        "enrichment",
+                        "enrichment",
+                        "enrichment",
+                        "enrichment",
+                        "enrichment",
+                        "enrichment",
+                        "enrichment");
+        assertThat(doc.get("stages"))
+                .extracting(s -> s.get("status").asString())
+                .containsExactly(
+                        "DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED");
         for (JsonNode stage : doc.get("stages")) {
             if (stage.get("status").asString().equals("DONE")) {
-                assertThat(stage.get("done").asInt()).isEqualTo(stage.get("total").asInt()).isEqualTo(doc.get("chunkCount").asInt());
+                assertThat(stage.get("done").asInt())
+                        .isEqualTo(stage.get("total").asInt())
+                        .isEqualTo(doc.get("chunkCount").asInt());
             } else {
-                assertThat(stage.get("message").asString()).as("why %s was skipped", stage.get("name")).contains("no LLM is configured");
+                assertThat(stage.get("message").asString())
+                        .as("why %s was skipped", stage.get("name"))
+                        .contains("no LLM is configured");
             }
         }
-        int embedded = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL").param(id)
-                .query(Integer.class).single();
+        int embedded = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
+                .param(id)
+                .query(Integer.class)
+                .single();
         assertThat(embedded).isEqualTo(doc.get("chunkCount").asInt());
     }
 
@@ -72,18 +105,24 @@ class DocumentApiTest {
         String text = "A unique note about the 31 brass keys of the Ardmore clock tower.";
         UUID first = api.ingest(aText(text).build());
 
-        Response again = api.post("/v1/documents", aText(text).titled("another title").build());
+        Response again =
+                api.post("/v1/documents", aText(text).titled("another title").build());
 
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().get("id").asString()).isEqualTo(first.toString());
         assertThat(again.json().get("created").asBoolean()).isFalse();
-        assertThat(jdbc.sql("SELECT count(*) FROM document WHERE content_hash = (SELECT content_hash FROM document WHERE id = ?)")
-                .param(first).query(Integer.class).single()).isEqualTo(1);
+        assertThat(jdbc.sql(
+                                "SELECT count(*) FROM document WHERE content_hash = (SELECT content_hash FROM document WHERE id = ?)")
+                        .param(first)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(1);
     }
 
     @Test
     void servesSpansOfTheCanonicalText() {
-        UUID id = api.ingest(aText("Line one.\r\nLine two, with a CRLF before it.").build());
+        UUID id = api.ingest(
+                aText("Line one.\r\nLine two, with a CRLF before it.").build());
 
         JsonNode span = api.get("/v1/documents/" + id + "/text?start=10&end=18").json();
 
@@ -97,41 +136,58 @@ class DocumentApiTest {
 
     @Test
     void deletesTheDocumentAndEverythingDerivedFromIt() {
-        UUID id = api.ingest(aText("The orchard at Kelling had nineteen pear trees and one old fig.").build());
+        UUID id = api.ingest(aText("The orchard at Kelling had nineteen pear trees and one old fig.")
+                .build());
 
         assertThat(api.delete("/v1/documents/" + id).status()).isEqualTo(204);
 
         assertThat(api.get("/v1/documents/" + id).status()).isEqualTo(404);
         assertThat(api.delete("/v1/documents/" + id).status()).isEqualTo(404);
         for (String table : new String[] {"chunk", "page", "document_text", "ingestion_stage"}) {
-            assertThat(jdbc.sql("SELECT count(*) FROM " + table + " WHERE document_id = ?").param(id).query(Integer.class).single())
-                    .as(table).isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM " + table + " WHERE document_id = ?")
+                            .param(id)
+                            .query(Integer.class)
+                            .single())
+                    .as(table)
+                    .isZero();
         }
     }
 
     @Test
     void listsDocumentsNewestFirstInPages() {
-        UUID older = api.ingest(aText("Paging test document number one, about kites.").build());
-        UUID newer = api.ingest(aText("Paging test document number two, about boats.").build());
+        UUID older = api.ingest(
+                aText("Paging test document number one, about kites.").build());
+        UUID newer = api.ingest(
+                aText("Paging test document number two, about boats.").build());
 
         List<String> ids = new java.util.ArrayList<>();
-        api.get("/v1/documents?page=0&size=200").json().get("items").forEach(item -> ids.add(item.get("id").asString()));
+        api.get("/v1/documents?page=0&size=200")
+                .json()
+                .get("items")
+                .forEach(item -> ids.add(item.get("id").asString()));
 
         assertThat(ids.indexOf(newer.toString())).isNotNegative().isLessThan(ids.indexOf(older.toString()));
         JsonNode page = api.get("/v1/documents?page=0&size=1").json();
         assertThat(page.get("items")).hasSize(1);
         assertThat(page.get("total").asLong()).isGreaterThanOrEqualTo(2);
-        assertThat(api.get("/v1/documents?size=0").json().get("field").asString()).isEqualTo("size");
+        assertThat(api.get("/v1/documents?size=0").json().get("field").asString())
+                .isEqualTo("size");
     }
 
     @Test
     void rendersConversationsWithTurnSpans() {
         UUID id = api.ingest(aConversation()
-                .session("1:56 pm on 8 May, 2023", "Caroline", "I went to the support group yesterday.", "Melanie", "How was it?")
+                .session(
+                        "1:56 pm on 8 May, 2023",
+                        "Caroline",
+                        "I went to the support group yesterday.",
+                        "Melanie",
+                        "How was it?")
                 .session(null, "Caroline", "I adopted a dog named Biscuit!")
                 .build());
 
-        String text = api.get("/v1/documents/" + id + "/text").json().get("text").asString();
+        String text =
+                api.get("/v1/documents/" + id + "/text").json().get("text").asString();
 
         assertThat(text).isEqualTo("""
                 [Session 1, 1:56 pm on 8 May, 2023]
@@ -140,11 +196,18 @@ class DocumentApiTest {
 
                 [Session 2]
                 Caroline: I adopted a dog named Biscuit!""");
-        Map<String, Object> turn = jdbc.sql("SELECT start_offset, end_offset FROM conversation_turn WHERE document_id = ? AND turn_id = 'D2:1'")
-                .param(id).query().singleRow();
+        Map<String, Object> turn = jdbc.sql(
+                        "SELECT start_offset, end_offset FROM conversation_turn WHERE document_id = ? AND turn_id = 'D2:1'")
+                .param(id)
+                .query()
+                .singleRow();
         assertThat(text.substring((Integer) turn.get("start_offset"), (Integer) turn.get("end_offset")))
                 .isEqualTo("Caroline: I adopted a dog named Biscuit!");
-        assertThat(jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?").param(id).query(Integer.class).single()).isEqualTo(2);
+        assertThat(jdbc.sql("SELECT count(*) FROM page WHERE document_id = ?")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(2);
     }
 
     @Test
@@ -154,7 +217,8 @@ class DocumentApiTest {
         Response uploaded = api.upload("/v1/documents/files", "ferry-notes.md", "text/markdown", content, Map.of());
 
         assertThat(uploaded.status()).isEqualTo(202);
-        JsonNode doc = api.awaitDocument(UUID.fromString(uploaded.json().get("id").asString()), "READY", Duration.ofMinutes(1));
+        JsonNode doc = api.awaitDocument(
+                UUID.fromString(uploaded.json().get("id").asString()), "READY", Duration.ofMinutes(1));
         assertThat(doc.get("title").asString()).isEqualTo("ferry-notes");
     }
 
@@ -170,17 +234,24 @@ class DocumentApiTest {
 
     @Test
     void anEmptySessionsListBesideTheTextCountsAsAbsent() {
-        Response created = api.post("/v1/documents", Map.of("text", "A keeper counts gulls " + UUID.randomUUID(), "sessions", List.of()));
+        Response created = api.post(
+                "/v1/documents", Map.of("text", "A keeper counts gulls " + UUID.randomUUID(), "sessions", List.of()));
 
         assertThat(created.status()).as(created.body()).isEqualTo(202);
-        JsonNode doc = api.awaitDocument(UUID.fromString(created.json().get("id").asString()), "READY", Duration.ofMinutes(1));
+        JsonNode doc =
+                api.awaitDocument(UUID.fromString(created.json().get("id").asString()), "READY", Duration.ofMinutes(1));
         assertThat(doc.get("kind").asString()).isEqualTo("TEXT");
         assertProblem(api.post("/v1/documents", Map.of("sessions", List.of())), 400, "sessions");
     }
 
     @Test
     void rejectsOtherFileTypesWith415() {
-        Response pdf = api.upload("/v1/documents/files", "report.pdf", "application/pdf", "%PDF-1.4".getBytes(StandardCharsets.UTF_8), Map.of());
+        Response pdf = api.upload(
+                "/v1/documents/files",
+                "report.pdf",
+                "application/pdf",
+                "%PDF-1.4".getBytes(StandardCharsets.UTF_8),
+                Map.of());
 
         assertThat(pdf.status()).isEqualTo(415);
         assertThat(pdf.header("Content-Type")).startsWith("application/problem+json");
@@ -202,11 +273,28 @@ class DocumentApiTest {
         assertProblem(api.post("/v1/documents", Map.of("text", "   \n\t ")), 400, "text");
         assertProblem(api.post("/v1/documents", Map.of("title", "x".repeat(501), "text", "fine text")), 400, "title");
         assertProblem(api.post("/v1/documents", Map.of("text", "fine", "profile", "deluxe")), 400, "profile");
-        assertProblem(api.post("/v1/documents", Map.of("text", "fine", "sessions", List.of(Map.of("turns",
-                List.of(Map.of("speaker", "A", "text", "hi")))))), 400, "sessions");
-        assertProblem(api.post("/v1/documents", Map.of("sessions", List.of(Map.of("turns",
-                List.of(Map.of("speaker", "A", "text", "hi"), Map.of("speaker", " ", "text", "yo")))))),
-                400, "sessions[0].turns[1].speaker");
+        assertProblem(
+                api.post(
+                        "/v1/documents",
+                        Map.of(
+                                "text",
+                                "fine",
+                                "sessions",
+                                List.of(Map.of("turns", List.of(Map.of("speaker", "A", "text", "hi")))))),
+                400,
+                "sessions");
+        assertProblem(
+                api.post(
+                        "/v1/documents",
+                        Map.of(
+                                "sessions",
+                                List.of(Map.of(
+                                        "turns",
+                                        List.of(
+                                                Map.of("speaker", "A", "text", "hi"),
+                                                Map.of("speaker", " ", "text", "yo")))))),
+                400,
+                "sessions[0].turns[1].speaker");
         // Bodies that do not bind (broken JSON, a wrong type, bytes that are not UTF-8) are DocumentControllerTest's.
     }
 

@@ -14,5 +14,4 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @MockitoBean(types = {DocumentIntake.class, DocumentStore.class, SessionAppender.class})
-public @interface DocumentControllerBeans {
-}
+public @interface DocumentControllerBeans {}

@@ -50,14 +50,19 @@ class DocumentControllerTest {
 
     @Autowired
     MockMvcTester mvc;
+
     @Autowired
     DocumentIntake intake;
+
     @Autowired
     DocumentStore store;
+
     @Autowired
     Documents documents;
+
     @Autowired
     SessionAppender appender;
+
     @Autowired
     CurrentTenant tenant;
 
@@ -103,7 +108,8 @@ class DocumentControllerTest {
         when(store.list(eq(TENANT), anyLong(), eq(200))).thenReturn(List.of());
         when(store.count(TENANT)).thenReturn(3L);
 
-        MvcTestResult result = mvc.get().uri("/v1/documents?page=2147483647&size=200").exchange();
+        MvcTestResult result =
+                mvc.get().uri("/v1/documents?page=2147483647&size=200").exchange();
 
         assertThat(result).hasStatusOk();
         assertThat(json(result).path("total").asLong()).isEqualTo(3);
@@ -116,16 +122,23 @@ class DocumentControllerTest {
         when(documents.find(TENANT, id)).thenReturn(Optional.of(info(DocumentStatus.READY)));
         when(documents.text(id)).thenReturn(TEXT);
 
-        MvcTestResult span = mvc.get().uri("/v1/documents/{id}/text?start=4&end=10", id).exchange();
+        MvcTestResult span =
+                mvc.get().uri("/v1/documents/{id}/text?start=4&end=10", id).exchange();
         assertThat(span).hasStatusOk();
         assertThat(json(span).path("text").asString()).isEqualTo("keeper");
         assertThat(json(span).path("start").asInt()).isEqualTo(4);
         assertThat(json(span).path("end").asInt()).isEqualTo(10);
-        assertThat(json(mvc.get().uri("/v1/documents/{id}/text", id).exchange()).path("text").asString()).isEqualTo(TEXT);
+        assertThat(json(mvc.get().uri("/v1/documents/{id}/text", id).exchange())
+                        .path("text")
+                        .asString())
+                .isEqualTo(TEXT);
 
-        assertProblem(mvc.get().uri("/v1/documents/{id}/text?start=-1", id).exchange(), 400, "invalid-request", "start");
-        assertProblem(mvc.get().uri("/v1/documents/{id}/text?start=25", id).exchange(), 400, "invalid-request", "start");
-        assertProblem(mvc.get().uri("/v1/documents/{id}/text?start=4&end=3", id).exchange(), 400, "invalid-request", "end");
+        assertProblem(
+                mvc.get().uri("/v1/documents/{id}/text?start=-1", id).exchange(), 400, "invalid-request", "start");
+        assertProblem(
+                mvc.get().uri("/v1/documents/{id}/text?start=25", id).exchange(), 400, "invalid-request", "start");
+        assertProblem(
+                mvc.get().uri("/v1/documents/{id}/text?start=4&end=3", id).exchange(), 400, "invalid-request", "end");
         assertProblem(mvc.get().uri("/v1/documents/{id}/text?end=25", id).exchange(), 400, "invalid-request", "end");
         assertProblem(mvc.get().uri("/v1/documents/{id}/text?end=ten", id).exchange(), 400, "invalid-request", "end");
     }
@@ -145,7 +158,10 @@ class DocumentControllerTest {
     void aJsonDocumentReachesIntakeAsSentAndIsAcceptedWithItsLocation() {
         when(intake.create(any())).thenReturn(new Accepted(id, DocumentStatus.QUEUED, true));
 
-        MvcTestResult result = mvc.post().uri("/v1/documents").contentType(MediaType.APPLICATION_JSON).content("""
+        MvcTestResult result = mvc.post()
+                .uri("/v1/documents")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("""
                 {"title": "Lighthouse log", "text": "The keeper lit the lamp.", "metadata": {"shelf": 3}, "profile": "retrieval-only"}""")
                 .exchange();
 
@@ -154,14 +170,18 @@ class DocumentControllerTest {
         assertThat(json(result).path("status").asString()).isEqualTo("QUEUED");
         ArgumentCaptor<CreateDocument> sent = ArgumentCaptor.forClass(CreateDocument.class);
         verify(intake).create(sent.capture());
-        assertThat(sent.getValue()).isEqualTo(new CreateDocument("Lighthouse log", TEXT, null, Map.of("shelf", 3), "retrieval-only"));
+        assertThat(sent.getValue())
+                .isEqualTo(new CreateDocument("Lighthouse log", TEXT, null, Map.of("shelf", 3), "retrieval-only"));
     }
 
     @Test
     void contentAlreadyStoredIs200WithTheStoredDocumentsLocation() {
         when(intake.create(any())).thenReturn(new Accepted(id, DocumentStatus.READY, false));
 
-        MvcTestResult result = mvc.post().uri("/v1/documents").contentType(MediaType.APPLICATION_JSON).content("{\"text\": \"again\"}")
+        MvcTestResult result = mvc.post()
+                .uri("/v1/documents")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"text\": \"again\"}")
                 .exchange();
 
         assertThat(result).hasStatusOk().hasHeader("Location", "/v1/documents/" + id);
@@ -170,12 +190,26 @@ class DocumentControllerTest {
 
     @Test
     void bodiesThatDoNotBindAreProblemsNamingWhereTheyBroke() {
-        assertProblem(postJson("{\"title\": \"x\", \"text\": \"ok\", \"metadata\": 7}"), 400, "malformed-request", "metadata");
-        assertProblem(postJson("{\"text\": \"ok\", \"sessions\": [{\"turns\": \"hi\"}]}"), 400, "malformed-request",
+        assertProblem(
+                postJson("{\"title\": \"x\", \"text\": \"ok\", \"metadata\": 7}"),
+                400,
+                "malformed-request",
+                "metadata");
+        assertProblem(
+                postJson("{\"text\": \"ok\", \"sessions\": [{\"turns\": \"hi\"}]}"),
+                400,
+                "malformed-request",
                 "sessions[0].turns");
         assertProblem(postJson("{\"title\": \"x\", \"text\": "), 400, "malformed-request", "text");
-        JsonNode notUtf8 = assertProblem(mvc.post().uri("/v1/documents").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"text\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1)).exchange(), 400, "malformed-request", "text");
+        JsonNode notUtf8 = assertProblem(
+                mvc.post()
+                        .uri("/v1/documents")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"text\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1))
+                        .exchange(),
+                400,
+                "malformed-request",
+                "text");
         assertThat(notUtf8.path("detail").asString()).containsIgnoringCase("UTF-8");
 
         verifyNoInteractions(intake);
@@ -185,9 +219,11 @@ class DocumentControllerTest {
     void textThatCannotBeStoredIsRefusedBeforeIntakeNamingItsPath() {
         assertProblem(postJson("{\"text\": \"before\\u0000after\"}"), 400, "invalid-request", "text");
         assertProblem(postJson("""
-                {"sessions": [{"turns": [{"speaker": "Ann", "text": "fine"}, {"speaker": "Bob", "text": "lone \\ud800"}]}]}"""),
-                400, "invalid-request", "sessions[0].turns[1].text");
-        assertProblem(postJson("{\"text\": \"ok\", \"metadata\": {\"tags\": [\"a\", \"b\\u0000\"]}}"), 400, "invalid-request",
+                {"sessions": [{"turns": [{"speaker": "Ann", "text": "fine"}, {"speaker": "Bob", "text": "lone \\ud800"}]}]}"""), 400, "invalid-request", "sessions[0].turns[1].text");
+        assertProblem(
+                postJson("{\"text\": \"ok\", \"metadata\": {\"tags\": [\"a\", \"b\\u0000\"]}}"),
+                400,
+                "invalid-request",
                 "metadata.tags[1]");
 
         verifyNoInteractions(intake);
@@ -195,28 +231,42 @@ class DocumentControllerTest {
 
     @Test
     void whatIntakeRefusesKeepsItsFieldInTheProblem() {
-        when(intake.create(any())).thenThrow(ApiProblem.invalid("sessions[0].turns[1].speaker", "speaker must not be blank"));
+        when(intake.create(any()))
+                .thenThrow(ApiProblem.invalid("sessions[0].turns[1].speaker", "speaker must not be blank"));
 
-        JsonNode problem = assertProblem(postJson("{\"sessions\": []}"), 400, "invalid-request", "sessions[0].turns[1].speaker");
+        JsonNode problem =
+                assertProblem(postJson("{\"sessions\": []}"), 400, "invalid-request", "sessions[0].turns[1].speaker");
 
         assertThat(problem.path("errors").path(0).path("message").asString()).isEqualTo("speaker must not be blank");
     }
 
     @Test
     void documentsTakeJsonOnly() {
-        assertProblem(mvc.post().uri("/v1/documents").contentType(MediaType.TEXT_PLAIN).content(TEXT).exchange(), 415,
-                "unsupported-media-type", null);
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/documents")
+                        .contentType(MediaType.TEXT_PLAIN)
+                        .content(TEXT)
+                        .exchange(),
+                415,
+                "unsupported-media-type",
+                null);
         verifyNoInteractions(intake);
     }
 
     @Test
     void anUploadReachesIntakeWithItsNameBytesAndFields() {
         byte[] bytes = "# Log\n\nThe keeper lit the lamp.".getBytes(StandardCharsets.UTF_8);
-        when(intake.createFromUpload(any(), any(), any(), any(), any())).thenReturn(new Accepted(id, DocumentStatus.QUEUED, true));
+        when(intake.createFromUpload(any(), any(), any(), any(), any()))
+                .thenReturn(new Accepted(id, DocumentStatus.QUEUED, true));
 
-        MvcTestResult result = mvc.post().uri("/v1/documents/files").multipart()
+        MvcTestResult result = mvc.post()
+                .uri("/v1/documents/files")
+                .multipart()
                 .file(new MockMultipartFile("file", "log.MD", "text/markdown; charset=UTF-8", bytes))
-                .param("title", "Log").param("metadata", "{\"shelf\": 3}").exchange();
+                .param("title", "Log")
+                .param("metadata", "{\"shelf\": 3}")
+                .exchange();
 
         assertThat(result).hasStatus(202).hasHeader("Location", "/v1/documents/" + id);
         verify(intake).createFromUpload("log.MD", bytes, "Log", null, "{\"shelf\": 3}");
@@ -225,12 +275,33 @@ class DocumentControllerTest {
     @Test
     void uploadsThatAreNotTextFilesAreRefusedNamingTheFile() {
         byte[] bytes = "%PDF-1.7".getBytes(StandardCharsets.UTF_8);
-        assertProblem(mvc.post().uri("/v1/documents/files").multipart()
-                .file(new MockMultipartFile("file", "log.pdf", "application/pdf", bytes)).exchange(), 415, "unsupported-media-type", "file");
-        assertProblem(mvc.post().uri("/v1/documents/files").multipart()
-                .file(new MockMultipartFile("file", "log.txt", "image/png", bytes)).exchange(), 415, "unsupported-media-type", "file");
-        assertProblem(mvc.post().uri("/v1/documents/files").multipart()
-                .file(new MockMultipartFile("upload", "log.txt", "text/plain", bytes)).exchange(), 400, "invalid-request", "file");
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/documents/files")
+                        .multipart()
+                        .file(new MockMultipartFile("file", "log.pdf", "application/pdf", bytes))
+                        .exchange(),
+                415,
+                "unsupported-media-type",
+                "file");
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/documents/files")
+                        .multipart()
+                        .file(new MockMultipartFile("file", "log.txt", "image/png", bytes))
+                        .exchange(),
+                415,
+                "unsupported-media-type",
+                "file");
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/documents/files")
+                        .multipart()
+                        .file(new MockMultipartFile("upload", "log.txt", "text/plain", bytes))
+                        .exchange(),
+                400,
+                "invalid-request",
+                "file");
 
         verifyNoInteractions(intake);
     }
@@ -249,7 +320,10 @@ class DocumentControllerTest {
     void appendedSessionsReachTheAppenderAsSent() {
         when(appender.append(eq(id), any())).thenReturn(new SessionsAppended(id, DocumentStatus.QUEUED, List.of()));
 
-        MvcTestResult result = mvc.post().uri("/v1/documents/{id}/sessions", id).contentType(MediaType.APPLICATION_JSON).content("""
+        MvcTestResult result = mvc.post()
+                .uri("/v1/documents/{id}/sessions", id)
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("""
                 {"sessions": [{"dateTime": "2 May 2023", "turns": [{"speaker": "Ann", "text": "Miso caught a mouse."}]}]}""")
                 .exchange();
 
@@ -258,7 +332,9 @@ class DocumentControllerTest {
         verify(appender).append(eq(id), sent.capture());
         assertThat(sent.getValue().sessions()).singleElement().satisfies(session -> {
             assertThat(session.dateTime()).isEqualTo("2 May 2023");
-            assertThat(session.turns()).singleElement().satisfies(turn -> assertThat(turn.text()).isEqualTo("Miso caught a mouse."));
+            assertThat(session.turns())
+                    .singleElement()
+                    .satisfies(turn -> assertThat(turn.text()).isEqualTo("Miso caught a mouse."));
         });
     }
 
@@ -266,23 +342,34 @@ class DocumentControllerTest {
     void reindexPassesTheNamedStagesOrNoneAndAConflictIs409() {
         when(documents.find(TENANT, id)).thenReturn(Optional.of(info(DocumentStatus.QUEUED)));
 
-        assertThat(mvc.post().uri("/v1/documents/{id}/reindex", id).exchange()).hasStatus(202)
+        assertThat(mvc.post().uri("/v1/documents/{id}/reindex", id).exchange())
+                .hasStatus(202)
                 .hasHeader("Location", "/v1/documents/" + id);
         verify(intake).reindex(id, null);
-        assertThat(mvc.post().uri("/v1/documents/{id}/reindex", id).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"stages\": [\"embed\", \"memos\"]}").exchange()).hasStatus(202);
+        assertThat(mvc.post()
+                        .uri("/v1/documents/{id}/reindex", id)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"stages\": [\"embed\", \"memos\"]}")
+                        .exchange())
+                .hasStatus(202);
         verify(intake).reindex(id, List.of("embed", "memos"));
 
         doThrow(ApiProblem.conflict("ingestion-running", "Ingestion running", "document is being ingested", null))
-                .when(intake).reindex(id, null);
+                .when(intake)
+                .reindex(id, null);
         assertProblem(mvc.post().uri("/v1/documents/{id}/reindex", id).exchange(), 409, "ingestion-running", null);
     }
 
     private MvcTestResult postJson(String body) {
-        return mvc.post().uri("/v1/documents").contentType(MediaType.APPLICATION_JSON).content(body).exchange();
+        return mvc.post()
+                .uri("/v1/documents")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body)
+                .exchange();
     }
 
     private DocumentInfo info(DocumentStatus status) {
-        return new DocumentInfo(id, TENANT, "Lighthouse log", DocumentKind.TEXT, IndexProfiles.STANDARD, status, TEXT.length(), 6, 1);
+        return new DocumentInfo(
+                id, TENANT, "Lighthouse log", DocumentKind.TEXT, IndexProfiles.STANDARD, status, TEXT.length(), 6, 1);
     }
 }

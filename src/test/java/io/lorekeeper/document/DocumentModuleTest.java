@@ -46,16 +46,22 @@ class DocumentModuleTest {
 
     @Autowired
     DocumentStore store;
+
     @Autowired
     IngestionPipeline pipeline;
+
     @Autowired
     ApplicationContext context;
 
     @Test
     void onlyTheDocumentModuleAndWhatItUsesAreStarted() {
         assertThat(context.getBeanNamesForType(Documents.class)).hasSize(1);
-        assertThat(context.containsBean("questionStore")).as("the question module uses documents; it is not started").isFalse();
-        assertThat(pipeline.stageNames()).as("the module's own stage; other modules' stages are not started").contains("segment")
+        assertThat(context.containsBean("questionStore"))
+                .as("the question module uses documents; it is not started")
+                .isFalse();
+        assertThat(pipeline.stageNames())
+                .as("the module's own stage; other modules' stages are not started")
+                .contains("segment")
                 .doesNotContain("embed");
     }
 
@@ -63,13 +69,16 @@ class DocumentModuleTest {
     void aDocumentWhoseRetrievalStagesAreDoneTellsTheOtherModulesItIsReady(Scenario scenario) {
         UUID id = stored();
         scenario.stimulate(() -> {
-            store.change(id, Document::startIngestion);
-            for (String stage : pipeline.stageNames()) {
-                store.changeAndGet(id, d -> d.startStage(stage))
-                        .ifPresent(generation -> store.change(id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null)));
-            }
-            store.change(id, Document::ready);
-        }).andWaitForEventOfType(DocumentReady.class).matching(ready -> ready.documentId().equals(id))
+                    store.change(id, Document::startIngestion);
+                    for (String stage : pipeline.stageNames()) {
+                        store.changeAndGet(id, d -> d.startStage(stage))
+                                .ifPresent(generation -> store.change(
+                                        id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null)));
+                    }
+                    store.change(id, Document::ready);
+                })
+                .andWaitForEventOfType(DocumentReady.class)
+                .matching(ready -> ready.documentId().equals(id))
                 .toArriveAndVerify(ready -> assertThat(ready.tenantId()).isEqualTo(CurrentTenant.DEFAULT));
     }
 
@@ -77,7 +86,8 @@ class DocumentModuleTest {
     void deletingADocumentTellsTheOtherModules(Scenario scenario) {
         UUID id = stored();
         scenario.stimulate(() -> store.delete(CurrentTenant.DEFAULT, id))
-                .andWaitForEventOfType(DocumentDeleted.class).matching(deleted -> deleted.documentId().equals(id))
+                .andWaitForEventOfType(DocumentDeleted.class)
+                .matching(deleted -> deleted.documentId().equals(id))
                 .toArriveAndVerify((deleted, wasDeleted) -> {
                     assertThat(wasDeleted).isTrue();
                     assertThat(store.find(id)).isEmpty();
@@ -86,8 +96,17 @@ class DocumentModuleTest {
 
     private UUID stored() {
         UUID id = UUID.randomUUID();
-        store.insert(new NewDocument(id, CurrentTenant.DEFAULT, "Kilmory", DocumentKind.TEXT, IndexProfiles.STANDARD, Map.of(),
-                "module-test-" + id, CanonicalText.plain("The old mill of Kilmory burned down in 1902.")), pipeline.definitions());
+        store.insert(
+                new NewDocument(
+                        id,
+                        CurrentTenant.DEFAULT,
+                        "Kilmory",
+                        DocumentKind.TEXT,
+                        IndexProfiles.STANDARD,
+                        Map.of(),
+                        "module-test-" + id,
+                        CanonicalText.plain("The old mill of Kilmory burned down in 1902.")),
+                pipeline.definitions());
         return id;
     }
 }

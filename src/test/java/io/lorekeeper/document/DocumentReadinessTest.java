@@ -24,6 +24,7 @@ class DocumentReadinessTest {
 
     @Autowired
     Api api;
+
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
 
@@ -36,13 +37,20 @@ class DocumentReadinessTest {
     void aDocumentStillIngestingIsRefusedUntilItIsReady() {
         embeddings.hold();
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        UUID id = UUID.fromString(api.post("/v1/documents", aText("The tide mill of Carew " + marker
-                + " ground corn for four hundred years.").build()).json().get("id").asString());
+        UUID id = UUID.fromString(api.post(
+                        "/v1/documents",
+                        aText("The tide mill of Carew " + marker + " ground corn for four hundred years.")
+                                .build())
+                .json()
+                .get("id")
+                .asString());
         // the embed stage is inside the model, held there: the document cannot be READY yet
         await().atMost(Duration.ofSeconds(60)).until(() -> embeddings.held() > 0);
-        assertThat(api.get("/v1/documents/" + id).json().get("status").asString()).isEqualTo("INGESTING");
+        assertThat(api.get("/v1/documents/" + id).json().get("status").asString())
+                .isEqualTo("INGESTING");
 
-        Api.Response question = api.post("/v1/questions", Map.of("documentIds", List.of(id), "question", "What did the mill grind?"));
+        Api.Response question =
+                api.post("/v1/questions", Map.of("documentIds", List.of(id), "question", "What did the mill grind?"));
         Api.Response search = api.post("/v1/search", Map.of("documentIds", List.of(id), "query", "tide mill"));
 
         for (Api.Response refused : List.of(question, search)) {
@@ -64,8 +72,13 @@ class DocumentReadinessTest {
     @Test
     void aFailedDocumentIsRefusedWithItsStatus() {
         embeddings.failAfter(0);
-        UUID id = UUID.fromString(api.post("/v1/documents", aText("The ferry " + UUID.randomUUID()
-                + " crossed the Kyle twice a day.").build()).json().get("id").asString());
+        UUID id = UUID.fromString(api.post(
+                        "/v1/documents",
+                        aText("The ferry " + UUID.randomUUID() + " crossed the Kyle twice a day.")
+                                .build())
+                .json()
+                .get("id")
+                .asString());
         api.awaitDocument(id, "FAILED", Duration.ofMinutes(1));
 
         Api.Response refused = api.post("/v1/questions", Map.of("documentIds", List.of(id), "question", "How often?"));

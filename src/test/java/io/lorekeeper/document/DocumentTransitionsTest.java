@@ -18,8 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 class DocumentTransitionsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final List<StageDef> STAGES = List.of(new StageDef("segment", false), new StageDef("embed", false),
-            new StageDef("memos", true));
+    private static final List<StageDef> STAGES =
+            List.of(new StageDef("segment", false), new StageDef("embed", false), new StageDef("memos", true));
 
     @Test
     void aDocumentIsIngestedStageByStageUntilReadyAndSaysSoOnce() {
@@ -31,7 +31,8 @@ class DocumentTransitionsTest {
         d.startIngestion();
         for (String stage : List.of("segment", "embed")) {
             int generation = d.startStage(stage);
-            assertThat(d.finishStage(stage, generation, StageStatus.DONE, null, null)).isTrue();
+            assertThat(d.finishStage(stage, generation, StageStatus.DONE, null, null))
+                    .isTrue();
         }
         assertThat(d.pendingEvents()).isEmpty();
         d.ready();
@@ -78,7 +79,9 @@ class DocumentTransitionsTest {
         int generation = d.startStage("memos");
         d.appendSessions("h2", 200); // legal while an enrichment runs: the run belongs to the old generation
 
-        assertThat(d.finishStage("memos", generation, StageStatus.DONE, null, null)).as("a run from before the append").isFalse();
+        assertThat(d.finishStage("memos", generation, StageStatus.DONE, null, null))
+                .as("a run from before the append")
+                .isFalse();
         assertThat(d.stage("memos").status()).isEqualTo(StageStatus.PENDING);
         assertThat(d.stages()).extracting(DocumentStage::status).containsOnly(StageStatus.PENDING);
         assertThat(d.status()).isEqualTo(DocumentStatus.QUEUED);
@@ -99,26 +102,39 @@ class DocumentTransitionsTest {
         d.skipStage("memos", "built on demand");
         assertThatThrownBy(() -> d.startStage("memos")).isInstanceOf(IllegalTransitionException.class);
         assertThatThrownBy(() -> d.skipStage("memos", "again")).isInstanceOf(IllegalTransitionException.class);
-        assertThatThrownBy(() -> d.startStage("graph")).as("a stage it has no row for").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> d.startStage("graph"))
+                .as("a stage it has no row for")
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aRebuildRefusesARunningStageAndQueuesTheDocumentOnlyForRetrievalStages() {
         Document d = readyConversation();
         int generation = d.startStage("memos");
-        assertThatThrownBy(() -> d.rebuild(List.of("memos"), true)).isInstanceOfSatisfying(IllegalTransitionException.class,
-                e -> assertThat(e.transition()).isEqualTo("rebuild"));
-        d.finishStage("memos", generation, StageStatus.FAILED, "model down", Instant.now().plusSeconds(60));
+        assertThatThrownBy(() -> d.rebuild(List.of("memos"), true))
+                .isInstanceOfSatisfying(
+                        IllegalTransitionException.class,
+                        e -> assertThat(e.transition()).isEqualTo("rebuild"));
+        d.finishStage(
+                "memos",
+                generation,
+                StageStatus.FAILED,
+                "model down",
+                Instant.now().plusSeconds(60));
 
         d.rebuild(List.of("memos"), true);
-        assertThat(d.status()).as("an enrichment is rebuilt while the document stays READY").isEqualTo(DocumentStatus.READY);
+        assertThat(d.status())
+                .as("an enrichment is rebuilt while the document stays READY")
+                .isEqualTo(DocumentStatus.READY);
         assertThat(d.stage("memos").requested()).isTrue();
         assertThat(d.stage("memos").generation()).isEqualTo(generation + 1);
         assertThat(d.stage("memos").retryAt()).isNull();
 
         d.rebuild(List.of("embed", "memos"), false);
         assertThat(d.status()).isEqualTo(DocumentStatus.QUEUED);
-        assertThat(d.stage("memos").requested()).as("once asked for, it stays asked for").isTrue();
+        assertThat(d.stage("memos").requested())
+                .as("once asked for, it stays asked for")
+                .isTrue();
     }
 
     @Test
@@ -145,7 +161,10 @@ class DocumentTransitionsTest {
     @Test
     void newStagesAreAddedAndKnownOnesKeptWhereTheServiceNowPutsThem() {
         Document d = document(DocumentKind.TEXT);
-        d.defineStages(List.of(new StageDef("segment", false), new StageDef("embed", false), new StageDef("graph", true),
+        d.defineStages(List.of(
+                new StageDef("segment", false),
+                new StageDef("embed", false),
+                new StageDef("graph", true),
                 new StageDef("memos", true)));
         assertThat(d.stages()).extracting(DocumentStage::name).containsExactly("segment", "embed", "memos", "graph");
         assertThat(d.stage("memos").position()).isEqualTo(3);
@@ -169,8 +188,16 @@ class DocumentTransitionsTest {
     }
 
     private static Document document(DocumentKind kind) {
-        return Document.create(UUID.randomUUID(), UUID.randomUUID(), "A title", kind, "default", JSON.valueToTree(java.util.Map.of()),
-                "h1", 100, STAGES);
+        return Document.create(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "A title",
+                kind,
+                "default",
+                JSON.valueToTree(java.util.Map.of()),
+                "h1",
+                100,
+                STAGES);
     }
 
     private static void refused(Document d, Consumer<Document> transition, String state, String name) {

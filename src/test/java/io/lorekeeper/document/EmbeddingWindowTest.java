@@ -76,19 +76,31 @@ class EmbeddingWindowTest {
         for (Segmentation.Chunk chunk : segmentation.chunks()) {
             assertThat(chunk.text()).isEqualTo(chunk.span().of(text));
             int count = wordPieces.estimateTokenCountInText(chunk.text());
-            assertThat(count).as("word pieces of chunk %d of %s", chunk.ordinal(), file).isLessThanOrEqualTo(EMBEDDING_WINDOW);
+            assertThat(count)
+                    .as("word pieces of chunk %d of %s", chunk.ordinal(), file)
+                    .isLessThanOrEqualTo(EMBEDDING_WINDOW);
             pieces.accept(count);
             cl100k.accept(TokenCounter.count(chunk.text()));
             covered += nonWhitespace(chunk.text());
         }
         long total = nonWhitespace(text);
         double coverage = (double) covered / total;
-        System.out.printf("%s: chunks=%d, pages=%d, wordpieces max=%d avg=%.1f, cl100k max=%d avg=%.1f min=%d, coverage=%.5f%n",
-                file, segmentation.chunks().size(), segmentation.pages().size(), pieces.getMax(), pieces.getAverage(),
-                cl100k.getMax(), cl100k.getAverage(), cl100k.getMin(), coverage);
+        System.out.printf(
+                "%s: chunks=%d, pages=%d, wordpieces max=%d avg=%.1f, cl100k max=%d avg=%.1f min=%d, coverage=%.5f%n",
+                file,
+                segmentation.chunks().size(),
+                segmentation.pages().size(),
+                pieces.getMax(),
+                pieces.getAverage(),
+                cl100k.getMax(),
+                cl100k.getAverage(),
+                cl100k.getMin(),
+                coverage);
 
         assertThat(segmentation.chunks()).hasSizeGreaterThan(100);
         assertThat(cl100k.getAverage()).as("average cl100k tokens per chunk").isBetween(150.0, 300.0);
-        assertThat(coverage).as("share of non-whitespace characters inside chunks").isGreaterThanOrEqualTo(0.99);
+        assertThat(coverage)
+                .as("share of non-whitespace characters inside chunks")
+                .isGreaterThanOrEqualTo(0.99);
     }
 }

@@ -29,8 +29,10 @@ class IngestionRecoveryTest {
 
     @Autowired
     Api api;
+
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -43,11 +45,13 @@ class IngestionRecoveryTest {
     void aFailedEmbedStageResumesFromItsLastBatch() {
         // ~200 chunks: the embed stage writes batches of 64, so two batches land before the failure.
         String text = IntStream.range(0, 200)
-                .mapToObj(i -> "Chapter " + i + " tells how the " + i + "th lantern of Varrow was lit by a keeper. ".repeat(12))
+                .mapToObj(i -> "Chapter " + i + " tells how the " + i
+                        + "th lantern of Varrow was lit by a keeper. ".repeat(12))
                 .collect(Collectors.joining("\n\n"));
         embeddings.failAfter(2);
 
-        UUID id = UUID.fromString(api.post("/v1/documents", aText(text).build()).json().get("id").asString());
+        UUID id = UUID.fromString(
+                api.post("/v1/documents", aText(text).build()).json().get("id").asString());
         JsonNode failed = api.awaitDocument(id, "FAILED", Duration.ofMinutes(2));
 
         assertThat(failed.get("failureReason").asString()).contains("embed").contains("injected embedding failure");
@@ -56,40 +60,57 @@ class IngestionRecoveryTest {
         assertThat(stages.get("embed").get("status").asString()).isEqualTo("FAILED");
         int total = failed.get("chunkCount").asInt();
         int embeddedBefore = embedded(id);
-        assertThat(embeddedBefore).isEqualTo(128).isEqualTo(stages.get("embed").get("done").asInt());
+        assertThat(embeddedBefore)
+                .isEqualTo(128)
+                .isEqualTo(stages.get("embed").get("done").asInt());
         assertThat(total).isGreaterThan(embeddedBefore);
 
         embeddings.heal();
         int textsBefore = embeddings.textsEmbedded();
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
         assertThat(embedded(id)).isEqualTo(total);
-        assertThat(embeddings.textsEmbedded() - textsBefore).as("only the missing chunks are embedded again").isEqualTo(total - embeddedBefore);
+        assertThat(embeddings.textsEmbedded() - textsBefore)
+                .as("only the missing chunks are embedded again")
+                .isEqualTo(total - embeddedBefore);
         assertThat(ready.get("failureReason")).isNull();
         assertThat(stages(ready).get("embed").get("done").asInt()).isEqualTo(total);
     }
 
     @Test
     void reindexingNamedStagesRebuildsThemAndEveryLaterStage() {
-        UUID id = api.ingest(aText("The bell of Dunmore rang eleven times at the wedding of Ailsa Grant.").build());
+        UUID id = api.ingest(aText("The bell of Dunmore rang eleven times at the wedding of Ailsa Grant.")
+                .build());
         List<Long> chunkIdsBefore = chunkIds(id);
 
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("segment"))).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("segment")))
+                        .status())
+                .isEqualTo(202);
         api.awaitDocument(id, "READY", Duration.ofMinutes(1));
 
         assertThat(chunkIds(id)).doesNotContainAnyElementsOf(chunkIdsBefore);
         assertThat(embedded(id)).isEqualTo(chunkIds(id).size());
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("colour"))).json().get("field").asString())
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("colour")))
+                        .json()
+                        .get("field")
+                        .asString())
                 .isEqualTo("stages");
     }
 
     private int embedded(UUID id) {
-        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL").param(id).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
+                .param(id)
+                .query(Integer.class)
+                .single();
     }
 
     private List<Long> chunkIds(UUID id) {
-        return jdbc.sql("SELECT id FROM chunk WHERE document_id = ?").param(id).query(Long.class).list();
+        return jdbc.sql("SELECT id FROM chunk WHERE document_id = ?")
+                .param(id)
+                .query(Long.class)
+                .list();
     }
 
     private static Map<String, JsonNode> stages(JsonNode document) {

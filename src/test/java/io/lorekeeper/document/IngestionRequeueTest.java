@@ -28,8 +28,10 @@ class IngestionRequeueTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
 
@@ -43,8 +45,13 @@ class IngestionRequeueTest {
         embeddings.retryLaterOnce(Duration.ofHours(1));
         int embeddedBefore = embeddings.textsEmbedded();
 
-        UUID id = UUID.fromString(api.post("/v1/documents", aText("The Bell Rock light " + UUID.randomUUID()
-                + " stands on a reef eleven miles out to sea.").build()).json().get("id").asString());
+        UUID id = UUID.fromString(api.post(
+                        "/v1/documents",
+                        aText("The Bell Rock light " + UUID.randomUUID() + " stands on a reef eleven miles out to sea.")
+                                .build())
+                .json()
+                .get("id")
+                .asString());
 
         await().atMost(Duration.ofSeconds(60)).until(() -> secondsUntilDue(id) != null && secondsUntilDue(id) > 3000);
         assertThat(secondsUntilDue(id)).isBetween(3590.0, 3601.0);
@@ -54,27 +61,37 @@ class IngestionRequeueTest {
         JsonNode embed = stage(queued, "embed");
         assertThat(embed.get("status").asString()).isEqualTo("PENDING");
         assertThat(embed.get("message").asString()).startsWith("waiting: ").contains("asked to wait 3600 s");
-        assertThat(stage(queued, "segment").get("status").asString()).as("work done before the wait is kept").isEqualTo("DONE");
+        assertThat(stage(queued, "segment").get("status").asString())
+                .as("work done before the wait is kept")
+                .isEqualTo("DONE");
         assertThat(embeddings.textsEmbedded()).isEqualTo(embeddedBefore);
 
-        jdbc.sql("UPDATE scheduled_tasks SET execution_time = now() WHERE task_name = 'ingest-document' AND task_instance = ?")
-                .param(id.toString()).update();
+        jdbc.sql(
+                        "UPDATE scheduled_tasks SET execution_time = now() WHERE task_name = 'ingest-document' AND task_instance = ?")
+                .param(id.toString())
+                .update();
 
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofSeconds(60));
         assertThat(stage(ready, "embed").get("status").asString()).isEqualTo("DONE");
         JsonNode message = stage(ready, "embed").path("message");
-        assertThat(message.isNull() || message.isMissingNode()).as("the wait is over: " + message).isTrue();
-        assertThat(embeddings.textsEmbedded() - embeddedBefore).isEqualTo(ready.get("chunkCount").asInt());
-        assertThat(api.post("/v1/search", Map.of("documentIds", java.util.List.of(id), "query", "reef", "mode", "vector"))
-                .json().get("hits")).isNotEmpty();
+        assertThat(message.isNull() || message.isMissingNode())
+                .as("the wait is over: " + message)
+                .isTrue();
+        assertThat(embeddings.textsEmbedded() - embeddedBefore)
+                .isEqualTo(ready.get("chunkCount").asInt());
+        assertThat(api.post(
+                                "/v1/search",
+                                Map.of("documentIds", java.util.List.of(id), "query", "reef", "mode", "vector"))
+                        .json()
+                        .get("hits"))
+                .isNotEmpty();
     }
 
     /** Seconds until the document's ingestion job is due, while it waits unpicked; null otherwise. */
     private Double secondsUntilDue(UUID id) {
         return jdbc.sql("""
                 SELECT extract(epoch FROM execution_time - now()) FROM scheduled_tasks
-                WHERE task_name = 'ingest-document' AND task_instance = ? AND NOT picked""")
-                .param(id.toString()).query(Double.class).optional().orElse(null);
+                WHERE task_name = 'ingest-document' AND task_instance = ? AND NOT picked""").param(id.toString()).query(Double.class).optional().orElse(null);
     }
 
     private static JsonNode stage(JsonNode document, String name) {

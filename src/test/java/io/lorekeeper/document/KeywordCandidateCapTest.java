@@ -36,10 +36,12 @@ class KeywordCandidateCapTest {
             "Her lantern swung as she crossed the bridge.",
             "The gulls nested on the cliffs all summer.",
             "A fisherman from Varrow sold herring at the quay.");
+
     private static final String QUERY = "Varrow lantern";
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -57,7 +59,10 @@ class KeywordCandidateCapTest {
     }
 
     private static List<String> entries(List<ChunkHit> hits) {
-        return hits.stream().map(h -> ENTRIES.stream().filter(h.text()::contains).findFirst().orElseThrow()).toList();
+        return hits.stream()
+                .map(h ->
+                        ENTRIES.stream().filter(h.text()::contains).findFirst().orElseThrow())
+                .toList();
     }
 
     @Test
@@ -80,8 +85,13 @@ class KeywordCandidateCapTest {
         assertThat(entries(capped)).containsExactly(ENTRIES.get(3), ENTRIES.get(7));
         // and the entry with both terms keeps the score "lantern" adds to it
         assertThat(capped.getFirst().score()).isCloseTo(both.score(), Offset.offset(1e-9));
-        ChunkHit rareOnly = all.stream().filter(h -> h.text().contains(ENTRIES.get(7))).findFirst().orElseThrow();
-        assertThat(capped.get(1).score()).isCloseTo(rareOnly.score(), Offset.offset(1e-9)).isLessThan(both.score());
+        ChunkHit rareOnly = all.stream()
+                .filter(h -> h.text().contains(ENTRIES.get(7)))
+                .findFirst()
+                .orElseThrow();
+        assertThat(capped.get(1).score())
+                .isCloseTo(rareOnly.score(), Offset.offset(1e-9))
+                .isLessThan(both.score());
     }
 
     @Test

@@ -46,7 +46,11 @@ class LlmOutageTest {
 
     @Test
     void documentsStayUsableWhileTheEndpointIsDownAndGainTheirMemosWhenItComesUp() {
-        UUID id = UUID.fromString(api.post("/v1/documents", aText(MILL).titled("Kilmory").build()).json().get("id").asString());
+        UUID id = UUID.fromString(
+                api.post("/v1/documents", aText(MILL).titled("Kilmory").build())
+                        .json()
+                        .get("id")
+                        .asString());
 
         JsonNode failing = api.awaitStage(id, "memos", "FAILED", Duration.ofSeconds(60));
         assertThat(failing.get("status").asString()).isEqualTo("READY");
@@ -56,26 +60,42 @@ class LlmOutageTest {
         assertThat(memos.get("retryAt")).as("a retry is scheduled").isNotNull();
 
         Response health = api.get("/actuator/health");
-        assertThat(health.status()).as("an unreachable model never fails the health endpoint").isEqualTo(200);
-        assertThat(health.json().get("components").get("llm").get("status").asString()).isEqualTo("UNREACHABLE");
+        assertThat(health.status())
+                .as("an unreachable model never fails the health endpoint")
+                .isEqualTo(200);
+        assertThat(health.json().get("components").get("llm").get("status").asString())
+                .isEqualTo("UNREACHABLE");
         assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
-        JsonNode gamListing = api.get("/v1/strategies").json().valueStream()
-                .filter(s -> s.get("name").asString().equals("gam")).findFirst().orElseThrow();
+        JsonNode gamListing = api.get("/v1/strategies")
+                .json()
+                .valueStream()
+                .filter(s -> s.get("name").asString().equals("gam"))
+                .findFirst()
+                .orElseThrow();
         assertThat(gamListing.get("llm").get("reachable").asBoolean()).isFalse();
         assertThat(gamListing.get("llm").get("detail").asString()).contains("connection failed");
 
-        Response search = api.post("/v1/search", Map.of("documentIds", List.of(id), "query", "who started the fire", "mode", "hybrid"));
+        Response search = api.post(
+                "/v1/search", Map.of("documentIds", List.of(id), "query", "who started the fire", "mode", "hybrid"));
         assertThat(search.status()).as(search.body()).isEqualTo(200);
         assertThat(search.json().get("hits")).isNotEmpty();
-        JsonNode extractive = api.ask(Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "extractive"));
-        assertThat(extractive.get("status").asString()).as(extractive.toString()).isEqualTo("DONE");
+        JsonNode extractive = api.ask(
+                Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "extractive"));
+        assertThat(extractive.get("status").asString())
+                .as(extractive.toString())
+                .isEqualTo("DONE");
         assertThat(extractive.get("answer").asString()).contains("Hector Munro");
 
-        Map<String, Object> gamQuestion = Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "gam");
+        Map<String, Object> gamQuestion =
+                Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "gam");
         Response refused = api.post("/v1/questions", gamQuestion);
         // The scheduled retry (every 2-4 s) may be running again on a slow machine; it fails again while the
         // endpoint is down, so ask again once it has failed rather than rely on being quicker than the retry.
-        for (int i = 0; i < 5 && refused.status() == 409 && refused.json().path("state").asString().equals("RUNNING"); i++) {
+        for (int i = 0;
+                i < 5
+                        && refused.status() == 409
+                        && refused.json().path("state").asString().equals("RUNNING");
+                i++) {
             api.awaitStage(id, "memos", "FAILED", Duration.ofSeconds(60));
             refused = api.post("/v1/questions", gamQuestion);
         }
@@ -89,7 +109,9 @@ class LlmOutageTest {
 
         FakeOpenAi endpoint = FakeOpenAi.startOn(PORT);
         try {
-            endpoint.onTask("gam/memo", completion("{\"memo\": \"The Kilmory mill burned in 1902; Hector Munro's lamp started it.\"}"));
+            endpoint.onTask(
+                    "gam/memo",
+                    completion("{\"memo\": \"The Kilmory mill burned in 1902; Hector Munro's lamp started it.\"}"));
             endpoint.onTask("gam/page-header", completion("{\"header\": \"A local history of Kilmory.\"}"));
             endpoint.onTask("gam/plan", completion("""
                     {"informationNeeds": ["who started the fire"], "keywordQueries": ["fire started"], "vectorQueries": [],
@@ -101,14 +123,24 @@ class LlmOutageTest {
                     {"answer": "Hector Munro", "confidence": 0.9, "choice": null, "evidence": [{"excerpt": 1, "quote": "a lamp that Hector Munro had left burning"}]}"""));
 
             JsonNode built = api.awaitStage(id, "memos", "DONE", Duration.ofSeconds(90));
-            assertThat(stage(built, "memos").get("attempts").asInt()).as("built by the scheduled retry").isGreaterThan(1);
+            assertThat(stage(built, "memos").get("attempts").asInt())
+                    .as("built by the scheduled retry")
+                    .isGreaterThan(1);
 
             // snippets: the answerer quotes an excerpt, so the citation is its quote
-            JsonNode answer = api.ask(Map.of("documentIds", List.of(id), "question", "Who started the fire?", "strategy", "gam",
-                    "options", Map.of("output", "snippets")));
+            JsonNode answer = api.ask(Map.of(
+                    "documentIds",
+                    List.of(id),
+                    "question",
+                    "Who started the fire?",
+                    "strategy",
+                    "gam",
+                    "options",
+                    Map.of("output", "snippets")));
             assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
             assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
-            assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("a lamp that Hector Munro had left burning");
+            assertThat(answer.get("citations").get(0).get("quote").asString())
+                    .isEqualTo("a lamp that Hector Munro had left burning");
         } finally {
             endpoint.stop();
         }
@@ -128,15 +160,15 @@ class LlmOutageTest {
         public void initialize(ConfigurableApplicationContext context) {
             TestDatabaseInitializer.apply(TestDatabase.sibling("llm_outage"), context);
             TestPropertyValues.of(
-                    "lorekeeper.llm.base-url=http://127.0.0.1:" + PORT + "/v1",
-                    "lorekeeper.llm.api-key=" + FakeOpenAi.API_KEY,
-                    "lorekeeper.llm.timeout=3s",
-                    "lorekeeper.llm.retry.max-attempts=2",
-                    "lorekeeper.llm.retry.initial-backoff=50ms",
-                    "lorekeeper.mindgraph.ingest=false",
-                    "lorekeeper.enrichment.initial-backoff=2s",
-                    "lorekeeper.enrichment.max-backoff=4s",
-                    "lorekeeper.enrichment.max-attempts=30")
+                            "lorekeeper.llm.base-url=http://127.0.0.1:" + PORT + "/v1",
+                            "lorekeeper.llm.api-key=" + FakeOpenAi.API_KEY,
+                            "lorekeeper.llm.timeout=3s",
+                            "lorekeeper.llm.retry.max-attempts=2",
+                            "lorekeeper.llm.retry.initial-backoff=50ms",
+                            "lorekeeper.mindgraph.ingest=false",
+                            "lorekeeper.enrichment.initial-backoff=2s",
+                            "lorekeeper.enrichment.max-backoff=4s",
+                            "lorekeeper.enrichment.max-attempts=30")
                     .applyTo(context);
         }
     }

@@ -32,14 +32,19 @@ class SegmenterTest {
     private static final int STANDARD_MAX_CHUNK = 320;
     private static final int STANDARD_PAGE = 2048;
 
-    private static final DocumentLimits LIMITS = new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000,
-            DataSize.ofKilobytes(16));
+    private static final DocumentLimits LIMITS =
+            new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16));
 
     // ---------------------------------------------------------------- builders
 
     private static final String[] SUBJECTS = {"Pip", "Joe", "Estella", "Miss Havisham", "The convict", "Mr. Jaggers"};
-    private static final String[] PREDICATES = {"walked across the marshes", "said nothing at all",
-            "looked at the old church and the graves beside it", "laughed", "went home before dark, carrying a file and some bread"};
+    private static final String[] PREDICATES = {
+        "walked across the marshes",
+        "said nothing at all",
+        "looked at the old church and the graves beside it",
+        "laughed",
+        "went home before dark, carrying a file and some bread"
+    };
 
     /** Deterministic prose: sentences of varied length, hard-wrapped lines and blank-line paragraphs. */
     private static String prose(int sentences) {
@@ -95,7 +100,9 @@ class SegmenterTest {
     private static String longTurnText(int sentences) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < sentences; i++) {
-            text.append(i == 0 ? "" : " ").append("I told you about the painting class number ").append(i)
+            text.append(i == 0 ? "" : " ")
+                    .append("I told you about the painting class number ")
+                    .append(i)
                     .append(" where we painted the lake at sunrise together.");
         }
         return text.toString();
@@ -114,17 +121,22 @@ class SegmenterTest {
         for (int i = 0; i < chunks.size(); i++) {
             Segmentation.Chunk chunk = chunks.get(i);
             assertThat(chunk.ordinal()).isEqualTo(i);
-            assertThat(chunk.text()).as("chunk %d text", i).isEqualTo(text.substring(chunk.span().start(), chunk.span().end()));
+            assertThat(chunk.text())
+                    .as("chunk %d text", i)
+                    .isEqualTo(text.substring(chunk.span().start(), chunk.span().end()));
             assertThat(chunk.text()).as("chunk %d is not blank", i).isNotBlank();
             assertThat(chunk.tokens()).as("chunk %d token count", i).isEqualTo(tokens(chunk.text()));
-            assertThat(chunk.span().start()).as("chunk %d starts after chunk %d ends", i, i - 1).isGreaterThanOrEqualTo(previousEnd);
+            assertThat(chunk.span().start())
+                    .as("chunk %d starts after chunk %d ends", i, i - 1)
+                    .isGreaterThanOrEqualTo(previousEnd);
             previousEnd = chunk.span().end();
         }
     }
 
     private static void assertChunksFit(Segmentation segmentation, int maxChunkTokens) {
         for (Segmentation.Chunk chunk : segmentation.chunks()) {
-            assertThat(tokens(chunk.text())).as("tokens of chunk %d: %s", chunk.ordinal(), chunk.text())
+            assertThat(tokens(chunk.text()))
+                    .as("tokens of chunk %d: %s", chunk.ordinal(), chunk.text())
                     .isLessThanOrEqualTo(maxChunkTokens);
         }
     }
@@ -137,7 +149,9 @@ class SegmenterTest {
         for (int p = 0; p < pages.size(); p++) {
             Segmentation.Page page = pages.get(p);
             assertThat(page.ordinal()).isEqualTo(p);
-            assertThat(page.firstChunk()).as("page %d starts where page %d ended", p, p - 1).isEqualTo(nextChunk);
+            assertThat(page.firstChunk())
+                    .as("page %d starts where page %d ended", p, p - 1)
+                    .isEqualTo(nextChunk);
             assertThat(page.lastChunk()).isGreaterThanOrEqualTo(page.firstChunk());
             assertThat(page.sessionId()).isNull();
             List<Segmentation.Chunk> own = chunks.subList(page.firstChunk(), page.lastChunk() + 1);
@@ -148,10 +162,15 @@ class SegmenterTest {
             }
             if (p + 1 < pages.size()) {
                 assertThat(sum + chunks.get(page.lastChunk() + 1).tokens())
-                        .as("page %d was closed only because the next chunk did not fit", p).isGreaterThan(pageTokens);
+                        .as("page %d was closed only because the next chunk did not fit", p)
+                        .isGreaterThan(pageTokens);
             }
-            assertThat(page.span()).isEqualTo(new Span(own.getFirst().span().start(), own.getLast().span().end()));
-            own.forEach(c -> assertThat(c.pageOrdinal()).as("page of chunk %d", c.ordinal()).isEqualTo(page.ordinal()));
+            assertThat(page.span())
+                    .isEqualTo(new Span(
+                            own.getFirst().span().start(), own.getLast().span().end()));
+            own.forEach(c -> assertThat(c.pageOrdinal())
+                    .as("page of chunk %d", c.ordinal())
+                    .isEqualTo(page.ordinal()));
             nextChunk = page.lastChunk() + 1;
         }
         assertThat(nextChunk).as("pages cover every chunk").isEqualTo(chunks.size());
@@ -199,8 +218,12 @@ class SegmenterTest {
             Segmentation segmentation = segmentText(SMALL, text);
 
             assertThat(segmentation.chunks()).allSatisfy(c -> {
-                assertThat(starts).as("chunk %d starts a sentence", c.ordinal()).contains(c.span().start());
-                assertThat(ends).as("chunk %d ends a sentence", c.ordinal()).contains(c.span().end());
+                assertThat(starts)
+                        .as("chunk %d starts a sentence", c.ordinal())
+                        .contains(c.span().start());
+                assertThat(ends)
+                        .as("chunk %d ends a sentence", c.ordinal())
+                        .contains(c.span().end());
             });
         }
 
@@ -209,7 +232,8 @@ class SegmenterTest {
             for (int j = 0; j < sentences.size(); j++) {
                 sum += tokens(sentences.get(j).of(text));
                 if (j > 0) {
-                    sum += tokens(text.substring(sentences.get(j - 1).end(), sentences.get(j).start()));
+                    sum += tokens(text.substring(
+                            sentences.get(j - 1).end(), sentences.get(j).start()));
                 }
             }
             return sum;
@@ -226,7 +250,8 @@ class SegmenterTest {
             for (Segmentation.Chunk chunk : segmentation.chunks()) {
                 perChunk.add(sentences.stream().filter(chunk.span()::contains).toList());
             }
-            assertThat(perChunk.stream().mapToInt(List::size).sum()).as("every sentence in exactly one chunk")
+            assertThat(perChunk.stream().mapToInt(List::size).sum())
+                    .as("every sentence in exactly one chunk")
                     .isEqualTo(sentences.size());
             assertThat(perChunk).anySatisfy(s -> assertThat(s).hasSizeGreaterThan(1));
             // The packer's measure: sentence tokens plus the tokens of the whitespace between them.
@@ -240,7 +265,8 @@ class SegmenterTest {
                     List<Span> withNext = new ArrayList<>(own);
                     withNext.add(perChunk.get(i + 1).getFirst());
                     assertThat(packedTokens(text, withNext))
-                            .as("chunk %d was closed only because the next sentence did not fit", i).isGreaterThan(CHUNK);
+                            .as("chunk %d was closed only because the next sentence did not fit", i)
+                            .isGreaterThan(CHUNK);
                 }
             }
         }
@@ -259,12 +285,15 @@ class SegmenterTest {
                 int start = c.span().start();
                 int end = c.span().end();
                 assertThat(start == 0 || Character.isWhitespace(text.charAt(start - 1)))
-                        .as("chunk %d starts at a word: %s", c.ordinal(), c.text()).isTrue();
+                        .as("chunk %d starts at a word: %s", c.ordinal(), c.text())
+                        .isTrue();
                 assertThat(end == text.length() || Character.isWhitespace(text.charAt(end)))
-                        .as("chunk %d ends at a word: %s", c.ordinal(), c.text()).isTrue();
+                        .as("chunk %d ends at a word: %s", c.ordinal(), c.text())
+                        .isTrue();
             });
             List<String> words = segmentation.chunks().stream()
-                    .flatMap(c -> Arrays.stream(c.text().split("\\s+"))).toList();
+                    .flatMap(c -> Arrays.stream(c.text().split("\\s+")))
+                    .toList();
             assertThat(words).containsExactly(text.split("\\s+"));
         }
 
@@ -309,7 +338,8 @@ class SegmenterTest {
 
             assertTextPages(segmentation, 5);
             assertThat(segmentation.pages()).hasSameSizeAs(segmentation.chunks());
-            assertThat(segmentation.chunks()).allSatisfy(c -> assertThat(c.pageOrdinal()).isEqualTo(c.ordinal()));
+            assertThat(segmentation.chunks())
+                    .allSatisfy(c -> assertThat(c.pageOrdinal()).isEqualTo(c.ordinal()));
         }
 
         @Test
@@ -322,7 +352,8 @@ class SegmenterTest {
             assertChunksFit(segmentation, STANDARD_MAX_CHUNK);
             assertTextPages(segmentation, STANDARD_PAGE);
             assertThat(segmentation.pages()).hasSizeGreaterThan(1);
-            assertThat(segmentation.chunks()).allSatisfy(c -> assertThat(c.turnIds()).isEmpty());
+            assertThat(segmentation.chunks())
+                    .allSatisfy(c -> assertThat(c.turnIds()).isEmpty());
         }
 
         @Test
@@ -336,7 +367,8 @@ class SegmenterTest {
                 assertThat(c.text()).isEqualTo("Pip ran. Joe followed.");
                 assertThat(c.pageOrdinal()).isZero();
             });
-            assertThat(segmentation.pages()).singleElement()
+            assertThat(segmentation.pages())
+                    .singleElement()
                     .isEqualTo(new Segmentation.Page(0, 0, 0, new Span(2, 24), tokens("Pip ran. Joe followed."), null));
         }
 
@@ -368,14 +400,18 @@ class SegmenterTest {
     // ---------------------------------------------------------------- conversations
 
     private static List<String> turnsOverlapping(CanonicalText canonical, Span span) {
-        return canonical.turns().stream().filter(t -> t.span().overlaps(span)).map(RenderedTurn::id).toList();
+        return canonical.turns().stream()
+                .filter(t -> t.span().overlaps(span))
+                .map(RenderedTurn::id)
+                .toList();
     }
 
     private static void assertConversation(CanonicalText canonical, Segmentation segmentation) {
         String text = canonical.text();
         assertChunksAreOrderedSpansOf(text, segmentation);
         List<RenderedSession> withTurns = canonical.sessions().stream()
-                .filter(s -> canonical.turns().stream().anyMatch(t -> t.sessionIndex() == s.index())).toList();
+                .filter(s -> canonical.turns().stream().anyMatch(t -> t.sessionIndex() == s.index()))
+                .toList();
         assertThat(segmentation.pages()).as("one page per session").hasSameSizeAs(withTurns);
         int nextChunk = 0;
         for (int p = 0; p < withTurns.size(); p++) {
@@ -386,20 +422,26 @@ class SegmenterTest {
             assertThat(page.firstChunk()).isEqualTo(nextChunk);
             assertThat(page.span()).as("page %d spans its whole session", p).isEqualTo(session.span());
             List<Segmentation.Chunk> own = segmentation.chunks().subList(page.firstChunk(), page.lastChunk() + 1);
-            assertThat(page.tokens()).isEqualTo(own.stream().mapToInt(Segmentation.Chunk::tokens).sum());
-            String header = text.substring(session.span().start(), text.indexOf('\n', session.span().start()));
+            assertThat(page.tokens())
+                    .isEqualTo(own.stream().mapToInt(Segmentation.Chunk::tokens).sum());
+            String header = text.substring(
+                    session.span().start(), text.indexOf('\n', session.span().start()));
             assertThat(header).startsWith("[Session " + (session.index() + 1));
-            assertThat(own.getFirst().text()).as("first chunk of session %s opens with its header", session.id())
+            assertThat(own.getFirst().text())
+                    .as("first chunk of session %s opens with its header", session.id())
                     .startsWith(header + "\n");
             for (Segmentation.Chunk chunk : own) {
-                assertThat(session.span().contains(chunk.span())).as("chunk %d stays inside session %s", chunk.ordinal(), session.id())
+                assertThat(session.span().contains(chunk.span()))
+                        .as("chunk %d stays inside session %s", chunk.ordinal(), session.id())
                         .isTrue();
                 assertThat(chunk.pageOrdinal()).isEqualTo(p);
-                assertThat(chunk.turnIds()).as("turn ids of chunk %d", chunk.ordinal())
+                assertThat(chunk.turnIds())
+                        .as("turn ids of chunk %d", chunk.ordinal())
                         .isEqualTo(turnsOverlapping(canonical, chunk.span()));
             }
             for (int i = 1; i < own.size(); i++) {
-                String gap = text.substring(own.get(i - 1).span().end(), own.get(i).span().start());
+                String gap = text.substring(
+                        own.get(i - 1).span().end(), own.get(i).span().start());
                 assertThat(gap).as("nothing but whitespace between chunks").isBlank();
             }
             nextChunk = page.lastChunk() + 1;
@@ -413,29 +455,39 @@ class SegmenterTest {
         @Test
         void shortSessionsAreOneChunkAndOnePageEach() {
             CanonicalText canonical = conversation(
-                    session("1:56 pm on 8 May, 2023", turn("Caroline", "Hey Mel!"), turn("Melanie", "Hi Caroline."),
+                    session(
+                            "1:56 pm on 8 May, 2023",
+                            turn("Caroline", "Hey Mel!"),
+                            turn("Melanie", "Hi Caroline."),
                             turn("Caroline", "I went to the support group yesterday.")),
                     session("7:55 pm on 9 June, 2023", turn("Melanie", "How was it?")));
 
             Segmentation segmentation = Segmenter.standard().segment(canonical);
 
             assertConversation(canonical, segmentation);
-            assertThat(segmentation.chunks()).extracting(Segmentation.Chunk::text).containsExactly(
-                    "[Session 1, 1:56 pm on 8 May, 2023]\nCaroline: Hey Mel!\nMelanie: Hi Caroline.\n"
-                            + "Caroline: I went to the support group yesterday.",
-                    "[Session 2, 7:55 pm on 9 June, 2023]\nMelanie: How was it?");
-            assertThat(segmentation.chunks()).extracting(Segmentation.Chunk::turnIds)
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::text)
+                    .containsExactly(
+                            "[Session 1, 1:56 pm on 8 May, 2023]\nCaroline: Hey Mel!\nMelanie: Hi Caroline.\n"
+                                    + "Caroline: I went to the support group yesterday.",
+                            "[Session 2, 7:55 pm on 9 June, 2023]\nMelanie: How was it?");
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::turnIds)
                     .containsExactly(List.of("D1:1", "D1:2", "D1:3"), List.of("D2:1"));
-            assertThat(segmentation.pages()).extracting(Segmentation.Page::sessionId).containsExactly("1", "2");
+            assertThat(segmentation.pages())
+                    .extracting(Segmentation.Page::sessionId)
+                    .containsExactly("1", "2");
         }
 
         @Test
         void sessionHeaderWithoutDateIsInsideTheFirstChunk() {
-            CanonicalText canonical = conversation(session(null, turn("A", "Hello.")), session(null, turn("B", "Bye.")));
+            CanonicalText canonical =
+                    conversation(session(null, turn("A", "Hello.")), session(null, turn("B", "Bye.")));
 
             Segmentation segmentation = Segmenter.standard().segment(canonical);
 
-            assertThat(segmentation.chunks()).extracting(Segmentation.Chunk::text)
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::text)
                     .containsExactly("[Session 1]\nA: Hello.", "[Session 2]\nB: Bye.");
         }
 
@@ -461,24 +513,34 @@ class SegmenterTest {
                 if (chunks.get(i).turnIds().size() > 1) {
                     assertThat(turnTokens).as("turn tokens of chunk %d", i).isLessThanOrEqualTo(TURN_CHUNK);
                 }
-                boolean nextInSameSession = i + 1 < chunks.size() && chunks.get(i + 1).pageOrdinal() == chunks.get(i).pageOrdinal();
+                boolean nextInSameSession = i + 1 < chunks.size()
+                        && chunks.get(i + 1).pageOrdinal() == chunks.get(i).pageOrdinal();
                 if (nextInSameSession) {
-                    assertThat(turnTokens + turnTokens(canonical, List.of(chunks.get(i + 1).turnIds().getFirst())))
-                            .as("chunk %d was closed only because the next turn did not fit", i).isGreaterThan(TURN_CHUNK);
+                    assertThat(turnTokens
+                                    + turnTokens(
+                                            canonical,
+                                            List.of(chunks.get(i + 1).turnIds().getFirst())))
+                            .as("chunk %d was closed only because the next turn did not fit", i)
+                            .isGreaterThan(TURN_CHUNK);
                 }
             }
         }
 
         private static int turnTokens(CanonicalText canonical, List<String> ids) {
-            return canonical.turns().stream().filter(t -> ids.contains(t.id()))
-                    .mapToInt(t -> tokens(t.span().of(canonical.text()))).sum();
+            return canonical.turns().stream()
+                    .filter(t -> ids.contains(t.id()))
+                    .mapToInt(t -> tokens(t.span().of(canonical.text())))
+                    .sum();
         }
 
         @Test
         void veryLongTurnIsSplitIntoSeveralChunksAllCarryingItsId() {
             CanonicalText canonical = conversation(
-                    session("1:56 pm on 8 May, 2023", turn("Melanie", "Tell me about it."),
-                            new Turn("long-one", "Caroline", longTurnText(80)), turn("Melanie", "Wow.")),
+                    session(
+                            "1:56 pm on 8 May, 2023",
+                            turn("Melanie", "Tell me about it."),
+                            new Turn("long-one", "Caroline", longTurnText(80)),
+                            turn("Melanie", "Wow.")),
                     session(null, turn("Caroline", "Anyway.")));
 
             Segmentation segmentation = Segmenter.standard().segment(canonical);
@@ -486,15 +548,21 @@ class SegmenterTest {
             assertConversation(canonical, segmentation);
             assertChunksFit(segmentation, STANDARD_MAX_CHUNK);
             List<Segmentation.Chunk> longChunks = segmentation.chunks().stream()
-                    .filter(c -> c.turnIds().contains("long-one")).toList();
-            assertThat(longChunks).hasSizeGreaterThanOrEqualTo(4)
+                    .filter(c -> c.turnIds().contains("long-one"))
+                    .toList();
+            assertThat(longChunks)
+                    .hasSizeGreaterThanOrEqualTo(4)
                     .allSatisfy(c -> assertThat(c.turnIds()).containsExactly("long-one"));
             RenderedTurn longTurn = canonical.turns().get(1);
-            assertThat(longChunks.getFirst().span().start()).isEqualTo(longTurn.span().start());
+            assertThat(longChunks.getFirst().span().start())
+                    .isEqualTo(longTurn.span().start());
             assertThat(longChunks.getFirst().text()).startsWith("Caroline: I told you");
-            assertThat(longChunks.getLast().span().end()).isEqualTo(longTurn.span().end());
-            assertThat(segmentation.chunks()).extracting(Segmentation.Chunk::turnIds)
-                    .startsWith(List.of("D1:1")).endsWith(List.of("D1:3"), List.of("D2:1"));
+            assertThat(longChunks.getLast().span().end())
+                    .isEqualTo(longTurn.span().end());
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::turnIds)
+                    .startsWith(List.of("D1:1"))
+                    .endsWith(List.of("D1:3"), List.of("D2:1"));
         }
 
         @Test
@@ -514,16 +582,22 @@ class SegmenterTest {
 
         @Test
         void sessionWithoutTurnsGetsNoPage() {
-            CanonicalText canonical = ConversationRenderer.render(List.of(
-                    session("morning", turn("A", "One.")),
-                    new Session("empty", "noon", List.of()),
-                    session("evening", turn("B", "Three."))), LIMITS);
+            CanonicalText canonical = ConversationRenderer.render(
+                    List.of(
+                            session("morning", turn("A", "One.")),
+                            new Session("empty", "noon", List.of()),
+                            session("evening", turn("B", "Three."))),
+                    LIMITS);
 
             Segmentation segmentation = SMALL.segment(canonical);
 
             assertConversation(canonical, segmentation);
-            assertThat(segmentation.pages()).extracting(Segmentation.Page::sessionId).containsExactly("1", "3");
-            assertThat(segmentation.chunks()).extracting(Segmentation.Chunk::pageOrdinal).containsExactly(0, 1);
+            assertThat(segmentation.pages())
+                    .extracting(Segmentation.Page::sessionId)
+                    .containsExactly("1", "3");
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::pageOrdinal)
+                    .containsExactly(0, 1);
         }
 
         @Test
@@ -534,7 +608,8 @@ class SegmenterTest {
             }
             CanonicalText canonical = conversation(
                     session("1:56 pm on 8 May, 2023", turn("Caroline", words.toString()), turn("Melanie", "ok")));
-            assertThat(tokens(canonical.turns().getFirst().span().of(canonical.text()))).isLessThanOrEqualTo(STANDARD_MAX_CHUNK);
+            assertThat(tokens(canonical.turns().getFirst().span().of(canonical.text())))
+                    .isLessThanOrEqualTo(STANDARD_MAX_CHUNK);
 
             Segmentation segmentation = Segmenter.standard().segment(canonical);
 

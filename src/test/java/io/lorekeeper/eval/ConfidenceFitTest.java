@@ -46,23 +46,44 @@ class ConfidenceFitTest {
             items.add(item);
         }
         // another strategy's answers, a failed one and one without features are not examples
-        items.add(Map.of("itemId", "r1", "strategy", "rag", "status", "DONE", "f1", 1.0, "confidenceFeatures", Map.of("x", 1.0)));
-        items.add(Map.of("itemId", "f1", "strategy", "extractive", "status", "FAILED", "confidenceFeatures", Map.of("kind_date", 1.0)));
+        items.add(Map.of(
+                "itemId",
+                "r1",
+                "strategy",
+                "rag",
+                "status",
+                "DONE",
+                "f1",
+                1.0,
+                "confidenceFeatures",
+                Map.of("x", 1.0)));
+        items.add(Map.of(
+                "itemId",
+                "f1",
+                "strategy",
+                "extractive",
+                "status",
+                "FAILED",
+                "confidenceFeatures",
+                Map.of("kind_date", 1.0)));
         items.add(Map.of("itemId", "n1", "strategy", "extractive", "status", "DONE", "f1", 1.0));
         Path report = dir.resolve("report.json");
         Files.writeString(report, JSON.writeValueAsString(Map.of("dataset", "locomo", "items", items)));
 
         List<Double> before = new ArrayList<>();
-        List<ConfidenceFit.Example> examples = ConfidenceFit.examples(List.of(report), "extractive", before, new ArrayList<>());
+        List<ConfidenceFit.Example> examples =
+                ConfidenceFit.examples(List.of(report), "extractive", before, new ArrayList<>());
         ConfidenceFit.Fit fit = ConfidenceFit.fit(examples, before);
 
         assertThat(examples).hasSize(600);
         assertThat(fit.trained() + fit.held()).isEqualTo(600);
         assertThat(fit.held()).isBetween(150, 250);
-        assertThat(examples.stream().filter(ConfidenceFit.Example::heldOut).count()).isEqualTo(fit.held());
+        assertThat(examples.stream().filter(ConfidenceFit.Example::heldOut).count())
+                .isEqualTo(fit.held());
         assertThat(fit.weights().get("kind_date")).isGreaterThan(1.5);
         assertThat(fit.weights().get("kind_phrase")).isLessThan(-1.5);
-        // noise gets what chance correlation in 400 examples gives it (its standard error is about 0.6), far less than the kinds
+        // noise gets what chance correlation in 400 examples gives it (its standard error is about 0.6), far less than
+        // the kinds
         assertThat(Math.abs(fit.weights().get("noise"))).isLessThan(1.2);
         // a perfect model here scores 0.09 (0.9 * 0.1); a constant 0.5 scores 0.25; always 0.9 scores about 0.41
         assertThat(fit.heldBrier()).isLessThan(0.12);
@@ -70,7 +91,8 @@ class ConfidenceFitTest {
 
         JsonNode written = JSON.readTree(ConfidenceFit.json(fit, "the command"));
         assertThat(written.get("intercept").asDouble()).isEqualTo(fit.intercept());
-        assertThat(written.get("weights").get("kind_date").asDouble()).isEqualTo(fit.weights().get("kind_date"));
+        assertThat(written.get("weights").get("kind_date").asDouble())
+                .isEqualTo(fit.weights().get("kind_date"));
         assertThat(written.get("heldOut").asInt()).isEqualTo(fit.held());
         assertThat(written.get("command").asString()).isEqualTo("the command");
     }
@@ -80,9 +102,11 @@ class ConfidenceFitTest {
         Path report = dir.resolve("report.json");
         Files.writeString(report, JSON.writeValueAsString(Map.of("dataset", "locomo", "items", List.of())));
 
-        List<ConfidenceFit.Example> none = ConfidenceFit.examples(List.of(report), "extractive", new ArrayList<>(), new ArrayList<>());
+        List<ConfidenceFit.Example> none =
+                ConfidenceFit.examples(List.of(report), "extractive", new ArrayList<>(), new ArrayList<>());
 
-        assertThatThrownBy(() -> ConfidenceFit.fit(none, null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ConfidenceFit.fit(none, null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no examples");
     }
 }

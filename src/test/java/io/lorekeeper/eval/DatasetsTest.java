@@ -24,7 +24,8 @@ class DatasetsTest {
     void locomoDev3HasAll497QuestionsWithItsQuirksRepaired() {
         List<EvalItem> items = Datasets.load("locomo", data("locomo/locomo10_dev3.json"), 0);
         assertThat(items).hasSize(497);
-        assertThat(items.stream().map(EvalItem::documentKey).distinct()).containsExactly("conv-26", "conv-30", "conv-41");
+        assertThat(items.stream().map(EvalItem::documentKey).distinct())
+                .containsExactly("conv-26", "conv-30", "conv-41");
         assertThat(items.stream().filter(i -> i.category().equals("5")).count()).isEqualTo(112);
         // integer answers become strings
         assertThat(items.get(1).answers()).containsExactly("2022");
@@ -32,9 +33,12 @@ class DatasetsTest {
         assertThat(items.get(37).evidence()).containsExactly("D8:6", "D9:17");
         // sessions 20-35 of conv-26 have a date and no turns: left out
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> sessions = (List<Map<String, Object>>) items.getFirst().document().get("sessions");
+        List<Map<String, Object>> sessions =
+                (List<Map<String, Object>>) items.getFirst().document().get("sessions");
         assertThat(sessions).hasSize(19);
-        assertThat(sessions.getFirst()).containsEntry("id", "session_1").containsEntry("dateTime", "1:56 pm on 8 May, 2023");
+        assertThat(sessions.getFirst())
+                .containsEntry("id", "session_1")
+                .containsEntry("dateTime", "1:56 pm on 8 May, 2023");
         String all = JsonMapper.builder().build().writeValueAsString(sessions);
         assertThat(all).contains("[shares a photo: ");
     }
@@ -56,8 +60,11 @@ class DatasetsTest {
         assertThat(items.get(0).evidence()).containsExactly("D1:2");
         assertThat(items.get(1).answers()).containsExactly("");
         assertThat(items.get(1).evidence()).containsExactly("D1:1", "D1:9");
-        String doc = JsonMapper.builder().build().writeValueAsString(items.get(0).document());
-        assertThat(doc).contains("\"text\":\"[shares a photo: a dog on a beach]\"").doesNotContain("session_2");
+        String doc =
+                JsonMapper.builder().build().writeValueAsString(items.get(0).document());
+        assertThat(doc)
+                .contains("\"text\":\"[shares a photo: a dog on a beach]\"")
+                .doesNotContain("session_2");
     }
 
     @Test
@@ -82,7 +89,8 @@ class DatasetsTest {
         assertThat(first.answerIndex()).isEqualTo(2);
         assertThat(first.answers()).containsExactly("five");
         assertThat(first.question()).isEqualTo("How many people were in Picardo's family when he was twelve?");
-        assertThat(items.stream().filter(i -> i.category().equals("shortdep")).count()).isPositive();
+        assertThat(items.stream().filter(i -> i.category().equals("shortdep")).count())
+                .isPositive();
         assertThat(items.stream().map(EvalItem::documentKey).distinct().count()).isLessThanOrEqualTo(10);
     }
 
@@ -114,16 +122,31 @@ class DatasetsTest {
 
     @Test
     void pythonLiterals() {
-        Object parsed = PythonLiteral.parse("[{'Q': \"It's\", 'A': '3', 'S': ['a\\nb', 'c'], 'n': 2, 'f': -1.5, 'ok': True, 'no': None, 't': (1,)},"
-                + " {'Q': 'x' 'y', \"d\": {'k': False}}]");
-        assertThat(parsed).isEqualTo(List.of(
-                new java.util.LinkedHashMap<>(Map.of("Q", "It's", "A", "3", "S", List.of("a\nb", "c"), "n", 2L, "f", -1.5, "ok", true,
-                        "t", List.of(1L))) {
-                    {
-                        put("no", null);
-                    }
-                },
-                Map.of("Q", "xy", "d", Map.of("k", false))));
+        Object parsed = PythonLiteral.parse(
+                "[{'Q': \"It's\", 'A': '3', 'S': ['a\\nb', 'c'], 'n': 2, 'f': -1.5, 'ok': True, 'no': None, 't': (1,)},"
+                        + " {'Q': 'x' 'y', \"d\": {'k': False}}]");
+        assertThat(parsed)
+                .isEqualTo(List.of(
+                        new java.util.LinkedHashMap<>(Map.of(
+                                "Q",
+                                "It's",
+                                "A",
+                                "3",
+                                "S",
+                                List.of("a\nb", "c"),
+                                "n",
+                                2L,
+                                "f",
+                                -1.5,
+                                "ok",
+                                true,
+                                "t",
+                                List.of(1L))) {
+                            {
+                                put("no", null);
+                            }
+                        },
+                        Map.of("Q", "xy", "d", Map.of("k", false))));
         assertThatThrownBy(() -> PythonLiteral.parse("[1, 2")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PythonLiteral.parse("__import__('os')")).isInstanceOf(IllegalArgumentException.class);
     }
@@ -145,15 +168,20 @@ class DatasetsTest {
         assertThat(span).isNotNull();
         assertThat(text.substring(span[0], span[1])).startsWith("The sound").endsWith("tire blowout");
 
-        assertThat(TextLocator.find(text, "the sound of the gunshot was nothing like anything the guards knew or feared"))
-                .as("one anchor shared, most words not").isNull();
-        assertThat(TextLocator.find(text, "gunshot firearm")).as("too short to anchor").isNull();
+        assertThat(TextLocator.find(
+                        text, "the sound of the gunshot was nothing like anything the guards knew or feared"))
+                .as("one anchor shared, most words not")
+                .isNull();
+        assertThat(TextLocator.find(text, "gunshot firearm"))
+                .as("too short to anchor")
+                .isNull();
     }
 
     @Test
     void mostLoogleLongDependencyEvidenceIsLocated() {
         List<EvalItem> longdep = Datasets.load("loogle", data("loogle"), 0).stream()
-                .filter(i -> i.category().startsWith("longdep")).toList();
+                .filter(i -> i.category().startsWith("longdep"))
+                .toList();
         int total = 0;
         int located = 0;
         List<String> elsewhere = new java.util.ArrayList<>();

@@ -12,7 +12,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
-
 import tools.jackson.databind.JsonNode;
 
 /** POST /v1/evaluations runs against this very service over HTTP and stores its report. */
@@ -25,24 +24,81 @@ class EvaluationApiTest {
     @Test
     void runsInlineItemsWithAStrategyAndASearchProbeAndReportsPerCategory() throws Exception {
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        String text = "The lighthouse keeper of Nareth Point was Oswin Clay " + marker + ". He kept the lamp for forty years.\n\n"
+        String text = "The lighthouse keeper of Nareth Point was Oswin Clay " + marker
+                + ". He kept the lamp for forty years.\n\n"
                 + "The village baker sold rye bread every morning. Her name was Della Fenn.";
         Map<String, Object> textDoc = Map.of("title", "Nareth " + marker, "text", text);
-        Map<String, Object> conversation = Map.of("title", "chat " + marker, "sessions", List.of(Map.of("id", "s1", "dateTime",
-                "1 May 2023", "turns", List.of(
-                        Map.of("id", "D1:1", "speaker", "Ann", "text", "I adopted a grey cat called Miso " + marker + "."),
-                        Map.of("id", "D1:2", "speaker", "Bob", "text", "Lovely! My dog is called Pepper.")))));
+        Map<String, Object> conversation = Map.of(
+                "title",
+                "chat " + marker,
+                "sessions",
+                List.of(Map.of(
+                        "id",
+                        "s1",
+                        "dateTime",
+                        "1 May 2023",
+                        "turns",
+                        List.of(
+                                Map.of(
+                                        "id",
+                                        "D1:1",
+                                        "speaker",
+                                        "Ann",
+                                        "text",
+                                        "I adopted a grey cat called Miso " + marker + "."),
+                                Map.of("id", "D1:2", "speaker", "Bob", "text", "Lovely! My dog is called Pepper.")))));
         List<Map<String, Object>> items = List.of(
-                Map.of("id", "keeper", "document", textDoc, "question", "Who was the lighthouse keeper of Nareth Point?",
-                        "answer", "Oswin Clay", "evidence", List.of("The lighthouse keeper of Nareth Point was Oswin Clay " + marker + "."),
-                        "category", "people"),
-                Map.of("id", "baker", "document", textDoc, "question", "What did the village baker sell?", "answer", "rye bread",
-                        "category", "things"),
-                Map.of("id", "cat", "document", conversation, "question", "What is the name of Ann's cat?", "answer", "Miso",
-                        "evidence", List.of("D1:1", "D9:9"), "category", "people"));
+                Map.of(
+                        "id",
+                        "keeper",
+                        "document",
+                        textDoc,
+                        "question",
+                        "Who was the lighthouse keeper of Nareth Point?",
+                        "answer",
+                        "Oswin Clay",
+                        "evidence",
+                        List.of("The lighthouse keeper of Nareth Point was Oswin Clay " + marker + "."),
+                        "category",
+                        "people"),
+                Map.of(
+                        "id",
+                        "baker",
+                        "document",
+                        textDoc,
+                        "question",
+                        "What did the village baker sell?",
+                        "answer",
+                        "rye bread",
+                        "category",
+                        "things"),
+                Map.of(
+                        "id",
+                        "cat",
+                        "document",
+                        conversation,
+                        "question",
+                        "What is the name of Ann's cat?",
+                        "answer",
+                        "Miso",
+                        "evidence",
+                        List.of("D1:1", "D9:9"),
+                        "category",
+                        "people"));
 
-        Api.Response started = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", items,
-                "strategies", List.of("extractive", "search:hybrid"), "concurrency", 2, "searchK", 5));
+        Api.Response started = api.post(
+                "/v1/evaluations",
+                Map.of(
+                        "dataset",
+                        "jsonl",
+                        "items",
+                        items,
+                        "strategies",
+                        List.of("extractive", "search:hybrid"),
+                        "concurrency",
+                        2,
+                        "searchK",
+                        5));
         assertThat(started.status()).as(started.body()).isEqualTo(202);
         String location = started.header("Location");
         assertThat(location).startsWith("/v1/evaluations/");
@@ -68,7 +124,10 @@ class EvaluationApiTest {
         assertThat(cat.path("f1").isNull() || cat.path("f1").isMissingNode()).isTrue();
         assertThat(cat.path("contextTokens").asInt()).isPositive();
         // no gold evidence: recall does not apply
-        assertThat(find(report.path("items"), "baker", "extractive").path("evidenceRecall").isNull()).isTrue();
+        assertThat(find(report.path("items"), "baker", "extractive")
+                        .path("evidenceRecall")
+                        .isNull())
+                .isTrue();
 
         JsonNode summary = report.path("summary");
         assertThat(rows(summary, "extractive")).containsExactly("people", "things", "overall");
@@ -76,7 +135,10 @@ class EvaluationApiTest {
         JsonNode overall = row(summary, "extractive", "overall");
         assertThat(overall.path("n").asInt()).isEqualTo(3);
         assertThat(overall.path("llmCalls").asDouble()).isZero();
-        assertThat(row(summary, "search:hybrid", "people").path("evidenceRecall").asDouble()).isEqualTo(1.0);
+        assertThat(row(summary, "search:hybrid", "people")
+                        .path("evidenceRecall")
+                        .asDouble())
+                .isEqualTo(1.0);
     }
 
     /** A run that could not start (dataset, path, items, strategies) is refused by EvaluationControllerTest's cases. */
@@ -87,8 +149,17 @@ class EvaluationApiTest {
 
     @Test
     void theLlmJudgeIsRefusedWithoutAnLlm() {
-        Api.Response judged = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", List.of(Map.of("question", "q",
-                "answer", "a", "document", Map.of("text", "t"))), "strategies", List.of("extractive"), "judge", true));
+        Api.Response judged = api.post(
+                "/v1/evaluations",
+                Map.of(
+                        "dataset",
+                        "jsonl",
+                        "items",
+                        List.of(Map.of("question", "q", "answer", "a", "document", Map.of("text", "t"))),
+                        "strategies",
+                        List.of("extractive"),
+                        "judge",
+                        true));
         assertThat(judged.status()).isEqualTo(400);
         assertThat(judged.header("Content-Type")).startsWith("application/problem+json");
         assertThat(judged.json().path("field").asString()).isEqualTo("judge");
@@ -97,7 +168,8 @@ class EvaluationApiTest {
 
     private static JsonNode find(JsonNode items, String id, String strategy) {
         for (JsonNode i : items) {
-            if (i.path("itemId").asString().equals(id) && i.path("strategy").asString().equals(strategy)) {
+            if (i.path("itemId").asString().equals(id)
+                    && i.path("strategy").asString().equals(strategy)) {
                 return i;
             }
         }
@@ -116,7 +188,8 @@ class EvaluationApiTest {
 
     private static JsonNode row(JsonNode summary, String strategy, String category) {
         for (JsonNode r : summary) {
-            if (r.path("strategy").asString().equals(strategy) && r.path("category").asString().equals(category)) {
+            if (r.path("strategy").asString().equals(strategy)
+                    && r.path("category").asString().equals(category)) {
                 return r;
             }
         }

@@ -14,5 +14,4 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @MockitoBean(types = {EvaluationStore.class, EvaluationIntake.class})
-public @interface EvaluationControllerBeans {
-}
+public @interface EvaluationControllerBeans {}

@@ -13,7 +13,6 @@ import static org.mockito.Mockito.when;
 
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -49,14 +48,19 @@ class EvaluationControllerTest {
 
     @Autowired
     MockMvcTester mvc;
+
     @Autowired
     EvaluationIntake intake;
+
     @Autowired
     EvaluationStore store;
+
     @Autowired
     LlmGateway gateway;
+
     @Autowired
     TenantQuotas quotas;
+
     @Autowired
     CurrentTenant tenant;
 
@@ -69,24 +73,57 @@ class EvaluationControllerTest {
 
     @Test
     void aRunThatCouldNotStartIsRefusedNamingTheFieldBeforeAnythingIsStored() {
-        assertProblem(start("\"dataset\": \"nope\", \"path\": \"x\", \"strategies\": [\"extractive\"]"), 400, "invalid-request", "dataset");
-        assertProblem(start("\"dataset\": \"locomo\", \"path\": \"../../etc/passwd\", \"strategies\": [\"extractive\"]"), 400,
-                "invalid-request", "path");
-        assertProblem(start("\"dataset\": \"locomo\", \"strategies\": [\"extractive\"]"), 400, "invalid-request", "path");
-        assertProblem(start("\"dataset\": \"locomo\", " + ITEMS + ", \"strategies\": [\"extractive\"]"), 400, "invalid-request", "items");
-        assertProblem(start("\"dataset\": \"jsonl\", \"items\": [{\"id\": \"x\", \"question\": \"q\"}], \"strategies\": [\"extractive\"]"),
-                400, "invalid-request", "items");
+        assertProblem(
+                start("\"dataset\": \"nope\", \"path\": \"x\", \"strategies\": [\"extractive\"]"),
+                400,
+                "invalid-request",
+                "dataset");
+        assertProblem(
+                start("\"dataset\": \"locomo\", \"path\": \"../../etc/passwd\", \"strategies\": [\"extractive\"]"),
+                400,
+                "invalid-request",
+                "path");
+        assertProblem(
+                start("\"dataset\": \"locomo\", \"strategies\": [\"extractive\"]"), 400, "invalid-request", "path");
+        assertProblem(
+                start("\"dataset\": \"locomo\", " + ITEMS + ", \"strategies\": [\"extractive\"]"),
+                400,
+                "invalid-request",
+                "items");
+        assertProblem(
+                start(
+                        "\"dataset\": \"jsonl\", \"items\": [{\"id\": \"x\", \"question\": \"q\"}], \"strategies\": [\"extractive\"]"),
+                400,
+                "invalid-request",
+                "items");
         assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS), 400, "invalid-request", "strategies");
-        assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:fuzzy\"]"), 400, "invalid-request",
+        assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:fuzzy\"]"),
+                400,
+                "invalid-request",
                 "strategies[0]");
-        assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\", \"search:keyword\"]"), 400,
-                "invalid-request", "strategies[1]");
-        assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"concurrency\": 0"), 400,
-                "invalid-request", "concurrency");
-        assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"searchK\": 101"), 400,
-                "invalid-request", "searchK");
-        assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"limit\": -1"), 400,
-                "invalid-request", "limit");
+        assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS
+                        + ", \"strategies\": [\"search:keyword\", \"search:keyword\"]"),
+                400,
+                "invalid-request",
+                "strategies[1]");
+        assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS
+                        + ", \"strategies\": [\"search:keyword\"], \"concurrency\": 0"),
+                400,
+                "invalid-request",
+                "concurrency");
+        assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"searchK\": 101"),
+                400,
+                "invalid-request",
+                "searchK");
+        assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"limit\": -1"),
+                400,
+                "invalid-request",
+                "limit");
 
         verifyNoInteractions(intake, quotas);
     }
@@ -95,8 +132,11 @@ class EvaluationControllerTest {
     void theLlmJudgeWithoutAnLlmIsRefusedNamingJudge() {
         when(gateway.isConfigured()).thenReturn(false);
 
-        JsonNode problem = assertProblem(start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"judge\": true"),
-                400, "invalid-request", "judge");
+        JsonNode problem = assertProblem(
+                start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"], \"judge\": true"),
+                400,
+                "invalid-request",
+                "judge");
 
         assertThat(problem.path("detail").asString()).contains("needs an LLM");
         verifyNoInteractions(intake);
@@ -107,8 +147,8 @@ class EvaluationControllerTest {
         when(intake.start(eq(TENANT), any(), anyInt())).thenReturn(id);
         when(store.find(TENANT, id)).thenReturn(Optional.of(stored("QUEUED")));
 
-        MvcTestResult result = start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\", \"search:vector\"], "
-                + "\"limit\": 0, \"searchK\": 5");
+        MvcTestResult result = start("\"dataset\": \"jsonl\", " + ITEMS
+                + ", \"strategies\": [\"search:keyword\", \"search:vector\"], " + "\"limit\": 0, \"searchK\": 5");
 
         assertThat(result).hasStatus(202).hasHeader("Location", "/v1/evaluations/" + id);
         assertThat(json(result).path("status").asString()).isEqualTo("QUEUED");
@@ -123,8 +163,16 @@ class EvaluationControllerTest {
 
     @Test
     void aSpentTokenQuotaIs429WithItsRetryAfterAndNothingIsQueued() {
-        doThrow(new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "quota-exceeded", "LLM token quota exceeded", "spent for today", null)
-                .with("quota", "llm-tokens-per-day").header("Retry-After", "3600")).when(quotas).requireTokens();
+        doThrow(new ApiProblem(
+                                HttpStatus.TOO_MANY_REQUESTS,
+                                "quota-exceeded",
+                                "LLM token quota exceeded",
+                                "spent for today",
+                                null)
+                        .with("quota", "llm-tokens-per-day")
+                        .header("Retry-After", "3600"))
+                .when(quotas)
+                .requireTokens();
 
         MvcTestResult result = start("\"dataset\": \"jsonl\", " + ITEMS + ", \"strategies\": [\"search:keyword\"]");
 
@@ -138,23 +186,30 @@ class EvaluationControllerTest {
     void anEvaluationNotFoundIs404AndARetryOfOneNotFailedIs409() {
         when(store.find(TENANT, id)).thenReturn(Optional.empty());
         UUID running = UUID.randomUUID();
-        doThrow(new IllegalTransitionException("Evaluation", running, EvaluationStatus.RUNNING, "retry",
-                EnumSet.of(EvaluationStatus.FAILED))).when(intake).retry(TENANT, running);
+        doThrow(new IllegalTransitionException(
+                        "Evaluation", running, EvaluationStatus.RUNNING, "retry", EnumSet.of(EvaluationStatus.FAILED)))
+                .when(intake)
+                .retry(TENANT, running);
 
         assertProblem(mvc.get().uri("/v1/evaluations/{id}", id).exchange(), 404, "not-found", null);
         assertProblem(mvc.get().uri("/v1/evaluations/{id}", "latest").exchange(), 400, "invalid-request", "id");
-        JsonNode refused = assertProblem(mvc.post().uri("/v1/evaluations/{id}/retry", running).exchange(), 409, "illegal-transition", null);
+        JsonNode refused = assertProblem(
+                mvc.post().uri("/v1/evaluations/{id}/retry", running).exchange(), 409, "illegal-transition", null);
 
         assertThat(refused.path("state").asString()).isEqualTo("RUNNING");
         assertThat(refused.path("allowedFrom").toString()).isEqualTo("[\"FAILED\"]");
     }
 
     private MvcTestResult start(String body) {
-        return mvc.post().uri("/v1/evaluations").contentType(MediaType.APPLICATION_JSON).content("{" + body + "}").exchange();
+        return mvc.post()
+                .uri("/v1/evaluations")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{" + body + "}")
+                .exchange();
     }
 
     private EvaluationStore.Stored stored(String status) {
-        return new EvaluationStore.Stored(id, TENANT, status, "jsonl", null, 0, 4, null, null, Instant.parse("2026-11-25T10:00:00Z"),
-                null, null);
+        return new EvaluationStore.Stored(
+                id, TENANT, status, "jsonl", null, 0, 4, null, null, Instant.parse("2026-11-25T10:00:00Z"), null, null);
     }
 }

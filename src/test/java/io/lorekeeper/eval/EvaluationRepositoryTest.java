@@ -33,9 +33,12 @@ class EvaluationRepositoryTest {
 
     @Autowired
     Evaluations evaluations;
+
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
     @Autowired
     EvaluationStore store;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -44,16 +47,23 @@ class EvaluationRepositoryTest {
         UUID id = queued();
         store.change(id, Evaluation::start);
         store.change(id, e -> e.progress(3, 4));
-        store.change(id, e -> e.finish(JSON.valueToTree(Map.of("rows", List.of(Map.of("strategy", "rag", "f1", 0.5))))));
+        store.change(
+                id, e -> e.finish(JSON.valueToTree(Map.of("rows", List.of(Map.of("strategy", "rag", "f1", 0.5))))));
 
         Map<String, Object> row = jdbc.sql("""
                 SELECT status, version, dataset, request ->> 'dataset' AS requested, done, total, error,
                        report -> 'rows' -> 0 ->> 'strategy' AS first_strategy,
                        started_at >= created_at AND finished_at >= started_at AND updated_at >= started_at AS ordered_times
                 FROM evaluation WHERE id = ?""").param(id).query().singleRow();
-        assertThat(row).containsEntry("status", "DONE").containsEntry("version", 3L).containsEntry("dataset", "jsonl")
-                .containsEntry("requested", "jsonl").containsEntry("done", 3).containsEntry("total", 4)
-                .containsEntry("first_strategy", "rag").containsEntry("ordered_times", true);
+        assertThat(row)
+                .containsEntry("status", "DONE")
+                .containsEntry("version", 3L)
+                .containsEntry("dataset", "jsonl")
+                .containsEntry("requested", "jsonl")
+                .containsEntry("done", 3)
+                .containsEntry("total", 4)
+                .containsEntry("first_strategy", "rag")
+                .containsEntry("ordered_times", true);
         assertThat(row.get("error")).isNull();
 
         EvaluationStore.Stored stored = store.find(CurrentTenant.DEFAULT, id).orElseThrow();
@@ -61,7 +71,9 @@ class EvaluationRepositoryTest {
         assertThat(stored.finished()).isTrue();
         assertThat(stored.startRequest().strategies()).containsExactly("rag");
         assertThat(stored.report().get("rows").get(0).get("f1").asDouble()).isEqualTo(0.5);
-        assertThat(store.find(UUID.randomUUID(), id)).as("another tenant's evaluation is not found").isEmpty();
+        assertThat(store.find(UUID.randomUUID(), id))
+                .as("another tenant's evaluation is not found")
+                .isEmpty();
     }
 
     @Test
@@ -72,20 +84,26 @@ class EvaluationRepositoryTest {
         CountDownLatch winnerCommitted = new CountDownLatch(1);
         AtomicInteger loserAttempts = new AtomicInteger();
 
-        CompletableFuture<Void> loser = CompletableFuture.runAsync(() -> store.change(id, e -> {
-            loserAttempts.incrementAndGet();
-            loserLoaded.countDown();
-            await(winnerCommitted);
-            e.progress(3, 4);
-        }), threads);
+        CompletableFuture<Void> loser = CompletableFuture.runAsync(
+                () -> store.change(id, e -> {
+                    loserAttempts.incrementAndGet();
+                    loserLoaded.countDown();
+                    await(winnerCommitted);
+                    e.progress(3, 4);
+                }),
+                threads);
         await(loserLoaded);
         store.change(id, e -> e.progress(2, 4));
         winnerCommitted.countDown();
         loser.get(30, TimeUnit.SECONDS);
 
         assertThat(loserAttempts).hasValue(2);
-        assertThat(jdbc.sql("SELECT done || '/' || total || ' v' || version FROM evaluation WHERE id = ?").param(id)
-                .query(String.class).single()).as("the winner's write, then the loser's on top of it").isEqualTo("3/4 v3");
+        assertThat(jdbc.sql("SELECT done || '/' || total || ' v' || version FROM evaluation WHERE id = ?")
+                        .param(id)
+                        .query(String.class)
+                        .single())
+                .as("the winner's write, then the loser's on top of it")
+                .isEqualTo("3/4 v3");
     }
 
     @AfterEach
@@ -95,8 +113,16 @@ class EvaluationRepositoryTest {
 
     private UUID queued() {
         UUID id = UUID.randomUUID();
-        StartEvaluation request = new StartEvaluation("jsonl", null, List.of(Map.of("id", "q1", "question", "Who?", "answer", "Ailsa",
-                "context", "Ailsa rang the bell.")), List.of("rag"), null, null, null, null, null);
+        StartEvaluation request = new StartEvaluation(
+                "jsonl",
+                null,
+                List.of(Map.of("id", "q1", "question", "Who?", "answer", "Ailsa", "context", "Ailsa rang the bell.")),
+                List.of("rag"),
+                null,
+                null,
+                null,
+                null,
+                null);
         evaluations.save(Evaluation.queue(id, CurrentTenant.DEFAULT, "jsonl", EvaluationStore.tree(request), 4));
         return id;
     }

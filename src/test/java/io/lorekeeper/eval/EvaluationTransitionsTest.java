@@ -77,7 +77,8 @@ class EvaluationTransitionsTest {
     private static void refuses(Evaluation e, String transition, Consumer<Evaluation> change) {
         EvaluationStatus before = e.status();
         int doneBefore = e.done();
-        assertThatThrownBy(() -> change.accept(e)).as(transition + " from " + before)
+        assertThatThrownBy(() -> change.accept(e))
+                .as(transition + " from " + before)
                 .isInstanceOfSatisfying(IllegalTransitionException.class, x -> {
                     assertThat(x.transition()).isEqualTo(transition);
                     assertThat(x.aggregate()).isEqualTo("Evaluation");
@@ -88,6 +89,7 @@ class EvaluationTransitionsTest {
     }
 
     private static Evaluation queued() {
-        return Evaluation.queue(UUID.randomUUID(), UUID.randomUUID(), "jsonl", JSON.valueToTree(Map.of("dataset", "jsonl")), 6);
+        return Evaluation.queue(
+                UUID.randomUUID(), UUID.randomUUID(), "jsonl", JSON.valueToTree(Map.of("dataset", "jsonl")), 6);
     }
 }

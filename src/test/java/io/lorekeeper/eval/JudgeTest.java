@@ -19,7 +19,6 @@ import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,10 +33,13 @@ class JudgeTest {
 
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     LlmGateway gateway;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     Api api;
 
@@ -47,8 +49,12 @@ class JudgeTest {
     }
 
     private static Map<String, Object> document(String marker) {
-        return Map.of("title", "Nareth " + marker, "text", "The lighthouse keeper of Nareth Point was Oswin Clay " + marker
-                + ". He kept the lamp for forty years.\n\nThe village baker sold rye bread every morning.");
+        return Map.of(
+                "title",
+                "Nareth " + marker,
+                "text",
+                "The lighthouse keeper of Nareth Point was Oswin Clay " + marker
+                        + ". He kept the lamp for forty years.\n\nThe village baker sold rye bread every morning.");
     }
 
     private static EvalItem item(String id, Map<String, Object> doc, String question, String answer, String category) {
@@ -72,9 +78,12 @@ class JudgeTest {
         });
         long judgeCallsBefore = judgeCallsLogged();
 
-        Report report = new EvalRunner(new ServiceClient(api.uri("/").toString(), null), new Judge(gateway, CurrentTenant.DEFAULT))
-                .run(new EvalRunner.Request("jsonl", items, List.of("extractive", "search:hybrid"), null, 2, 5, null, null), (d, t) -> {
-                });
+        Report report = new EvalRunner(
+                        new ServiceClient(api.uri("/").toString(), null), new Judge(gateway, CurrentTenant.DEFAULT))
+                .run(
+                        new EvalRunner.Request(
+                                "jsonl", items, List.of("extractive", "search:hybrid"), null, 2, 5, null, null),
+                        (d, t) -> {});
 
         ItemResult keeper = find(report, "keeper", "extractive");
         assertThat(keeper.judge()).isEqualTo(1.0);
@@ -94,8 +103,11 @@ class JudgeTest {
 
         // the prompt carries the question, the gold answer and the candidate, each in its block
         ScriptedChatModel.Call call = model.calls(Judge.TEMPLATE).stream()
-                .filter(c -> c.user().contains("Who was the lighthouse keeper")).findFirst().orElseThrow();
-        assertThat(call.user()).contains("<question>\nWho was the lighthouse keeper of Nareth Point?\n</question>")
+                .filter(c -> c.user().contains("Who was the lighthouse keeper"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(call.user())
+                .contains("<question>\nWho was the lighthouse keeper of Nareth Point?\n</question>")
                 .contains("<reference>\n- Oswin Clay\n</reference>")
                 .contains("<candidate>\n" + keeper.answer() + "\n</candidate>");
         assertThat(keeper.answer()).contains("Oswin Clay");
@@ -110,9 +122,17 @@ class JudgeTest {
         assertThat(report.judging().judged()).isEqualTo(2);
         assertThat(report.judging().failed()).isEqualTo(1);
         assertThat(report.judging().calls()).isEqualTo(4);
-        assertThat(report.judging().tokens()).isEqualTo(items.stream().mapToLong(i -> find(report, i.id(), "extractive").judgement().tokens()).sum());
-        assertThat(report.markdown()).contains("| accuracy | judge | evidence recall |").contains("| **overall** | 3 | 0 |")
-                .contains("graded 2 answers").contains("could not grade 1").contains("4 LLM calls");
+        assertThat(report.judging().tokens())
+                .isEqualTo(items.stream()
+                        .mapToLong(i ->
+                                find(report, i.id(), "extractive").judgement().tokens())
+                        .sum());
+        assertThat(report.markdown())
+                .contains("| accuracy | judge | evidence recall |")
+                .contains("| **overall** | 3 | 0 |")
+                .contains("graded 2 answers")
+                .contains("could not grade 1")
+                .contains("4 LLM calls");
         // recorded in the call log under the judge role, for the tenant and no question
         assertThat(judgeCallsLogged() - judgeCallsBefore).isEqualTo(4);
     }
@@ -121,10 +141,18 @@ class JudgeTest {
     void anEvaluationStartedOverHttpIsJudgedByItsJob() throws Exception {
         model.on(Judge.TEMPLATE).reply(CORRECT);
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        List<Map<String, Object>> items = List.of(Map.of("id", "keeper", "document", document(marker), "question",
-                "Who was the lighthouse keeper of Nareth Point?", "answer", "Oswin Clay"));
-        Api.Response started = api.post("/v1/evaluations", Map.of("dataset", "jsonl", "items", items, "strategies",
-                List.of("extractive"), "judge", true));
+        List<Map<String, Object>> items = List.of(Map.of(
+                "id",
+                "keeper",
+                "document",
+                document(marker),
+                "question",
+                "Who was the lighthouse keeper of Nareth Point?",
+                "answer",
+                "Oswin Clay"));
+        Api.Response started = api.post(
+                "/v1/evaluations",
+                Map.of("dataset", "jsonl", "items", items, "strategies", List.of("extractive"), "judge", true));
         assertThat(started.status()).as(started.body()).isEqualTo(202);
 
         String location = started.header("Location");
@@ -135,7 +163,8 @@ class JudgeTest {
             view = api.get(location).json();
         }
         assertThat(view.path("status").asString()).as(view.toString()).isEqualTo("DONE");
-        assertThat(view.path("report").path("items").get(0).path("judge").asDouble()).isEqualTo(1.0);
+        assertThat(view.path("report").path("items").get(0).path("judge").asDouble())
+                .isEqualTo(1.0);
         assertThat(view.path("report").path("judging").path("judged").asInt()).isEqualTo(1);
         assertThat(model.calls(Judge.TEMPLATE)).hasSize(1);
     }
@@ -143,26 +172,39 @@ class JudgeTest {
     @Test
     void theReferenceListsGoldAnswersOrSaysTheQuestionHasNoAnswer() {
         Map<String, Object> doc = Map.of("title", "t", "text", "x");
-        EvalItem two = new EvalItem("q", "hotpotqa", "d", doc, "q?", List.of("Paris", "the city of Paris"), null, null, null, null);
+        EvalItem two = new EvalItem(
+                "q", "hotpotqa", "d", doc, "q?", List.of("Paris", "the city of Paris"), null, null, null, null);
         assertThat(Judge.reference(two)).isEqualTo("- Paris\n- the city of Paris");
         EvalItem adversarial = new EvalItem("q", "locomo", "d", doc, "q?", List.of(""), null, null, null, "5");
         assertThat(Judge.applies(adversarial)).isTrue();
         assertThat(Judge.reference(adversarial)).isEqualTo(Judge.UNANSWERABLE).contains("not available");
-        assertThat(Judge.applies(new EvalItem("q", "jsonl", "d", doc, "q?", List.of(), List.of("a", "b"), 0, null, null))).isFalse();
-        assertThat(Judge.applies(new EvalItem("q", "ruler", "d", doc, "q?", List.of("1234"), null, null, null, "niah_single"))).isFalse();
+        assertThat(Judge.applies(
+                        new EvalItem("q", "jsonl", "d", doc, "q?", List.of(), List.of("a", "b"), 0, null, null)))
+                .isFalse();
+        assertThat(Judge.applies(
+                        new EvalItem("q", "ruler", "d", doc, "q?", List.of("1234"), null, null, null, "niah_single")))
+                .isFalse();
     }
 
     private long judgeCallsLogged() {
-        return jdbc.sql("SELECT count(*) FROM llm_call WHERE role = 'judge' AND question_id IS NULL AND document_id IS NULL AND tenant_id = ?")
-                .param(CurrentTenant.DEFAULT).query(Long.class).single();
+        return jdbc.sql(
+                        "SELECT count(*) FROM llm_call WHERE role = 'judge' AND question_id IS NULL AND document_id IS NULL AND tenant_id = ?")
+                .param(CurrentTenant.DEFAULT)
+                .query(Long.class)
+                .single();
     }
 
     private static ItemResult find(Report report, String id, String strategy) {
-        return report.items().stream().filter(i -> i.itemId().equals(id) && i.strategy().equals(strategy)).findFirst().orElseThrow();
+        return report.items().stream()
+                .filter(i -> i.itemId().equals(id) && i.strategy().equals(strategy))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Report.Row row(Report report, String strategy, String category) {
-        return report.summary().stream().filter(r -> r.strategy().equals(strategy) && r.category().equals(category)).findFirst()
+        return report.summary().stream()
+                .filter(r -> r.strategy().equals(strategy) && r.category().equals(category))
+                .findFirst()
                 .orElseThrow();
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-
 import javax.xml.parsers.DocumentBuilderFactory;
 
 import org.junit.jupiter.api.Test;
@@ -18,21 +17,74 @@ import org.junit.jupiter.api.io.TempDir;
 import io.lorekeeper.eval.EvalRunner.ItemResult;
 import io.lorekeeper.eval.Metrics.DocSpan;
 import io.lorekeeper.text.TokenCounter;
-
 import tools.jackson.databind.json.JsonMapper;
 
 class ReportTest {
 
-    private static ItemResult result(String id, String category, String strategy, String status, Double f1, Double recall,
-            long calls, long tokens, long latency) {
-        return new ItemResult(id, category, strategy, "q-" + id, status, "question", "answer", List.of("gold"), null, null, f1,
-                f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0), null, null, recall, 1, 0, 3, null, calls, tokens, latency, null, null);
+    private static ItemResult result(
+            String id,
+            String category,
+            String strategy,
+            String status,
+            Double f1,
+            Double recall,
+            long calls,
+            long tokens,
+            long latency) {
+        return new ItemResult(
+                id,
+                category,
+                strategy,
+                "q-" + id,
+                status,
+                "question",
+                "answer",
+                List.of("gold"),
+                null,
+                null,
+                f1,
+                f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0),
+                null,
+                null,
+                recall,
+                1,
+                0,
+                3,
+                null,
+                calls,
+                tokens,
+                latency,
+                null,
+                null);
     }
 
     private static ItemResult answered(String id, String category, String strategy, String status, String answer) {
         double f1 = Metrics.locomoF1(answer, "", Integer.parseInt(category));
-        return new ItemResult(id, category, strategy, "q-" + id, status, "question", answer, List.of(""), null, null,
-                "DONE".equals(status) ? f1 : null, null, null, null, null, 0, 0, 0, null, 0, 0, 10, null, null);
+        return new ItemResult(
+                id,
+                category,
+                strategy,
+                "q-" + id,
+                status,
+                "question",
+                answer,
+                List.of(""),
+                null,
+                null,
+                "DONE".equals(status) ? f1 : null,
+                null,
+                null,
+                null,
+                null,
+                0,
+                0,
+                0,
+                null,
+                0,
+                0,
+                10,
+                null,
+                null);
     }
 
     @Test
@@ -46,17 +98,27 @@ class ReportTest {
 
         Report report = Report.of("locomo", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items);
 
-        Report.Row adversarial = report.summary().stream().filter(r -> r.category().equals("5")).findFirst().orElseThrow();
+        Report.Row adversarial = report.summary().stream()
+                .filter(r -> r.category().equals("5"))
+                .findFirst()
+                .orElseThrow();
         assertThat(adversarial.f1()).as("the benchmark's own score: 1 of 4").isCloseTo(0.25, within(1e-9));
         assertThat(report.ownWording()).singleElement().satisfies(w -> {
             assertThat(w.strategy()).isEqualTo("rag");
             assertThat(w.n()).isEqualTo(4);
             assertThat(w.official()).isCloseTo(0.25, within(1e-9));
-            assertThat(w.ownWording()).as("2 of 4: the own wording counts, the failed question does not").isCloseTo(0.5, within(1e-9));
+            assertThat(w.ownWording())
+                    .as("2 of 4: the own wording counts, the failed question does not")
+                    .isCloseTo(0.5, within(1e-9));
         });
-        assertThat(report.markdown()).contains("rag 0.500 (official 0.250, n=4)").contains("not comparable with published numbers");
-        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items).ownWording()).isEmpty();
-        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items).markdown())
+        assertThat(report.markdown())
+                .contains("rag 0.500 (official 0.250, n=4)")
+                .contains("not comparable with published numbers");
+        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items)
+                        .ownWording())
+                .isEmpty();
+        assertThat(Report.of("hotpotqa", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items)
+                        .markdown())
                 .doesNotContain("not comparable with published numbers");
     }
 
@@ -68,8 +130,10 @@ class ReportTest {
                 result("c", "2", "rag", "FAILED", null, null, 0, 0, 200),
                 result("a", "1", "extractive", "DONE", 0.25, 0.5, 0, 0, 50));
         Report report = Report.of("toy", List.of("extractive", "rag"), Instant.EPOCH, Instant.EPOCH, items);
-        Report.Row ragOverall = report.summary().stream().filter(r -> r.strategy().equals("rag") && r.category().equals("overall"))
-                .findFirst().orElseThrow();
+        Report.Row ragOverall = report.summary().stream()
+                .filter(r -> r.strategy().equals("rag") && r.category().equals("overall"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ragOverall.n()).isEqualTo(3);
         assertThat(ragOverall.failed()).isEqualTo(1);
         // the failed question counts as F1 0: (1 + 0.5 + 0) / 3
@@ -79,33 +143,51 @@ class ReportTest {
         assertThat(ragOverall.llmTokens()).isCloseTo(1000.0, within(1e-9));
         assertThat(ragOverall.p50LatencyMs()).isEqualTo(200);
         assertThat(ragOverall.p95LatencyMs()).isEqualTo(300);
-        assertThat(report.summary()).extracting(r -> r.strategy() + "/" + r.category())
+        assertThat(report.summary())
+                .extracting(r -> r.strategy() + "/" + r.category())
                 .containsExactly("extractive/1", "extractive/overall", "rag/1", "rag/2", "rag/overall");
 
         report.write(dir);
-        assertThat(JsonMapper.builder().build().readTree(Files.readString(dir.resolve("report.json"))).path("items")).hasSize(4);
+        assertThat(JsonMapper.builder()
+                        .build()
+                        .readTree(Files.readString(dir.resolve("report.json")))
+                        .path("items"))
+                .hasSize(4);
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("### rag").contains("| **overall** | 3 | 1 | 0.500 |");
         String svg = Files.readString(dir.resolve("accuracy-vs-tokens.svg"));
-        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         assertThat(svg).contains(">rag (0.500)<").contains(">extractive (0.250)<");
     }
 
     @Test
     void theJudgeMeanCountsFailedQuestionsAsWrongAndShowsOnlyWhenSomethingWasJudged() {
         List<ItemResult> items = List.of(
-                result("a", "1", "rag", "DONE", 1.0, null, 1, 100, 10).judged(new EvalRunner.Judgement("correct", "same", null, 1, 300)),
-                result("b", "1", "rag", "DONE", 0.5, null, 1, 100, 10).judged(new EvalRunner.Judgement(null, null, "boom", 2, 500)),
+                result("a", "1", "rag", "DONE", 1.0, null, 1, 100, 10)
+                        .judged(new EvalRunner.Judgement("correct", "same", null, 1, 300)),
+                result("b", "1", "rag", "DONE", 0.5, null, 1, 100, 10)
+                        .judged(new EvalRunner.Judgement(null, null, "boom", 2, 500)),
                 result("c", "2", "rag", "FAILED", null, null, 0, 0, 10),
-                result("d", "2", "rag", "DONE", 0.0, null, 1, 100, 10).judged(new EvalRunner.Judgement("incorrect", "no", null, 1, 200)));
+                result("d", "2", "rag", "DONE", 0.0, null, 1, 100, 10)
+                        .judged(new EvalRunner.Judgement("incorrect", "no", null, 1, 200)));
         Report report = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items, true);
-        Report.Row overall = report.summary().stream().filter(r -> r.category().equals("overall")).findFirst().orElseThrow();
+        Report.Row overall = report.summary().stream()
+                .filter(r -> r.category().equals("overall"))
+                .findFirst()
+                .orElseThrow();
         // a (1) + d (0) + failed c (0); b's judge failed and is left out
         assertThat(overall.judge()).isCloseTo(1.0 / 3, within(1e-9));
         assertThat(report.summary().getFirst().judge()).isEqualTo(1.0);
-        assertThat(overall.llmTokens()).as("the judge's tokens are not the strategy's").isCloseTo(75.0, within(1e-9));
+        assertThat(overall.llmTokens())
+                .as("the judge's tokens are not the strategy's")
+                .isCloseTo(75.0, within(1e-9));
         assertThat(report.judging()).isEqualTo(new Report.Judging(2, 1, 4, 1000));
-        assertThat(report.markdown()).contains("| accuracy | judge | evidence recall |").contains("| 0.333 |").contains("1,000 tokens");
+        assertThat(report.markdown())
+                .contains("| accuracy | judge | evidence recall |")
+                .contains("| 0.333 |")
+                .contains("1,000 tokens");
 
         Report unjudged = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items.subList(2, 3), false);
         assertThat(unjudged.judging()).isNull();
@@ -113,10 +195,41 @@ class ReportTest {
         assertThat(unjudged.markdown()).doesNotContain("judge");
     }
 
-    private static ItemResult costed(String id, String category, Long prompt, Long completion, Long hits, Double compaction) {
+    private static ItemResult costed(
+            String id, String category, Long prompt, Long completion, Long hits, Double compaction) {
         long tokens = prompt == null ? 500 : prompt + completion;
-        return new ItemResult(id, category, "rag", "q-" + id, "DONE", "question", "answer", List.of("gold"), null, null, 1.0, 1.0,
-                null, null, null, 1, 0, 3, 100, compaction, 2, tokens, prompt, completion, hits, 10, null, null, null, null, null);
+        return new ItemResult(
+                id,
+                category,
+                "rag",
+                "q-" + id,
+                "DONE",
+                "question",
+                "answer",
+                List.of("gold"),
+                null,
+                null,
+                1.0,
+                1.0,
+                null,
+                null,
+                null,
+                1,
+                0,
+                3,
+                100,
+                compaction,
+                2,
+                tokens,
+                prompt,
+                completion,
+                hits,
+                10,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     @Test
@@ -146,7 +259,8 @@ class ReportTest {
         assertThat(overall.compaction()).isCloseTo(0.8 / 3, within(1e-9));
         assertThat(overall.llmTokens()).isCloseTo((1000 + 350 + 630 + 500) / 4.0, within(1e-9));
         assertThat(report.markdown())
-                .contains("| LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | p50 latency ms |")
+                .contains(
+                        "| LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | p50 latency ms |")
                 .contains("| 2.0 | 675 | 600 / 75 | 1.0 | 100 | 0.1500 | 10 | 10 |")
                 .contains("Compaction: ");
 
@@ -164,23 +278,31 @@ class ReportTest {
                   {"type": "graph", "payload": {"documentId": "d", "graphTokens": 30, "documentTokens": 1000, "compaction": 0.03}},
                   {"type": "tool", "payload": {"tool": "lookup_source", "start": 0, "end": 4000}}]}""");
         assertThat(TraceSpans.compaction(mindgraph, "d")).isEqualTo(0.03);
-        assertThat(TraceSpans.compaction(mindgraph, "elsewhere")).as("no event names it: the first figure").isEqualTo(0.9);
+        assertThat(TraceSpans.compaction(mindgraph, "elsewhere"))
+                .as("no event names it: the first figure")
+                .isEqualTo(0.9);
         var rag = json.readTree("""
                 {"events": [{"type": "retrieve", "payload": {"passages": [{"start": 0, "end": 10}]}}]}""");
         assertThat(TraceSpans.compaction(rag, "d")).isNull();
 
-        assertThat(Compaction.ratio(0.03, 500, 1000)).as("the trace's figure wins").isEqualTo(0.03);
+        assertThat(Compaction.ratio(0.03, 500, 1000))
+                .as("the trace's figure wins")
+                .isEqualTo(0.03);
         assertThat(Compaction.ratio(null, 250, 1000)).isEqualTo(0.25);
-        assertThat(Compaction.ratio(null, 0, 0)).as("an empty document has no ratio").isNull();
+        assertThat(Compaction.ratio(null, 0, 0))
+                .as("an empty document has no ratio")
+                .isNull();
     }
 
     @Test
     void contextTokensCountEachPartOfTheDocumentOnceAndOnlyThisDocuments() {
-        String text = "The harbour master of Kelby was Ida Marsh. She kept the tide tables for thirty years. The chandler sold rope.";
+        String text =
+                "The harbour master of Kelby was Ida Marsh. She kept the tide tables for thirty years. The chandler sold rope.";
         int first = text.indexOf(" She");
         int second = text.indexOf(" The chandler");
         List<DocSpan> spans = List.of(
-                new DocSpan("d", 0, 20), new DocSpan("d", 10, first), // overlapping: the first sentence once
+                new DocSpan("d", 0, 20),
+                new DocSpan("d", 10, first), // overlapping: the first sentence once
                 new DocSpan("d", 4, 8), // inside
                 new DocSpan("d", second, text.length() + 50), // clipped to the text
                 new DocSpan("other", first, second)); // another document's span
@@ -188,7 +310,8 @@ class ReportTest {
 
         assertThat(Compaction.contextTokens(text, "d", spans)).isEqualTo(expected);
         assertThat(Compaction.contextTokens(text, "d", List.of())).isZero();
-        assertThat(Compaction.contextTokens(text, "d", List.of(new DocSpan("d", 0, text.length()), new DocSpan("d", 5, 9))))
+        assertThat(Compaction.contextTokens(
+                        text, "d", List.of(new DocSpan("d", 0, text.length()), new DocSpan("d", 5, 9))))
                 .isEqualTo(TokenCounter.count(text));
     }
 
@@ -222,28 +345,34 @@ class ReportTest {
                   {"type": "sentences", "payload": {"top": [{"start": 40, "end": 50}]}},
                   {"type": "context", "payload": {"spans": [{"start": 60, "end": 70}]}},
                   {"type": "status", "payload": {"status": "DONE", "llmCalls": 3, "llmTokens": 4567}}]}""");
-        assertThat(TraceSpans.context(trace, "x")).containsExactly(new DocSpan("d", 0, 10), new DocSpan("d", 20, 30),
-                new DocSpan("x", 60, 70));
+        assertThat(TraceSpans.context(trace, "x"))
+                .containsExactly(new DocSpan("d", 0, 10), new DocSpan("d", 20, 30), new DocSpan("x", 60, 70));
         assertThat(TraceSpans.usage(trace)).containsExactly(3, 4567);
     }
 
     @Test
     void brierScoresTheConfidenceAgainstTheJudgeOrAHeadlineScoreOfAtLeastHalf() {
         List<ItemResult> items = List.of(
-                result("a", "1", "extractive", "DONE", 1.0, null, 0, 0, 10).withConfidence(0.9), // right: (0.9-1)^2 = 0.01
+                result("a", "1", "extractive", "DONE", 1.0, null, 0, 0, 10)
+                        .withConfidence(0.9), // right: (0.9-1)^2 = 0.01
                 result("b", "1", "extractive", "DONE", 0.2, null, 0, 0, 10).withConfidence(0.6), // wrong: 0.36
                 result("c", "1", "extractive", "DONE", 0.0, null, 0, 0, 10)
                         .judged(new EvalRunner.Judgement("correct", "same meaning", null, 1, 50))
                         .withConfidence(0.5), // the judge says right although F1 is 0: 0.25
                 result("d", "1", "extractive", "DONE", 1.0, null, 0, 0, 10), // no confidence: left out
-                result("e", "1", "extractive", "FAILED", null, null, 0, 0, 10).withConfidence(0.9)); // not answered: left out
+                result("e", "1", "extractive", "FAILED", null, null, 0, 0, 10)
+                        .withConfidence(0.9)); // not answered: left out
 
         Report report = Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items);
 
-        Report.Row overall = report.summary().stream().filter(r -> r.category().equals(Report.OVERALL)).findFirst().orElseThrow();
+        Report.Row overall = report.summary().stream()
+                .filter(r -> r.category().equals(Report.OVERALL))
+                .findFirst()
+                .orElseThrow();
         assertThat(overall.brier()).isCloseTo((0.01 + 0.36 + 0.25) / 3, within(1e-9));
         assertThat(report.markdown()).contains("Confidence calibration").contains("extractive 0.207");
-        assertThat(Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items.subList(3, 5)).markdown())
+        assertThat(Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items.subList(3, 5))
+                        .markdown())
                 .doesNotContain("Confidence calibration");
     }
 }

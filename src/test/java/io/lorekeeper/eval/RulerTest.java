@@ -28,7 +28,8 @@ class RulerTest {
             item.evidence().forEach(needle -> assertThat(text).contains(needle));
             item.answers().forEach(answer -> assertThat(text).contains(answer));
             // the right answer scores 1 with RULER's string match
-            assertThat(Metrics.rulerStringMatchAll(String.join(", ", item.answers()), item.answers())).isEqualTo(1.0);
+            assertThat(Metrics.rulerStringMatchAll(String.join(", ", item.answers()), item.answers()))
+                    .isEqualTo(1.0);
         }
         EvalItem single = items.getFirst();
         assertThat(single.category()).isEqualTo("niah_single");
@@ -44,8 +45,10 @@ class RulerTest {
         String text = (String) vt.document().get("text");
         // the chain is in order: each assignment comes after the one it copies
         for (int i = 1; i < vt.answers().size(); i++) {
-            assertThat(text.indexOf("VAR " + vt.answers().get(i) + " = ")).isGreaterThan(text.indexOf("VAR " + vt.answers().get(i - 1) + " = "));
+            assertThat(text.indexOf("VAR " + vt.answers().get(i) + " = "))
+                    .isGreaterThan(text.indexOf("VAR " + vt.answers().get(i - 1) + " = "));
         }
-        assertThatThrownBy(() -> Ruler.generate(data, List.of("nope"), 2000, 1, 1)).hasMessageContaining("unknown RULER task");
+        assertThatThrownBy(() -> Ruler.generate(data, List.of("nope"), 2000, 1, 1))
+                .hasMessageContaining("unknown RULER task");
     }
 }

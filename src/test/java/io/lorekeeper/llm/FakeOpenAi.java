@@ -1,9 +1,9 @@
 package io.lorekeeper.llm;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
@@ -27,9 +27,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
-import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.client.ScenarioMappingBuilder;
+import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 
@@ -59,6 +59,7 @@ public final class FakeOpenAi {
     public static final String PATH = "/v1/chat/completions";
     /** Prompt and completion tokens of a reply built without explicit usage. */
     public static final int DEFAULT_PROMPT_TOKENS = 57;
+
     public static final int DEFAULT_COMPLETION_TOKENS = 11;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -75,8 +76,11 @@ public final class FakeOpenAi {
     /** The one server of this JVM, started on first use on a free port. */
     public static synchronized FakeOpenAi get() {
         if (instance == null) {
-            WireMockServer server = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1")
-                    .containerThreads(64).jettyStopTimeout(100L));
+            WireMockServer server = new WireMockServer(options()
+                    .dynamicPort()
+                    .bindAddress("127.0.0.1")
+                    .containerThreads(64)
+                    .jettyStopTimeout(100L));
             server.start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "fake-openai-stop"));
             instance = new FakeOpenAi(server);
@@ -89,7 +93,8 @@ public final class FakeOpenAi {
      * configured with this port while nothing listened on it. Stop it when done.
      */
     public static FakeOpenAi startOn(int port) {
-        WireMockServer server = new WireMockServer(options().port(port).bindAddress("127.0.0.1").jettyStopTimeout(100L));
+        WireMockServer server =
+                new WireMockServer(options().port(port).bindAddress("127.0.0.1").jettyStopTimeout(100L));
         server.start();
         return new FakeOpenAi(server);
     }
@@ -159,7 +164,8 @@ public final class FakeOpenAi {
      * ahead of any catch-all stub.
      */
     public void onTask(String template, Response response) {
-        server.stubFor(chat().atPriority(1).withRequestBody(containing("[task: " + template + "]"))
+        server.stubFor(chat().atPriority(1)
+                .withRequestBody(containing("[task: " + template + "]"))
                 .willReturn(response.toWireMock()));
     }
 
@@ -194,7 +200,8 @@ public final class FakeOpenAi {
         String scenario = "sequence-" + scenarios.incrementAndGet();
         for (int i = 0; i < responses.length; i++) {
             String state = i == 0 ? Scenario.STARTED : "step-" + i;
-            ScenarioMappingBuilder mapping = chat().inScenario(scenario).whenScenarioStateIs(state).willReturn(responses[i].toWireMock());
+            ScenarioMappingBuilder mapping =
+                    chat().inScenario(scenario).whenScenarioStateIs(state).willReturn(responses[i].toWireMock());
             if (i + 1 < responses.length) {
                 mapping.willSetStateTo("step-" + (i + 1));
             }
@@ -275,8 +282,11 @@ public final class FakeOpenAi {
 
     /** 429 as OpenAI sends it when a rate limit is hit, with {@code Retry-After} in seconds. */
     public static Response tooManyRequests(int retryAfterSeconds) {
-        return error(429, "Rate limit reached for " + MODEL + " in organization org-test on requests per min (RPM): "
-                + "Limit 3, Used 3, Requested 1. Please try again in " + retryAfterSeconds + "s.", "rate_limit_exceeded")
+        return error(
+                        429,
+                        "Rate limit reached for " + MODEL + " in organization org-test on requests per min (RPM): "
+                                + "Limit 3, Used 3, Requested 1. Please try again in " + retryAfterSeconds + "s.",
+                        "rate_limit_exceeded")
                 .withHeader("Retry-After", Integer.toString(retryAfterSeconds))
                 .withHeader("x-ratelimit-limit-requests", "3")
                 .withHeader("x-ratelimit-remaining-requests", "0");
@@ -289,18 +299,24 @@ public final class FakeOpenAi {
         error.put("type", status == 429 ? "requests" : status >= 500 ? "server_error" : "invalid_request_error");
         error.put("param", null);
         error.put("code", code);
-        return new Response(status, Map.of("Content-Type", "application/json"), JSON.writeValueAsString(Map.of("error", error)),
+        return new Response(
+                status,
+                Map.of("Content-Type", "application/json"),
+                JSON.writeValueAsString(Map.of("error", error)),
                 Duration.ZERO);
     }
 
     /** 200 with a JSON content type and a body cut off in the middle. */
     public static Response malformedBody() {
-        return new Response(200, Map.of("Content-Type", "application/json"),
+        return new Response(
+                200,
+                Map.of("Content-Type", "application/json"),
                 "{\"id\": \"chatcmpl-broken\", \"object\": \"chat.completion\", \"choices\": [{\"index\": 0, \"message\": {\"role\": \"assi",
                 Duration.ZERO);
     }
 
-    private static Response chatCompletion(Map<String, Object> message, String finishReason, int promptTokens, int completionTokens) {
+    private static Response chatCompletion(
+            Map<String, Object> message, String finishReason, int promptTokens, int completionTokens) {
         Map<String, Object> choice = new LinkedHashMap<>();
         choice.put("index", 0);
         choice.put("message", message);
@@ -311,8 +327,17 @@ public final class FakeOpenAi {
         usage.put("completion_tokens", completionTokens);
         usage.put("total_tokens", promptTokens + completionTokens);
         usage.put("prompt_tokens_details", Map.of("cached_tokens", 0, "audio_tokens", 0));
-        usage.put("completion_tokens_details", Map.of("reasoning_tokens", 0, "audio_tokens", 0,
-                "accepted_prediction_tokens", 0, "rejected_prediction_tokens", 0));
+        usage.put(
+                "completion_tokens_details",
+                Map.of(
+                        "reasoning_tokens",
+                        0,
+                        "audio_tokens",
+                        0,
+                        "accepted_prediction_tokens",
+                        0,
+                        "rejected_prediction_tokens",
+                        0));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", "chatcmpl-" + IDS.incrementAndGet());
         body.put("object", "chat.completion");
@@ -322,8 +347,11 @@ public final class FakeOpenAi {
         body.put("usage", usage);
         body.put("service_tier", "default");
         body.put("system_fingerprint", "fp_fake0001");
-        return new Response(200, Map.of("Content-Type", "application/json", "x-request-id", "req_" + IDS.get()),
-                JSON.writeValueAsString(body), Duration.ZERO);
+        return new Response(
+                200,
+                Map.of("Content-Type", "application/json", "x-request-id", "req_" + IDS.get()),
+                JSON.writeValueAsString(body),
+                Duration.ZERO);
     }
 
     // ---------------------------------------------------------------- inspection
@@ -332,8 +360,10 @@ public final class FakeOpenAi {
     public List<Request> requests() {
         List<LoggedRequest> logged = new ArrayList<>(server.findAll(postRequestedFor(urlEqualTo(PATH))));
         logged.sort((a, b) -> a.getLoggedDate().compareTo(b.getLoggedDate()));
-        return logged.stream().map(r -> new Request(r.getHeader("Authorization"), r.getHeader("Content-Type"),
-                JSON.readTree(r.getBodyAsString()))).toList();
+        return logged.stream()
+                .map(r -> new Request(
+                        r.getHeader("Authorization"), r.getHeader("Content-Type"), JSON.readTree(r.getBodyAsString())))
+                .toList();
     }
 
     public int requestCount() {
@@ -359,7 +389,9 @@ public final class FakeOpenAi {
         }
 
         public List<JsonNode> messages(String role) {
-            return messages().stream().filter(m -> role.equals(m.path("role").asString(null))).toList();
+            return messages().stream()
+                    .filter(m -> role.equals(m.path("role").asString(null)))
+                    .toList();
         }
 
         /** The text of the last message with {@code role}. */
@@ -373,7 +405,8 @@ public final class FakeOpenAi {
         }
 
         public boolean hasJsonSchema() {
-            return "json_schema".equals(body.path("response_format").path("type").asString(null));
+            return "json_schema"
+                    .equals(body.path("response_format").path("type").asString(null));
         }
 
         /** {@code response_format.json_schema} (name, strict, schema), if any. */
@@ -387,7 +420,8 @@ public final class FakeOpenAi {
 
         public List<String> toolNames() {
             List<String> names = new ArrayList<>();
-            body.path("tools").forEach(t -> names.add(t.path("function").path("name").asString(null)));
+            body.path("tools")
+                    .forEach(t -> names.add(t.path("function").path("name").asString(null)));
             return names;
         }
 
@@ -442,22 +476,23 @@ public final class FakeOpenAi {
             // a context without an LLM could run here against the fake (and spoil the request counts), or vice versa.
             TestDatabaseInitializer.apply(TestDatabase.sibling("fake_openai"), context);
             TestPropertyValues.of(
-                    "lorekeeper.llm.base-url=" + get().baseUrl(),
-                    "lorekeeper.llm.api-key=" + API_KEY,
-                    "lorekeeper.llm.model=" + MODEL,
-                    // generous: a first call on a busy machine can take seconds; tests of timeouts use "impatient"
-                    "lorekeeper.llm.timeout=20s",
-                    "lorekeeper.llm.retry.initial-backoff=50ms",
-                    "lorekeeper.llm.profiles.dead.base-url=http://127.0.0.1:" + CLOSED_PORT + "/v1",
-                    "lorekeeper.llm.profiles.impatient.timeout=1s",
-                    "lorekeeper.llm.profiles.prompt-mode.structured-output=prompt",
-                    "lorekeeper.llm.profiles.warm.temperature=0.7",
-                    "lorekeeper.llm.roles.judge=dead",
-                    "lorekeeper.llm.roles.researcher=impatient",
-                    "lorekeeper.llm.roles.memorizer=prompt-mode",
-                    "lorekeeper.llm.profiles.reasoner.reasoning-model=true",
-                    "lorekeeper.llm.roles.planner=warm",
-                    "lorekeeper.llm.roles.builder=reasoner")
+                            "lorekeeper.llm.base-url=" + get().baseUrl(),
+                            "lorekeeper.llm.api-key=" + API_KEY,
+                            "lorekeeper.llm.model=" + MODEL,
+                            // generous: a first call on a busy machine can take seconds; tests of timeouts use
+                            // "impatient"
+                            "lorekeeper.llm.timeout=20s",
+                            "lorekeeper.llm.retry.initial-backoff=50ms",
+                            "lorekeeper.llm.profiles.dead.base-url=http://127.0.0.1:" + CLOSED_PORT + "/v1",
+                            "lorekeeper.llm.profiles.impatient.timeout=1s",
+                            "lorekeeper.llm.profiles.prompt-mode.structured-output=prompt",
+                            "lorekeeper.llm.profiles.warm.temperature=0.7",
+                            "lorekeeper.llm.roles.judge=dead",
+                            "lorekeeper.llm.roles.researcher=impatient",
+                            "lorekeeper.llm.roles.memorizer=prompt-mode",
+                            "lorekeeper.llm.profiles.reasoner.reasoning-model=true",
+                            "lorekeeper.llm.roles.planner=warm",
+                            "lorekeeper.llm.roles.builder=reasoner")
                     .applyTo(context);
         }
     }

@@ -2,8 +2,8 @@ package io.lorekeeper.llm;
 
 import static io.lorekeeper.llm.FakeOpenAi.API_KEY;
 import static io.lorekeeper.llm.FakeOpenAi.completion;
-import static io.lorekeeper.llm.FakeOpenAi.toolCall;
 import static io.lorekeeper.llm.FakeOpenAi.tooManyRequests;
+import static io.lorekeeper.llm.FakeOpenAi.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -16,6 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,9 +31,6 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.platform.RetryLaterException;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,8 +44,8 @@ class FakeOpenAiGatewayTest {
     private static final Logger log = LoggerFactory.getLogger(FakeOpenAiGatewayTest.class);
 
     /** What the structured calls bind to. */
-    record Verdict(@NotBlank String answer, @Min(0) @Max(100) int confidence) {
-    }
+    record Verdict(
+            @NotBlank String answer, @Min(0) @Max(100) int confidence) {}
 
     @Autowired
     LlmGateway gateway;
@@ -61,7 +62,9 @@ class FakeOpenAiGatewayTest {
 
     @BeforeEach
     void setUp() {
-        assertThat(fake.allRequestCount()).as("@FakeOpenAiTest resets the fake before each test").isZero();
+        assertThat(fake.allRequestCount())
+                .as("@FakeOpenAiTest resets the fake before each test")
+                .isZero();
         questionId = UUID.randomUUID();
         session = gateway.open(CallScope.question(UUID.randomUUID(), questionId), Budget.unlimited());
     }
@@ -72,21 +75,43 @@ class FakeOpenAiGatewayTest {
     }
 
     private static Map<String, Object> verdict() {
-        return Map.of("question", "Who sent Pip the money?", "passage", "It was Magwitch, the convict, all along.",
-                "nonce", UUID.randomUUID().toString());
+        return Map.of(
+                "question",
+                "Who sent Pip the money?",
+                "passage",
+                "It was Magwitch, the convict, all along.",
+                "nonce",
+                UUID.randomUUID().toString());
     }
 
-    record Row(String role, String profile, String model, String template, long promptTokens, long completionTokens,
-            long latencyMs, boolean cacheHit, String outcome, String error) {
-    }
+    record Row(
+            String role,
+            String profile,
+            String model,
+            String template,
+            long promptTokens,
+            long completionTokens,
+            long latencyMs,
+            boolean cacheHit,
+            String outcome,
+            String error) {}
 
     private List<Row> calls() {
         return jdbc.sql("""
                 SELECT role, profile, model, template, prompt_tokens, completion_tokens, latency_ms, cache_hit, outcome, error
                 FROM llm_call WHERE question_id = ? ORDER BY id""")
                 .param(questionId)
-                .query((rs, n) -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
-                        rs.getLong(6), rs.getLong(7), rs.getBoolean(8), rs.getString(9), rs.getString(10)))
+                .query((rs, n) -> new Row(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getLong(5),
+                        rs.getLong(6),
+                        rs.getLong(7),
+                        rs.getBoolean(8),
+                        rs.getString(9),
+                        rs.getString(10)))
                 .list();
     }
 
@@ -105,12 +130,18 @@ class FakeOpenAiGatewayTest {
         assertThat(request.contentType()).startsWith("application/json");
         assertThat(request.model()).isEqualTo(FakeOpenAi.MODEL);
         assertThat(request.body().path("temperature").asDouble()).isZero();
-        assertThat(request.body().path("max_tokens").asInt()).as("the answerer role's default limit").isEqualTo(2048);
+        assertThat(request.body().path("max_tokens").asInt())
+                .as("the answerer role's default limit")
+                .isEqualTo(2048);
         assertThat(request.body().has("stream")).as("no streaming").isFalse();
         assertThat(request.hasJsonSchema()).isFalse();
         assertThat(request.hasTools()).isFalse();
-        assertThat(request.messages()).extracting(m -> m.path("role").asString()).containsExactly("system", "user");
-        assertThat(request.lastText("system")).startsWith("[task: test/echo]\n").contains("Answer with one short word.");
+        assertThat(request.messages())
+                .extracting(m -> m.path("role").asString())
+                .containsExactly("system", "user");
+        assertThat(request.lastText("system"))
+                .startsWith("[task: test/echo]\n")
+                .contains("Answer with one short word.");
         assertThat(request.lastText("user")).startsWith("Say pong.");
 
         assertThat(calls()).singleElement().satisfies(row -> {
@@ -136,7 +167,8 @@ class FakeOpenAiGatewayTest {
 
         FakeOpenAi.Request request = fake.requests().getFirst();
         assertThat(request.body().path("max_completion_tokens").asInt())
-                .as("the builder's default limit plus room for hidden reasoning").isEqualTo(8_192 + 16_384);
+                .as("the builder's default limit plus room for hidden reasoning")
+                .isEqualTo(8_192 + 16_384);
         assertThat(request.body().has("max_tokens")).isFalse();
         assertThat(request.body().has("temperature")).isFalse();
     }
@@ -148,7 +180,9 @@ class FakeOpenAiGatewayTest {
         session.text(Role.ANSWERER, "test/echo", echo("a"));
         session.text(Role.RESEARCHER, "test/echo", echo("b"));
 
-        assertThat(fake.requests()).extracting(r -> r.body().path("max_tokens").asInt()).containsExactly(2_048, 8_192);
+        assertThat(fake.requests())
+                .extracting(r -> r.body().path("max_tokens").asInt())
+                .containsExactly(2_048, 8_192);
     }
 
     @Test
@@ -159,17 +193,22 @@ class FakeOpenAiGatewayTest {
                 .isInstanceOf(LlmException.class)
                 .hasMessageContaining("cut at the output limit of 2048 tokens")
                 .hasMessageContaining("lorekeeper.llm.max-output-tokens");
-        assertThat(fake.requestCount()).as("no repair call: it would be cut the same way").isEqualTo(1);
+        assertThat(fake.requestCount())
+                .as("no repair call: it would be cut the same way")
+                .isEqualTo(1);
         assertThat(calls()).extracting(Row::outcome).containsExactly("truncated");
     }
 
     @Test
     void aPlainTextFinalAnswerIsKeptWhenTheRepairHasNoJsonEither() {
-        fake.sequence(completion("<think>the passage names him</think>It was Magwitch."), completion("Magwitch, the convict."));
+        fake.sequence(
+                completion("<think>the passage names him</think>It was Magwitch."),
+                completion("Magwitch, the convict."));
         List<LlmSession.ReplyIssue> issues = new java.util.ArrayList<>();
 
-        Verdict verdict = session.reportIssuesTo(issues::add).structuredOrText(Role.ANSWERER, "test/verdict", verdict(),
-                Verdict.class, text -> new Verdict(text, 10));
+        Verdict verdict = session.reportIssuesTo(issues::add)
+                .structuredOrText(
+                        Role.ANSWERER, "test/verdict", verdict(), Verdict.class, text -> new Verdict(text, 10));
 
         assertThat(verdict).isEqualTo(new Verdict("It was Magwitch.", 10));
         assertThat(fake.requestCount()).as("one repair was tried first").isEqualTo(2);
@@ -182,8 +221,14 @@ class FakeOpenAiGatewayTest {
 
         session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
 
-        JsonNode confidence = fake.requests().getFirst().body().path("response_format").path("json_schema").path("schema")
-                .path("properties").path("confidence");
+        JsonNode confidence = fake.requests()
+                .getFirst()
+                .body()
+                .path("response_format")
+                .path("json_schema")
+                .path("schema")
+                .path("properties")
+                .path("confidence");
         assertThat(confidence.path("minimum").asInt()).isZero();
         assertThat(confidence.path("maximum").asInt()).isEqualTo(100);
     }
@@ -192,7 +237,8 @@ class FakeOpenAiGatewayTest {
 
     @Test
     void structuredSendsAStrictJsonSchemaAndBindsTheValidatedRecord() {
-        fake.reply("```json\n{\"answer\": \"Magwitch\", \"confidence\": 92, \"note\": \"extra fields are ignored\"}\n```");
+        fake.reply(
+                "```json\n{\"answer\": \"Magwitch\", \"confidence\": 92, \"note\": \"extra fields are ignored\"}\n```");
 
         Verdict verdict = session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
 
@@ -208,8 +254,10 @@ class FakeOpenAiGatewayTest {
         // OpenAI rejects a strict schema unless every property is required and no others are allowed
         assertThat(schema.path("required").valueStream().map(JsonNode::asString).toList())
                 .containsExactlyInAnyOrder("answer", "confidence");
-        assertThat(schema.path("additionalProperties").isBoolean() && !schema.path("additionalProperties").asBoolean())
-                .as("additionalProperties: false in " + schema).isTrue();
+        assertThat(schema.path("additionalProperties").isBoolean()
+                        && !schema.path("additionalProperties").asBoolean())
+                .as("additionalProperties: false in " + schema)
+                .isTrue();
         // native mode: the schema travels in response_format, not in the prompt
         assertThat(request.lastText("system")).doesNotContain("\"properties\"");
         assertThat(calls()).extracting(Row::template, Row::outcome).containsExactly(tuple("test/verdict", "ok"));
@@ -217,20 +265,25 @@ class FakeOpenAiGatewayTest {
 
     @Test
     void promptModeDescribesTheSchemaInTheSystemPromptAndSendsNoResponseFormat() {
-        fake.reply("Sure! Here is the JSON you asked for: {\"answer\": \"Magwitch\", \"confidence\": 80} Let me know {if} you need more.");
+        fake.reply(
+                "Sure! Here is the JSON you asked for: {\"answer\": \"Magwitch\", \"confidence\": 80} Let me know {if} you need more.");
 
         Verdict verdict = session.structured(Role.MEMORIZER, "test/verdict", verdict(), Verdict.class);
 
         assertThat(verdict).isEqualTo(new Verdict("Magwitch", 80));
         FakeOpenAi.Request request = fake.requests().getFirst();
         assertThat(request.body().has("response_format")).isFalse();
-        assertThat(request.lastText("system")).contains("JSON schema").contains("\"answer\"").contains("\"confidence\"");
+        assertThat(request.lastText("system"))
+                .contains("JSON schema")
+                .contains("\"answer\"")
+                .contains("\"confidence\"");
         assertThat(calls()).extracting(Row::profile).containsExactly("prompt-mode");
     }
 
     @Test
     void aReplyThatFailsValidationGetsExactlyOneRepairCallShowingTheError() {
-        fake.sequence(completion("{\"answer\": \"\", \"confidence\": 92}"),
+        fake.sequence(
+                completion("{\"answer\": \"\", \"confidence\": 92}"),
                 completion("{\"answer\": \"Magwitch\", \"confidence\": 92}"));
 
         Verdict verdict = session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
@@ -239,11 +292,15 @@ class FakeOpenAiGatewayTest {
         List<FakeOpenAi.Request> requests = fake.requests();
         assertThat(requests).hasSize(2);
         FakeOpenAi.Request repair = requests.get(1);
-        assertThat(repair.hasJsonSchema()).as("the repair call keeps the schema").isTrue();
+        assertThat(repair.hasJsonSchema())
+                .as("the repair call keeps the schema")
+                .isTrue();
         // the conversation so far, the model's own bad reply, then the error as the last user message
-        assertThat(repair.messages()).extracting(m -> m.path("role").asString())
+        assertThat(repair.messages())
+                .extracting(m -> m.path("role").asString())
                 .containsExactly("system", "user", "assistant", "user");
-        assertThat(FakeOpenAi.Request.text(repair.messages().get(2))).isEqualTo("{\"answer\": \"\", \"confidence\": 92}");
+        assertThat(FakeOpenAi.Request.text(repair.messages().get(2)))
+                .isEqualTo("{\"answer\": \"\", \"confidence\": 92}");
         assertThat(repair.lastMessage().path("role").asString()).isEqualTo("user");
         assertThat(FakeOpenAi.Request.text(repair.lastMessage())).contains("answer must not be blank");
         assertThat(calls()).extracting(Row::template).containsExactly("test/verdict", "test/verdict#repair");
@@ -259,17 +316,20 @@ class FakeOpenAiGatewayTest {
                 .hasMessageContaining("test/verdict")
                 .hasMessageContaining("confidence must be less than or equal to 100");
         assertThat(fake.requestCount()).isEqualTo(2);
-        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage())).contains("confidence must be less than or equal to 100");
+        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage()))
+                .contains("confidence must be less than or equal to 100");
     }
 
     @Test
     void aReplyThatIsNotJsonAtAllIsRepairedToo() {
-        fake.sequence(completion("I think it was Magwitch."), completion("{\"answer\": \"Magwitch\", \"confidence\": 70}"));
+        fake.sequence(
+                completion("I think it was Magwitch."), completion("{\"answer\": \"Magwitch\", \"confidence\": 70}"));
 
         Verdict verdict = session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
 
         assertThat(verdict.answer()).isEqualTo("Magwitch");
-        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage())).contains("not JSON");
+        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage()))
+                .contains("not JSON");
     }
 
     // ------------------------------------------------------------------ retries
@@ -279,7 +339,8 @@ class FakeOpenAiGatewayTest {
         fake.rateLimitedThen(3, 1, "finally");
 
         long started = System.nanoTime();
-        String reply = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> session.text(Role.ANSWERER, "test/echo", echo("finally")));
+        String reply = assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> session.text(Role.ANSWERER, "test/echo", echo("finally")));
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
 
         assertThat(reply).isEqualTo("finally");
@@ -288,7 +349,9 @@ class FakeOpenAiGatewayTest {
         assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(30));
         assertThat(calls()).extracting(Row::outcome).containsExactly("retry", "retry", "retry", "ok");
         assertThat(calls().getFirst().error()).startsWith("HTTP 429").contains("Rate limit reached");
-        assertThat(session.budget().calls()).as("retries are one call of the budget").isEqualTo(1);
+        assertThat(session.budget().calls())
+                .as("retries are one call of the budget")
+                .isEqualTo(1);
     }
 
     @Test
@@ -297,19 +360,25 @@ class FakeOpenAiGatewayTest {
 
         // Waiting at all would mean waiting at least max-wait (60 s): half of that is an unambiguous bound, and a
         // broken gateway fails here instead of hanging the suite for ten minutes.
-        Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30),
+        Throwable thrown = assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
                 () -> catchThrowable(() -> session.text(Role.ANSWERER, "test/echo", echo("later"))));
 
-        assertThat(thrown).isInstanceOf(RateLimitedException.class).isInstanceOf(RetryLaterException.class)
+        assertThat(thrown)
+                .isInstanceOf(RateLimitedException.class)
+                .isInstanceOf(RetryLaterException.class)
                 .hasMessageContaining("600 s");
         assertThat(((RetryLaterException) thrown).after()).isEqualTo(Duration.ofSeconds(600));
-        assertThat(fake.requestCount()).as("no retry: the job is re-queued instead").isEqualTo(1);
+        assertThat(fake.requestCount())
+                .as("no retry: the job is re-queued instead")
+                .isEqualTo(1);
         assertThat(calls()).extracting(Row::outcome).containsExactly("rate_limited");
     }
 
     @Test
     void retryAfterMsIsHonouredToo() {
-        fake.sequence(FakeOpenAi.error(429, "slow down", "rate_limit_exceeded").withHeader("retry-after-ms", "1500"),
+        fake.sequence(
+                FakeOpenAi.error(429, "slow down", "rate_limit_exceeded").withHeader("retry-after-ms", "1500"),
                 completion("ok"));
 
         long started = System.nanoTime();
@@ -337,7 +406,8 @@ class FakeOpenAiGatewayTest {
         fake.sequence(FakeOpenAi.error(503, "overloaded", null), completion("ok", 10, 1));
 
         assertThat(session.text(Role.ANSWERER, "test/echo", echo("ok"))).isEqualTo("ok");
-        assertThat(calls()).extracting(Row::outcome, Row::promptTokens)
+        assertThat(calls())
+                .extracting(Row::outcome, Row::promptTokens)
                 .containsExactly(tuple("retry", 0L), tuple("ok", 10L));
     }
 
@@ -356,13 +426,17 @@ class FakeOpenAiGatewayTest {
 
     @Test
     void aDeadEndpointFailsFastWithAReadableReason() {
-        Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(20),
+        Throwable thrown = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
                 () -> catchThrowable(() -> session.text(Role.JUDGE, "test/echo", echo("anyone"))));
 
-        assertThat(thrown).isInstanceOf(LlmException.class)
+        assertThat(thrown)
+                .isInstanceOf(LlmException.class)
                 .hasMessageContaining("dead model endpoint")
                 .hasMessageContaining("connection failed");
-        assertThat(fake.allRequestCount()).as("the judge's profile does not talk to the fake").isZero();
+        assertThat(fake.allRequestCount())
+                .as("the judge's profile does not talk to the fake")
+                .isZero();
         assertThat(calls()).extracting(Row::profile).containsOnly("dead");
         assertThat(calls()).extracting(Row::outcome).endsWith("error");
     }
@@ -373,7 +447,8 @@ class FakeOpenAiGatewayTest {
         fake.delayed(Duration.ofSeconds(4), "too late");
 
         long started = System.nanoTime();
-        Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30),
+        Throwable thrown = assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
                 () -> catchThrowable(() -> session.text(Role.RESEARCHER, "test/echo", echo("late"))));
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
 
@@ -396,23 +471,29 @@ class FakeOpenAiGatewayTest {
     void aMalformedBodyIsAnLlmExceptionNotAHang() {
         fake.malformed();
 
-        Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(20),
+        Throwable thrown = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
                 () -> catchThrowable(() -> session.text(Role.ANSWERER, "test/echo", echo("x"))));
 
         assertThat(thrown).isInstanceOf(LlmException.class).hasMessageContaining("not a valid chat completion");
-        assertThat(fake.requestCount()).as("a body that does not parse will not parse next time either").isEqualTo(1);
+        assertThat(fake.requestCount())
+                .as("a body that does not parse will not parse next time either")
+                .isEqualTo(1);
         assertThat(calls()).extracting(Row::outcome).containsExactly("error");
     }
 
     @Test
     void aReplyWithNoChoicesIsAnLlmExceptionAndIsRecorded() {
-        fake.always(new FakeOpenAi.Response(200, Map.of("Content-Type", "application/json"),
+        fake.always(new FakeOpenAi.Response(
+                200,
+                Map.of("Content-Type", "application/json"),
                 "{\"id\":\"chatcmpl-x\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"gpt-4o-mini\",\"choices\":[],"
                         + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":0,\"total_tokens\":9}}",
                 Duration.ZERO));
 
         assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("x")))
-                .isInstanceOf(LlmException.class).hasMessageContaining("no choices");
+                .isInstanceOf(LlmException.class)
+                .hasMessageContaining("no choices");
         assertThat(calls()).extracting(Row::outcome).containsExactly("error");
     }
 
@@ -420,13 +501,20 @@ class FakeOpenAiGatewayTest {
 
     @Test
     void theToolLoopRunsTheToolSendsItsResultBackAndParsesTheFinalReply() {
-        fake.sequence(toolCall("call_abc123", "lookup_source", "{\"node_id\": \"n7\"}"),
+        fake.sequence(
+                toolCall("call_abc123", "lookup_source", "{\"node_id\": \"n7\"}"),
                 completion("{\"answer\": \"Magwitch\", \"confidence\": 88}"));
         List<String> toolArguments = new ArrayList<>();
         List<String> observed = new ArrayList<>();
 
-        Verdict verdict = session.withTools(Role.ANSWERER, "test/lookup", lookupVariables(), List.of(lookupTool(toolArguments)),
-                5, Verdict.class, (round, tool, arguments, result) -> observed.add(round + ":" + tool + ":" + result));
+        Verdict verdict = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                lookupVariables(),
+                List.of(lookupTool(toolArguments)),
+                5,
+                Verdict.class,
+                (round, tool, arguments, result) -> observed.add(round + ":" + tool + ":" + result));
 
         assertThat(verdict).isEqualTo(new Verdict("Magwitch", 88));
         assertThat(toolArguments).containsExactly("{\"node_id\": \"n7\"}");
@@ -437,16 +525,32 @@ class FakeOpenAiGatewayTest {
         assertThat(first.toolNames()).containsExactly("lookup_source");
         JsonNode function = first.tool("lookup_source").path("function");
         assertThat(function.path("description").asString()).contains("source text");
-        assertThat(function.path("parameters").path("properties").has("node_id")).isTrue();
-        assertThat(first.lastText("system")).as("tool loops describe the schema in the prompt").contains("\"confidence\"");
+        assertThat(function.path("parameters").path("properties").has("node_id"))
+                .isTrue();
+        assertThat(first.lastText("system"))
+                .as("tool loops describe the schema in the prompt")
+                .contains("\"confidence\"");
 
         FakeOpenAi.Request second = requests.get(1);
-        assertThat(second.messages()).extracting(m -> m.path("role").asString())
+        assertThat(second.messages())
+                .extracting(m -> m.path("role").asString())
                 .containsExactly("system", "user", "assistant", "tool");
         JsonNode assistant = second.messages().get(2);
         assertThat(assistant.path("tool_calls").get(0).path("id").asString()).isEqualTo("call_abc123");
-        assertThat(assistant.path("tool_calls").get(0).path("function").path("name").asString()).isEqualTo("lookup_source");
-        assertThat(assistant.path("tool_calls").get(0).path("function").path("arguments").asString()).isEqualTo("{\"node_id\": \"n7\"}");
+        assertThat(assistant
+                        .path("tool_calls")
+                        .get(0)
+                        .path("function")
+                        .path("name")
+                        .asString())
+                .isEqualTo("lookup_source");
+        assertThat(assistant
+                        .path("tool_calls")
+                        .get(0)
+                        .path("function")
+                        .path("arguments")
+                        .asString())
+                .isEqualTo("{\"node_id\": \"n7\"}");
         JsonNode toolMessage = second.messages("tool").getFirst();
         assertThat(toolMessage.path("tool_call_id").asString()).isEqualTo("call_abc123");
         assertThat(FakeOpenAi.Request.text(toolMessage)).isEqualTo("Magwitch sent the money through Jaggers.");
@@ -456,13 +560,20 @@ class FakeOpenAiGatewayTest {
 
     @Test
     void whenToolRoundsRunOutOneLastCallWithoutToolsAsksForTheAnswer() {
-        fake.sequence(toolCall("call_1", "lookup_source", "{\"node_id\": \"n1\"}"),
+        fake.sequence(
+                toolCall("call_1", "lookup_source", "{\"node_id\": \"n1\"}"),
                 toolCall("call_2", "lookup_source", "{\"node_id\": \"n2\"}"),
                 completion("{\"answer\": \"Jaggers\", \"confidence\": 40}"));
         List<String> toolArguments = new ArrayList<>();
 
-        Verdict verdict = session.withTools(Role.ANSWERER, "test/lookup", lookupVariables(), List.of(lookupTool(toolArguments)),
-                2, Verdict.class, LlmSession.ToolObserver.NONE);
+        Verdict verdict = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                lookupVariables(),
+                List.of(lookupTool(toolArguments)),
+                2,
+                Verdict.class,
+                LlmSession.ToolObserver.NONE);
 
         assertThat(verdict).isEqualTo(new Verdict("Jaggers", 40));
         assertThat(toolArguments).hasSize(2);
@@ -472,19 +583,30 @@ class FakeOpenAiGatewayTest {
         assertThat(last.hasTools()).isFalse();
         assertThat(last.messages("tool")).hasSize(2);
         assertThat(last.lastText("user")).startsWith("No more tool calls are possible");
-        assertThat(calls()).extracting(Row::template).containsExactly("test/lookup", "test/lookup", "test/lookup#final");
+        assertThat(calls())
+                .extracting(Row::template)
+                .containsExactly("test/lookup", "test/lookup", "test/lookup#final");
     }
 
     @Test
     void anInvalidFinalReplyOfAToolLoopGetsOneRepair() {
-        fake.sequence(completion("{\"answer\": \"\", \"confidence\": 10}"), completion("{\"answer\": \"Pip\", \"confidence\": 10}"));
+        fake.sequence(
+                completion("{\"answer\": \"\", \"confidence\": 10}"),
+                completion("{\"answer\": \"Pip\", \"confidence\": 10}"));
 
-        Verdict verdict = session.withTools(Role.ANSWERER, "test/lookup", lookupVariables(), List.of(lookupTool(new ArrayList<>())),
-                3, Verdict.class, LlmSession.ToolObserver.NONE);
+        Verdict verdict = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                lookupVariables(),
+                List.of(lookupTool(new ArrayList<>())),
+                3,
+                Verdict.class,
+                LlmSession.ToolObserver.NONE);
 
         assertThat(verdict).isEqualTo(new Verdict("Pip", 10));
         assertThat(fake.requestCount()).isEqualTo(2);
-        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage())).contains("answer must not be blank");
+        assertThat(FakeOpenAi.Request.text(fake.requests().get(1).lastMessage()))
+                .contains("answer must not be blank");
         assertThat(calls()).extracting(Row::template).containsExactly("test/lookup", "test/lookup#repair");
     }
 
@@ -492,8 +614,14 @@ class FakeOpenAiGatewayTest {
     void aToolLoopWhoseRepairFailsTooIsAnLlmException() {
         fake.reply("{\"answer\": \"\", \"confidence\": 10}");
 
-        assertThatThrownBy(() -> session.withTools(Role.ANSWERER, "test/lookup", lookupVariables(),
-                List.of(lookupTool(new ArrayList<>())), 3, Verdict.class, LlmSession.ToolObserver.NONE))
+        assertThatThrownBy(() -> session.withTools(
+                        Role.ANSWERER,
+                        "test/lookup",
+                        lookupVariables(),
+                        List.of(lookupTool(new ArrayList<>())),
+                        3,
+                        Verdict.class,
+                        LlmSession.ToolObserver.NONE))
                 .isInstanceOf(LlmException.class)
                 .hasMessageContaining("after one repair")
                 .hasMessageContaining("answer must not be blank");
@@ -501,8 +629,13 @@ class FakeOpenAiGatewayTest {
     }
 
     private static Map<String, Object> lookupVariables() {
-        return Map.of("question", "Who was Pip's benefactor?", "nodes", "n1 Jaggers; n7 the benefactor",
-                "nonce", UUID.randomUUID().toString());
+        return Map.of(
+                "question",
+                "Who was Pip's benefactor?",
+                "nodes",
+                "n1 Jaggers; n7 the benefactor",
+                "nonce",
+                UUID.randomUUID().toString());
     }
 
     private static LlmTool lookupTool(List<String> arguments) {
@@ -536,7 +669,8 @@ class FakeOpenAiGatewayTest {
     @Test
     void theBudgetStopsTheThirdCall() {
         fake.reply("ok");
-        LlmSession limited = gateway.open(CallScope.question(UUID.randomUUID(), questionId), new Budget(2, 1_000_000, Duration.ofMinutes(1)));
+        LlmSession limited = gateway.open(
+                CallScope.question(UUID.randomUUID(), questionId), new Budget(2, 1_000_000, Duration.ofMinutes(1)));
 
         limited.text(Role.ANSWERER, "test/echo", echo("one"));
         limited.text(Role.ANSWERER, "test/echo", echo("two"));
@@ -550,7 +684,8 @@ class FakeOpenAiGatewayTest {
     @Test
     void theTokenBudgetStopsTheCallAfterItIsSpent() {
         fake.always(completion("ok", 900, 200));
-        LlmSession limited = gateway.open(CallScope.question(UUID.randomUUID(), questionId), new Budget(100, 1_000, Duration.ofMinutes(1)));
+        LlmSession limited = gateway.open(
+                CallScope.question(UUID.randomUUID(), questionId), new Budget(100, 1_000, Duration.ofMinutes(1)));
 
         limited.text(Role.ANSWERER, "test/echo", echo("one"));
         assertThatThrownBy(() -> limited.text(Role.ANSWERER, "test/echo", echo("two")))
@@ -563,14 +698,18 @@ class FakeOpenAiGatewayTest {
     void aRetryAfterLongerThanTheRemainingWallTimeEndsTheBudgetInsteadOfWaiting() {
         // 50 s: within max-wait (60 s), so the gateway would wait in-process, but beyond the question's 20 s
         fake.always(tooManyRequests(50));
-        LlmSession limited = gateway.open(CallScope.question(UUID.randomUUID(), questionId), new Budget(100, 1_000_000, Duration.ofSeconds(20)));
+        LlmSession limited = gateway.open(
+                CallScope.question(UUID.randomUUID(), questionId), new Budget(100, 1_000_000, Duration.ofSeconds(20)));
 
         long started = System.nanoTime();
-        Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(60),
+        Throwable thrown = assertTimeoutPreemptively(
+                Duration.ofSeconds(60),
                 () -> catchThrowable(() -> limited.text(Role.ANSWERER, "test/echo", echo("x"))));
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
 
-        assertThat(thrown).isInstanceOf(BudgetExhaustedException.class).hasMessageContaining("wall time")
+        assertThat(thrown)
+                .isInstanceOf(BudgetExhaustedException.class)
+                .hasMessageContaining("wall time")
                 .hasMessageContaining("50 s");
         // it did not sleep away the rest of the budget either: the budget ends at once (20 s is far beyond one call)
         assertThat(elapsed).isLessThan(Duration.ofSeconds(20));
@@ -588,14 +727,17 @@ class FakeOpenAiGatewayTest {
 
         assertThat(second).isEqualTo(first).isEqualTo("cached answer");
         assertThat(fake.requestCount()).isEqualTo(1);
-        assertThat(calls()).extracting(Row::cacheHit, Row::promptTokens, Row::completionTokens, Row::outcome).containsExactly(
-                tuple(false, 321L, 9L, "ok"),
-                tuple(true, 321L, 9L, "ok"));
-        Long cacheHits = jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id = ? AND cache_hit").param(questionId)
-                .query(Long.class).single();
+        assertThat(calls())
+                .extracting(Row::cacheHit, Row::promptTokens, Row::completionTokens, Row::outcome)
+                .containsExactly(tuple(false, 321L, 9L, "ok"), tuple(true, 321L, 9L, "ok"));
+        Long cacheHits = jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id = ? AND cache_hit")
+                .param(questionId)
+                .query(Long.class)
+                .single();
         assertThat(cacheHits).isEqualTo(1);
         // the question's usage: both calls, one of them a hit that billed no tokens
-        assertThat(usage.ofQuestion(questionId)).isEqualTo(new LlmUsage.Totals(2, 321, 9, 1, calls().getFirst().latencyMs()));
+        assertThat(usage.ofQuestion(questionId))
+                .isEqualTo(new LlmUsage.Totals(2, 321, 9, 1, calls().getFirst().latencyMs()));
         // a different prompt is a different key
         session.text(Role.ANSWERER, "test/echo", echo("cache"));
         assertThat(fake.requestCount()).isEqualTo(2);
@@ -610,16 +752,25 @@ class FakeOpenAiGatewayTest {
 
         gateway.open(CallScope.tenant(tenantA), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
         gateway.open(CallScope.tenant(tenantA), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
-        assertThat(fake.requestCount()).as("the same tenant's second call is a hit").isEqualTo(1);
+        assertThat(fake.requestCount())
+                .as("the same tenant's second call is a hit")
+                .isEqualTo(1);
 
         // The very same prompt from another tenant goes to the model: a hit would tell B what A asked.
         gateway.open(CallScope.tenant(tenantB), Budget.unlimited()).text(Role.ANSWERER, "test/echo", variables);
         assertThat(fake.requestCount()).isEqualTo(2);
-        List<Boolean> hitsOfB = jdbc.sql("SELECT cache_hit FROM llm_call WHERE tenant_id = ?").param(tenantB).query(Boolean.class).list();
+        List<Boolean> hitsOfB = jdbc.sql("SELECT cache_hit FROM llm_call WHERE tenant_id = ?")
+                .param(tenantB)
+                .query(Boolean.class)
+                .list();
         assertThat(hitsOfB).containsExactly(false);
         // Each entry is stored with its tenant, to be deleted with it.
         for (UUID tenant : List.of(tenantA, tenantB)) {
-            assertThat(jdbc.sql("SELECT count(*) FROM llm_cache WHERE tenant_id = ?").param(tenant).query(Long.class).single()).isEqualTo(1);
+            assertThat(jdbc.sql("SELECT count(*) FROM llm_cache WHERE tenant_id = ?")
+                            .param(tenant)
+                            .query(Long.class)
+                            .single())
+                    .isEqualTo(1);
         }
     }
 
@@ -635,21 +786,35 @@ class FakeOpenAiGatewayTest {
         assertThat(totals.promptTokens()).isEqualTo(50);
         assertThat(totals.completionTokens()).isEqualTo(2);
         assertThat(totals.cacheHits()).isZero();
-        assertThat(totals.llmMs()).isEqualTo(calls().stream().mapToLong(Row::latencyMs).sum());
+        assertThat(totals.llmMs())
+                .isEqualTo(calls().stream().mapToLong(Row::latencyMs).sum());
         assertThat(usage.ofQuestion(UUID.randomUUID())).isEqualTo(new LlmUsage.Totals(0, 0, 0, 0, 0));
     }
 
     @Test
     void aCachedToolLoopReplaysTheToolCallsWithoutHttp() {
-        fake.sequence(toolCall("call_9", "lookup_source", "{\"node_id\": \"n9\"}"),
+        fake.sequence(
+                toolCall("call_9", "lookup_source", "{\"node_id\": \"n9\"}"),
                 completion("{\"answer\": \"Magwitch\", \"confidence\": 77}"));
         Map<String, Object> variables = lookupVariables();
         List<String> toolArguments = new ArrayList<>();
 
-        Verdict first = session.withTools(Role.ANSWERER, "test/lookup", variables, List.of(lookupTool(toolArguments)), 5,
-                Verdict.class, LlmSession.ToolObserver.NONE);
-        Verdict second = session.withTools(Role.ANSWERER, "test/lookup", variables, List.of(lookupTool(toolArguments)), 5,
-                Verdict.class, LlmSession.ToolObserver.NONE);
+        Verdict first = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                variables,
+                List.of(lookupTool(toolArguments)),
+                5,
+                Verdict.class,
+                LlmSession.ToolObserver.NONE);
+        Verdict second = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                variables,
+                List.of(lookupTool(toolArguments)),
+                5,
+                Verdict.class,
+                LlmSession.ToolObserver.NONE);
 
         assertThat(second).isEqualTo(first);
         assertThat(fake.requestCount()).isEqualTo(2);
@@ -666,7 +831,8 @@ class FakeOpenAiGatewayTest {
         session.text(Role.PLANNER, "test/echo", variables);
 
         assertThat(fake.requestCount()).isEqualTo(2);
-        assertThat(fake.requests().getFirst().body().path("temperature").asDouble()).isEqualTo(0.7);
+        assertThat(fake.requests().getFirst().body().path("temperature").asDouble())
+                .isEqualTo(0.7);
         assertThat(calls()).extracting(Row::cacheHit).containsExactly(false, false);
     }
 
@@ -675,23 +841,34 @@ class FakeOpenAiGatewayTest {
     @Test
     void theApiKeyNeverReachesTheCallLogTheExceptionOrTheLogs(CapturedOutput output) {
         // an endpoint (or a proxy in front of it) that echoes the key in its error messages
-        fake.sequence(FakeOpenAi.error(500, "upstream rejected key " + API_KEY, null),
-                FakeOpenAi.error(401, "Incorrect API key provided: " + API_KEY + ". You can find your API key at "
-                        + "https://platform.openai.com/account/api-keys.", "invalid_api_key"));
+        fake.sequence(
+                FakeOpenAi.error(500, "upstream rejected key " + API_KEY, null),
+                FakeOpenAi.error(
+                        401,
+                        "Incorrect API key provided: " + API_KEY + ". You can find your API key at "
+                                + "https://platform.openai.com/account/api-keys.",
+                        "invalid_api_key"));
 
         Throwable thrown = catchThrowable(() -> session.text(Role.ANSWERER, "test/echo", echo("secret")));
         log.warn("a caller logging the failure with its stack trace", thrown);
 
-        assertThat(thrown).isInstanceOf(LlmException.class).hasMessageContaining("HTTP 401").hasMessageContaining("****");
+        assertThat(thrown)
+                .isInstanceOf(LlmException.class)
+                .hasMessageContaining("HTTP 401")
+                .hasMessageContaining("****");
         for (Throwable t = thrown; t != null; t = t.getCause()) {
             assertThat(String.valueOf(t.getMessage())).doesNotContain(API_KEY);
         }
         assertThat(fake.requestCount()).isEqualTo(2);
         List<Row> rows = calls();
         assertThat(rows).extracting(Row::outcome).containsExactly("retry", "error");
-        assertThat(rows).extracting(Row::error).allSatisfy(error -> assertThat(error).contains("****").doesNotContain(API_KEY));
+        assertThat(rows)
+                .extracting(Row::error)
+                .allSatisfy(error -> assertThat(error).contains("****").doesNotContain(API_KEY));
         // the retry was logged (so the check below looks at real log lines), without the key
-        assertThat(output.getAll()).contains("upstream rejected key ****").contains("a caller logging the failure")
+        assertThat(output.getAll())
+                .contains("upstream rejected key ****")
+                .contains("a caller logging the failure")
                 .doesNotContain(API_KEY);
     }
 }

@@ -28,5 +28,4 @@ import io.lorekeeper.support.TestStrategies;
 @ContextConfiguration(initializers = FakeOpenAi.Initializer.class)
 @Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class})
 @ExtendWith(FakeOpenAi.ResetBeforeEach.class)
-public @interface FakeOpenAiTest {
-}
+public @interface FakeOpenAiTest {}

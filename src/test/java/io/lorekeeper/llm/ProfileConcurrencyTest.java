@@ -30,6 +30,7 @@ class ProfileConcurrencyTest {
 
     @Autowired
     LlmGateway gateway;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -64,15 +65,23 @@ class ProfileConcurrencyTest {
         List<String> replies = Collections.synchronizedList(new ArrayList<>());
         List<Thread> callers = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            LlmSession session = gateway.open(CallScope.question(CurrentTenant.DEFAULT, UUID.randomUUID()), Budget.unlimited());
-            Map<String, Object> variables = Map.of("word", "pong", "nonce", UUID.randomUUID().toString());
-            callers.add(Thread.ofPlatform().name("caller-" + i).start(() -> replies.add(session.text(Role.ANSWERER, "test/echo", variables))));
+            LlmSession session =
+                    gateway.open(CallScope.question(CurrentTenant.DEFAULT, UUID.randomUUID()), Budget.unlimited());
+            Map<String, Object> variables =
+                    Map.of("word", "pong", "nonce", UUID.randomUUID().toString());
+            callers.add(Thread.ofPlatform()
+                    .name("caller-" + i)
+                    .start(() -> replies.add(session.text(Role.ANSWERER, "test/echo", variables))));
         }
 
         // four callers are inside the model (waiting for the release, with a timeout), the other two park on the
         // profile's limit (without one)
-        await().atMost(Duration.ofSeconds(30)).until(() -> inFlight.get() == 4
-                && callers.stream().filter(t -> t.getState() == Thread.State.WAITING).count() == 2);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> inFlight.get() == 4
+                        && callers.stream()
+                                        .filter(t -> t.getState() == Thread.State.WAITING)
+                                        .count()
+                                == 2);
         assertThat(model.calls("test/echo")).hasSize(4);
 
         release.countDown();

@@ -23,8 +23,19 @@ import io.lorekeeper.llm.LlmSettings.StructuredOutputMode;
 class ProfileLimiterTest {
 
     private static ModelProfile profile(String name, int maxConcurrency, int tokensPerMinute) {
-        return new ModelProfile(name, "http://model.invalid/v1", null, "m", 0.0, 1024, 32768, StructuredOutputMode.NATIVE,
-                maxConcurrency, tokensPerMinute, Duration.ofSeconds(30), false);
+        return new ModelProfile(
+                name,
+                "http://model.invalid/v1",
+                null,
+                "m",
+                0.0,
+                1024,
+                32768,
+                StructuredOutputMode.NATIVE,
+                maxConcurrency,
+                tokensPerMinute,
+                Duration.ofSeconds(30),
+                false);
     }
 
     /** A clock that only moves when a caller waits on it, recording every wait. */
@@ -67,7 +78,9 @@ class ProfileLimiterTest {
         ModelProfile cheap = profile("cheap", 4, 600);
 
         call(cheap, 600);
-        assertThat(time.waits).as("a full bucket lets a minute's tokens through").isEmpty();
+        assertThat(time.waits)
+                .as("a full bucket lets a minute's tokens through")
+                .isEmpty();
 
         call(cheap, 300);
         call(cheap, 60);
@@ -110,7 +123,9 @@ class ProfileLimiterTest {
         call(unlimited, 10_000_000);
         call(unlimited, 10_000_000);
 
-        assertThat(time.waits).as("the cheap profile's spent minute does not hold the others back").isEmpty();
+        assertThat(time.waits)
+                .as("the cheap profile's spent minute does not hold the others back")
+                .isEmpty();
     }
 
     // ---------------------------------------------------------------- calls in flight

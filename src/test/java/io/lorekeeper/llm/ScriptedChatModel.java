@@ -65,8 +65,7 @@ public class ScriptedChatModel implements ChatModel {
     }
 
     /** The usage one reply reported, as a provider would bill it. */
-    public record Reported(String template, long promptTokens, long completionTokens) {
-    }
+    public record Reported(String template, long promptTokens, long completionTokens) {}
 
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final Map<String, Script> defaults = new ConcurrentHashMap<>();
@@ -96,7 +95,9 @@ public class ScriptedChatModel implements ChatModel {
 
     /** The usage of every reply served for {@code template} (a failure reports none), in order. */
     public List<Reported> reported(String template) {
-        return List.copyOf(reported).stream().filter(r -> r.template().equals(template)).toList();
+        return List.copyOf(reported).stream()
+                .filter(r -> r.template().equals(template))
+                .toList();
     }
 
     public void reset() {
@@ -108,8 +109,11 @@ public class ScriptedChatModel implements ChatModel {
     @Override
     public ChatResponse call(Prompt prompt) {
         List<Message> messages = prompt.getInstructions();
-        String system = messages.stream().filter(m -> m.getMessageType() == MessageType.SYSTEM).map(Message::getText)
-                .findFirst().orElse("");
+        String system = messages.stream()
+                .filter(m -> m.getMessageType() == MessageType.SYSTEM)
+                .map(Message::getText)
+                .findFirst()
+                .orElse("");
         Matcher task = TASK.matcher(system);
         String template = task.find() ? task.group(1) : "(none)";
         String suffix = repairOrFinal(messages);
@@ -167,8 +171,11 @@ public class ScriptedChatModel implements ChatModel {
         public Script onceCallTools(String... nameAndArguments) {
             List<AssistantMessage.ToolCall> toolCalls = new ArrayList<>();
             for (int i = 0; i < nameAndArguments.length; i += 2) {
-                toolCalls.add(new AssistantMessage.ToolCall("call_" + (i / 2) + "_" + nameAndArguments[i], "function",
-                        nameAndArguments[i], nameAndArguments[i + 1]));
+                toolCalls.add(new AssistantMessage.ToolCall(
+                        "call_" + (i / 2) + "_" + nameAndArguments[i],
+                        "function",
+                        nameAndArguments[i],
+                        nameAndArguments[i + 1]));
             }
             synchronized (once) {
                 once.add(call -> response("", toolCalls, call));
@@ -224,11 +231,19 @@ public class ScriptedChatModel implements ChatModel {
 
         private static ChatResponse response(String text, List<AssistantMessage.ToolCall> toolCalls, Call call) {
             // Real token counts (cl100k), so that usage figures measured with the double mean something.
-            int prompt = call.messages().stream().mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4).sum();
+            int prompt = call.messages().stream()
+                    .mapToInt(m -> TokenCounter.count(String.valueOf(m.getText())) + 4)
+                    .sum();
             int completion = TokenCounter.count(text);
-            AssistantMessage message = AssistantMessage.builder().content(text).toolCalls(toolCalls).build();
-            return new ChatResponse(List.of(new Generation(message)),
-                    ChatResponseMetadata.builder().usage(new DefaultUsage(prompt, completion)).build());
+            AssistantMessage message = AssistantMessage.builder()
+                    .content(text)
+                    .toolCalls(toolCalls)
+                    .build();
+            return new ChatResponse(
+                    List.of(new Generation(message)),
+                    ChatResponseMetadata.builder()
+                            .usage(new DefaultUsage(prompt, completion))
+                            .build());
         }
     }
 }

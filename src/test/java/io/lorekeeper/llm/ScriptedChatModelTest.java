@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.validation.constraints.NotBlank;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.MessageType;
@@ -18,7 +20,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.LlmIntegrationTest;
-import jakarta.validation.constraints.NotBlank;
 
 /**
  * The scripted test double behind {@link LlmIntegrationTest}: routing by template, call records,
@@ -27,8 +28,7 @@ import jakarta.validation.constraints.NotBlank;
 @LlmIntegrationTest
 class ScriptedChatModelTest {
 
-    record Verdict(@NotBlank String answer) {
-    }
+    record Verdict(@NotBlank String answer) {}
 
     @Autowired
     ScriptedChatModel model;
@@ -54,11 +54,20 @@ class ScriptedChatModelTest {
     }
 
     private static Map<String, Object> verdict() {
-        return Map.of("question", "Who?", "passage", "Magwitch.", "nonce", UUID.randomUUID().toString());
+        return Map.of(
+                "question",
+                "Who?",
+                "passage",
+                "Magwitch.",
+                "nonce",
+                UUID.randomUUID().toString());
     }
 
     private List<String> outcomes() {
-        return jdbc.sql("SELECT outcome FROM llm_call WHERE question_id = ? ORDER BY id").param(questionId).query(String.class).list();
+        return jdbc.sql("SELECT outcome FROM llm_call WHERE question_id = ? ORDER BY id")
+                .param(questionId)
+                .query(String.class)
+                .list();
     }
 
     @Test
@@ -67,24 +76,32 @@ class ScriptedChatModelTest {
         model.on("test/verdict").reply("{\"answer\": \"Magwitch\"}");
 
         assertThat(session.text(Role.ANSWERER, "test/echo", echo("a"))).isEqualTo("first");
-        assertThat(session.structured(Role.JUDGE, "test/verdict", verdict(), Verdict.class)).isEqualTo(new Verdict("Magwitch"));
+        assertThat(session.structured(Role.JUDGE, "test/verdict", verdict(), Verdict.class))
+                .isEqualTo(new Verdict("Magwitch"));
         assertThat(session.text(Role.ANSWERER, "test/echo", echo("b"))).isEqualTo("standing");
         assertThat(session.text(Role.ANSWERER, "test/echo", echo("c"))).isEqualTo("standing");
 
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template)
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
                 .containsExactly("test/echo", "test/verdict", "test/echo", "test/echo");
         assertThat(model.calls("test/echo")).hasSize(3);
         assertThat(model.on("test/echo").served()).isEqualTo(3);
         ScriptedChatModel.Call call = model.calls("test/echo").getFirst();
         assertThat(call.system()).startsWith("[task: test/echo]");
         assertThat(call.user()).startsWith("Say a.");
-        assertThat(call.messages()).extracting(m -> m.getMessageType()).containsExactly(MessageType.SYSTEM, MessageType.USER);
+        assertThat(call.messages())
+                .extracting(m -> m.getMessageType())
+                .containsExactly(MessageType.SYSTEM, MessageType.USER);
         // the options the gateway built for the profile reach the model
         assertThat(call.options()).isInstanceOf(OpenAiChatOptions.class);
         assertThat(((OpenAiChatOptions) call.options()).getTemperature()).isZero();
-        assertThat(((OpenAiChatOptions) model.calls("test/verdict").getFirst().options()).getResponseFormat()).isNotNull();
+        assertThat(((OpenAiChatOptions) model.calls("test/verdict").getFirst().options()).getResponseFormat())
+                .isNotNull();
         // usage computed by the double is recorded like real usage
-        assertThat(jdbc.sql("SELECT sum(prompt_tokens) FROM llm_call WHERE question_id = ?").param(questionId).query(Long.class).single())
+        assertThat(jdbc.sql("SELECT sum(prompt_tokens) FROM llm_call WHERE question_id = ?")
+                        .param(questionId)
+                        .query(Long.class)
+                        .single())
                 .isPositive();
     }
 
@@ -100,15 +117,20 @@ class ScriptedChatModelTest {
     void repairCallsAreRecordedUnderTheirOwnSuffix() {
         model.on("test/verdict").once("{\"answer\": \"\"}").once("{\"answer\": \"Pip\"}");
 
-        assertThat(session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class)).isEqualTo(new Verdict("Pip"));
+        assertThat(session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class))
+                .isEqualTo(new Verdict("Pip"));
 
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).containsExactly("test/verdict", "test/verdict#repair");
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
+                .containsExactly("test/verdict", "test/verdict#repair");
         assertThat(model.calls("test/verdict#repair").getFirst().user()).contains("answer must not be blank");
     }
 
     @Test
     void aRetryableFailureIsRetriedAndTheCallSucceeds() {
-        model.on("test/echo").failOnce(new UncheckedIOException(new IOException("connection reset"))).reply("recovered");
+        model.on("test/echo")
+                .failOnce(new UncheckedIOException(new IOException("connection reset")))
+                .reply("recovered");
 
         assertThat(session.text(Role.ANSWERER, "test/echo", echo("x"))).isEqualTo("recovered");
 
@@ -138,7 +160,9 @@ class ScriptedChatModelTest {
 
     @Test
     void aNonRetryableFailureSurfacesAtOnce() {
-        model.on("test/echo").failOnce(new IllegalStateException("scripted programming error")).reply("never reached");
+        model.on("test/echo")
+                .failOnce(new IllegalStateException("scripted programming error"))
+                .reply("never reached");
 
         assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("x")))
                 .isInstanceOf(LlmException.class)
@@ -151,7 +175,9 @@ class ScriptedChatModelTest {
 
     @Test
     void toolCallsScriptedForATemplateDriveTheGatewaysLoop() {
-        model.on("test/lookup").onceCallTools("lookup_source", "{\"node_id\": \"n3\"}").reply("{\"answer\": \"Estella\"}");
+        model.on("test/lookup")
+                .onceCallTools("lookup_source", "{\"node_id\": \"n3\"}")
+                .reply("{\"answer\": \"Estella\"}");
         List<String> seen = new java.util.ArrayList<>();
         LlmTool tool = new LlmTool() {
             public String name() {
@@ -172,8 +198,19 @@ class ScriptedChatModelTest {
             }
         };
 
-        Verdict verdict = session.withTools(Role.ANSWERER, "test/lookup",
-                Map.of("question", "Who?", "nodes", "n3", "nonce", UUID.randomUUID().toString()), List.of(tool), 3, Verdict.class,
+        Verdict verdict = session.withTools(
+                Role.ANSWERER,
+                "test/lookup",
+                Map.of(
+                        "question",
+                        "Who?",
+                        "nodes",
+                        "n3",
+                        "nonce",
+                        UUID.randomUUID().toString()),
+                List.of(tool),
+                3,
+                Verdict.class,
                 LlmSession.ToolObserver.NONE);
 
         assertThat(verdict).isEqualTo(new Verdict("Estella"));

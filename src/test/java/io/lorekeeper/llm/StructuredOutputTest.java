@@ -5,19 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
 /** Getting one JSON object out of what models actually write, and binding it. */
 class StructuredOutputTest {
 
-    record Answer(@NotBlank String answer, @NotEmpty List<String> citedNodes) {
-    }
+    record Answer(@NotBlank String answer, @NotEmpty List<String> citedNodes) {}
 
     private static final ValidatorFactory VALIDATION = Validation.buildDefaultValidatorFactory();
     private final StructuredOutput output = new StructuredOutput(VALIDATION.getValidator());
@@ -35,7 +34,8 @@ class StructuredOutputTest {
     @Test
     void codeFencesAreStripped() {
         assertThat(StructuredOutput.extractJson("```json\n{\"a\": 1}\n```")).isEqualTo("{\"a\": 1}");
-        assertThat(StructuredOutput.extractJson("Here:\n```\n{\"a\": {\"b\": 2}}\n```\nDone.")).isEqualTo("{\"a\": {\"b\": 2}}");
+        assertThat(StructuredOutput.extractJson("Here:\n```\n{\"a\": {\"b\": 2}}\n```\nDone."))
+                .isEqualTo("{\"a\": {\"b\": 2}}");
     }
 
     @Test
@@ -43,7 +43,8 @@ class StructuredOutputTest {
         String reply = "<think>Maybe {\"a\": 0}? No, the passage says 1.</think>\n{\"a\": 1}";
 
         assertThat(StructuredOutput.extractJson(reply)).isEqualTo("{\"a\": 1}");
-        assertThat(StructuredOutput.extractJson("<reasoning>{x}</reasoning>```json\n{\"a\": 2}\n```")).isEqualTo("{\"a\": 2}");
+        assertThat(StructuredOutput.extractJson("<reasoning>{x}</reasoning>```json\n{\"a\": 2}\n```"))
+                .isEqualTo("{\"a\": 2}");
     }
 
     @Test
@@ -58,7 +59,8 @@ class StructuredOutputTest {
     void proseAroundTheJsonIsIgnoredEvenWithBracesOfItsOwn() {
         assertThat(StructuredOutput.extractJson("Sure! {\"a\": \"x}y\"} Hope that helps {really}."))
                 .isEqualTo("{\"a\": \"x}y\"}");
-        assertThat(StructuredOutput.extractJson("Using {curly} notation: {\"a\": 1}")).isEqualTo("{\"a\": 1}");
+        assertThat(StructuredOutput.extractJson("Using {curly} notation: {\"a\": 1}"))
+                .isEqualTo("{\"a\": 1}");
         assertThat(StructuredOutput.extractJson("{\"quote\": \"he said \\\"{no}\\\"\", \"n\": {\"m\": 1}} trailing"))
                 .isEqualTo("{\"quote\": \"he said \\\"{no}\\\"\", \"n\": {\"m\": 1}}");
     }
@@ -70,7 +72,8 @@ class StructuredOutputTest {
 
     @Test
     void parseBindsLenientlyAndValidates() {
-        Answer answer = output.parse("Answer:\n```json\n{\"answer\": \"Magwitch\", \"citedNodes\": [\"n7\"], \"extra\": true}\n```",
+        Answer answer = output.parse(
+                "Answer:\n```json\n{\"answer\": \"Magwitch\", \"citedNodes\": [\"n7\"], \"extra\": true}\n```",
                 Answer.class);
 
         assertThat(answer).isEqualTo(new Answer("Magwitch", List.of("n7")));
@@ -91,23 +94,32 @@ class StructuredOutputTest {
     void theSchemaIsStrictModeReady() {
         String schema = StructuredOutput.schemaOf(Answer.class);
 
-        assertThat(schema).contains("\"answer\"").contains("\"citedNodes\"").contains("\"additionalProperties\" : false")
+        assertThat(schema)
+                .contains("\"answer\"")
+                .contains("\"citedNodes\"")
+                .contains("\"additionalProperties\" : false")
                 .contains("\"required\"");
         assertThat(StructuredOutput.schemaOf(Answer.class)).isSameAs(schema);
     }
 
-    record Page(@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Positive Integer doc,
-            @jakarta.validation.constraints.PositiveOrZero Integer page) {
+    record Page(
+            @jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Positive
+            Integer doc,
+
+            @jakarta.validation.constraints.PositiveOrZero Integer page) {}
+
+    enum Kind {
+        ENTITY,
+        EVENT
     }
 
-    enum Kind { ENTITY, EVENT }
+    record Node(String id, Kind type) {}
 
-    record Node(String id, Kind type) {
-    }
-
-    record Plan(@NotEmpty List<String> needs, @jakarta.validation.constraints.Size(max = 2) List<String> queries,
-            List<@jakarta.validation.Valid Page> pages, List<Node> nodes) {
-    }
+    record Plan(
+            @NotEmpty List<String> needs,
+            @jakarta.validation.constraints.Size(max = 2) List<String> queries,
+            List<@jakarta.validation.Valid Page> pages,
+            List<Node> nodes) {}
 
     @Test
     void anInvalidListItemIsDroppedAndReportedWhileTheRestIsKept() {
@@ -116,8 +128,11 @@ class StructuredOutputTest {
                  "pages": [{"doc": 0, "page": 1}, {"doc": 1, "page": 2}, {"doc": 2, "page": -1}, {"doc": 1, "page": 4}]}""", Plan.class);
 
         assertThat(parsed.value().pages()).containsExactly(new Page(1, 2), new Page(1, 4));
-        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::path).containsExactlyInAnyOrder("pages[0]", "pages[2]");
-        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::reason)
+        assertThat(parsed.dropped())
+                .extracting(StructuredOutput.Dropped::path)
+                .containsExactlyInAnyOrder("pages[0]", "pages[2]");
+        assertThat(parsed.dropped())
+                .extracting(StructuredOutput.Dropped::reason)
                 .anySatisfy(r -> assertThat(r).contains("pages[0].doc").contains("greater than 0"));
     }
 
@@ -129,7 +144,9 @@ class StructuredOutputTest {
 
         assertThat(parsed.value().pages()).containsExactly(new Page(3, 1));
         assertThat(parsed.value().nodes()).containsExactly(new Node("n1", Kind.ENTITY));
-        assertThat(parsed.dropped()).extracting(StructuredOutput.Dropped::path).containsExactlyInAnyOrder("pages[0]", "nodes[1]");
+        assertThat(parsed.dropped())
+                .extracting(StructuredOutput.Dropped::path)
+                .containsExactlyInAnyOrder("pages[0]", "nodes[1]");
     }
 
     @Test
@@ -143,23 +160,32 @@ class StructuredOutputTest {
     @Test
     void aTopLevelViolationIsStillRefusedForRepair() {
         assertThatThrownBy(() -> output.read("{\"needs\": [], \"pages\": [{\"doc\": 0}]}", Plan.class))
-                .isInstanceOf(StructuredOutput.InvalidReply.class).hasMessageContaining("needs");
+                .isInstanceOf(StructuredOutput.InvalidReply.class)
+                .hasMessageContaining("needs");
     }
 
     @Test
     void constraintsTheCodeChecksAreInTheSchemaSentToTheModel() {
         String schema = StructuredOutput.schemaOf(Plan.class);
 
-        assertThat(schema.replaceAll("\\s", "")).contains("\"maxItems\":2").contains("\"minimum\":1").contains("\"minimum\":0")
+        assertThat(schema.replaceAll("\\s", ""))
+                .contains("\"maxItems\":2")
+                .contains("\"minimum\":1")
+                .contains("\"minimum\":0")
                 .contains("\"enum\":[\"ENTITY\",\"EVENT\"]");
     }
 
     @Test
     void plainTextIsRecognisedAsSuch() {
-        assertThat(StructuredOutput.containsJson("<think>hmm {\"a\":1}</think>Abel Magwitch.")).isFalse();
-        assertThat(StructuredOutput.plainText("<think>hmm</think> Abel Magwitch. ")).isEqualTo("Abel Magwitch.");
+        assertThat(StructuredOutput.containsJson("<think>hmm {\"a\":1}</think>Abel Magwitch."))
+                .isFalse();
+        assertThat(StructuredOutput.plainText("<think>hmm</think> Abel Magwitch. "))
+                .isEqualTo("Abel Magwitch.");
         assertThat(StructuredOutput.containsJson("Sure: {\"answer\": \"x\"}")).isTrue();
-        assertThat(StructuredOutput.containsJson("{\"answer\": \"Magw")).as("broken JSON is not prose").isTrue();
-        assertThat(StructuredOutput.containsJson("Using {curly} braces, the answer is Magwitch.")).isFalse();
+        assertThat(StructuredOutput.containsJson("{\"answer\": \"Magw"))
+                .as("broken JSON is not prose")
+                .isTrue();
+        assertThat(StructuredOutput.containsJson("Using {curly} braces, the answer is Magwitch."))
+                .isFalse();
     }
 }

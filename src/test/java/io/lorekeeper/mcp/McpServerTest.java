@@ -2,13 +2,12 @@ package io.lorekeeper.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.assertj.core.api.InstanceOfAssertFactories;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,8 +40,11 @@ class McpServerTest {
 
     @BeforeEach
     void connect() {
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + port).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(90)).build();
+        client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
+                        .endpoint("/mcp")
+                        .build())
+                .requestTimeout(Duration.ofSeconds(90))
+                .build();
         client.initialize();
     }
 
@@ -55,12 +57,18 @@ class McpServerTest {
     void listsItsTools() {
         List<McpSchema.Tool> tools = client.listTools().tools();
 
-        assertThat(tools).extracting(McpSchema.Tool::name)
-                .containsExactlyInAnyOrder("list_documents", "add_text_document", "search", "ask_question", "get_answer");
-        assertThat(tools).filteredOn(t -> t.name().equals("ask_question")).singleElement()
-                .satisfies(t -> assertThat(t.inputSchema().get("required")).asInstanceOf(InstanceOfAssertFactories.LIST)
+        assertThat(tools)
+                .extracting(McpSchema.Tool::name)
+                .containsExactlyInAnyOrder(
+                        "list_documents", "add_text_document", "search", "ask_question", "get_answer");
+        assertThat(tools)
+                .filteredOn(t -> t.name().equals("ask_question"))
+                .singleElement()
+                .satisfies(t -> assertThat(t.inputSchema().get("required"))
+                        .asInstanceOf(InstanceOfAssertFactories.LIST)
                         .containsExactlyInAnyOrder("documentIds", "question"));
-        assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+        assertThat(client.listResourceTemplates().resourceTemplates())
+                .extracting(McpSchema.ResourceTemplate::uriTemplate)
                 .contains("lorekeeper://documents/{documentId}/text/{start}/{end}");
     }
 
@@ -70,20 +78,31 @@ class McpServerTest {
         String text = "Keeper's journal " + marker + ".\nThe relief boat brought coal on Tuesday. "
                 + "The keeper's cat was called Smudge and slept by the lamp. Fog closed the sound on Friday.";
 
-        JsonNode added = json(call("add_text_document", Map.of("title", "Journal", "text", text, "profile", "retrieval-only")));
+        JsonNode added =
+                json(call("add_text_document", Map.of("title", "Journal", "text", text, "profile", "retrieval-only")));
         UUID id = UUID.fromString(added.get("id").asString());
         assertThat(added.get("created").asBoolean()).isTrue();
         api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
         JsonNode listed = json(call("list_documents", Map.of("limit", 200)));
-        assertThat(listed.get("documents").valueStream().map(d -> d.get("id").asString())).contains(id.toString());
+        assertThat(listed.get("documents").valueStream().map(d -> d.get("id").asString()))
+                .contains(id.toString());
 
         JsonNode hits = json(call("search", Map.of("documentIds", List.of(id.toString()), "query", "cat Smudge")));
         assertThat(hits.get("hits").size()).isPositive();
         assertThat(text).contains(hits.get("hits").get(0).get("text").asString());
 
-        JsonNode answer = json(call("ask_question", Map.of("documentIds", List.of(id.toString()),
-                "question", "What was the keeper's cat called?", "strategy", "extractive", "waitSeconds", 30)));
+        JsonNode answer = json(call(
+                "ask_question",
+                Map.of(
+                        "documentIds",
+                        List.of(id.toString()),
+                        "question",
+                        "What was the keeper's cat called?",
+                        "strategy",
+                        "extractive",
+                        "waitSeconds",
+                        30)));
         assertThat(answer.get("status").asString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).contains("Smudge");
         JsonNode citations = answer.get("citations");
@@ -92,27 +111,31 @@ class McpServerTest {
             int start = citation.get("start").asInt();
             int end = citation.get("end").asInt();
             assertThat(citation.get("quote").asString()).isEqualTo(text.substring(start, end));
-            McpSchema.ReadResourceResult span = client.readResource(new McpSchema.ReadResourceRequest(
-                    "lorekeeper://documents/" + id + "/text/" + start + "/" + end));
-            assertThat(((McpSchema.TextResourceContents) span.contents().getFirst()).text()).isEqualTo(citation.get("quote").asString());
+            McpSchema.ReadResourceResult span = client.readResource(
+                    new McpSchema.ReadResourceRequest("lorekeeper://documents/" + id + "/text/" + start + "/" + end));
+            assertThat(((McpSchema.TextResourceContents) span.contents().getFirst()).text())
+                    .isEqualTo(citation.get("quote").asString());
         }
 
-        JsonNode again = json(call("get_answer", Map.of("questionId", answer.get("id").asString())));
+        JsonNode again =
+                json(call("get_answer", Map.of("questionId", answer.get("id").asString())));
         assertThat(again.get("citations")).isEqualTo(citations);
     }
 
     @Test
     void refusalsAreToolErrorsNamingTheArgument() {
-        CallToolResult noText = client.callTool(new McpSchema.CallToolRequest("add_text_document", Map.of("text", "  ")));
+        CallToolResult noText =
+                client.callTool(new McpSchema.CallToolRequest("add_text_document", Map.of("text", "  ")));
         assertThat(noText.isError()).isTrue();
         assertThat(json(noText).get("field").asString()).isEqualTo("text");
 
-        CallToolResult badId = client.callTool(new McpSchema.CallToolRequest("ask_question",
-                Map.of("documentIds", List.of("not-an-id"), "question", "Who?")));
+        CallToolResult badId = client.callTool(new McpSchema.CallToolRequest(
+                "ask_question", Map.of("documentIds", List.of("not-an-id"), "question", "Who?")));
         assertThat(badId.isError()).isTrue();
         assertThat(json(badId).get("field").asString()).isEqualTo("documentIds[0]");
 
-        CallToolResult unknown = client.callTool(new McpSchema.CallToolRequest("get_answer", Map.of("questionId", UUID.randomUUID().toString())));
+        CallToolResult unknown = client.callTool(new McpSchema.CallToolRequest(
+                "get_answer", Map.of("questionId", UUID.randomUUID().toString())));
         assertThat(unknown.isError()).isTrue();
         assertThat(json(unknown).get("type").asString()).isEqualTo("not-found");
     }

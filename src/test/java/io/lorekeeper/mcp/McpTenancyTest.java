@@ -42,28 +42,43 @@ class McpTenancyTest {
         String text = "Tide table " + UUID.randomUUID() + ".\nThe causeway floods two hours before high water. "
                 + "The last bus to the island leaves at six.";
 
-        try (McpSyncClient a = connect(keyA); McpSyncClient b = connect(keyB)) {
-            JsonNode added = json(a.callTool(new McpSchema.CallToolRequest("add_text_document",
-                    Map.of("text", text, "profile", "retrieval-only"))));
+        try (McpSyncClient a = connect(keyA);
+                McpSyncClient b = connect(keyB)) {
+            JsonNode added = json(a.callTool(new McpSchema.CallToolRequest(
+                    "add_text_document", Map.of("text", text, "profile", "retrieval-only"))));
             UUID id = UUID.fromString(added.get("id").asString());
             api.withKey(keyA).awaitDocument(id, "READY", Duration.ofMinutes(2));
 
-            JsonNode answer = json(a.callTool(new McpSchema.CallToolRequest("ask_question", Map.of("documentIds",
-                    List.of(id.toString()), "question", "When does the causeway flood?", "waitSeconds", 30))));
+            JsonNode answer = json(a.callTool(new McpSchema.CallToolRequest(
+                    "ask_question",
+                    Map.of(
+                            "documentIds",
+                            List.of(id.toString()),
+                            "question",
+                            "When does the causeway flood?",
+                            "waitSeconds",
+                            30))));
             assertThat(answer.get("status").asString()).isEqualTo("DONE");
             for (JsonNode citation : answer.get("citations")) {
                 assertThat(citation.get("quote").asString())
-                        .isEqualTo(text.substring(citation.get("start").asInt(), citation.get("end").asInt()));
+                        .isEqualTo(text.substring(
+                                citation.get("start").asInt(),
+                                citation.get("end").asInt()));
             }
 
-            JsonNode listedByB = json(b.callTool(new McpSchema.CallToolRequest("list_documents", Map.of("limit", 200))));
-            assertThat(listedByB.get("documents").valueStream().map(d -> d.get("id").asString())).doesNotContain(id.toString());
-            CallToolResult searchedByB = b.callTool(new McpSchema.CallToolRequest("search",
-                    Map.of("documentIds", List.of(id.toString()), "query", "causeway")));
+            JsonNode listedByB =
+                    json(b.callTool(new McpSchema.CallToolRequest("list_documents", Map.of("limit", 200))));
+            assertThat(listedByB
+                            .get("documents")
+                            .valueStream()
+                            .map(d -> d.get("id").asString()))
+                    .doesNotContain(id.toString());
+            CallToolResult searchedByB = b.callTool(new McpSchema.CallToolRequest(
+                    "search", Map.of("documentIds", List.of(id.toString()), "query", "causeway")));
             assertThat(searchedByB.isError()).isTrue();
             assertThat(json(searchedByB).get("type").asString()).isEqualTo("not-found");
-            CallToolResult answerForB = b.callTool(new McpSchema.CallToolRequest("get_answer",
-                    Map.of("questionId", answer.get("id").asString())));
+            CallToolResult answerForB = b.callTool(new McpSchema.CallToolRequest(
+                    "get_answer", Map.of("questionId", answer.get("id").asString())));
             assertThat(answerForB.isError()).isTrue();
         }
     }
@@ -71,15 +86,21 @@ class McpTenancyTest {
     @Test
     void aSessionWithoutAKeyIsRefused() {
         McpSyncClient anonymous = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
-                .endpoint("/mcp").build()).requestTimeout(Duration.ofSeconds(30)).build();
+                        .endpoint("/mcp")
+                        .build())
+                .requestTimeout(Duration.ofSeconds(30))
+                .build();
         assertThatThrownBy(anonymous::initialize).isNotNull();
         anonymous.close();
     }
 
     private McpSyncClient connect(String key) {
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
-                .endpoint("/mcp").requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + key)).build())
-                .requestTimeout(Duration.ofSeconds(90)).build();
+                        .endpoint("/mcp")
+                        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + key))
+                        .build())
+                .requestTimeout(Duration.ofSeconds(90))
+                .build();
         client.initialize();
         return client;
     }
@@ -87,9 +108,12 @@ class McpTenancyTest {
     /** A new tenant and a key for it, through the admin API. */
     private String tenantKey(String name) {
         Api admin = api.withKey(SecuredIntegrationTest.ADMIN_KEY);
-        Api.Response tenant = admin.post("/v1/tenants", Map.of("name", name + "-" + UUID.randomUUID().toString().substring(0, 8)));
+        Api.Response tenant = admin.post(
+                "/v1/tenants",
+                Map.of("name", name + "-" + UUID.randomUUID().toString().substring(0, 8)));
         assertThat(tenant.status()).as(tenant.body()).isEqualTo(201);
-        Api.Response key = admin.post("/v1/tenants/" + tenant.json().get("id").asString() + "/keys",
+        Api.Response key = admin.post(
+                "/v1/tenants/" + tenant.json().get("id").asString() + "/keys",
                 Map.of("name", "mcp", "canEvaluate", false));
         assertThat(key.status()).as(key.body()).isEqualTo(201);
         return key.json().get("key").asString();

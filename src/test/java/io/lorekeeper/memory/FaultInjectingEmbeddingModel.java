@@ -39,8 +39,11 @@ public class FaultInjectingEmbeddingModel implements EmbeddingModel {
 
     /** About 60 MB of vectors at most (384 floats each, plus the texts). */
     private static final int REMEMBERED_TEXTS = 30_000;
-    private static final OnnxEmbeddingModel MODEL = new OnnxEmbeddingModel(Runtime.getRuntime().availableProcessors());
-    private static final Cache<String, float[]> VECTORS = Caffeine.newBuilder().maximumSize(REMEMBERED_TEXTS).build();
+
+    private static final OnnxEmbeddingModel MODEL =
+            new OnnxEmbeddingModel(Runtime.getRuntime().availableProcessors());
+    private static final Cache<String, float[]> VECTORS =
+            Caffeine.newBuilder().maximumSize(REMEMBERED_TEXTS).build();
 
     private final AtomicInteger callsBeforeFailure = new AtomicInteger(-1);
     private final AtomicInteger textsEmbedded = new AtomicInteger();
@@ -129,7 +132,8 @@ public class FaultInjectingEmbeddingModel implements EmbeddingModel {
         }
         if (!unseen.isEmpty()) {
             List<String> distinct = unseen.stream().distinct().toList();
-            List<Embedding> computed = MODEL.call(new EmbeddingRequest(distinct, request.getOptions())).getResults();
+            List<Embedding> computed = MODEL.call(new EmbeddingRequest(distinct, request.getOptions()))
+                    .getResults();
             Map<String, float[]> byText = new HashMap<>();
             for (int i = 0; i < distinct.size(); i++) {
                 byText.put(distinct.get(i), computed.get(i).getOutput());

@@ -23,13 +23,20 @@ class FaultInjectingEmbeddingModelTest {
         List<float[]> mixed = remembering.embed(List.of(FERRY, LIGHTHOUSE, FERRY, HARBOUR));
 
         try (OnnxEmbeddingModel model = new OnnxEmbeddingModel(1)) {
-            List<float[]> expected = model.call(new EmbeddingRequest(List.of(FERRY, LIGHTHOUSE, FERRY, HARBOUR), null)).getResults()
-                    .stream().map(e -> e.getOutput()).toList();
+            List<float[]> expected =
+                    model
+                            .call(new EmbeddingRequest(List.of(FERRY, LIGHTHOUSE, FERRY, HARBOUR), null))
+                            .getResults()
+                            .stream()
+                            .map(e -> e.getOutput())
+                            .toList();
             for (int i = 0; i < expected.size(); i++) {
                 assertThat(mixed.get(i)).as("vector %d", i).containsExactly(expected.get(i));
             }
         }
-        assertThat(remembering.textsEmbedded()).as("remembered texts count as embedded").isEqualTo(6);
+        assertThat(remembering.textsEmbedded())
+                .as("remembered texts count as embedded")
+                .isEqualTo(6);
     }
 
     @Test

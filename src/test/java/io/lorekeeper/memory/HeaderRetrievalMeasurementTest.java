@@ -48,17 +48,18 @@ class HeaderRetrievalMeasurementTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     Embeddings embeddings;
 
-    record Chunk(int ordinal, int page, String text, List<String> turns) {
-    }
+    record Chunk(int ordinal, int page, String text, List<String> turns) {}
 
     /** Per chunk: its vector and its lexeme counts, for one arm. */
-    record Index(List<float[]> vectors, List<Map<String, Integer>> lexemes, Map<String, Integer> df, double avgLength) {
-    }
+    record Index(
+            List<float[]> vectors, List<Map<String, Integer>> lexemes, Map<String, Integer> df, double avgLength) {}
 
     @Test
     void measure() throws Exception {
@@ -66,13 +67,19 @@ class HeaderRetrievalMeasurementTest {
         Map<String, double[]> sums = new LinkedHashMap<>();
         int questions = 0;
         for (JsonNode sample : samples) {
-            UUID id = api.ingest(Map.of("title", "LoCoMo " + sample.get("sample_id").asString(), "sessions", sessions(sample)));
-            List<Chunk> chunks = jdbc.sql("SELECT ordinal, page_ordinal, text, turn_ids FROM chunk WHERE document_id = ? ORDER BY ordinal")
-                    .param(id).query((rs, n) -> new Chunk(rs.getInt(1), rs.getInt(2), rs.getString(3),
-                            List.of((String[]) rs.getArray(4).getArray()))).list();
+            UUID id = api.ingest(
+                    Map.of("title", "LoCoMo " + sample.get("sample_id").asString(), "sessions", sessions(sample)));
+            List<Chunk> chunks = jdbc.sql(
+                            "SELECT ordinal, page_ordinal, text, turn_ids FROM chunk WHERE document_id = ? ORDER BY ordinal")
+                    .param(id)
+                    .query((rs, n) -> new Chunk(rs.getInt(1), rs.getInt(2), rs.getString(3), List.of((String[])
+                            rs.getArray(4).getArray())))
+                    .list();
             Map<Integer, String> headers = headers(id, sample);
             Index plain = index(chunks.stream().map(Chunk::text).toList());
-            Index headed = index(chunks.stream().map(c -> headers.getOrDefault(c.page(), "") + "\n" + c.text()).toList());
+            Index headed = index(chunks.stream()
+                    .map(c -> headers.getOrDefault(c.page(), "") + "\n" + c.text())
+                    .toList());
             for (JsonNode qa : sample.get("qa")) {
                 Set<String> gold = new HashSet<>();
                 Matcher m = TURN.matcher(qa.path("evidence").toString());
@@ -96,8 +103,9 @@ class HeaderRetrievalMeasurementTest {
             }
         }
         for (var e : sums.entrySet()) {
-            System.out.printf("HEADERS %s recall@%d: %.3f over %d questions%n", e.getKey(), K, e.getValue()[0] / e.getValue()[1],
-                    (int) e.getValue()[1]);
+            System.out.printf(
+                    "HEADERS %s recall@%d: %.3f over %d questions%n",
+                    e.getKey(), K, e.getValue()[0] / e.getValue()[1], (int) e.getValue()[1]);
         }
         assertThat(questions).isGreaterThan(400);
     }
@@ -105,15 +113,22 @@ class HeaderRetrievalMeasurementTest {
     /** The session's date line and its speakers, for each page (one session per page). */
     private Map<Integer, String> headers(UUID document, JsonNode sample) {
         JsonNode conversation = sample.get("conversation");
-        String speakers = conversation.get("speaker_a").asString() + " and " + conversation.get("speaker_b").asString();
+        String speakers = conversation.get("speaker_a").asString() + " and "
+                + conversation.get("speaker_b").asString();
         Map<Integer, String> out = new HashMap<>();
-        String text = jdbc.sql("SELECT text FROM document_text WHERE document_id = ?").param(document).query(String.class).single();
-        jdbc.sql("SELECT ordinal, start_offset, end_offset FROM page WHERE document_id = ?").param(document).query((rs, n) -> {
-            String page = text.substring(rs.getInt(2), rs.getInt(3));
-            String dateLine = page.startsWith("[Session ") ? page.substring(0, page.indexOf(']') + 1) : "";
-            out.put(rs.getInt(1), dateLine + " A conversation between " + speakers + ".");
-            return null;
-        }).list();
+        String text = jdbc.sql("SELECT text FROM document_text WHERE document_id = ?")
+                .param(document)
+                .query(String.class)
+                .single();
+        jdbc.sql("SELECT ordinal, start_offset, end_offset FROM page WHERE document_id = ?")
+                .param(document)
+                .query((rs, n) -> {
+                    String page = text.substring(rs.getInt(2), rs.getInt(3));
+                    String dateLine = page.startsWith("[Session ") ? page.substring(0, page.indexOf(']') + 1) : "";
+                    out.put(rs.getInt(1), dateLine + " A conversation between " + speakers + ".");
+                    return null;
+                })
+                .list();
         return out;
     }
 
@@ -134,8 +149,10 @@ class HeaderRetrievalMeasurementTest {
     /** PostgreSQL's English lexemes of the text with their occurrence counts, as the keyword index sees them. */
     private Map<String, Integer> lexemes(String text) {
         Map<String, Integer> out = new HashMap<>();
-        jdbc.sql("SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) FROM unnest(to_tsvector('english', ?)) u").param(text)
-                .query((rs, n) -> out.put(rs.getString(1), rs.getInt(2))).list();
+        jdbc.sql("SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) FROM unnest(to_tsvector('english', ?)) u")
+                .param(text)
+                .query((rs, n) -> out.put(rs.getString(1), rs.getInt(2)))
+                .list();
         return out;
     }
 
@@ -182,7 +199,10 @@ class HeaderRetrievalMeasurementTest {
                 scores.merge(ranking.get(r), 1.0 / (60 + r + 1), Double::sum);
             }
         }
-        return scores.entrySet().stream().sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()).map(Map.Entry::getKey).toList();
+        return scores.entrySet().stream()
+                .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed())
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private static double recall(List<Chunk> chunks, List<Integer> ranked, Set<String> gold) {
@@ -216,13 +236,20 @@ class HeaderRetrievalMeasurementTest {
             List<Map<String, Object>> turns = new ArrayList<>();
             JsonNode session = conversation.get("session_" + n);
             if (session != null) {
-                session.forEach(t -> turns.add(Map.of("id", t.get("dia_id").asString(), "speaker", t.get("speaker").asString(),
-                        "text", t.get("text").asString())));
+                session.forEach(t -> turns.add(Map.of(
+                        "id",
+                        t.get("dia_id").asString(),
+                        "speaker",
+                        t.get("speaker").asString(),
+                        "text",
+                        t.get("text").asString())));
             }
             if (!turns.isEmpty()) {
                 Map<String, Object> s = new LinkedHashMap<>();
                 s.put("id", String.valueOf(n));
-                s.put("dateTime", conversation.get("session_" + n + "_date_time").asString());
+                s.put(
+                        "dateTime",
+                        conversation.get("session_" + n + "_date_time").asString());
                 s.put("turns", turns);
                 sessions.add(s);
             }

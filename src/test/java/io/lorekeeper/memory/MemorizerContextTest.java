@@ -24,6 +24,7 @@ class MemorizerContextTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -37,8 +38,12 @@ class MemorizerContextTest {
         });
         TestDocuments.ConversationBuilder chat = TestDocuments.aConversation().titled("Lighthouse log");
         for (int s = 0; s < 12; s++) {
-            chat.session((s + 1) + ":00 pm on " + (s + 1) + " May, 2024", "Ailsa", "Entry " + s + ": a quiet night at the light.",
-                    "Ruari", "Noted.");
+            chat.session(
+                    (s + 1) + ":00 pm on " + (s + 1) + " May, 2024",
+                    "Ailsa",
+                    "Entry " + s + ": a quiet night at the light.",
+                    "Ruari",
+                    "Noted.");
         }
         UUID log = api.ingest(chat.build());
         api.awaitStage(log, "memos", "DONE", Duration.ofMinutes(2));
@@ -48,6 +53,9 @@ class MemorizerContextTest {
         String last = memos.getLast().user();
         int earlierMemoTokens = 11 * TokenCounter.count("MEMO-OF-PAGE-0 " + filler.strip());
         assertThat(earlierMemoTokens).as("more than the old 3,000-token view").isGreaterThan(3000);
-        assertThat(last).contains("MEMO-OF-PAGE-0 ").contains("MEMO-OF-PAGE-10 ").doesNotContain("earlier pages are left out");
+        assertThat(last)
+                .contains("MEMO-OF-PAGE-0 ")
+                .contains("MEMO-OF-PAGE-10 ")
+                .doesNotContain("earlier pages are left out");
     }
 }

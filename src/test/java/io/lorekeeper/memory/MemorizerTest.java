@@ -34,8 +34,10 @@ class MemorizerTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -47,7 +49,8 @@ class MemorizerTest {
     /** Memos name the page's first line (its session line) and a tag, so each test finds its own calls. */
     private void scriptMemorizer(String tag) {
         model.on("gam/memo").reply(call -> memo(tag + " memo of " + ScriptedLlm.firstPageLine(call.user())));
-        model.on("gam/page-header").reply(call -> json("header", tag + " header of " + ScriptedLlm.firstPageLine(call.user())));
+        model.on("gam/page-header")
+                .reply(call -> json("header", tag + " header of " + ScriptedLlm.firstPageLine(call.user())));
     }
 
     private static String memo(String text) {
@@ -59,11 +62,21 @@ class MemorizerTest {
     }
 
     private static Map<String, Object> threeSessions(String tag) {
-        return aConversation().titled(tag)
-                .session("9:00 am on 2 March, 2024", "Ines", "I start at the " + tag + " observatory on Monday.", "Tomas",
+        return aConversation()
+                .titled(tag)
+                .session(
+                        "9:00 am on 2 March, 2024",
+                        "Ines",
+                        "I start at the " + tag + " observatory on Monday.",
+                        "Tomas",
                         "The one on the ridge above Arvello?")
                 .session("6:15 pm on 9 March, 2024", "Ines", "First week done. The big telescope is called Margit.")
-                .session("8:40 pm on 30 March, 2024", "Tomas", "Did you see the comet?", "Ines", "Yes, from the dome, at 3 am.")
+                .session(
+                        "8:40 pm on 30 March, 2024",
+                        "Tomas",
+                        "Did you see the comet?",
+                        "Ines",
+                        "Yes, from the dome, at 3 am.")
                 .build();
     }
 
@@ -79,50 +92,79 @@ class MemorizerTest {
     void writesMemosInOrderWithEarlierMemosAsContextAndMemorizesAppendedSessionsOnly() {
         String tag = "Kestrel";
         scriptMemorizer(tag);
-        model.on("gam/memo").delay(Duration.ofMillis(150)); // keeps the first ingestion running long enough to be refused below
+        model.on("gam/memo")
+                .delay(Duration.ofMillis(150)); // keeps the first ingestion running long enough to be refused below
 
         Response created = api.post("/v1/documents", threeSessions(tag));
         UUID id = UUID.fromString(created.json().get("id").asString());
-        Response tooEarly = api.post("/v1/documents/" + id + "/sessions", oneSession("noon on 1 April, 2024", "Ines", "Hello?"));
+        Response tooEarly =
+                api.post("/v1/documents/" + id + "/sessions", oneSession("noon on 1 April, 2024", "Ines", "Hello?"));
         assertThat(tooEarly.status()).as(tooEarly.body()).isEqualTo(409);
         assertThat(tooEarly.json().get("detail").asString()).contains("being ingested");
 
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
         List<String> memos = memoTexts(id);
-        assertThat(memos).containsExactly(
-                tag + " memo of [Session 1, 9:00 am on 2 March, 2024]",
-                tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]",
-                tag + " memo of [Session 3, 8:40 pm on 30 March, 2024]");
+        assertThat(memos)
+                .containsExactly(
+                        tag + " memo of [Session 1, 9:00 am on 2 March, 2024]",
+                        tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]",
+                        tag + " memo of [Session 3, 8:40 pm on 30 March, 2024]");
         List<ScriptedChatModel.Call> memoCalls = model.calls("gam/memo");
         assertThat(memoCalls).hasSize(3);
-        assertThat(memoCalls.get(0).user()).contains(MemoryContext.NONE).contains("Page 0:")
-                .contains("<page>\n[Session 1, 9:00 am on 2 March, 2024]\nInes: I start at the Kestrel observatory on Monday.");
-        assertThat(memoCalls.get(1).user()).contains("[page 0] " + memos.get(0)).doesNotContain(memos.get(1)).contains("Page 1:");
+        assertThat(memoCalls.get(0).user())
+                .contains(MemoryContext.NONE)
+                .contains("Page 0:")
+                .contains(
+                        "<page>\n[Session 1, 9:00 am on 2 March, 2024]\nInes: I start at the Kestrel observatory on Monday.");
+        assertThat(memoCalls.get(1).user())
+                .contains("[page 0] " + memos.get(0))
+                .doesNotContain(memos.get(1))
+                .contains("Page 1:");
         assertThat(memoCalls.get(2).user()).contains("[page 0] " + memos.get(0)).contains("[page 1] " + memos.get(1));
         assertThat(memoCalls.get(0).system()).startsWith("[task: gam/memo]");
-        assertThat(jdbc.sql("SELECT count(*) FROM memo WHERE document_id = ? AND embedding IS NOT NULL").param(id)
-                .query(Integer.class).single()).isEqualTo(3);
+        assertThat(jdbc.sql("SELECT count(*) FROM memo WHERE document_id = ? AND embedding IS NOT NULL")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(3);
         assertThat(jdbc.sql("""
                 SELECT count(*) FROM memo m JOIN page p ON p.document_id = m.document_id AND p.ordinal = m.page_ordinal
-                WHERE m.document_id = ? AND m.start_offset = p.start_offset AND m.end_offset = p.end_offset""")
-                .param(id).query(Integer.class).single()).as("memos carry their page's span").isEqualTo(3);
+                WHERE m.document_id = ? AND m.start_offset = p.start_offset AND m.end_offset = p.end_offset""").param(id).query(Integer.class).single())
+                .as("memos carry their page's span")
+                .isEqualTo(3);
 
-        assertThat(headers(id)).containsExactly(
-                tag + " header of [Session 1, 9:00 am on 2 March, 2024]",
-                tag + " header of [Session 2, 6:15 pm on 9 March, 2024]",
-                tag + " header of [Session 3, 8:40 pm on 30 March, 2024]");
+        assertThat(headers(id))
+                .containsExactly(
+                        tag + " header of [Session 1, 9:00 am on 2 March, 2024]",
+                        tag + " header of [Session 2, 6:15 pm on 9 March, 2024]",
+                        tag + " header of [Session 3, 8:40 pm on 30 March, 2024]");
         List<ScriptedChatModel.Call> headerCalls = model.calls("gam/page-header");
         assertThat(headerCalls).hasSize(3);
-        assertThat(headerCalls.get(2).user()).as("a header is written from the memos before its page")
-                .contains(memos.get(0)).contains(memos.get(1)).doesNotContain(memos.get(2));
+        assertThat(headerCalls.get(2).user())
+                .as("a header is written from the memos before its page")
+                .contains(memos.get(0))
+                .contains(memos.get(1))
+                .doesNotContain(memos.get(2));
 
         Map<String, JsonNode> stages = stages(ready);
-        assertThat(ready.get("stages")).extracting(s -> s.get("name").asString())
-                .containsExactly("segment", "embed", "memos", "page-headers", "graph", "veridical", "triples", "semantic", "episodic");
+        assertThat(ready.get("stages"))
+                .extracting(s -> s.get("name").asString())
+                .containsExactly(
+                        "segment",
+                        "embed",
+                        "memos",
+                        "page-headers",
+                        "graph",
+                        "veridical",
+                        "triples",
+                        "semantic",
+                        "episodic");
         for (String stage : List.of("memos", "page-headers")) {
             assertThat(stages.get(stage).get("status").asString()).isEqualTo("DONE");
-            assertThat(stages.get(stage).get("done").asInt()).isEqualTo(stages.get(stage).get("total").asInt()).isEqualTo(3);
+            assertThat(stages.get(stage).get("done").asInt())
+                    .isEqualTo(stages.get(stage).get("total").asInt())
+                    .isEqualTo(3);
         }
 
         // Append one session: only the new part is segmented, embedded and memorized.
@@ -130,8 +172,14 @@ class MemorizerTest {
         List<Map<String, Object>> chunksBefore = chunks(id);
         model.on("gam/memo").delay(Duration.ZERO);
 
-        Response appended = api.post("/v1/documents/" + id + "/sessions",
-                oneSession("7:05 am on 6 April, 2024", "Ines", "Margit is closed for repairs until May.", "Tomas", "Bad timing!"));
+        Response appended = api.post(
+                "/v1/documents/" + id + "/sessions",
+                oneSession(
+                        "7:05 am on 6 April, 2024",
+                        "Ines",
+                        "Margit is closed for repairs until May.",
+                        "Tomas",
+                        "Bad timing!"));
 
         assertThat(appended.status()).as(appended.body()).isEqualTo(202);
         assertThat(appended.header("Location")).isEqualTo("/v1/documents/" + id);
@@ -142,7 +190,8 @@ class MemorizerTest {
         JsonNode grown = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
         String textAfter = text(id);
-        assertThat(textAfter).as("the cached text is not served after an append")
+        assertThat(textAfter)
+                .as("the cached text is not served after an append")
                 .isEqualTo(textBefore + "\n\n[Session 4, 7:05 am on 6 April, 2024]\n"
                         + "Ines: Margit is closed for repairs until May.\nTomas: Bad timing!");
         assertThat(grown.get("charCount").asInt()).isEqualTo(textAfter.length());
@@ -151,28 +200,45 @@ class MemorizerTest {
         Map<String, Object> turn = jdbc.sql("""
                 SELECT start_offset, end_offset, session_id, session_index, turn_index FROM conversation_turn
                 WHERE document_id = ? AND turn_id = 'D4:2'""").param(id).query().singleRow();
-        assertThat(textAfter.substring((Integer) turn.get("start_offset"), (Integer) turn.get("end_offset"))).isEqualTo("Tomas: Bad timing!");
-        assertThat(turn).containsEntry("session_id", "4").containsEntry("session_index", 3).containsEntry("turn_index", 1);
+        assertThat(textAfter.substring((Integer) turn.get("start_offset"), (Integer) turn.get("end_offset")))
+                .isEqualTo("Tomas: Bad timing!");
+        assertThat(turn)
+                .containsEntry("session_id", "4")
+                .containsEntry("session_index", 3)
+                .containsEntry("turn_index", 1);
 
         List<Map<String, Object>> chunksAfter = chunks(id);
-        assertThat(chunksAfter).as("earlier chunks keep their ids, spans and embeddings").startsWith(chunksBefore.toArray(Map[]::new));
+        assertThat(chunksAfter)
+                .as("earlier chunks keep their ids, spans and embeddings")
+                .startsWith(chunksBefore.toArray(Map[]::new));
         assertThat(chunksAfter.size()).isGreaterThan(chunksBefore.size());
         assertThat(chunksAfter.subList(chunksBefore.size(), chunksAfter.size()))
                 .allSatisfy(c -> assertThat(c.get("embedding")).isNotNull())
                 .allSatisfy(c -> assertThat((Integer) c.get("page_ordinal")).isEqualTo(3))
-                .allSatisfy(c -> assertThat((Integer) c.get("start_offset")).isGreaterThanOrEqualTo(textBefore.length()));
-        assertThat(chunksAfter).extracting(c -> c.get("ordinal")).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, chunksAfter.size()).boxed().toList());
+                .allSatisfy(
+                        c -> assertThat((Integer) c.get("start_offset")).isGreaterThanOrEqualTo(textBefore.length()));
+        assertThat(chunksAfter)
+                .extracting(c -> c.get("ordinal"))
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, chunksAfter.size())
+                        .boxed()
+                        .toList());
         assertThat(grown.get("chunkCount").asInt()).isEqualTo(chunksAfter.size());
 
         assertThat(model.calls("gam/memo")).as("exactly one more memo call").hasSize(4);
         String fourth = model.calls("gam/memo").get(3).user();
-        assertThat(fourth).contains(memos.get(0)).contains(memos.get(1)).contains(memos.get(2)).contains("Page 3:")
+        assertThat(fourth)
+                .contains(memos.get(0))
+                .contains(memos.get(1))
+                .contains(memos.get(2))
+                .contains("Page 3:")
                 .contains("<page>\n[Session 4, 7:05 am on 6 April, 2024]\nInes: Margit is closed");
         assertThat(memoTexts(id)).hasSize(4).startsWith(memos.toArray(String[]::new));
         assertThat(model.calls("gam/page-header")).hasSize(4);
         assertThat(headers(id)).hasSize(4).last().isEqualTo(tag + " header of [Session 4, 7:05 am on 6 April, 2024]");
-        assertThat(jdbc.sql("SELECT session_id FROM page WHERE document_id = ? AND ordinal = 3").param(id).query(String.class).single())
+        assertThat(jdbc.sql("SELECT session_id FROM page WHERE document_id = ? AND ordinal = 3")
+                        .param(id)
+                        .query(String.class)
+                        .single())
                 .isEqualTo("4");
         Map<String, JsonNode> grownStages = stages(grown);
         assertThat(grownStages.get("memos").get("status").asString()).isEqualTo("DONE");
@@ -190,39 +256,53 @@ class MemorizerTest {
                 .reply(call -> memo(tag + " memo of " + ScriptedLlm.firstPageLine(call.user())));
         model.on("gam/page-header").reply(call -> json("header", tag + " header"));
 
-        UUID id = UUID.fromString(api.post("/v1/documents", threeSessions(tag)).json().get("id").asString());
+        UUID id = UUID.fromString(
+                api.post("/v1/documents", threeSessions(tag)).json().get("id").asString());
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
-        assertThat(ready.get("failureReason")).as("an enrichment failure never fails the document").isNull();
+        assertThat(ready.get("failureReason"))
+                .as("an enrichment failure never fails the document")
+                .isNull();
         Map<String, JsonNode> stages = stages(ready);
         assertThat(stages.get("embed").get("status").asString()).isEqualTo("DONE");
         assertThat(stages.get("embed").get("kind").asString()).isEqualTo("retrieval");
         JsonNode memos = stages.get("memos");
         assertThat(memos.get("kind").asString()).isEqualTo("enrichment");
         assertThat(memos.get("status").asString()).isEqualTo("FAILED");
-        assertThat(memos.get("message").asString()).contains("the memorizer endpoint is unplugged").contains("attempt 1 of 5");
+        assertThat(memos.get("message").asString())
+                .contains("the memorizer endpoint is unplugged")
+                .contains("attempt 1 of 5");
         assertThat(memos.get("retryAt")).as("a retry is scheduled").isNotNull();
         assertThat(memos.get("attempts").asInt()).isEqualTo(1);
         assertThat(memos.get("done").asInt()).isEqualTo(1);
         assertThat(memos.get("total").asInt()).isEqualTo(3);
-        assertThat(stages.get("page-headers").get("status").asString()).as("other memories are built regardless").isEqualTo("DONE");
+        assertThat(stages.get("page-headers").get("status").asString())
+                .as("other memories are built regardless")
+                .isEqualTo("DONE");
         assertThat(memoTexts(id)).containsExactly(tag + " first memo");
         assertThat(headers(id)).containsOnly(tag + " header").hasSize(3);
 
         // reindex without stages: failed memories are tried again now, resuming from what they stored
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
         JsonNode rebuilt = api.awaitStage(id, "memos", "DONE", Duration.ofMinutes(2));
 
         assertThat(rebuilt.get("status").asString()).isEqualTo("READY");
         List<ScriptedChatModel.Call> memoCalls = model.calls("gam/memo");
-        assertThat(memoCalls).as("page 0 once, page 1 failed then retried, page 2 once").hasSize(4);
+        assertThat(memoCalls)
+                .as("page 0 once, page 1 failed then retried, page 2 once")
+                .hasSize(4);
         assertThat(memoCalls.get(2).user()).contains("Page 1:").contains("[page 0] " + tag + " first memo");
-        assertThat(memoTexts(id)).containsExactly(tag + " first memo",
-                tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]",
-                tag + " memo of [Session 3, 8:40 pm on 30 March, 2024]");
+        assertThat(memoTexts(id))
+                .containsExactly(
+                        tag + " first memo",
+                        tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]",
+                        tag + " memo of [Session 3, 8:40 pm on 30 March, 2024]");
         assertThat(stages(rebuilt).get("memos").get("done").asInt()).isEqualTo(3);
         assertThat(stages(rebuilt).get("memos").get("retryAt")).isNull();
-        assertThat(model.calls("gam/page-header")).as("a memory that was done is not rebuilt").hasSize(3);
+        assertThat(model.calls("gam/page-header"))
+                .as("a memory that was done is not rebuilt")
+                .hasSize(3);
     }
 
     @Test
@@ -241,11 +321,17 @@ class MemorizerTest {
     }
 
     private List<String> memoTexts(UUID id) {
-        return jdbc.sql("SELECT text FROM memo WHERE document_id = ? ORDER BY page_ordinal").param(id).query(String.class).list();
+        return jdbc.sql("SELECT text FROM memo WHERE document_id = ? ORDER BY page_ordinal")
+                .param(id)
+                .query(String.class)
+                .list();
     }
 
     private List<String> headers(UUID id) {
-        return jdbc.sql("SELECT header FROM page WHERE document_id = ? ORDER BY ordinal").param(id).query(String.class).list();
+        return jdbc.sql("SELECT header FROM page WHERE document_id = ? ORDER BY ordinal")
+                .param(id)
+                .query(String.class)
+                .list();
     }
 
     private List<Map<String, Object>> chunks(UUID id) {

@@ -13,7 +13,8 @@ import io.lorekeeper.text.TokenCounter;
 class MemoryContextTest {
 
     private static final List<MemorizerStore.Memo> MEMOS = IntStream.range(0, 6)
-            .mapToObj(i -> new MemorizerStore.Memo(i, "Memo number " + i + " says that " + "something happened again. ".repeat(10)))
+            .mapToObj(i -> new MemorizerStore.Memo(
+                    i, "Memo number " + i + " says that " + "something happened again. ".repeat(10)))
             .toList();
 
     @Test
@@ -26,8 +27,11 @@ class MemoryContextTest {
     void showsEveryEarlierMemoOldestFirstWhenTheyFit() {
         String context = MemoryContext.before(MEMOS, 3, 3000);
 
-        assertThat(context).startsWith("[page 0] Memo number 0").contains("[page 1] Memo number 1")
-                .contains("[page 2] Memo number 2").doesNotContain("Memo number 3");
+        assertThat(context)
+                .startsWith("[page 0] Memo number 0")
+                .contains("[page 1] Memo number 1")
+                .contains("[page 2] Memo number 2")
+                .doesNotContain("Memo number 3");
         assertThat(context.indexOf("[page 1]")).isLessThan(context.indexOf("[page 2]"));
     }
 
@@ -37,15 +41,20 @@ class MemoryContextTest {
 
         String context = MemoryContext.before(MEMOS, 6, 2 * perMemo + 1);
 
-        assertThat(context).startsWith("(the memos of 4 earlier pages are left out)")
-                .contains("[page 4]").contains("[page 5]").doesNotContain("[page 3]");
+        assertThat(context)
+                .startsWith("(the memos of 4 earlier pages are left out)")
+                .contains("[page 4]")
+                .contains("[page 5]")
+                .doesNotContain("[page 3]");
         assertThat(context.indexOf("[page 4]")).isLessThan(context.indexOf("[page 5]"));
     }
 
     @Test
     void aPageOverTheLimitIsCutAtALineBoundaryAndSaysSo() {
-        String page = IntStream.range(0, 400).mapToObj(i -> "Caroline: line " + i + " of a very long session.")
-                .reduce((a, b) -> a + "\n" + b).orElseThrow();
+        String page = IntStream.range(0, 400)
+                .mapToObj(i -> "Caroline: line " + i + " of a very long session.")
+                .reduce((a, b) -> a + "\n" + b)
+                .orElseThrow();
 
         PageExcerpt excerpt = PageExcerpt.of(page, 500);
         PageExcerpt whole = PageExcerpt.of("A short page.", 500);

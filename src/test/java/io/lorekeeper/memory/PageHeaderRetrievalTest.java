@@ -27,41 +27,69 @@ class PageHeaderRetrievalTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     Embeddings embeddings;
 
     @Test
     void aChunkIsFoundByItsPagesHeaderAndEmbeddedWithIt() {
         model.reset();
-        model.on("gam/page-header").reply(call -> call.user().contains("Page 1")
-                ? "{\"header\": \"Ines and Tomas at the Quillbrook regatta, July 2024.\"}"
-                : "{\"header\": \"Ines and Tomas, spring 2024.\"}");
-        UUID chat = api.ingest(TestDocuments.aConversation().titled("Sailing letters")
-                .session("9:00 am on 2 March, 2024", "Ines", "The boat needs new sails before summer.", "Tomas", "I will ask my uncle.")
-                .session("6:00 pm on 14 July, 2024", "Ines", "We came third, the wind dropped at the last buoy.", "Tomas", "Next year!")
+        model.on("gam/page-header")
+                .reply(call -> call.user().contains("Page 1")
+                        ? "{\"header\": \"Ines and Tomas at the Quillbrook regatta, July 2024.\"}"
+                        : "{\"header\": \"Ines and Tomas, spring 2024.\"}");
+        UUID chat = api.ingest(TestDocuments.aConversation()
+                .titled("Sailing letters")
+                .session(
+                        "9:00 am on 2 March, 2024",
+                        "Ines",
+                        "The boat needs new sails before summer.",
+                        "Tomas",
+                        "I will ask my uncle.")
+                .session(
+                        "6:00 pm on 14 July, 2024",
+                        "Ines",
+                        "We came third, the wind dropped at the last buoy.",
+                        "Tomas",
+                        "Next year!")
                 .build());
         api.awaitStage(chat, "page-headers", "DONE", Duration.ofMinutes(2));
 
-        JsonNode hits = api.post("/v1/search", Map.of("documentIds", List.of(chat), "query", "Quillbrook regatta", "mode", "keyword",
-                "k", 10)).json().get("hits");
+        JsonNode hits = api.post(
+                        "/v1/search",
+                        Map.of("documentIds", List.of(chat), "query", "Quillbrook regatta", "mode", "keyword", "k", 10))
+                .json()
+                .get("hits");
 
         assertThat(hits).isNotEmpty();
         for (JsonNode hit : hits) {
-            assertThat(hit.get("page").asInt()).as("only page 1 has that header").isEqualTo(1);
-            assertThat(hit.get("text").asString()).as("the text stays the chunk's own").doesNotContain("Quillbrook");
+            assertThat(hit.get("page").asInt())
+                    .as("only page 1 has that header")
+                    .isEqualTo(1);
+            assertThat(hit.get("text").asString())
+                    .as("the text stays the chunk's own")
+                    .doesNotContain("Quillbrook");
         }
-        List<Map<String, Object>> rows = jdbc.sql("SELECT text, context, embedding::text AS v FROM chunk WHERE document_id = ? ORDER BY ordinal")
-                .param(chat).query((rs, n) -> Map.<String, Object>of("text", rs.getString("text"), "context", rs.getString("context"),
-                        "v", rs.getString("v"))).list();
+        List<Map<String, Object>> rows = jdbc.sql(
+                        "SELECT text, context, embedding::text AS v FROM chunk WHERE document_id = ? ORDER BY ordinal")
+                .param(chat)
+                .query((rs, n) -> Map.<String, Object>of(
+                        "text", rs.getString("text"), "context", rs.getString("context"), "v", rs.getString("v")))
+                .list();
         assertThat(rows).allSatisfy(r -> assertThat((String) r.get("context")).startsWith("Ines and Tomas"));
         Map<String, Object> first = rows.getFirst();
         float[] stored = parse((String) first.get("v"));
-        float[] withHeader = embeddings.passages(List.of(first.get("context") + "\n" + first.get("text"))).getFirst();
-        float[] withoutHeader = embeddings.passages(List.of((String) first.get("text"))).getFirst();
+        float[] withHeader = embeddings
+                .passages(List.of(first.get("context") + "\n" + first.get("text")))
+                .getFirst();
+        float[] withoutHeader =
+                embeddings.passages(List.of((String) first.get("text"))).getFirst();
         assertThat(cosine(stored, withHeader)).isGreaterThan(0.9999);
         assertThat(cosine(stored, withoutHeader)).isLessThan(0.9999);
     }

@@ -49,8 +49,8 @@ class SentenceMeanEmbeddingModelTest {
         RecordingModel real = new RecordingModel();
         SentenceMeanEmbeddingModel model = new SentenceMeanEmbeddingModel(real, 100);
 
-        List<float[]> vectors = model.embed(List.of("Pip ran home. The marsh was cold.", "The marsh was cold. Pip ran home.",
-                "Pip ran home."));
+        List<float[]> vectors = model.embed(
+                List.of("Pip ran home. The marsh was cold.", "The marsh was cold. Pip ran home.", "Pip ran home."));
 
         float half = (float) Math.sqrt(0.5);
         assertThat(vectors.get(0)[0]).isCloseTo(half, within(1e-6f));

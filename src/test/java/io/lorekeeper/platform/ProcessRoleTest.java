@@ -12,15 +12,21 @@ class ProcessRoleTest {
 
     @Test
     void theApiRoleTurnsTheSchedulerStarterOffAndTheOthersLeaveItOn() {
-        assertThat(afterPostProcessing("api").getProperty("db-scheduler.enabled")).isEqualTo("false");
-        assertThat(afterPostProcessing("worker").getProperty("db-scheduler.enabled")).isNull();
-        assertThat(afterPostProcessing("all").getProperty("db-scheduler.enabled")).isNull();
-        assertThat(afterPostProcessing(null).getProperty("db-scheduler.enabled")).as("no role: all").isNull();
+        assertThat(afterPostProcessing("api").getProperty("db-scheduler.enabled"))
+                .isEqualTo("false");
+        assertThat(afterPostProcessing("worker").getProperty("db-scheduler.enabled"))
+                .isNull();
+        assertThat(afterPostProcessing("all").getProperty("db-scheduler.enabled"))
+                .isNull();
+        assertThat(afterPostProcessing(null).getProperty("db-scheduler.enabled"))
+                .as("no role: all")
+                .isNull();
     }
 
     @Test
     void theApiRoleWinsOverAnEnabledSchedulerInTheConfiguration() {
-        MockEnvironment environment = new MockEnvironment().withProperty(ProcessRole.PROPERTY, "API ")
+        MockEnvironment environment = new MockEnvironment()
+                .withProperty(ProcessRole.PROPERTY, "API ")
                 .withProperty("db-scheduler.enabled", "true");
         new RoleEnvironment().postProcessEnvironment(environment, new SpringApplication());
 

@@ -29,8 +29,7 @@ final class RawHttp {
         }
     }
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /**
      * Sends {@code head} (request line and headers, without the blank line that ends them), then
@@ -81,7 +80,7 @@ final class RawHttp {
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         byte[] buffer = new byte[16 * 1024];
         try {
-            for (int n; (n = in.read(buffer)) >= 0;) {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
                 received.write(buffer, 0, n);
                 if (complete(received.toByteArray())) {
                     break;
@@ -100,7 +99,8 @@ final class RawHttp {
             return false;
         }
         String head = text.substring(0, end).toLowerCase(Locale.ROOT);
-        java.util.regex.Matcher length = java.util.regex.Pattern.compile("\r\ncontent-length:\\s*(\\d+)").matcher(head);
+        java.util.regex.Matcher length =
+                java.util.regex.Pattern.compile("\r\ncontent-length:\\s*(\\d+)").matcher(head);
         if (length.find()) {
             return raw.length >= end + 4 + Long.parseLong(length.group(1));
         }
@@ -111,8 +111,11 @@ final class RawHttp {
         String text = new String(raw, StandardCharsets.ISO_8859_1);
         int end = text.indexOf("\r\n\r\n");
         if (!text.startsWith("HTTP/") || end < 0) {
-            return new Response(-1, Map.of(), "no HTTP response; received " + raw.length + " bytes: "
-                    + text.substring(0, Math.min(200, text.length())));
+            return new Response(
+                    -1,
+                    Map.of(),
+                    "no HTTP response; received " + raw.length + " bytes: "
+                            + text.substring(0, Math.min(200, text.length())));
         }
         String[] lines = text.substring(0, end).split("\r\n");
         int status = Integer.parseInt(lines[0].split(" ")[1]);
@@ -120,7 +123,9 @@ final class RawHttp {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+                headers.put(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).trim());
             }
         }
         byte[] body = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);

@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 class RequestSizeLimitTest {
 
-    private final RequestSizeLimit filter = new RequestSizeLimit(DataSize.ofKilobytes(1), JsonMapper.builder().build());
+    private final RequestSizeLimit filter =
+            new RequestSizeLimit(DataSize.ofKilobytes(1), JsonMapper.builder().build());
 
     @Test
     void refusesBodiesAnnouncedLargerThanTheLimitWithoutReadingThem() throws Exception {
@@ -31,7 +32,9 @@ class RequestSizeLimitTest {
         assertThat(response.getStatus()).isEqualTo(413);
         assertThat(response.getContentType()).isEqualTo("application/problem+json");
         assertThat(response.getContentAsString()).contains("\"field\":\"body\"");
-        assertThat(chain.getRequest()).as("the request never reached the application").isNull();
+        assertThat(chain.getRequest())
+                .as("the request never reached the application")
+                .isNull();
     }
 
     @Test
@@ -49,18 +52,22 @@ class RequestSizeLimitTest {
     @Test
     void readsAChunkedBodyWithinTheLimitWholeThroughStreamOrReader() throws Exception {
         MockFilterChain viaStream = new MockFilterChain();
-        filter.doFilter(chunked("s".repeat(1024).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), viaStream);
+        filter.doFilter(
+                chunked("s".repeat(1024).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), viaStream);
         MockFilterChain viaReader = new MockFilterChain();
-        filter.doFilter(chunked("r".repeat(1024).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), viaReader);
+        filter.doFilter(
+                chunked("r".repeat(1024).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), viaReader);
 
-        assertThat(new String(viaStream.getRequest().getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("s".repeat(1024));
+        assertThat(new String(viaStream.getRequest().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("s".repeat(1024));
         assertThat(viaReader.getRequest().getReader().lines().findFirst()).contains("r".repeat(1024));
     }
 
     @Test
     void countsAChunkedBodyReadAsTextToo() throws Exception {
         MockFilterChain chain = new MockFilterChain();
-        filter.doFilter(chunked("r".repeat(1025).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), chain);
+        filter.doFilter(
+                chunked("r".repeat(1025).getBytes(StandardCharsets.UTF_8)), new MockHttpServletResponse(), chain);
 
         BufferedReader reader = chain.getRequest().getReader();
         assertThatThrownBy(() -> reader.lines().count()).hasRootCauseInstanceOf(RequestSizeLimit.BodyTooLarge.class);

@@ -21,14 +21,23 @@ class SearchDatabaseTest {
             JdbcClient jdbc = search.jdbc();
 
             assertThat(search.onReplica()).isTrue();
-            assertThat(jdbc.sql("SELECT current_database()").query(String.class).single()).isEqualTo(databaseName(replica.url()));
-            assertThat(jdbc.sql("SHOW transaction_read_only").query(String.class).single()).isEqualTo("on");
-            assertThatThrownBy(() -> jdbc.sql("CREATE TABLE written_on_a_replica (id int)").update())
+            assertThat(jdbc.sql("SELECT current_database()").query(String.class).single())
+                    .isEqualTo(databaseName(replica.url()));
+            assertThat(jdbc.sql("SHOW transaction_read_only")
+                            .query(String.class)
+                            .single())
+                    .isEqualTo("on");
+            assertThatThrownBy(() -> jdbc.sql("CREATE TABLE written_on_a_replica (id int)")
+                            .update())
                     .hasMessageContaining("read-only");
             // transaction-local settings (hnsw.ef_search) reach the query only on the same connection
             String efSearch = search.transaction().execute(status -> {
-                jdbc.sql("SELECT set_config('hnsw.ef_search', '77', true)").query(String.class).single();
-                return jdbc.sql("SELECT current_setting('hnsw.ef_search')").query(String.class).single();
+                jdbc.sql("SELECT set_config('hnsw.ef_search', '77', true)")
+                        .query(String.class)
+                        .single();
+                return jdbc.sql("SELECT current_setting('hnsw.ef_search')")
+                        .query(String.class)
+                        .single();
             });
             assertThat(efSearch).isEqualTo("77");
         }
@@ -37,7 +46,8 @@ class SearchDatabaseTest {
     @Test
     void withoutAReplicaSearchesUseThePrimarysClientAndTransactions() {
         TestDatabase.Connection primary = TestDatabase.get();
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(primary.url(), primary.username(), primary.password());
+        DriverManagerDataSource dataSource =
+                new DriverManagerDataSource(primary.url(), primary.username(), primary.password());
         JdbcClient jdbc = JdbcClient.create(dataSource);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 
@@ -45,7 +55,11 @@ class SearchDatabaseTest {
             assertThat(search.onReplica()).isFalse();
             assertThat(search.jdbc()).isSameAs(jdbc);
             assertThat(search.transaction()).isSameAs(transaction);
-            assertThat(search.jdbc().sql("SELECT current_database()").query(String.class).single()).isEqualTo(databaseName(primary.url()));
+            assertThat(search.jdbc()
+                            .sql("SELECT current_database()")
+                            .query(String.class)
+                            .single())
+                    .isEqualTo(databaseName(primary.url()));
         }
     }
 

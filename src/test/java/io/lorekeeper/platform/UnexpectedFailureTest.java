@@ -30,6 +30,7 @@ class UnexpectedFailureTest {
 
     @Autowired
     Api api;
+
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
 
@@ -40,11 +41,19 @@ class UnexpectedFailureTest {
 
     @Test
     void anUnexpectedFailureIsA500ProblemWithAnIncidentIdAndNoInternals(CapturedOutput output) {
-        UUID doc = api.ingest(aText("The lighthouse on Eilean Glas " + UUID.randomUUID() + " was lit in 1789.").build());
+        UUID doc = api.ingest(aText("The lighthouse on Eilean Glas " + UUID.randomUUID() + " was lit in 1789.")
+                .build());
         embeddings.failAfter(0);
 
-        Api.Response response = api.post("/v1/search", Map.of("documentIds", List.of(doc), "mode", "vector",
-                "query", "when was the light first lit " + UUID.randomUUID()));
+        Api.Response response = api.post(
+                "/v1/search",
+                Map.of(
+                        "documentIds",
+                        List.of(doc),
+                        "mode",
+                        "vector",
+                        "query",
+                        "when was the light first lit " + UUID.randomUUID()));
 
         assertThat(response.status()).as(response.body()).isEqualTo(500);
         assertThat(response.header("Content-Type")).startsWith("application/problem+json");
@@ -55,9 +64,14 @@ class UnexpectedFailureTest {
         String incident = problem.get("incident").asString();
         assertThat(UUID.fromString(incident)).isNotNull();
         assertThat(problem.get("detail").asString()).contains(incident);
-        assertThat(response.body()).doesNotContain("injected embedding failure").doesNotContain("IllegalStateException")
-                .doesNotContain("io.lorekeeper").doesNotContain("trace");
+        assertThat(response.body())
+                .doesNotContain("injected embedding failure")
+                .doesNotContain("IllegalStateException")
+                .doesNotContain("io.lorekeeper")
+                .doesNotContain("trace");
         // the operator finds the cause under the incident id the client quotes
-        assertThat(output.getAll()).contains("Unhandled error, incident " + incident).contains("injected embedding failure");
+        assertThat(output.getAll())
+                .contains("Unhandled error, incident " + incident)
+                .contains("injected embedding failure");
     }
 }

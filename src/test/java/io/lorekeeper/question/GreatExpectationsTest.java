@@ -30,21 +30,26 @@ class GreatExpectationsTest {
     @Test
     void findsPipsBenefactorInTheWholeNovel() throws Exception {
         Path novelFile = SharedData.require("novels/great_expectations_pg1400.txt");
-        Api.Response uploaded = api.upload("/v1/documents/files", "great_expectations.txt", "text/plain", Files.readAllBytes(novelFile),
+        Api.Response uploaded = api.upload(
+                "/v1/documents/files",
+                "great_expectations.txt",
+                "text/plain",
+                Files.readAllBytes(novelFile),
                 Map.of("title", "Great Expectations"));
         UUID id = UUID.fromString(uploaded.json().get("id").asString());
         // about 20 s of embedding on an idle machine; a generous limit, so a busy one is slower, not red
         JsonNode document = api.awaitDocument(id, "READY", Duration.ofMinutes(15));
         assertThat(document.get("tokenCount").asInt()).isGreaterThan(200_000);
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(id), "question", "Who is Pip's secret benefactor?",
-                "strategy", "extractive"));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds", List.of(id), "question", "Who is Pip's secret benefactor?", "strategy", "extractive"));
 
         assertThat(answer.get("mode").asString()).isEqualTo("extractive");
         assertThat(answer.get("answer").asString()).contains("Magwitch");
         String novel = Files.readString(novelFile).replace("\r\n", "\n").replace("\uFEFF", "");
         for (JsonNode citation : answer.get("citations")) {
-            assertThat(novel.substring(citation.get("start").asInt(), citation.get("end").asInt()))
+            assertThat(novel.substring(
+                            citation.get("start").asInt(), citation.get("end").asInt()))
                     .isEqualTo(citation.get("quote").asString());
         }
     }

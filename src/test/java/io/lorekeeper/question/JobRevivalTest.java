@@ -36,37 +36,51 @@ class JobRevivalTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     ScriptedStrategy scripted;
+
     @Autowired
     FaultInjectingEmbeddingModel embeddings;
 
     @Test
     void anIngestionAndAnAnswerLeftByADeadReplicaAreRevivedAndFinished() {
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        UUID asked = api.ingest(aText("The ferry " + marker + " to Lismore leaves Oban at noon.").build());
+        UUID asked = api.ingest(aText("The ferry " + marker + " to Lismore leaves Oban at noon.")
+                .build());
         // a few chunks: small, so that embedding it again is quick
         UUID ingesting = api.ingest(aText(IntStream.range(0, 3)
-                .mapToObj(i -> ("Lantern " + i + " of Varrow " + marker + " was lit by a keeper at dusk. ").repeat(14))
-                .collect(Collectors.joining("\n\n"))).build());
-        int chunks = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?").param(ingesting).query(Integer.class).single();
+                        .mapToObj(i ->
+                                ("Lantern " + i + " of Varrow " + marker + " was lit by a keeper at dusk. ").repeat(14))
+                        .collect(Collectors.joining("\n\n")))
+                .build());
+        int chunks = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?")
+                .param(ingesting)
+                .query(Integer.class)
+                .single();
         assertThat(chunks).isGreaterThan(1);
 
         // The replica died in the embed stage of one document, before it had stored any vector...
-        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?").param(ingesting).update();
-        jdbc.sql("UPDATE ingestion_stage SET status = 'RUNNING', done = 0 WHERE document_id = ? AND stage = 'embed'").param(ingesting).update();
-        jdbc.sql("UPDATE document SET status = 'INGESTING' WHERE id = ?").param(ingesting).update();
+        jdbc.sql("UPDATE chunk SET embedding = NULL WHERE document_id = ?")
+                .param(ingesting)
+                .update();
+        jdbc.sql("UPDATE ingestion_stage SET status = 'RUNNING', done = 0 WHERE document_id = ? AND stage = 'embed'")
+                .param(ingesting)
+                .update();
+        jdbc.sql("UPDATE document SET status = 'INGESTING' WHERE id = ?")
+                .param(ingesting)
+                .update();
         deadJob(INGESTION_TASK, ingesting);
         // ...and while it was answering a question about the other one.
         UUID question = UUID.randomUUID();
         jdbc.sql("""
                 INSERT INTO question (id, tenant_id, document_ids, question, strategy, status, started_at)
-                VALUES (?, ?, ARRAY[?]::uuid[], 'When does the ferry leave?', 'test-scripted', 'RUNNING', now() - interval '1 hour')""")
-                .params(question, CurrentTenant.DEFAULT, asked).update();
-        scripted.script(context -> new StrategyResult("revived: " + context.question(), StrategyResult.GENERATED, List.of(), 0.7,
-                null, false));
+                VALUES (?, ?, ARRAY[?]::uuid[], 'When does the ferry leave?', 'test-scripted', 'RUNNING', now() - interval '1 hour')""").params(question, CurrentTenant.DEFAULT, asked).update();
+        scripted.script(context -> new StrategyResult(
+                "revived: " + context.question(), StrategyResult.GENERATED, List.of(), 0.7, null, false));
         deadJob(AnswerJob.TASK, question);
         int embeddedBefore = embeddings.textsEmbedded();
 
@@ -76,13 +90,23 @@ class JobRevivalTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("revived: When does the ferry leave?");
         List<String> trace = new ArrayList<>();
-        api.get("/v1/questions/" + question + "/trace").json().get("events").forEach(e -> trace.add(e.get("type").asString()
-                + (e.get("type").asString().equals("status") ? ":" + e.get("payload").get("status").asString() : "")));
+        api.get("/v1/questions/" + question + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> trace.add(e.get("type").asString()
+                        + (e.get("type").asString().equals("status")
+                                ? ":" + e.get("payload").get("status").asString()
+                                : "")));
         assertThat(trace).containsExactly("status:RUNNING", "citations", "status:DONE");
 
-        assertThat(jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL").param(ingesting)
-                .query(Integer.class).single()).isEqualTo(chunks);
-        assertThat(embeddings.textsEmbedded() - embeddedBefore).as("every chunk embedded once by the reviving replica").isEqualTo(chunks);
+        assertThat(jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
+                        .param(ingesting)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(chunks);
+        assertThat(embeddings.textsEmbedded() - embeddedBefore)
+                .as("every chunk embedded once by the reviving replica")
+                .isEqualTo(chunks);
         document.get("stages").forEach(stage -> {
             if (stage.get("name").asString().equals("embed")) {
                 assertThat(stage.get("status").asString()).isEqualTo("DONE");
@@ -90,8 +114,12 @@ class JobRevivalTest {
             }
         });
         for (UUID id : List.of(ingesting, question)) {
-            assertThat(jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE task_instance = ?").param(id.toString())
-                    .query(Integer.class).single()).as("the revived job is done").isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE task_instance = ?")
+                            .param(id.toString())
+                            .query(Integer.class)
+                            .single())
+                    .as("the revived job is done")
+                    .isZero();
         }
     }
 
@@ -99,7 +127,6 @@ class JobRevivalTest {
     private void deadJob(String task, UUID id) {
         jdbc.sql("""
                 INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, picked_by, last_heartbeat, version)
-                VALUES (?, ?, now() - interval '1 hour', true, 'replica-that-died', now() - interval '1 hour', 1)""")
-                .params(task, id.toString()).update();
+                VALUES (?, ?, now() - interval '1 hour', true, 'replica-that-died', now() - interval '1 hour', 1)""").params(task, id.toString()).update();
     }
 }

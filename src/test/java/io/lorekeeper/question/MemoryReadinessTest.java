@@ -24,6 +24,7 @@ class MemoryReadinessTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -39,7 +40,12 @@ class MemoryReadinessTest {
 
     private static Map<String, Object> chat(String tag) {
         return aConversation()
-                .session("2:00 pm on 3 July, 2023", "Caroline", tag + ": we adopted a puppy named Biscuit!", "Melanie", "Lovely.")
+                .session(
+                        "2:00 pm on 3 July, 2023",
+                        "Caroline",
+                        tag + ": we adopted a puppy named Biscuit!",
+                        "Melanie",
+                        "Lovely.")
                 .session("9:00 am on 5 July, 2023", "Caroline", "Biscuit chewed my " + tag + " shoes.")
                 .build();
     }
@@ -48,25 +54,40 @@ class MemoryReadinessTest {
     void aQuestionWaitsWhileAMemoryItNeedsIsBeingBuiltAndSaysWhichThenRuns() {
         model.on("gam/memo").delay(Duration.ofMillis(1500)).reply("{\"memo\": \"Caroline adopted Biscuit.\"}");
         model.on("gam/page-header").reply("{\"header\": \"Caroline and Melanie.\"}");
-        UUID doc = UUID.fromString(api.post("/v1/documents", chat("Wren")).json().get("id").asString());
+        UUID doc = UUID.fromString(
+                api.post("/v1/documents", chat("Wren")).json().get("id").asString());
         awaitStatus(doc, "READY");
 
-        Response asked = api.post("/v1/questions", Map.of("documentIds", List.of(doc), "question", "What is the puppy called?",
-                "strategy", "gam", "waitSeconds", 0));
+        Response asked = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(doc),
+                        "question",
+                        "What is the puppy called?",
+                        "strategy",
+                        "gam",
+                        "waitSeconds",
+                        0));
         assertThat(asked.status()).as(asked.body()).isEqualTo(202);
         UUID question = UUID.fromString(asked.json().get("id").asString());
         JsonNode waiting = awaitWaiting(question);
         assertThat(waiting.get("status").asString()).isEqualTo("QUEUED");
         assertThat(waiting.get("waitingFor").get(0).get("stage").asString()).isEqualTo("memos");
-        assertThat(waiting.get("waitingFor").get(0).get("documentId").asString()).isEqualTo(doc.toString());
+        assertThat(waiting.get("waitingFor").get(0).get("documentId").asString())
+                .isEqualTo(doc.toString());
 
         JsonNode done = api.awaitQuestion(question, Duration.ofSeconds(60));
         assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("DONE");
         assertThat(done.get("waitingFor")).isNull();
-        assertThat(model.calls("gam/plan").getFirst().user()).as("it ran after the memos were written").contains("Caroline adopted Biscuit.");
+        assertThat(model.calls("gam/plan").getFirst().user())
+                .as("it ran after the memos were written")
+                .contains("Caroline adopted Biscuit.");
         List<String> types = traceTypes(question);
         assertThat(types).containsSubsequence("waiting", "status");
-        assertThat(types.stream().filter("waiting"::equals).count()).as("one event per state, not one per poll").isEqualTo(1);
+        assertThat(types.stream().filter("waiting"::equals).count())
+                .as("one event per state, not one per poll")
+                .isEqualTo(1);
     }
 
     @Test
@@ -75,7 +96,8 @@ class MemoryReadinessTest {
         model.on("gam/page-header").fail(new IllegalStateException("header model unavailable"));
         UUID doc = api.ingest(chat("Heron"));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(doc), "question", "What is the puppy called?", "strategy", "gam"));
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(doc), "question", "What is the puppy called?", "strategy", "gam"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         JsonNode degraded = answer.get("degraded").get(0);
@@ -91,7 +113,8 @@ class MemoryReadinessTest {
         body.put("profile", "retrieval-only");
         UUID doc = api.ingest(body);
 
-        Response refused = api.post("/v1/questions", Map.of("documentIds", List.of(doc), "question", "Which puppy?", "strategy", "gam"));
+        Response refused = api.post(
+                "/v1/questions", Map.of("documentIds", List.of(doc), "question", "Which puppy?", "strategy", "gam"));
 
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.json().get("type").asString()).endsWith("/memory-not-ready");
@@ -99,8 +122,11 @@ class MemoryReadinessTest {
         assertThat(refused.json().get("state").asString()).isEqualTo("SKIPPED");
         assertThat(refused.json().get("reason").asString()).contains("retrieval-only");
         assertThat(refused.json().get("howToBuild").asString()).contains("\"stages\": [\"memos\"]");
-        Response extractive = api.post("/v1/questions", Map.of("documentIds", List.of(doc), "question", "Which puppy?"));
-        assertThat(extractive.status()).as("a strategy that needs no memory still answers").isIn(200, 202);
+        Response extractive =
+                api.post("/v1/questions", Map.of("documentIds", List.of(doc), "question", "Which puppy?"));
+        assertThat(extractive.status())
+                .as("a strategy that needs no memory still answers")
+                .isIn(200, 202);
     }
 
     @Test
@@ -127,7 +153,9 @@ class MemoryReadinessTest {
     private void awaitStatus(UUID doc, String status) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!api.get("/v1/documents/" + doc).json().get("status").asString().equals(status)) {
-            assertThat(System.nanoTime()).as("document " + doc + " not " + status + " in time").isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("document " + doc + " not " + status + " in time")
+                    .isLessThan(deadline);
             sleep();
         }
     }
@@ -136,16 +164,24 @@ class MemoryReadinessTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         JsonNode view;
         while ((view = api.get("/v1/questions/" + question).json()).get("waitingFor") == null) {
-            assertThat(view.get("status").asString()).as("the question ran before its memory was built: " + view).isEqualTo("QUEUED");
-            assertThat(System.nanoTime()).as("question " + question + " never said what it waits for").isLessThan(deadline);
+            assertThat(view.get("status").asString())
+                    .as("the question ran before its memory was built: " + view)
+                    .isEqualTo("QUEUED");
+            assertThat(System.nanoTime())
+                    .as("question " + question + " never said what it waits for")
+                    .isLessThan(deadline);
             sleep();
         }
         return view;
     }
 
     private List<String> traceTypes(UUID question) {
-        return api.get("/v1/questions/" + question + "/trace").json().get("events").valueStream()
-                .map(e -> e.get("type").asString()).toList();
+        return api.get("/v1/questions/" + question + "/trace")
+                .json()
+                .get("events")
+                .valueStream()
+                .map(e -> e.get("type").asString())
+                .toList();
     }
 
     private static void sleep() {

@@ -22,6 +22,5 @@ public @interface QuestionControllerBeans {
 
     @TestConfiguration(proxyBeanMethods = false)
     @EnableConfigurationProperties({QuestionSettings.class})
-    class Settings {
-    }
+    class Settings {}
 }

@@ -52,14 +52,19 @@ class QuestionControllerTest {
 
     @Autowired
     MockMvcTester mvc;
+
     @Autowired
     QuestionIntake intake;
+
     @Autowired
     QuestionStore store;
+
     @Autowired
     QuestionEvents events;
+
     @Autowired
     LlmUsage usage;
+
     @Autowired
     CurrentTenant tenant;
 
@@ -101,8 +106,14 @@ class QuestionControllerTest {
         assertThat(answer.path("links").path("events").asString()).isEqualTo("/v1/questions/" + id + "/events");
         ArgumentCaptor<AskRequest> sent = ArgumentCaptor.forClass(AskRequest.class);
         verify(intake).ask(sent.capture());
-        assertThat(sent.getValue()).isEqualTo(new AskRequest(List.of(document), "When does the ferry leave?", "rag",
-                List.of("at noon", "at dusk"), Map.of("k", 7), 60));
+        assertThat(sent.getValue())
+                .isEqualTo(new AskRequest(
+                        List.of(document),
+                        "When does the ferry leave?",
+                        "rag",
+                        List.of("at noon", "at dusk"),
+                        Map.of("k", 7),
+                        60));
     }
 
     @Test
@@ -120,9 +131,15 @@ class QuestionControllerTest {
 
     @Test
     void documentIdsThatAreNotUuidsNameTheirIndex() {
-        assertProblem(mvc.post().uri("/v1/questions").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"documentIds\": [\"" + document + "\", \"chapter-2\"], \"question\": \"q\"}").exchange(), 400,
-                "malformed-request", "documentIds[1]");
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/questions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"documentIds\": [\"" + document + "\", \"chapter-2\"], \"question\": \"q\"}")
+                        .exchange(),
+                400,
+                "malformed-request",
+                "documentIds[1]");
         verifyNoInteractions(intake);
     }
 
@@ -133,8 +150,14 @@ class QuestionControllerTest {
         assertProblem(mvc.get().uri("/v1/questions/{id}", id).exchange(), 404, "not-found", null);
         assertProblem(mvc.get().uri("/v1/questions/{id}/trace", id).exchange(), 404, "not-found", null);
         // The stream produces only text/event-stream; the problem must still be problem+json, not a 406.
-        assertProblem(mvc.get().uri("/v1/questions/{id}/events", id).accept(MediaType.TEXT_EVENT_STREAM).exchange(), 404,
-                "not-found", null);
+        assertProblem(
+                mvc.get()
+                        .uri("/v1/questions/{id}/events", id)
+                        .accept(MediaType.TEXT_EVENT_STREAM)
+                        .exchange(),
+                404,
+                "not-found",
+                null);
 
         verify(store, never()).trace(any(), anyInt());
         verifyNoInteractions(events);
@@ -149,8 +172,14 @@ class QuestionControllerTest {
             return emitter;
         });
 
-        mvc.get().uri("/v1/questions/{id}/events", id).header("Last-Event-ID", "7").exchange();
-        mvc.get().uri("/v1/questions/{id}/events", id).header("Last-Event-ID", "7; DROP").exchange();
+        mvc.get()
+                .uri("/v1/questions/{id}/events", id)
+                .header("Last-Event-ID", "7")
+                .exchange();
+        mvc.get()
+                .uri("/v1/questions/{id}/events", id)
+                .header("Last-Event-ID", "7; DROP")
+                .exchange();
 
         verify(events).stream(id, 7, Duration.ofMinutes(15));
         verify(events).stream(id, 0, Duration.ofMinutes(15));
@@ -158,10 +187,13 @@ class QuestionControllerTest {
 
     @Test
     void retryingAQuestionThatIsNotFailedIs409NamingItsStateAndTheStateRetryNeeds() {
-        doThrow(new IllegalTransitionException("Question", id, QuestionStatus.DONE, "retry", EnumSet.of(QuestionStatus.FAILED)))
-                .when(intake).retry(id);
+        doThrow(new IllegalTransitionException(
+                        "Question", id, QuestionStatus.DONE, "retry", EnumSet.of(QuestionStatus.FAILED)))
+                .when(intake)
+                .retry(id);
 
-        JsonNode problem = assertProblem(mvc.post().uri("/v1/questions/{id}/retry", id).exchange(), 409, "illegal-transition", null);
+        JsonNode problem = assertProblem(
+                mvc.post().uri("/v1/questions/{id}/retry", id).exchange(), 409, "illegal-transition", null);
 
         assertThat(problem.path("title").asString()).isEqualTo("Question cannot retry now");
         assertThat(problem.path("state").asString()).isEqualTo("DONE");
@@ -172,10 +204,13 @@ class QuestionControllerTest {
     @Test
     void aRetryThatLostARaceIs409AndAnUnknownOne404() {
         UUID absent = UUID.randomUUID();
-        doThrow(new OptimisticLockingFailureException("version 3 is gone")).when(intake).retry(id);
+        doThrow(new OptimisticLockingFailureException("version 3 is gone"))
+                .when(intake)
+                .retry(id);
         doThrow(ApiProblem.notFound("Question", absent)).when(intake).retry(absent);
 
-        JsonNode raced = assertProblem(mvc.post().uri("/v1/questions/{id}/retry", id).exchange(), 409, "concurrent-update", null);
+        JsonNode raced = assertProblem(
+                mvc.post().uri("/v1/questions/{id}/retry", id).exchange(), 409, "concurrent-update", null);
         assertProblem(mvc.post().uri("/v1/questions/{id}/retry", absent).exchange(), 404, "not-found", null);
 
         assertThat(raced.path("detail").asString()).doesNotContain("version 3");
@@ -193,20 +228,59 @@ class QuestionControllerTest {
     }
 
     private MvcTestResult ask(String more) {
-        return mvc.post().uri("/v1/questions").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"documentIds\": [\"" + document + "\"], \"question\": \"When does the ferry leave?\", " + more + "}")
+        return mvc.post()
+                .uri("/v1/questions")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"documentIds\": [\"" + document + "\"], \"question\": \"When does the ferry leave?\", "
+                        + more + "}")
                 .exchange();
     }
 
     private StoredQuestion queued() {
-        return new StoredQuestion(id, TENANT, List.of(document), "When does the ferry leave?", "extractive", null, Map.of(),
-                QuestionStatus.QUEUED, null, null, null, null, null, false, null, ASKED, null, null, null, null);
+        return new StoredQuestion(
+                id,
+                TENANT,
+                List.of(document),
+                "When does the ferry leave?",
+                "extractive",
+                null,
+                Map.of(),
+                QuestionStatus.QUEUED,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                ASKED,
+                null,
+                null,
+                null,
+                null);
     }
 
     private StoredQuestion done() {
-        return new StoredQuestion(id, TENANT, List.of(document), "When does the ferry leave?", "rag", List.of("at noon", "at dusk"),
-                Map.of("k", 7), QuestionStatus.DONE, "at noon", "generated", 0, 0.75,
-                List.of(new Citation(document, 10, 24, "leaves at noon", null)), false, null, ASKED, ASKED.plusMillis(1_000),
-                ASKED.plusMillis(3_500), null, null);
+        return new StoredQuestion(
+                id,
+                TENANT,
+                List.of(document),
+                "When does the ferry leave?",
+                "rag",
+                List.of("at noon", "at dusk"),
+                Map.of("k", 7),
+                QuestionStatus.DONE,
+                "at noon",
+                "generated",
+                0,
+                0.75,
+                List.of(new Citation(document, 10, 24, "leaves at noon", null)),
+                false,
+                null,
+                ASKED,
+                ASKED.plusMillis(1_000),
+                ASKED.plusMillis(3_500),
+                null,
+                null);
     }
 }

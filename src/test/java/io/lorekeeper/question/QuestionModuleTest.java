@@ -39,18 +39,25 @@ class QuestionModuleTest {
 
     @Autowired
     QuestionRepository questions;
+
     @Autowired
     QuestionStore store;
+
     @Autowired
     DeletedDocuments listener;
+
     @Autowired
     JsonMapper json;
+
     @Autowired
     ApplicationContext context;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     TransactionTemplate transaction;
+
     @Autowired
     ApplicationEventPublisher events;
 
@@ -63,27 +70,36 @@ class QuestionModuleTest {
         UUID elsewhere = ask(UUID.randomUUID());
         UUID otherTenants = UUID.randomUUID();
         UUID otherTenant = UUID.randomUUID();
-        jdbc.sql("INSERT INTO tenant (id, name) VALUES (?, ?)").params(otherTenant, "module-test-" + otherTenant).update();
+        jdbc.sql("INSERT INTO tenant (id, name) VALUES (?, ?)")
+                .params(otherTenant, "module-test-" + otherTenant)
+                .update();
         tenants.add(otherTenant);
-        questions.save(Question.ask(otherTenants, otherTenant, List.of(deleted), "Who?", "rag", null, json.valueToTree(Map.of())));
+        questions.save(Question.ask(
+                otherTenants, otherTenant, List.of(deleted), "Who?", "rag", null, json.valueToTree(Map.of())));
         DocumentDeleted event = new DocumentDeleted(deleted, CurrentTenant.DEFAULT);
 
         scenario.publish(event)
-                .andWaitForStateChange(() -> questions.findById(waiting).orElseThrow(), q -> q.status() == QuestionStatus.FAILED)
+                .andWaitForStateChange(
+                        () -> questions.findById(waiting).orElseThrow(), q -> q.status() == QuestionStatus.FAILED)
                 .andVerify(q -> {
                     assertThat(q.failureReason()).isEqualTo("document " + deleted + " was deleted");
                     assertThat(store.trace(waiting, 0)).singleElement().satisfies(e -> {
                         assertThat(e.type()).isEqualTo("status");
-                        assertThat(json.valueToTree(e.payload()).get("status").asString()).isEqualTo("FAILED");
+                        assertThat(json.valueToTree(e.payload()).get("status").asString())
+                                .isEqualTo("FAILED");
                     });
                 });
         assertThat(status(running)).as("a running question is left to its job").isEqualTo(QuestionStatus.RUNNING);
         assertThat(status(elsewhere)).isEqualTo(QuestionStatus.QUEUED);
-        assertThat(questions.findById(otherTenants).orElseThrow().status()).as("ids are per tenant").isEqualTo(QuestionStatus.QUEUED);
+        assertThat(questions.findById(otherTenants).orElseThrow().status())
+                .as("ids are per tenant")
+                .isEqualTo(QuestionStatus.QUEUED);
 
         long version = questions.findById(waiting).orElseThrow().version();
         listener.on(event); // handed over again, as after a restart
-        assertThat(questions.findById(waiting).orElseThrow().version()).as("a second delivery changes nothing").isEqualTo(version);
+        assertThat(questions.findById(waiting).orElseThrow().version())
+                .as("a second delivery changes nothing")
+                .isEqualTo(version);
         assertThat(store.trace(waiting, 0)).hasSize(1);
     }
 
@@ -91,23 +107,34 @@ class QuestionModuleTest {
     void theEventIsStoredWithTheTransactionThatPublishesItUntilTheListenerHasHandledIt() {
         UUID deleted = UUID.randomUUID();
         UUID waiting = ask(deleted);
-        String pending = "SELECT count(*) FROM event_publication WHERE completion_date IS NULL AND serialized_event LIKE ?";
+        String pending =
+                "SELECT count(*) FROM event_publication WHERE completion_date IS NULL AND serialized_event LIKE ?";
 
         transaction.executeWithoutResult(status -> {
             events.publishEvent(new DocumentDeleted(deleted, CurrentTenant.DEFAULT));
             // what a restart hands to the listener again, should the process stop before it has run
-            assertThat(jdbc.sql(pending).param("%" + deleted + "%").query(Long.class).single()).isEqualTo(1);
+            assertThat(jdbc.sql(pending)
+                            .param("%" + deleted + "%")
+                            .query(Long.class)
+                            .single())
+                    .isEqualTo(1);
         });
 
         await().atMost(Duration.ofSeconds(30)).until(() -> status(waiting) == QuestionStatus.FAILED);
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> jdbc.sql(pending).param("%" + deleted + "%").query(Long.class).single() == 0);
+                .until(() -> jdbc.sql(pending)
+                                .param("%" + deleted + "%")
+                                .query(Long.class)
+                                .single()
+                        == 0);
     }
 
     @Test
     void modulesThatUseQuestionsAreNotStarted() {
         assertThat(context.containsBean("questionStore")).isTrue();
-        assertThat(context.containsBean("evaluationStore")).as("evaluations ask questions; they are not started").isFalse();
+        assertThat(context.containsBean("evaluationStore"))
+                .as("evaluations ask questions; they are not started")
+                .isFalse();
     }
 
     private final List<UUID> asked = new java.util.ArrayList<>();
@@ -119,14 +146,24 @@ class QuestionModuleTest {
      */
     @AfterEach
     void forgetTheQuestions() {
-        jdbc.sql("DELETE FROM question WHERE id = ANY(?)").param(asked.toArray(UUID[]::new)).update();
-        jdbc.sql("DELETE FROM tenant WHERE id = ANY(?)").param(tenants.toArray(UUID[]::new)).update();
+        jdbc.sql("DELETE FROM question WHERE id = ANY(?)")
+                .param(asked.toArray(UUID[]::new))
+                .update();
+        jdbc.sql("DELETE FROM tenant WHERE id = ANY(?)")
+                .param(tenants.toArray(UUID[]::new))
+                .update();
     }
 
     private UUID ask(UUID... documents) {
         UUID id = UUID.randomUUID();
         asked.add(id);
-        questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(documents), "When does the ferry leave?", "rag", null,
+        questions.save(Question.ask(
+                id,
+                CurrentTenant.DEFAULT,
+                List.of(documents),
+                "When does the ferry leave?",
+                "rag",
+                null,
                 json.valueToTree(Map.of())));
         return id;
     }

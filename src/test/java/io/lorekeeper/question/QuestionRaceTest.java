@@ -12,9 +12,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,23 +44,31 @@ import tools.jackson.databind.json.JsonMapper;
 @IntegrationTest
 class QuestionRaceTest {
 
-    private static final StrategyResult FIRST = new StrategyResult("at noon", StrategyResult.GENERATED, List.of(), 0.9, null, false);
-    private static final StrategyResult SECOND = new StrategyResult("at dusk", StrategyResult.GENERATED, List.of(), 0.4, null, false);
+    private static final StrategyResult FIRST =
+            new StrategyResult("at noon", StrategyResult.GENERATED, List.of(), 0.9, null, false);
+    private static final StrategyResult SECOND =
+            new StrategyResult("at dusk", StrategyResult.GENERATED, List.of(), 0.4, null, false);
 
     @Autowired
     QuestionRepository questions;
     // not the common pool: on a two-core machine it runs one task at a time, and the racers wait for each other
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
     @Autowired
     QuestionStore store;
+
     @Autowired
     TransactionTemplate transaction;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     JsonMapper json;
+
     @Autowired
     Api api;
+
     @Autowired
     ScriptedStrategy scripted;
 
@@ -70,25 +78,30 @@ class QuestionRaceTest {
         CountDownLatch bothLoaded = new CountDownLatch(2);
         CountDownLatch firstCommitted = new CountDownLatch(1);
 
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> {
-            transaction.executeWithoutResult(status -> {
-                Question q = questions.findById(id).orElseThrow();
-                bothLoaded.countDown();
-                await(bothLoaded);
-                q.complete(FIRST);
-            });
-            firstCommitted.countDown();
-        }, threads);
-        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> transaction.executeWithoutResult(status -> {
-            Question q = questions.findById(id).orElseThrow();
-            bothLoaded.countDown();
-            await(firstCommitted);
-            assertThat(q.status()).as("it still sees the state it read").isEqualTo(QuestionStatus.RUNNING);
-            q.complete(SECOND); // legal on the state it read: only the version tells it is stale
-        }), threads);
+        CompletableFuture<Void> first = CompletableFuture.runAsync(
+                () -> {
+                    transaction.executeWithoutResult(status -> {
+                        Question q = questions.findById(id).orElseThrow();
+                        bothLoaded.countDown();
+                        await(bothLoaded);
+                        q.complete(FIRST);
+                    });
+                    firstCommitted.countDown();
+                },
+                threads);
+        CompletableFuture<Void> second = CompletableFuture.runAsync(
+                () -> transaction.executeWithoutResult(status -> {
+                    Question q = questions.findById(id).orElseThrow();
+                    bothLoaded.countDown();
+                    await(firstCommitted);
+                    assertThat(q.status()).as("it still sees the state it read").isEqualTo(QuestionStatus.RUNNING);
+                    q.complete(SECOND); // legal on the state it read: only the version tells it is stale
+                }),
+                threads);
 
         first.get(30, TimeUnit.SECONDS);
-        assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(ObjectOptimisticLockingFailureException.class);
+        assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(stored(id)).isEqualTo("DONE at noon v2");
     }
 
@@ -99,21 +112,27 @@ class QuestionRaceTest {
         CountDownLatch winnerCommitted = new CountDownLatch(1);
         AtomicInteger loserAttempts = new AtomicInteger();
 
-        CompletableFuture<Void> loser = CompletableFuture.runAsync(() -> store.change(id, q -> {
-            loserAttempts.incrementAndGet();
-            loserLoaded.countDown();
-            await(winnerCommitted);
-            q.complete(SECOND);
-        }), threads);
+        CompletableFuture<Void> loser = CompletableFuture.runAsync(
+                () -> store.change(id, q -> {
+                    loserAttempts.incrementAndGet();
+                    loserLoaded.countDown();
+                    await(winnerCommitted);
+                    q.complete(SECOND);
+                }),
+                threads);
         await(loserLoaded);
         store.change(id, q -> q.complete(FIRST));
         winnerCommitted.countDown();
 
-        assertThatThrownBy(() -> loser.get(30, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(IllegalTransitionException.class, e -> {
-            assertThat(e.state()).isEqualTo("DONE");
-            assertThat(e.transition()).isEqualTo("complete");
-        });
-        assertThat(loserAttempts).as("the conflict, then the fresh read that refuses").hasValue(2);
+        assertThatThrownBy(() -> loser.get(30, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOfSatisfying(IllegalTransitionException.class, e -> {
+                    assertThat(e.state()).isEqualTo("DONE");
+                    assertThat(e.transition()).isEqualTo("complete");
+                });
+        assertThat(loserAttempts)
+                .as("the conflict, then the fresh read that refuses")
+                .hasValue(2);
         assertThat(stored(id)).isEqualTo("DONE at noon v2");
     }
 
@@ -125,12 +144,14 @@ class QuestionRaceTest {
         AtomicInteger loserAttempts = new AtomicInteger();
 
         // one replica records the memories it runs without while another (a revived job) starts it again
-        CompletableFuture<Void> loser = CompletableFuture.runAsync(() -> store.change(id, q -> {
-            loserAttempts.incrementAndGet();
-            loserLoaded.countDown();
-            await(winnerCommitted);
-            q.degrade(json.valueToTree(List.of(Map.of("stage", "memos"))));
-        }), threads);
+        CompletableFuture<Void> loser = CompletableFuture.runAsync(
+                () -> store.change(id, q -> {
+                    loserAttempts.incrementAndGet();
+                    loserLoaded.countDown();
+                    await(winnerCommitted);
+                    q.degrade(json.valueToTree(List.of(Map.of("stage", "memos"))));
+                }),
+                threads);
         await(loserLoaded);
         java.time.Instant before = questions.findById(id).orElseThrow().startedAt();
         store.change(id, Question::start);
@@ -141,15 +162,25 @@ class QuestionRaceTest {
         assertThat(loserAttempts).hasValue(2);
         assertThat(q.version()).isEqualTo(3L);
         assertThat(q.startedAt()).as("the winner's restart is kept").isAfter(before);
-        assertThat(q.degraded().get(0).get("stage").asString()).as("and so is the loser's change").isEqualTo("memos");
+        assertThat(q.degraded().get(0).get("stage").asString())
+                .as("and so is the loser's change")
+                .isEqualTo("memos");
     }
 
     @Test
     void ofTwoRetriesOfOneFailedQuestionRacingOverHttpOneIsAcceptedAndTheOtherRefused() throws Exception {
-        UUID doc = api.ingest(aText("The bell of Dunmore rang eleven times at the wedding of Ailsa Grant.").build());
-        scripted.script(context -> new StrategyResult("eleven times", StrategyResult.GENERATED, List.of(), 0.9, null, false));
+        UUID doc = api.ingest(aText("The bell of Dunmore rang eleven times at the wedding of Ailsa Grant.")
+                .build());
+        scripted.script(
+                context -> new StrategyResult("eleven times", StrategyResult.GENERATED, List.of(), 0.9, null, false));
         UUID id = UUID.randomUUID();
-        questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(doc), "How often did the bell ring?", "test-scripted", null,
+        questions.save(Question.ask(
+                id,
+                CurrentTenant.DEFAULT,
+                List.of(doc),
+                "How often did the bell ring?",
+                "test-scripted",
+                null,
                 json.valueToTree(Map.of())));
         store.change(id, q -> q.fail("the model endpoint timed out"));
 
@@ -167,9 +198,12 @@ class QuestionRaceTest {
         }
 
         assertThat(responses).extracting(Response::status).containsExactlyInAnyOrder(202, 409);
-        Response refused = responses.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+        Response refused =
+                responses.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
         // refused by the state it read after the winner committed, or by the version when both read FAILED
-        assertThat(refused.json().get("type").asString()).as(refused.body()).matches(".*/(illegal-transition|concurrent-update)");
+        assertThat(refused.json().get("type").asString())
+                .as(refused.body())
+                .matches(".*/(illegal-transition|concurrent-update)");
         JsonNode done = api.awaitQuestion(id, Duration.ofSeconds(30));
         assertThat(done.get("status").asString()).isEqualTo("DONE");
         assertThat(done.get("answer").asString()).isEqualTo("eleven times");
@@ -189,15 +223,23 @@ class QuestionRaceTest {
 
     private UUID running() {
         UUID id = UUID.randomUUID();
-        questions.save(Question.ask(id, CurrentTenant.DEFAULT, List.of(UUID.randomUUID()), "When does the ferry leave?", "rag",
-                null, json.valueToTree(Map.of())));
+        questions.save(Question.ask(
+                id,
+                CurrentTenant.DEFAULT,
+                List.of(UUID.randomUUID()),
+                "When does the ferry leave?",
+                "rag",
+                null,
+                json.valueToTree(Map.of())));
         store.change(id, Question::start);
         return id;
     }
 
     private String stored(UUID id) {
-        return jdbc.sql("SELECT status || ' ' || answer || ' v' || version FROM question WHERE id = ?").param(id)
-                .query(String.class).single();
+        return jdbc.sql("SELECT status || ' ' || answer || ' v' || version FROM question WHERE id = ?")
+                .param(id)
+                .query(String.class)
+                .single();
     }
 
     private static void await(CountDownLatch latch) {

@@ -19,8 +19,8 @@ class QuestionTransitionsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final UUID DOC = UUID.randomUUID();
-    private static final StrategyResult RESULT = new StrategyResult("noon", StrategyResult.GENERATED,
-            List.of(Citation.of(DOC, 4, 8, "noon")), 0.8, null, true);
+    private static final StrategyResult RESULT = new StrategyResult(
+            "noon", StrategyResult.GENERATED, List.of(Citation.of(DOC, 4, 8, "noon")), 0.8, null, true);
 
     @Test
     void aQuestionRunsFromQueuedToDone() {
@@ -92,7 +92,9 @@ class QuestionTransitionsTest {
         refuses(done, "retry", Question::retry);
         refuses(done, "wait for memories", q -> q.waitFor(JSON.valueToTree(List.of())));
         assertThat(done.status()).isEqualTo(QuestionStatus.DONE);
-        assertThat(done.answer()).as("the refused changes left the answer alone").isEqualTo("noon");
+        assertThat(done.answer())
+                .as("the refused changes left the answer alone")
+                .isEqualTo("noon");
 
         Question failed = queued();
         failed.fail("no such memory");
@@ -128,13 +130,22 @@ class QuestionTransitionsTest {
 
     private static void refuses(Question q, String transition, Consumer<Question> change) {
         QuestionStatus before = q.status();
-        assertThatThrownBy(() -> change.accept(q)).as(transition + " from " + before)
-                .isInstanceOfSatisfying(IllegalTransitionException.class, e -> assertThat(e.transition()).isEqualTo(transition));
+        assertThatThrownBy(() -> change.accept(q))
+                .as(transition + " from " + before)
+                .isInstanceOfSatisfying(
+                        IllegalTransitionException.class,
+                        e -> assertThat(e.transition()).isEqualTo(transition));
         assertThat(q.status()).isEqualTo(before);
     }
 
     private static Question queued() {
-        return Question.ask(UUID.randomUUID(), UUID.randomUUID(), List.of(DOC), "When does the ferry leave?", "rag", null,
+        return Question.ask(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                List.of(DOC),
+                "When does the ferry leave?",
+                "rag",
+                null,
                 JSON.valueToTree(java.util.Map.of("k", 5)));
     }
 }

@@ -37,8 +37,10 @@ class QuestionWallTimeTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedStrategy scripted;
+
     @Autowired
     TestClock clock;
 
@@ -46,7 +48,9 @@ class QuestionWallTimeTest {
 
     @BeforeAll
     void ingest() {
-        document = api.ingest(aText("The bothy at Corrour " + UUID.randomUUID() + " sleeps eight walkers on wooden boards.").build());
+        document = api.ingest(
+                aText("The bothy at Corrour " + UUID.randomUUID() + " sleeps eight walkers on wooden boards.")
+                        .build());
     }
 
     @AfterEach
@@ -78,24 +82,40 @@ class QuestionWallTimeTest {
             }
             return new StrategyResult("finished every step", StrategyResult.GENERATED, List.of(), 0.5, null, false);
         });
-        Api.Response asked = api.post("/v1/questions", Map.of("documentIds", List.of(document), "question", "How many sleep there?",
-                "strategy", "test-scripted"));
+        Api.Response asked = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(document),
+                        "question",
+                        "How many sleep there?",
+                        "strategy",
+                        "test-scripted"));
         UUID id = UUID.fromString(asked.json().get("id").asString());
         api.awaitQuestionStatus(id, "RUNNING", Duration.ofSeconds(30));
 
         step.release();
-        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS)).as("just started").isFalse();
+        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS))
+                .as("just started")
+                .isFalse();
         clock.advance(Duration.ofMinutes(9).plusSeconds(50));
         step.release();
-        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS)).as("9 min 50 s in: within the limit").isFalse();
+        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS))
+                .as("9 min 50 s in: within the limit")
+                .isFalse();
         clock.advance(Duration.ofSeconds(11));
         step.release();
-        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS)).as("10 min 1 s in: past the limit").isTrue();
+        assertThat(cancelledBeforeStep.poll(30, TimeUnit.SECONDS))
+                .as("10 min 1 s in: past the limit")
+                .isTrue();
 
         JsonNode failed = api.awaitQuestion(id, Duration.ofSeconds(30));
         assertThat(failed.get("status").asString()).isEqualTo("FAILED");
-        assertThat(failed.get("failureReason").asString()).isEqualTo("stopped: the question ran longer than its wall-time limit");
-        assertThat(failed.path("answer").isMissingNode() || failed.get("answer").isNull()).as(failed.toString()).isTrue();
+        assertThat(failed.get("failureReason").asString())
+                .isEqualTo("stopped: the question ran longer than its wall-time limit");
+        assertThat(failed.path("answer").isMissingNode() || failed.get("answer").isNull())
+                .as(failed.toString())
+                .isTrue();
         List<JsonNode> statuses = new ArrayList<>();
         api.get("/v1/questions/" + id + "/trace").json().get("events").forEach(e -> {
             if (e.get("type").asString().equals("status")) {
@@ -116,7 +136,8 @@ class QuestionWallTimeTest {
             return new StrategyResult("done in time", StrategyResult.GENERATED, List.of(), 0.5, null, false);
         });
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(document), "question", "Is there a stove?", "strategy", "test-scripted"));
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(document), "question", "Is there a stove?", "strategy", "test-scripted"));
 
         assertThat(answer.get("status").asString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("done in time");

@@ -32,6 +32,7 @@ class RateLimitRequeueTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -42,8 +43,9 @@ class RateLimitRequeueTest {
         UUID doc = ingest("The Corryvreckan whirlpool " + UUID.randomUUID() + " roars loudest on a spring flood tide.");
         fake.onTask("rag/answer", tooManyRequests(600));
 
-        Api.Response asked = api.post("/v1/questions", Map.of("documentIds", List.of(doc), "question", "When does it roar loudest?",
-                "strategy", "rag"));
+        Api.Response asked = api.post(
+                "/v1/questions",
+                Map.of("documentIds", List.of(doc), "question", "When does it roar loudest?", "strategy", "rag"));
         UUID id = UUID.fromString(asked.json().get("id").asString());
 
         // back in the queue, with its job due when the endpoint asked (not picked, not retried in-process)
@@ -51,8 +53,10 @@ class RateLimitRequeueTest {
         assertThat(secondsUntilDue(id)).isBetween(590.0, 601.0);
         JsonNode queued = api.get("/v1/questions/" + id).json();
         assertThat(queued.get("status").asString()).isEqualTo("QUEUED");
-        assertThat(queued.path("timings").path("startedAt").isNull() || queued.path("timings").path("startedAt").isMissingNode())
-                .as(queued.toString()).isTrue();
+        assertThat(queued.path("timings").path("startedAt").isNull()
+                        || queued.path("timings").path("startedAt").isMissingNode())
+                .as(queued.toString())
+                .isTrue();
         JsonNode requeued = events(id, "requeued").getFirst();
         assertThat(requeued.get("afterSeconds").asLong()).isEqualTo(600);
         assertThat(requeued.get("reason").asString()).contains("rate limited").contains("600 s");
@@ -62,18 +66,30 @@ class RateLimitRequeueTest {
                 {"answer": "on a spring flood tide", "confidence": 0.8, "choice": null,
                  "evidence": [{"passage": 1, "quote": "roars loudest on a spring flood tide"}]}"""));
         jdbc.sql("UPDATE scheduled_tasks SET execution_time = now() WHERE task_name = ? AND task_instance = ?")
-                .params(AnswerJob.TASK, id.toString()).update();
+                .params(AnswerJob.TASK, id.toString())
+                .update();
 
         JsonNode done = api.awaitQuestion(id, Duration.ofSeconds(60));
         assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("DONE");
         assertThat(done.get("answer").asString()).isEqualTo("on a spring flood tide");
-        assertThat(done.get("citations").get(0).get("quote").asString()).isEqualTo("roars loudest on a spring flood tide");
-        assertThat(jdbc.sql("SELECT outcome FROM llm_call WHERE question_id = ? ORDER BY id").param(id).query(String.class).list())
+        assertThat(done.get("citations").get(0).get("quote").asString())
+                .isEqualTo("roars loudest on a spring flood tide");
+        assertThat(jdbc.sql("SELECT outcome FROM llm_call WHERE question_id = ? ORDER BY id")
+                        .param(id)
+                        .query(String.class)
+                        .list())
                 .containsExactly("rate_limited", "ok");
         List<String> trace = new ArrayList<>();
-        api.get("/v1/questions/" + id + "/trace").json().get("events").forEach(e -> trace.add(e.get("type").asString()
-                + (e.get("type").asString().equals("status") ? ":" + e.get("payload").get("status").asString() : "")));
-        assertThat(trace).startsWith("status:RUNNING").containsSubsequence("status:RUNNING", "requeued", "status:RUNNING", "status:DONE")
+        api.get("/v1/questions/" + id + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> trace.add(e.get("type").asString()
+                        + (e.get("type").asString().equals("status")
+                                ? ":" + e.get("payload").get("status").asString()
+                                : "")));
+        assertThat(trace)
+                .startsWith("status:RUNNING")
+                .containsSubsequence("status:RUNNING", "requeued", "status:RUNNING", "status:DONE")
                 .endsWith("status:DONE");
         assertThat(trace.stream().filter(t -> t.equals("requeued"))).hasSize(1);
     }
@@ -83,7 +99,10 @@ class RateLimitRequeueTest {
         return jdbc.sql("""
                 SELECT extract(epoch FROM execution_time - now()) FROM scheduled_tasks
                 WHERE task_name = ? AND task_instance = ? AND NOT picked""")
-                .params(AnswerJob.TASK, id.toString()).query(Double.class).optional().orElse(null);
+                .params(AnswerJob.TASK, id.toString())
+                .query(Double.class)
+                .optional()
+                .orElse(null);
     }
 
     private List<JsonNode> events(UUID question, String type) {

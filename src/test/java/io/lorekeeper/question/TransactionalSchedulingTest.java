@@ -34,18 +34,25 @@ class TransactionalSchedulingTest {
 
     @Autowired
     QuestionRepository questions;
+
     @Autowired
     AnswerScheduler scheduler;
+
     @Autowired
     TransactionTemplate transaction;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     JsonMapper json;
+
     @Autowired
     Api api;
+
     @Autowired
     ScriptedStrategy scripted;
+
     @Value("${db-scheduler.polling-interval}")
     Duration pollingInterval;
 
@@ -63,10 +70,11 @@ class TransactionalSchedulingTest {
 
         UUID failing = UUID.randomUUID();
         assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
-            questions.save(question(failing));
-            scheduler.schedule(failing);
-            throw new IllegalStateException("the request failed after scheduling");
-        })).hasMessageContaining("after scheduling");
+                    questions.save(question(failing));
+                    scheduler.schedule(failing);
+                    throw new IllegalStateException("the request failed after scheduling");
+                }))
+                .hasMessageContaining("after scheduling");
         assertThat(jobs(failing)).isZero();
         assertThat(questions.existsById(failing)).isFalse();
     }
@@ -74,7 +82,8 @@ class TransactionalSchedulingTest {
     @Test
     void schedulingOutsideATransactionIsRefused() {
         UUID id = UUID.randomUUID();
-        assertThatThrownBy(() -> scheduler.schedule(id)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> scheduler.schedule(id))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("in the transaction");
         assertThat(jobs(id)).isZero();
     }
@@ -82,17 +91,29 @@ class TransactionalSchedulingTest {
     @Test
     void aCommittedQuestionIsPickedUpWithoutWaitingForThePoll() {
         UUID doc = api.ingest(aText("The ferry to Lismore leaves Oban at noon.").build());
-        scripted.script(context -> new StrategyResult("at noon", StrategyResult.GENERATED, List.of(), 0.9, null, false));
+        scripted.script(
+                context -> new StrategyResult("at noon", StrategyResult.GENERATED, List.of(), 0.9, null, false));
         List<Long> pickupMillis = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            var answered = api.ask(Map.of("question", "When does the ferry leave? " + i, "documentIds", List.of(doc),
-                    "strategy", "test-scripted"));
-            assertThat(answered.get("status").asString()).as(answered.toString()).isEqualTo("DONE");
+            var answered = api.ask(Map.of(
+                    "question",
+                    "When does the ferry leave? " + i,
+                    "documentIds",
+                    List.of(doc),
+                    "strategy",
+                    "test-scripted"));
+            assertThat(answered.get("status").asString())
+                    .as(answered.toString())
+                    .isEqualTo("DONE");
             UUID id = UUID.fromString(answered.get("id").asString());
-            pickupMillis.add(jdbc.sql("SELECT (extract(epoch FROM started_at - created_at) * 1000)::bigint FROM question WHERE id = ?")
-                    .param(id).query(Long.class).single());
+            pickupMillis.add(jdbc.sql(
+                            "SELECT (extract(epoch FROM started_at - created_at) * 1000)::bigint FROM question WHERE id = ?")
+                    .param(id)
+                    .query(Long.class)
+                    .single());
         }
-        System.out.println("pickup delays (ms), polling interval " + pollingInterval.toMillis() + " ms: " + pickupMillis);
+        System.out.println(
+                "pickup delays (ms), polling interval " + pollingInterval.toMillis() + " ms: " + pickupMillis);
         List<Long> sorted = pickupMillis.stream().sorted().toList();
         long median = sorted.get(sorted.size() / 2);
         // Waiting for the poll would put the median near half the interval (and most pickups past a
@@ -101,12 +122,20 @@ class TransactionalSchedulingTest {
     }
 
     private Question question(UUID id) {
-        return Question.ask(id, CurrentTenant.DEFAULT, List.of(UUID.randomUUID()), "Who rang the bell?", "extractive", null,
+        return Question.ask(
+                id,
+                CurrentTenant.DEFAULT,
+                List.of(UUID.randomUUID()),
+                "Who rang the bell?",
+                "extractive",
+                null,
                 json.valueToTree(Map.of()));
     }
 
     private int jobs(UUID id) {
         return jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE task_name = ? AND task_instance = ?")
-                .params(AnswerJob.TASK, id.toString()).query(Integer.class).single();
+                .params(AnswerJob.TASK, id.toString())
+                .query(Integer.class)
+                .single();
     }
 }

@@ -30,7 +30,8 @@ import tools.jackson.databind.JsonNode;
 class DeepSearchTest {
 
     private static final String BRIDGE = "Caroline said her younger brother is called Tobias Wexmoor.";
-    private static final String EVIDENCE = "Tobias Wexmoor bakes rye loaves before dawn in a tiny shop beside the harbour.";
+    private static final String EVIDENCE =
+            "Tobias Wexmoor bakes rye loaves before dawn in a tiny shop beside the harbour.";
     private static final String QUESTION = "What does Caroline's brother do for a living?";
     private static final List<String> OTHERS = List.of(
             "Melanie works as a nurse on the night shift at the city hospital.",
@@ -44,6 +45,7 @@ class DeepSearchTest {
 
     @Autowired
     Api api;
+
     @Autowired
     Retriever retriever;
 
@@ -71,7 +73,9 @@ class DeepSearchTest {
         // the fifth place goes to the best of the rest, which for the second pass is the bridged one
         int k = 5;
         List<String> hybrid = texts(search("hybrid", k));
-        assertThat(hybrid).as("the first pass finds the bridge but not the evidence").anyMatch(t -> t.contains(BRIDGE))
+        assertThat(hybrid)
+                .as("the first pass finds the bridge but not the evidence")
+                .anyMatch(t -> t.contains(BRIDGE))
                 .noneMatch(t -> t.contains(EVIDENCE));
 
         JsonNode deep = search("deep", k);
@@ -85,37 +89,50 @@ class DeepSearchTest {
         List<SearchHit> first = retriever.hybrid(List.of(notes), QUESTION, 1);
         assertThat(first.getFirst().text()).contains(BRIDGE);
 
-        ChunkHit.Key top = new ChunkHit.Key(first.getFirst().documentId(), first.getFirst().chunkOrdinal());
-        List<KeywordTerm> terms = deepSearch.feedbackTerms(List.of(notes), List.of(top), QUESTION,
-                DeepSearch.Settings.DEFAULT);
+        ChunkHit.Key top =
+                new ChunkHit.Key(first.getFirst().documentId(), first.getFirst().chunkOrdinal());
+        List<KeywordTerm> terms =
+                deepSearch.feedbackTerms(List.of(notes), List.of(top), QUESTION, DeepSearch.Settings.DEFAULT);
 
-        assertThat(terms).as("%s", chunkIndex.feedbackLexemes(List.of(notes), List.of(top), QUESTION))
-                .extracting(KeywordTerm::lexeme).contains("tobia", "wexmoor")
-                .as("the query's own terms, and terms of most chunks").doesNotContain("carolin", "brother", "session", "narrat");
+        assertThat(terms)
+                .as("%s", chunkIndex.feedbackLexemes(List.of(notes), List.of(top), QUESTION))
+                .extracting(KeywordTerm::lexeme)
+                .contains("tobia", "wexmoor")
+                .as("the query's own terms, and terms of most chunks")
+                .doesNotContain("carolin", "brother", "session", "narrat");
         assertThat(terms).allSatisfy(t -> assertThat(t.weight()).isEqualTo(DeepSearch.Settings.DEFAULT.termWeight()));
     }
 
     @Test
     void deepHitsAreExactSpansOfTheCanonicalText() {
         for (JsonNode hit : search("deep", 5).get("hits")) {
-            String source = api.get("/v1/documents/" + notes + "/text?start=" + hit.get("start").asInt() + "&end=" + hit.get("end").asInt())
-                    .json().get("text").asString();
+            String source = api.get("/v1/documents/" + notes + "/text?start="
+                            + hit.get("start").asInt() + "&end="
+                            + hit.get("end").asInt())
+                    .json()
+                    .get("text")
+                    .asString();
             assertThat(source).isEqualTo(hit.get("text").asString());
         }
     }
 
     @Autowired
     DeepSearch deepSearch;
+
     @Autowired
     ChunkIndex chunkIndex;
 
     private JsonNode search(String mode, int k) {
-        Response response = api.post("/v1/search", Map.of("documentIds", List.of(notes), "query", QUESTION, "mode", mode, "k", k));
+        Response response =
+                api.post("/v1/search", Map.of("documentIds", List.of(notes), "query", QUESTION, "mode", mode, "k", k));
         assertThat(response.status()).as(response.body()).isEqualTo(200);
         return response.json();
     }
 
     private static List<String> texts(JsonNode response) {
-        return response.get("hits").valueStream().map(h -> h.get("text").asString()).toList();
+        return response.get("hits")
+                .valueStream()
+                .map(h -> h.get("text").asString())
+                .toList();
     }
 }

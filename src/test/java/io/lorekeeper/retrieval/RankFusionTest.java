@@ -15,8 +15,15 @@ class RankFusionTest {
 
     /** A hit of chunk {@code ordinal} in {@code doc}, with a mode-specific score the fusion must ignore. */
     private static SearchHit hit(UUID doc, int ordinal, double score) {
-        return new SearchHit(doc, ordinal, ordinal / 10, ordinal * 100, ordinal * 100 + 99, "chunk " + ordinal,
-                List.of("D1:" + ordinal), score);
+        return new SearchHit(
+                doc,
+                ordinal,
+                ordinal / 10,
+                ordinal * 100,
+                ordinal * 100 + 99,
+                "chunk " + ordinal,
+                List.of("D1:" + ordinal),
+                score);
     }
 
     private static SearchHit hit(int ordinal) {
@@ -112,7 +119,8 @@ class RankFusionTest {
     void truncatesToK() {
         List<SearchHit> ranking = List.of(hit(1), hit(2), hit(3), hit(4), hit(5));
 
-        assertThat(keys(RankFusion.fuse(List.of(ranking), 3))).containsExactly(key(DOC_A, 1), key(DOC_A, 2), key(DOC_A, 3));
+        assertThat(keys(RankFusion.fuse(List.of(ranking), 3)))
+                .containsExactly(key(DOC_A, 1), key(DOC_A, 2), key(DOC_A, 3));
         assertThat(RankFusion.fuse(List.of(ranking), 0)).isEmpty();
         assertThat(RankFusion.fuse(List.of(ranking), 50)).hasSize(5);
     }

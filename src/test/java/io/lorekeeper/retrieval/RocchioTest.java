@@ -39,6 +39,8 @@ class RocchioTest {
 
         assertThat(DeepSearch.rocchio(query, List.of(), 0.5)).containsExactly(0.6f, 0.8f);
         assertThat(DeepSearch.rocchio(query, List.of(new float[] {0, 1}), 0)).containsExactly(0.6f, 0.8f);
-        assertThat(query).as("the query vector is shared through the cache: never modified").containsExactly(3, 4);
+        assertThat(query)
+                .as("the query vector is shared through the cache: never modified")
+                .containsExactly(3, 4);
     }
 }

@@ -44,10 +44,13 @@ class SearchControllerTest {
 
     @Autowired
     MockMvcTester mvc;
+
     @Autowired
     Retriever retriever;
+
     @Autowired
     Documents documents;
+
     @Autowired
     CurrentTenant tenant;
 
@@ -69,16 +72,27 @@ class SearchControllerTest {
         assertProblem(search("\"query\": \"lamp\", \"window\": 11"), 400, "invalid-request", "window");
         assertProblem(search("\"query\": \"lamp\", \"k\": \"ten\""), 400, "malformed-request", "k");
         // JSON null is a missing body to Spring MVC: refused before the controller, naming no field
-        assertProblem(mvc.post().uri("/v1/search").contentType(MediaType.APPLICATION_JSON).content("null").exchange(), 400,
-                "malformed-request", null);
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/search")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("null")
+                        .exchange(),
+                400,
+                "malformed-request",
+                null);
 
         verifyNoInteractions(documents, retriever);
     }
 
     @Test
     void aDocumentThatIsNotReadyIs409NamingDocumentIds() {
-        when(documents.requireReady(TENANT, List.of(document), "documentIds")).thenThrow(ApiProblem.conflict("document-not-ready",
-                "Document not ready", "document " + document + " is INGESTING; wait until it is READY", "documentIds"));
+        when(documents.requireReady(TENANT, List.of(document), "documentIds"))
+                .thenThrow(ApiProblem.conflict(
+                        "document-not-ready",
+                        "Document not ready",
+                        "document " + document + " is INGESTING; wait until it is READY",
+                        "documentIds"));
 
         assertProblem(search("\"query\": \"lamp\""), 409, "document-not-ready", "documentIds");
 
@@ -88,7 +102,8 @@ class SearchControllerTest {
     @Test
     void withoutModeKOrWindowTheSearchIsHybridForTenHitsWithoutContext() {
         when(documents.requireReady(TENANT, List.of(document), "documentIds")).thenReturn(List.of(ready()));
-        when(retriever.search(List.of(document), "lamp", SearchMode.HYBRID, 10)).thenReturn(List.of(hit(1, 0.5, List.of())));
+        when(retriever.search(List.of(document), "lamp", SearchMode.HYBRID, 10))
+                .thenReturn(List.of(hit(1, 0.5, List.of())));
 
         MvcTestResult result = search("\"query\": \"lamp\"");
 
@@ -107,8 +122,10 @@ class SearchControllerTest {
     @Test
     void aWindowAddsTheTextFromTheFirstToTheLastNeighbour() {
         when(documents.requireReady(TENANT, List.of(document), "documentIds")).thenReturn(List.of(ready()));
-        when(retriever.search(List.of(document), "lamp", SearchMode.KEYWORD, 3)).thenReturn(List.of(hit(1, 2.0, List.of("D1:2"))));
-        when(retriever.neighbours(document, 1, 1)).thenReturn(List.of(hit(0, 0, List.of()), hit(1, 0, List.of()), hit(2, 0, List.of())));
+        when(retriever.search(List.of(document), "lamp", SearchMode.KEYWORD, 3))
+                .thenReturn(List.of(hit(1, 2.0, List.of("D1:2"))));
+        when(retriever.neighbours(document, 1, 1))
+                .thenReturn(List.of(hit(0, 0, List.of()), hit(1, 0, List.of()), hit(2, 0, List.of())));
         when(documents.text(document)).thenReturn(TEXT);
 
         MvcTestResult result = search("\"query\": \"lamp\", \"mode\": \"KEYWORD\", \"k\": 3, \"window\": 1");
@@ -124,16 +141,27 @@ class SearchControllerTest {
     }
 
     private MvcTestResult search(String more) {
-        return mvc.post().uri("/v1/search").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"documentIds\": [\"" + document + "\"], " + more + "}").exchange();
+        return mvc.post()
+                .uri("/v1/search")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"documentIds\": [\"" + document + "\"], " + more + "}")
+                .exchange();
     }
 
     private SearchHit hit(int chunk, double score, List<String> turnIds) {
-        return new SearchHit(document, chunk, 0, chunk * 10, chunk * 10 + 10, TEXT.substring(chunk * 10, chunk * 10 + 10), turnIds,
+        return new SearchHit(
+                document,
+                chunk,
+                0,
+                chunk * 10,
+                chunk * 10 + 10,
+                TEXT.substring(chunk * 10, chunk * 10 + 10),
+                turnIds,
                 score);
     }
 
     private DocumentInfo ready() {
-        return new DocumentInfo(document, TENANT, "Chunks", DocumentKind.TEXT, "standard", DocumentStatus.READY, TEXT.length(), 9, 3);
+        return new DocumentInfo(
+                document, TENANT, "Chunks", DocumentKind.TEXT, "standard", DocumentStatus.READY, TEXT.length(), 9, 3);
     }
 }

@@ -20,12 +20,14 @@ import io.lorekeeper.support.IntegrationTest;
 class ZoomOutInPageTest {
 
     /** Long enough that no two turns share a chunk (chunks of turns hold at most 128 tokens). */
-    private static final String PADDING = " We talked about it for a long while that evening, going over every small detail more than"
-            + " once, the way old friends do when neither of them is in any hurry to leave the kitchen table and the tea is still warm."
-            + " Outside the rain kept falling on the garden, the dog slept by the stove, and the radio played quietly in the next room.";
+    private static final String PADDING =
+            " We talked about it for a long while that evening, going over every small detail more than"
+                    + " once, the way old friends do when neither of them is in any hurry to leave the kitchen table and the tea is still warm."
+                    + " Outside the rain kept falling on the garden, the dog slept by the stove, and the radio played quietly in the next room.";
 
     @Autowired
     Api api;
+
     @Autowired
     Retriever retriever;
 
@@ -34,9 +36,20 @@ class ZoomOutInPageTest {
     @BeforeAll
     void ingest() {
         chat = api.ingest(aConversation()
-                .session("9:00 am on 1 May, 2023", "Ann", "First of May, one." + PADDING, "Bo", "First of May, two." + PADDING,
-                        "Ann", "First of May, three." + PADDING)
-                .session("9:00 am on 2 May, 2023", "Bo", "Second of May, one." + PADDING, "Ann", "Second of May, two." + PADDING)
+                .session(
+                        "9:00 am on 1 May, 2023",
+                        "Ann",
+                        "First of May, one." + PADDING,
+                        "Bo",
+                        "First of May, two." + PADDING,
+                        "Ann",
+                        "First of May, three." + PADDING)
+                .session(
+                        "9:00 am on 2 May, 2023",
+                        "Bo",
+                        "Second of May, one." + PADDING,
+                        "Ann",
+                        "Second of May, two." + PADDING)
                 .build());
     }
 
@@ -56,7 +69,8 @@ class ZoomOutInPageTest {
 
         SearchHit firstOfSecondSession = all.get(3);
         assertThat(retriever.neighboursInPage(chat, firstOfSecondSession.chunkOrdinal(), 4))
-                .extracting(SearchHit::turnIds).containsExactly(List.of("D2:1"), List.of("D2:2"));
+                .extracting(SearchHit::turnIds)
+                .containsExactly(List.of("D2:1"), List.of("D2:2"));
         assertThat(retriever.neighboursInPage(chat, 99, 4)).isEmpty();
     }
 }

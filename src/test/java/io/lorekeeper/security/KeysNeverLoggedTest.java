@@ -26,10 +26,12 @@ import io.lorekeeper.support.SecuredIntegrationTest;
 @ExtendWith(OutputCaptureExtension.class)
 class KeysNeverLoggedTest {
 
-    private static final List<String> VERBOSE = List.of("io.lorekeeper", "org.springframework.security", "org.springframework.web");
+    private static final List<String> VERBOSE =
+            List.of("io.lorekeeper", "org.springframework.security", "org.springframework.web");
 
     @Autowired
     Api api;
+
     @Autowired
     LoggingSystem logging;
 
@@ -43,13 +45,29 @@ class KeysNeverLoggedTest {
             Tenancy tenancy = new Tenancy(api);
             tenant = tenancy.tenant("logging");
             second = tenancy.key(tenant.id(), "second", false).get("key").asString();
-            UUID doc = tenant.api().ingest(aText("The quay was rebuilt in granite after the storm of 1881.").build());
-            assertThat(tenant.api().ask(Map.of("documentIds", List.of(doc), "question", "What was the quay rebuilt in?",
-                    "strategy", "extractive")).get("status").asString()).isEqualTo("DONE");
-            assertThat(api.withKey(second).post("/v1/search", Map.of("documentIds", List.of(doc), "query", "granite")).status())
+            UUID doc = tenant.api()
+                    .ingest(aText("The quay was rebuilt in granite after the storm of 1881.")
+                            .build());
+            assertThat(tenant.api()
+                            .ask(Map.of(
+                                    "documentIds",
+                                    List.of(doc),
+                                    "question",
+                                    "What was the quay rebuilt in?",
+                                    "strategy",
+                                    "extractive"))
+                            .get("status")
+                            .asString())
+                    .isEqualTo("DONE");
+            assertThat(api.withKey(second)
+                            .post("/v1/search", Map.of("documentIds", List.of(doc), "query", "granite"))
+                            .status())
                     .isEqualTo(200);
             assertThat(api.withKey(wrong).get("/v1/documents").status()).isEqualTo(401);
-            assertThat(tenancy.admin().delete("/v1/tenants/" + tenant.id() + "/keys/" + tenant.keyId()).status()).isEqualTo(204);
+            assertThat(tenancy.admin()
+                            .delete("/v1/tenants/" + tenant.id() + "/keys/" + tenant.keyId())
+                            .status())
+                    .isEqualTo(204);
             assertThat(tenant.api().get("/v1/documents/" + doc).status()).isEqualTo(401);
         } finally {
             VERBOSE.forEach(name -> logging.setLogLevel(name, null));

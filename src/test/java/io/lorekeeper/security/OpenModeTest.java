@@ -32,28 +32,36 @@ class OpenModeTest {
     @Test
     void theSpecDeclaresTheKeySchemesAndTheRefusalsOfEveryOperation() {
         JsonNode spec = api.get("/v3/api-docs").json();
-        assertThat(spec.at("/components/securitySchemes/apiKey/scheme").asString()).isEqualTo("bearer");
-        assertThat(spec.at("/components/securitySchemes/apiKeyHeader/name").asString()).isEqualTo("X-API-Key");
+        assertThat(spec.at("/components/securitySchemes/apiKey/scheme").asString())
+                .isEqualTo("bearer");
+        assertThat(spec.at("/components/securitySchemes/apiKeyHeader/name").asString())
+                .isEqualTo("X-API-Key");
         java.util.List<String> missing = new java.util.ArrayList<>();
-        spec.get("paths").properties().forEach(path -> path.getValue().properties().forEach(operation -> {
-            for (String status : java.util.List.of("401", "404", "429")) {
-                JsonNode response = operation.getValue().at("/responses/" + status);
-                if (response.has("$ref")) { // a shared response of the platform's (components/responses)
-                    response = spec.at(response.get("$ref").asString().substring(1));
-                }
-                if (!response.at("/content").has("application/problem+json")) {
-                    missing.add(operation.getKey() + " " + path.getKey() + " " + status);
-                }
-            }
-        }));
+        spec.get("paths")
+                .properties()
+                .forEach(path -> path.getValue().properties().forEach(operation -> {
+                    for (String status : java.util.List.of("401", "404", "429")) {
+                        JsonNode response = operation.getValue().at("/responses/" + status);
+                        if (response.has("$ref")) { // a shared response of the platform's (components/responses)
+                            response = spec.at(response.get("$ref").asString().substring(1));
+                        }
+                        if (!response.at("/content").has("application/problem+json")) {
+                            missing.add(operation.getKey() + " " + path.getKey() + " " + status);
+                        }
+                    }
+                }));
         assertThat(missing).isEmpty();
-        assertThat(spec.at("/paths/~1v1~1tenants/post/responses/403").isMissingNode()).isFalse();
-        assertThat(spec.at("/paths/~1v1~1documents~1{id}/get/responses/429/headers/Retry-After").isMissingNode()).isFalse();
+        assertThat(spec.at("/paths/~1v1~1tenants/post/responses/403").isMissingNode())
+                .isFalse();
+        assertThat(spec.at("/paths/~1v1~1documents~1{id}/get/responses/429/headers/Retry-After")
+                        .isMissingNode())
+                .isFalse();
     }
 
     @Test
     void theAdminApiExplainsThatItNeedsAnAdminKey() {
-        for (Api.Response refused : java.util.List.of(api.get("/v1/tenants"), api.post("/v1/tenants", Map.of("name", "x")))) {
+        for (Api.Response refused :
+                java.util.List.of(api.get("/v1/tenants"), api.post("/v1/tenants", Map.of("name", "x")))) {
             assertThat(refused.status()).isEqualTo(403);
             assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
             assertThat(refused.json().get("type").asString()).endsWith("/authentication-off");

@@ -30,25 +30,32 @@ class RevocationAcrossReplicasTest {
     @Autowired
     Api api;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void aKeyRevokedOnOneReplicaIsRefusedByTheOtherWithinASecond() throws Exception {
         Tenancy tenancy = new Tenancy(api);
         Tenancy.TenantWithKey tenant = tenancy.tenant("replicas");
         try (ConfigurableApplicationContext replica = startReplica()) {
-            URI documents = URI.create("http://localhost:" + replica.getEnvironment().getRequiredProperty("local.server.port")
-                    + "/v1/documents");
+            URI documents = URI.create("http://localhost:"
+                    + replica.getEnvironment().getRequiredProperty("local.server.port") + "/v1/documents");
             assertThat(status(documents, tenant.key())).isEqualTo(200);
 
-            assertThat(tenancy.admin().delete("/v1/tenants/" + tenant.id() + "/keys/" + tenant.keyId()).status()).isEqualTo(204);
+            assertThat(tenancy.admin()
+                            .delete("/v1/tenants/" + tenant.id() + "/keys/" + tenant.keyId())
+                            .status())
+                    .isEqualTo(204);
             long revoked = System.nanoTime();
             int status;
             do {
                 status = status(documents, tenant.key());
-            } while (status != 401 && System.nanoTime() - revoked < Duration.ofSeconds(1).toNanos());
+            } while (status != 401
+                    && System.nanoTime() - revoked < Duration.ofSeconds(1).toNanos());
             long tookMs = (System.nanoTime() - revoked) / 1_000_000;
-            assertThat(status).as("refused by the other replica within a second (took %d ms)", tookMs).isEqualTo(401);
+            assertThat(status)
+                    .as("refused by the other replica within a second (took %d ms)", tookMs)
+                    .isEqualTo(401);
             assertThat(tookMs).isLessThan(1000);
             // The other replica also honours keys created after it started.
             String fresh = tenancy.key(tenant.id(), "fresh", false).get("key").asString();
@@ -57,8 +64,13 @@ class RevocationAcrossReplicasTest {
     }
 
     private int status(URI uri, String key) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + key).GET().build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return http.send(
+                        HttpRequest.newBuilder(uri)
+                                .header("Authorization", "Bearer " + key)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     /** The same application, started the way a second pod would be; it runs no jobs while the test lasts. */
@@ -81,7 +93,9 @@ class RevocationAcrossReplicasTest {
         properties.put("spring.main.lazy-initialization", true);
         properties.put("spring.main.banner-mode", "off");
         // As arguments, not builder properties: those are defaults, below application.yml's datasource.
-        String[] args = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        String[] args = properties.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
         ConfigurableApplicationContext replica = new SpringApplicationBuilder(LorekeeperApplication.class).run(args);
         if (!db.url().equals(replica.getEnvironment().getProperty("spring.datasource.url"))) {
             replica.close();

@@ -18,7 +18,10 @@ class SecurityModeTest {
         assertThat(open.keysRequired()).isFalse();
         assertThat(open.mode()).isEqualTo("off");
         new SecurityConfiguration(open).announceMode();
-        assertThat(output.getAll()).contains("WARN").contains("AUTHENTICATION IS OFF").contains("LOREKEEPER_ADMIN_KEY");
+        assertThat(output.getAll())
+                .contains("WARN")
+                .contains("AUTHENTICATION IS OFF")
+                .contains("LOREKEEPER_ADMIN_KEY");
     }
 
     @Test
@@ -40,13 +43,17 @@ class SecurityModeTest {
         new org.springframework.boot.env.YamlPropertySourceLoader()
                 .load("application.yml", new org.springframework.core.io.ClassPathResource("application.yml"))
                 .forEach(environment.getPropertySources()::addLast);
-        environment.getPropertySources().addFirst(new org.springframework.core.env.MapPropertySource("env",
-                java.util.Map.of("LOREKEEPER_ADMIN_KEY", key)));
+        environment
+                .getPropertySources()
+                .addFirst(new org.springframework.core.env.MapPropertySource(
+                        "env", java.util.Map.of("LOREKEEPER_ADMIN_KEY", key)));
         SecuritySettings bound = org.springframework.boot.context.properties.bind.Binder.get(environment)
-                .bind("lorekeeper.security", SecuritySettings.class).get();
+                .bind("lorekeeper.security", SecuritySettings.class)
+                .get();
         assertThat(bound.adminKey()).isEqualTo(key);
         QuotaSettings quotas = org.springframework.boot.context.properties.bind.Binder.get(environment)
-                .bind("lorekeeper.quotas", QuotaSettings.class).get();
+                .bind("lorekeeper.quotas", QuotaSettings.class)
+                .get();
         assertThat(quotas.defaults()).isEqualTo(new Quotas(600, 1024L * 1024 * 1024, 10000, 0));
     }
 

@@ -14,8 +14,7 @@ import tools.jackson.databind.JsonNode;
 final class Tenancy {
 
     /** A tenant with one key, and a client that sends it. */
-    record TenantWithKey(UUID id, String name, UUID keyId, String key, Api api) {
-    }
+    record TenantWithKey(UUID id, String name, UUID keyId, String key, Api api) {}
 
     private final Api admin;
 
@@ -51,7 +50,8 @@ final class Tenancy {
     }
 
     JsonNode key(UUID tenantId, String name, boolean canEvaluate) {
-        Api.Response created = admin.post("/v1/tenants/" + tenantId + "/keys", Map.of("name", name, "canEvaluate", canEvaluate));
+        Api.Response created =
+                admin.post("/v1/tenants/" + tenantId + "/keys", Map.of("name", name, "canEvaluate", canEvaluate));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.json();
     }

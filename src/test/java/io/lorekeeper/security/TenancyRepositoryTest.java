@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.persistence.EntityManagerFactory;
+
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.support.IntegrationTest;
-import jakarta.persistence.EntityManagerFactory;
 
 /**
  * The {@link Tenant} and {@link ApiKey} mappings against the real tables (Flyway's schema, which
@@ -28,28 +29,39 @@ class TenancyRepositoryTest {
 
     @Autowired
     TenantRepository tenants;
+
     @Autowired
     ApiKeyRepository keys;
+
     @Autowired
     ApiKeys apiKeys;
+
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     TransactionTemplate transaction;
+
     @Autowired
     EntityManagerFactory entityManagerFactory;
 
     @Test
     void aTenantsQuotaOverridesAreStoredInTheirColumnsAndReadBack() {
-        Tenant created = tenants.saveAndFlush(new Tenant("repository-" + UUID.randomUUID(), new Quotas.Overrides(60L, null, 0L, 5000L),
-                Instant.now()));
+        Tenant created = tenants.saveAndFlush(new Tenant(
+                "repository-" + UUID.randomUUID(), new Quotas.Overrides(60L, null, 0L, 5000L), Instant.now()));
         Map<String, Object> row = jdbc.sql("""
                 SELECT version, requests_per_minute, max_stored_bytes, max_documents, llm_tokens_per_day, created_at IS NOT NULL AS created
                 FROM tenant WHERE id = ?""").param(created.id()).query().singleRow();
-        assertThat(row).containsEntry("version", 0L).containsEntry("requests_per_minute", 60).containsEntry("max_stored_bytes", null)
-                .containsEntry("max_documents", 0).containsEntry("llm_tokens_per_day", 5000L).containsEntry("created", true);
+        assertThat(row)
+                .containsEntry("version", 0L)
+                .containsEntry("requests_per_minute", 60)
+                .containsEntry("max_stored_bytes", null)
+                .containsEntry("max_documents", 0)
+                .containsEntry("llm_tokens_per_day", 5000L)
+                .containsEntry("created", true);
 
-        transaction.executeWithoutResult(status -> tenants.findById(created.id()).orElseThrow()
+        transaction.executeWithoutResult(status -> tenants.findById(created.id())
+                .orElseThrow()
                 .setQuotas(new Quotas.Overrides(null, 1_000_000L, 0L, 5000L)));
         Tenant read = tenants.findById(created.id()).orElseThrow();
         assertThat(read.quotas()).isEqualTo(new Quotas.Overrides(null, 1_000_000L, 0L, 5000L));
@@ -58,43 +70,64 @@ class TenancyRepositoryTest {
 
     @Test
     void aKeyIsFoundByItsHashWithItsTenantUntilRevokedAndIsRevokedOnlyOnce() {
-        Tenant tenant = tenants.saveAndFlush(new Tenant("keys-" + UUID.randomUUID(), new Quotas.Overrides(7L, null, null, null), Instant.now()));
+        Tenant tenant = tenants.saveAndFlush(
+                new Tenant("keys-" + UUID.randomUUID(), new Quotas.Overrides(7L, null, null, null), Instant.now()));
         ApiKeys.NewApiKey issued = apiKeys.issue(tenant.id(), "ci", true);
 
-        Map<String, Object> row = jdbc.sql("SELECT tenant_id, name, prefix, key_hash, can_evaluate, revoked_at, version FROM api_key WHERE id = ?")
-                .param(issued.id()).query().singleRow();
-        assertThat(row).containsEntry("tenant_id", tenant.id()).containsEntry("name", "ci").containsEntry("prefix", issued.prefix())
-                .containsEntry("can_evaluate", true).containsEntry("revoked_at", null).containsEntry("version", 0L);
+        Map<String, Object> row = jdbc.sql(
+                        "SELECT tenant_id, name, prefix, key_hash, can_evaluate, revoked_at, version FROM api_key WHERE id = ?")
+                .param(issued.id())
+                .query()
+                .singleRow();
+        assertThat(row)
+                .containsEntry("tenant_id", tenant.id())
+                .containsEntry("name", "ci")
+                .containsEntry("prefix", issued.prefix())
+                .containsEntry("can_evaluate", true)
+                .containsEntry("revoked_at", null)
+                .containsEntry("version", 0L);
         assertThat((byte[]) row.get("key_hash")).isEqualTo(ApiKeys.hash(issued.key()));
 
-        Statistics statistics = entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
+        Statistics statistics =
+                entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
         statistics.setStatisticsEnabled(true);
         ApiKeys.Holder holder;
         try {
             statistics.clear();
             holder = apiKeys.find(issued.key()).orElseThrow();
-            assertThat(statistics.getPrepareStatementCount()).as("the per-request lookup: key and tenant in one query").isEqualTo(1);
+            assertThat(statistics.getPrepareStatementCount())
+                    .as("the per-request lookup: key and tenant in one query")
+                    .isEqualTo(1);
         } finally {
             statistics.setStatisticsEnabled(false);
         }
         assertThat(holder.keyId()).isEqualTo(issued.id());
         assertThat(holder.tenantId()).isEqualTo(tenant.id());
         assertThat(holder.canEvaluate()).isTrue();
-        assertThat(holder.quotas().requestsPerMinute()).as("the tenant's overrides, from the same query").isEqualTo(7L);
+        assertThat(holder.quotas().requestsPerMinute())
+                .as("the tenant's overrides, from the same query")
+                .isEqualTo(7L);
         assertThat(apiKeys.find(ApiKeys.newKey())).isEmpty();
 
         assertThat(apiKeys.revoke(tenant.id(), issued.id())).isTrue();
-        assertThat(apiKeys.find(issued.key())).as("a revoked key resolves to nothing").isEmpty();
+        assertThat(apiKeys.find(issued.key()))
+                .as("a revoked key resolves to nothing")
+                .isEmpty();
         ApiKey revoked = keys.findById(issued.id()).orElseThrow();
         assertThat(revoked.state()).isEqualTo(ApiKey.State.REVOKED);
         assertThat(revoked.version()).isEqualTo(1L);
 
-        assertThatThrownBy(() -> apiKeys.revoke(tenant.id(), issued.id())).isInstanceOfSatisfying(IllegalTransitionException.class, e -> {
-            assertThat(e.state()).isEqualTo("REVOKED");
-            assertThat(e.transition()).isEqualTo("revoke");
-            assertThat(e.allowedFrom()).containsExactly("ACTIVE");
-        });
-        assertThat(keys.findById(issued.id()).orElseThrow().revokedAt()).as("the first revocation time stays").isEqualTo(revoked.revokedAt());
-        assertThat(apiKeys.revoke(UUID.randomUUID(), issued.id())).as("another tenant's key is not found").isFalse();
+        assertThatThrownBy(() -> apiKeys.revoke(tenant.id(), issued.id()))
+                .isInstanceOfSatisfying(IllegalTransitionException.class, e -> {
+                    assertThat(e.state()).isEqualTo("REVOKED");
+                    assertThat(e.transition()).isEqualTo("revoke");
+                    assertThat(e.allowedFrom()).containsExactly("ACTIVE");
+                });
+        assertThat(keys.findById(issued.id()).orElseThrow().revokedAt())
+                .as("the first revocation time stays")
+                .isEqualTo(revoked.revokedAt());
+        assertThat(apiKeys.revoke(UUID.randomUUID(), issued.id()))
+                .as("another tenant's key is not found")
+                .isFalse();
     }
 }

@@ -23,6 +23,5 @@ public @interface TenantControllerBeans {
 
     @TestConfiguration(proxyBeanMethods = false)
     @EnableConfigurationProperties({SecuritySettings.class, QuotaSettings.class})
-    class Settings {
-    }
+    class Settings {}
 }

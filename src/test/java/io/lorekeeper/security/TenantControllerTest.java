@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.MediaType;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
-import org.springframework.test.util.ReflectionTestUtils;
 
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.support.ControllerSlice;
@@ -41,8 +41,10 @@ class TenantControllerTest {
 
     @Autowired
     MockMvcTester mvc;
+
     @Autowired
     Tenants tenants;
+
     @Autowired
     ApiKeys keys;
 
@@ -54,10 +56,20 @@ class TenantControllerTest {
         assertProblem(create("{\"name\": \"" + "n".repeat(101) + "\"}"), 400, "invalid-request", "name");
         assertProblem(create("{\"name\": \"bell\\u0007\"}"), 400, "invalid-request", "name");
         assertProblem(create("{\"quotas\": {\"documents\": 5}}"), 400, "invalid-request", "name");
-        assertProblem(create("{\"name\": \"Acme\", \"quotas\": {\"documents\": -1}}"), 400, "invalid-request", "quotas.documents");
-        assertProblem(create("{\"name\": \"Acme\", \"quotas\": {\"requestsPerMinute\": 2147483648}}"), 400, "invalid-request",
+        assertProblem(
+                create("{\"name\": \"Acme\", \"quotas\": {\"documents\": -1}}"),
+                400,
+                "invalid-request",
+                "quotas.documents");
+        assertProblem(
+                create("{\"name\": \"Acme\", \"quotas\": {\"requestsPerMinute\": 2147483648}}"),
+                400,
+                "invalid-request",
                 "quotas.requestsPerMinute");
-        assertProblem(create("{\"name\": \"Acme\", \"quotas\": {\"storedBytes\": \"1GB\"}}"), 400, "malformed-request",
+        assertProblem(
+                create("{\"name\": \"Acme\", \"quotas\": {\"storedBytes\": \"1GB\"}}"),
+                400,
+                "malformed-request",
                 "quotas.storedBytes");
         assertProblem(create("null"), 400, "malformed-request", null);
 
@@ -94,7 +106,8 @@ class TenantControllerTest {
     void theDefaultTenantIsNeverDeletedAndAnUnknownOneIs404() {
         when(tenants.delete(id)).thenReturn(false);
 
-        assertProblem(mvc.delete().uri("/v1/tenants/{id}", CurrentTenant.DEFAULT).exchange(), 409, "default-tenant", null);
+        assertProblem(
+                mvc.delete().uri("/v1/tenants/{id}", CurrentTenant.DEFAULT).exchange(), 409, "default-tenant", null);
         assertProblem(mvc.delete().uri("/v1/tenants/{id}", id).exchange(), 404, "not-found", null);
         assertProblem(mvc.get().uri("/v1/tenants/{id}", id).exchange(), 404, "not-found", null);
 
@@ -107,19 +120,31 @@ class TenantControllerTest {
         UUID keyId = UUID.randomUUID();
         when(tenants.find(absent)).thenReturn(Optional.empty());
         when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
-        when(keys.issue(id, "ci", true)).thenReturn(new ApiKeys.NewApiKey(keyId, "ci", "lk_abcdefgh", true, CREATED, "lk_secret"));
+        when(keys.issue(id, "ci", true))
+                .thenReturn(new ApiKeys.NewApiKey(keyId, "ci", "lk_abcdefgh", true, CREATED, "lk_secret"));
 
         assertProblem(mvc.post().uri("/v1/tenants/{id}/keys", absent).exchange(), 404, "not-found", null);
-        assertProblem(mvc.post().uri("/v1/tenants/{id}/keys", id).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"name\": \"" + "k".repeat(101) + "\"}").exchange(), 400, "invalid-request", "name");
+        assertProblem(
+                mvc.post()
+                        .uri("/v1/tenants/{id}/keys", id)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\": \"" + "k".repeat(101) + "\"}")
+                        .exchange(),
+                400,
+                "invalid-request",
+                "name");
         verify(keys, never()).issue(any(), anyString(), anyBoolean());
 
-        MvcTestResult issued = mvc.post().uri("/v1/tenants/{id}/keys", id).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"name\": \" ci \", \"canEvaluate\": true}").exchange();
+        MvcTestResult issued = mvc.post()
+                .uri("/v1/tenants/{id}/keys", id)
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"name\": \" ci \", \"canEvaluate\": true}")
+                .exchange();
         assertThat(issued).hasStatus(201).hasHeader("Location", "/v1/tenants/" + id + "/keys/" + keyId);
         assertThat(json(issued).path("key").asString()).isEqualTo("lk_secret");
 
-        when(keys.issue(id, "key", false)).thenReturn(new ApiKeys.NewApiKey(keyId, "key", "lk_abcdefgh", false, CREATED, "lk_other"));
+        when(keys.issue(id, "key", false))
+                .thenReturn(new ApiKeys.NewApiKey(keyId, "key", "lk_abcdefgh", false, CREATED, "lk_other"));
         assertThat(mvc.post().uri("/v1/tenants/{id}/keys", id).exchange()).hasStatus(201);
         verify(keys).issue(id, "key", false);
     }
@@ -130,17 +155,28 @@ class TenantControllerTest {
         when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
         when(keys.revoke(id, keyId)).thenReturn(false);
 
-        assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(), 404, "not-found", null);
-        assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, "first").exchange(), 400, "invalid-request", "keyId");
+        assertProblem(
+                mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(), 404, "not-found", null);
+        assertProblem(
+                mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, "first").exchange(),
+                400,
+                "invalid-request",
+                "keyId");
     }
 
     @Test
     void revokingARevokedKeyIs409() {
         UUID keyId = UUID.randomUUID();
         when(tenants.find(id)).thenReturn(Optional.of(tenant("Acme", Quotas.Overrides.NONE)));
-        when(keys.revoke(id, keyId)).thenThrow(new IllegalTransitionException("ApiKey", keyId, ApiKey.State.REVOKED, "revoke", List.of(ApiKey.State.ACTIVE)));
+        when(keys.revoke(id, keyId))
+                .thenThrow(new IllegalTransitionException(
+                        "ApiKey", keyId, ApiKey.State.REVOKED, "revoke", List.of(ApiKey.State.ACTIVE)));
 
-        assertProblem(mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(), 409, "illegal-transition", null);
+        assertProblem(
+                mvc.delete().uri("/v1/tenants/{id}/keys/{keyId}", id, keyId).exchange(),
+                409,
+                "illegal-transition",
+                null);
     }
 
     /** A stored tenant as the service returns it: the entity assigns its own id, which the test needs to know. */
@@ -151,6 +187,10 @@ class TenantControllerTest {
     }
 
     private MvcTestResult create(String body) {
-        return mvc.post().uri("/v1/tenants").contentType(MediaType.APPLICATION_JSON).content(body).exchange();
+        return mvc.post()
+                .uri("/v1/tenants")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body)
+                .exchange();
     }
 }

@@ -29,11 +29,13 @@ import tools.jackson.databind.JsonNode;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TenantIsolationTest {
 
-    private static final String SHARED_TEXT = "The lighthouse keeper of Fennick Rock logged a green flash at dusk on the ninth of May. "
-            + "Nobody on the mainland believed him until the harbour master saw it too.";
+    private static final String SHARED_TEXT =
+            "The lighthouse keeper of Fennick Rock logged a green flash at dusk on the ninth of May. "
+                    + "Nobody on the mainland believed him until the harbour master saw it too.";
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -50,23 +52,58 @@ class TenantIsolationTest {
         a = tenancy.tenant("isolation-a", null, true);
         b = tenancy.tenant("isolation-b");
         aText = a.api().ingest(aText(SHARED_TEXT).titled("A's log").build());
-        aConversation = a.api().ingest(aConversation().titled("A's chat")
-                .session("10:00 am on 4 May, 2024", "Wren", "The harbour trust will pay for the new lens.", "Ash", "How much?")
-                .build());
-        JsonNode asked = a.api().ask(Map.of("documentIds", List.of(aText), "question", "What did the keeper see at dusk?",
-                "strategy", "extractive"));
+        aConversation = a.api()
+                .ingest(aConversation()
+                        .titled("A's chat")
+                        .session(
+                                "10:00 am on 4 May, 2024",
+                                "Wren",
+                                "The harbour trust will pay for the new lens.",
+                                "Ash",
+                                "How much?")
+                        .build());
+        JsonNode asked = a.api()
+                .ask(Map.of(
+                        "documentIds",
+                        List.of(aText),
+                        "question",
+                        "What did the keeper see at dusk?",
+                        "strategy",
+                        "extractive"));
         assertThat(asked.get("status").asString()).as(asked.toString()).isEqualTo("DONE");
         aQuestion = UUID.fromString(asked.get("id").asString());
-        Api.Response evaluation = a.api().post("/v1/evaluations", Map.of("dataset", "jsonl", "strategies", List.of("extractive"),
-                "items", List.of(Map.of("id", "q1", "question", "Who pays for the lens?", "answer", "the harbour trust",
-                        "document", Map.of("title", "eval-lens", "text", "The harbour trust pays for the lens of the Fennick Rock light.")))));
+        Api.Response evaluation = a.api()
+                .post(
+                        "/v1/evaluations",
+                        Map.of(
+                                "dataset",
+                                "jsonl",
+                                "strategies",
+                                List.of("extractive"),
+                                "items",
+                                List.of(Map.of(
+                                        "id",
+                                        "q1",
+                                        "question",
+                                        "Who pays for the lens?",
+                                        "answer",
+                                        "the harbour trust",
+                                        "document",
+                                        Map.of(
+                                                "title",
+                                                "eval-lens",
+                                                "text",
+                                                "The harbour trust pays for the lens of the Fennick Rock light.")))));
         assertThat(evaluation.status()).as(evaluation.body()).isEqualTo(202);
         aEvaluation = evaluation.header("Location");
         JsonNode finished = a.api().awaitFinished(aEvaluation, Duration.ofMinutes(2));
         assertThat(finished.get("status").asString()).as(finished.toString()).isEqualTo("DONE");
         // Usage rows of A's (no model here: recorded as the gateway would record them).
-        jdbc.sql("INSERT INTO llm_call (tenant_id, question_id, role, profile, model, template, prompt_tokens, completion_tokens, outcome) "
-                + "VALUES (?, ?, 'answerer', 'default', 'm', 'rag/answer', 700, 70, 'ok')").params(a.id(), aQuestion).update();
+        jdbc.sql(
+                        "INSERT INTO llm_call (tenant_id, question_id, role, profile, model, template, prompt_tokens, completion_tokens, outcome) "
+                                + "VALUES (?, ?, 'answerer', 'default', 'm', 'rag/answer', 700, 70, 'ok')")
+                .params(a.id(), aQuestion)
+                .update();
     }
 
     @Test
@@ -81,11 +118,16 @@ class TenantIsolationTest {
                 other.get("/v1/documents/" + aText + "/graph"),
                 other.post("/v1/documents/" + aText + "/reindex", Map.of()),
                 other.post("/v1/documents/" + aText + "/reindex", Map.of("stages", List.of("embed"))),
-                other.post("/v1/documents/" + aConversation + "/sessions",
-                        Map.of("sessions", List.of(Map.of("turns", List.of(Map.of("speaker", "Mallory", "text", "mine now")))))),
+                other.post(
+                        "/v1/documents/" + aConversation + "/sessions",
+                        Map.of(
+                                "sessions",
+                                List.of(Map.of("turns", List.of(Map.of("speaker", "Mallory", "text", "mine now")))))),
                 other.delete("/v1/documents/" + aText),
                 other.post("/v1/search", Map.of("documentIds", List.of(aText), "query", "green flash")),
-                other.post("/v1/questions", Map.of("documentIds", List.of(aText), "question", "What flashed?", "strategy", "extractive")),
+                other.post(
+                        "/v1/questions",
+                        Map.of("documentIds", List.of(aText), "question", "What flashed?", "strategy", "extractive")),
                 other.get("/v1/questions/" + aQuestion),
                 other.get("/v1/questions/" + aQuestion + "/trace"),
                 other.get("/v1/questions/" + aQuestion + "/events"),
@@ -93,26 +135,45 @@ class TenantIsolationTest {
                 other.get(aEvaluation),
                 other.post(aEvaluation + "/retry", Map.of()));
         for (Api.Response response : responses) {
-            // Type not-found everywhere: the graph endpoint, say, answers the owner of a graph-less document with no-graph instead.
-            if (response.status() != 404 || !response.header("Content-Type").startsWith("application/problem+json")
+            // Type not-found everywhere: the graph endpoint, say, answers the owner of a graph-less document with
+            // no-graph instead.
+            if (response.status() != 404
+                    || !response.header("Content-Type").startsWith("application/problem+json")
                     || !response.json().get("type").asString().endsWith("/not-found")) {
                 refused.add(response.status() + " " + response.body());
             }
         }
-        assertThat(refused).as("responses to tenant B that were not a 404 problem").isEmpty();
+        assertThat(refused)
+                .as("responses to tenant B that were not a 404 problem")
+                .isEmpty();
         // A 404 for another tenant's id reads exactly like one for an id that never existed.
         UUID unknown = UUID.randomUUID();
         assertThat(other.get("/v1/documents/" + aText).json().get("title").asString())
-                .isEqualTo(other.get("/v1/documents/" + unknown).json().get("title").asString());
+                .isEqualTo(other.get("/v1/documents/" + unknown)
+                        .json()
+                        .get("title")
+                        .asString());
         // Nothing of A's changed: the delete, reindex and append B attempted did not happen.
         JsonNode doc = a.api().get("/v1/documents/" + aText).json();
         assertThat(doc.get("status").asString()).isEqualTo("READY");
-        assertThat(a.api().get("/v1/documents/" + aConversation + "/text").json().get("text").asString()).doesNotContain("mine now");
+        assertThat(a.api()
+                        .get("/v1/documents/" + aConversation + "/text")
+                        .json()
+                        .get("text")
+                        .asString())
+                .doesNotContain("mine now");
         assertThat(a.api().get("/v1/questions/" + aQuestion).status()).isEqualTo(200);
         // And A still reaches all of it (its document has no graph without an LLM: a different 404).
-        assertThat(a.api().get("/v1/documents/" + aText + "/graph").json().get("type").asString()).endsWith("/no-graph");
-        assertThat(a.api().get("/v1/documents/" + aConversation + "/turns").status()).isEqualTo(200);
-        assertThat(a.api().get("/v1/questions/" + aQuestion + "/trace").status()).isEqualTo(200);
+        assertThat(a.api()
+                        .get("/v1/documents/" + aText + "/graph")
+                        .json()
+                        .get("type")
+                        .asString())
+                .endsWith("/no-graph");
+        assertThat(a.api().get("/v1/documents/" + aConversation + "/turns").status())
+                .isEqualTo(200);
+        assertThat(a.api().get("/v1/questions/" + aQuestion + "/trace").status())
+                .isEqualTo(200);
         // Its event stream too: the stream's async dispatch keeps the caller the request was let in as.
         List<Api.Event> events = a.api().events("/v1/questions/" + aQuestion + "/events", null, Duration.ofSeconds(60));
         assertThat(events).isNotEmpty();
@@ -121,26 +182,50 @@ class TenantIsolationTest {
 
     @Test
     void aDocumentListMixingTenantsIsRefusedAsAWhole() {
-        UUID own = b.api().ingest(aText("Tenant B keeps a ledger of ferry crossings.").build());
+        UUID own = b.api()
+                .ingest(aText("Tenant B keeps a ledger of ferry crossings.").build());
         Api.Response search = b.api().post("/v1/search", Map.of("documentIds", List.of(own, aText), "query", "ledger"));
         assertThat(search.status()).isEqualTo(404);
         assertThat(search.json().get("field").asString()).isEqualTo("documentIds");
-        Api.Response ask = b.api().post("/v1/questions", Map.of("documentIds", List.of(own, aText), "question", "What is kept?",
-                "strategy", "extractive"));
+        Api.Response ask = b.api()
+                .post(
+                        "/v1/questions",
+                        Map.of(
+                                "documentIds",
+                                List.of(own, aText),
+                                "question",
+                                "What is kept?",
+                                "strategy",
+                                "extractive"));
         assertThat(ask.status()).isEqualTo(404);
     }
 
     @Test
     void identicalContentIsStoredSeparatelyAndSearchesNeverReturnTheOtherTenantsChunks() {
         // Same text as A's: deduplication is per tenant, so B gets a document of its own, not A's id.
-        Api.Response posted = b.api().post("/v1/documents", aText(SHARED_TEXT).titled("B's copy").build());
+        Api.Response posted = b.api()
+                .post("/v1/documents", aText(SHARED_TEXT).titled("B's copy").build());
         assertThat(posted.status()).as(posted.body()).isEqualTo(202);
         UUID copy = UUID.fromString(posted.json().get("id").asString());
         assertThat(copy).isNotEqualTo(aText);
         b.api().awaitDocument(copy, "READY", Duration.ofMinutes(2));
         for (String mode : List.of("hybrid", "keyword", "vector")) {
-            JsonNode hits = b.api().post("/v1/search", Map.of("documentIds", List.of(copy), "query", "green flash at dusk", "mode", mode,
-                    "k", 20, "window", 2)).json().get("hits");
+            JsonNode hits = b.api()
+                    .post(
+                            "/v1/search",
+                            Map.of(
+                                    "documentIds",
+                                    List.of(copy),
+                                    "query",
+                                    "green flash at dusk",
+                                    "mode",
+                                    mode,
+                                    "k",
+                                    20,
+                                    "window",
+                                    2))
+                    .json()
+                    .get("hits");
             assertThat(hits.size()).as(mode).isPositive();
             for (JsonNode hit : hits) {
                 assertThat(hit.get("documentId").asString()).as(mode).isEqualTo(copy.toString());
@@ -148,16 +233,28 @@ class TenantIsolationTest {
         }
         // B's listing holds B's documents only; A's holds its own plus the evaluation's.
         List<String> listed = new ArrayList<>();
-        b.api().get("/v1/documents?size=200").json().get("items").forEach(d -> listed.add(d.get("id").asString()));
+        b.api()
+                .get("/v1/documents?size=200")
+                .json()
+                .get("items")
+                .forEach(d -> listed.add(d.get("id").asString()));
         assertThat(listed).contains(copy.toString()).doesNotContain(aText.toString(), aConversation.toString());
     }
 
     @Test
     void anEvaluationRunsAsItsTenantAndItsDocumentsStayThere() {
         List<String> aTitles = new ArrayList<>();
-        a.api().get("/v1/documents?size=200").json().get("items").forEach(d -> aTitles.add(d.get("title").asString()));
+        a.api()
+                .get("/v1/documents?size=200")
+                .json()
+                .get("items")
+                .forEach(d -> aTitles.add(d.get("title").asString()));
         List<String> bTitles = new ArrayList<>();
-        b.api().get("/v1/documents?size=200").json().get("items").forEach(d -> bTitles.add(d.get("title").asString()));
+        b.api()
+                .get("/v1/documents?size=200")
+                .json()
+                .get("items")
+                .forEach(d -> bTitles.add(d.get("title").asString()));
         // The run ingested its item's document through the service's own API, as tenant A.
         assertThat(aTitles).contains("eval-lens");
         assertThat(bTitles).doesNotContain("eval-lens");

@@ -25,6 +25,7 @@ class TenantQuotaTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -60,54 +61,77 @@ class TenantQuotaTest {
 
     @Test
     void documentsPastTheCountOrTheStoredBytesAre413NamingTheLimit() {
-        Tenancy.TenantWithKey tenant = new Tenancy(api).tenant("storage", Map.of("documents", 2, "storedBytes", 200), false);
-        String first = "Ninety-nine bytes of text about the tide tables of Fennick Rock, kept by the keeper in his log.";
+        Tenancy.TenantWithKey tenant =
+                new Tenancy(api).tenant("storage", Map.of("documents", 2, "storedBytes", 200), false);
+        String first =
+                "Ninety-nine bytes of text about the tide tables of Fennick Rock, kept by the keeper in his log.";
         tenant.api().ingest(aText(first).build());
         // Re-posting identical content stores nothing new, so no quota is in the way.
-        assertThat(tenant.api().post("/v1/documents", aText(first).build()).status()).isEqualTo(200);
+        assertThat(tenant.api().post("/v1/documents", aText(first).build()).status())
+                .isEqualTo(200);
 
-        Api.Response tooBig = tenant.api().post("/v1/documents", aText("é".repeat(60)).build());
+        Api.Response tooBig =
+                tenant.api().post("/v1/documents", aText("é".repeat(60)).build());
         assertQuota(tooBig, 413, "stored-bytes", 200);
         assertThat(tooBig.json().get("used").asLong()).isEqualTo(first.length());
         assertThat(tooBig.json().get("detail").asString()).contains("120");
 
-        UUID chat = tenant.api().ingest(aConversation().session(null, "Wren", "Short.").build());
-        Api.Response third = tenant.api().post("/v1/documents", aText("A third document.").build());
+        UUID chat = tenant.api()
+                .ingest(aConversation().session(null, "Wren", "Short.").build());
+        Api.Response third =
+                tenant.api().post("/v1/documents", aText("A third document.").build());
         assertQuota(third, 413, "documents", 2);
         // Appending counts the appended text against the stored bytes.
-        Api.Response append = tenant.api().post("/v1/documents/" + chat + "/sessions",
-                Map.of("sessions", List.of(Map.of("turns", List.of(Map.of("speaker", "Ash", "text", "x".repeat(150)))))));
+        Api.Response append = tenant.api()
+                .post(
+                        "/v1/documents/" + chat + "/sessions",
+                        Map.of(
+                                "sessions",
+                                List.of(Map.of("turns", List.of(Map.of("speaker", "Ash", "text", "x".repeat(150)))))));
         assertQuota(append, 413, "stored-bytes", 200);
-        assertThat(tenant.api().get("/v1/documents").json().get("total").asLong()).isEqualTo(2);
+        assertThat(tenant.api().get("/v1/documents").json().get("total").asLong())
+                .isEqualTo(2);
     }
 
     @Test
     void workNeedingTheModelIsRefusedOnceTheDaysTokensAreSpentUntilUtcMidnight() {
         Tenancy.TenantWithKey tenant = new Tenancy(api).tenant("tokens", Map.of("llmTokensPerDay", 1000), false);
-        UUID doc = tenant.api().ingest(aText("The ferry leaves at noon and returns at six.").build());
+        UUID doc = tenant.api()
+                .ingest(aText("The ferry leaves at noon and returns at six.").build());
         // Yesterday's calls and replayed (cached) replies do not count.
         record(tenant.id(), 5000, false, Instant.now().minusSeconds(86_400 + 60));
         record(tenant.id(), 5000, true, Instant.now());
         record(tenant.id(), 600, false, Instant.now());
-        assertThat(tenant.api().post("/v1/documents/" + doc + "/reindex", Map.of()).status()).isEqualTo(202);
+        assertThat(tenant.api()
+                        .post("/v1/documents/" + doc + "/reindex", Map.of())
+                        .status())
+                .isEqualTo(202);
         tenant.api().awaitDocument(doc, "READY", java.time.Duration.ofMinutes(2));
 
         record(tenant.id(), 400, false, Instant.now());
         Api.Response refused = tenant.api().post("/v1/documents/" + doc + "/reindex", Map.of());
         assertQuota(refused, 429, "llm-tokens-per-day", 1000);
         assertThat(refused.json().get("used").asLong()).isEqualTo(1000);
-        Instant midnight = LocalDate.now(ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant midnight = LocalDate.now(ZoneOffset.UTC)
+                .plusDays(1)
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant();
         assertThat(Instant.parse(refused.json().get("resetsAt").asString())).isEqualTo(midnight);
         long retryAfter = Long.parseLong(refused.header("Retry-After"));
         assertThat(retryAfter).isBetween(1L, 86_400L);
         assertThat(Instant.now().plusSeconds(retryAfter)).isBetween(midnight.minusSeconds(5), midnight.plusSeconds(5));
         // Searching costs no tokens and goes on.
-        assertThat(tenant.api().post("/v1/search", Map.of("documentIds", List.of(doc), "query", "ferry")).status()).isEqualTo(200);
+        assertThat(tenant.api()
+                        .post("/v1/search", Map.of("documentIds", List.of(doc), "query", "ferry"))
+                        .status())
+                .isEqualTo(200);
     }
 
     private void record(UUID tenantId, long tokens, boolean cacheHit, Instant at) {
-        jdbc.sql("INSERT INTO llm_call (tenant_id, role, profile, model, template, prompt_tokens, completion_tokens, cache_hit, outcome, at) "
-                + "VALUES (?, 'memorizer', 'default', 'm', 'gam/memo', ?, 0, ?, 'ok', ?)")
-                .params(tenantId, tokens, cacheHit, java.sql.Timestamp.from(at)).update();
+        jdbc.sql(
+                        "INSERT INTO llm_call (tenant_id, role, profile, model, template, prompt_tokens, completion_tokens, cache_hit, outcome, at) "
+                                + "VALUES (?, 'memorizer', 'default', 'm', 'gam/memo', ?, 0, ?, 'ok', ?)")
+                .params(tenantId, tokens, cacheHit, java.sql.Timestamp.from(at))
+                .update();
     }
 }

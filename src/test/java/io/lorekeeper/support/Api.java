@@ -35,7 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class Api {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Environment environment;
     /** Sent as {@code Authorization: Bearer} with every request when set. */
     private final String key;
@@ -81,18 +82,24 @@ public class Api {
     }
 
     public Response postRaw(String path, String contentType, byte[] body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
     /** A multipart/form-data upload with one file part and plain fields. */
-    public Response upload(String path, String filename, String contentType, byte[] content, Map<String, String> fields) {
+    public Response upload(
+            String path, String filename, String contentType, byte[] content, Map<String, String> fields) {
         String boundary = "lk-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        fields.forEach((name, value) -> write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name
-                + "\"\r\n\r\n" + value + "\r\n"));
-        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
-                + "\"\r\nContent-Type: " + contentType + "\r\n\r\n");
+        fields.forEach((name, value) -> write(
+                body,
+                "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value
+                        + "\r\n"));
+        write(
+                body,
+                "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
+                        + "\"\r\nContent-Type: " + contentType + "\r\n\r\n");
         body.writeBytes(content);
         write(body, "\r\n--" + boundary + "--\r\n");
         return postRaw(path, "multipart/form-data; boundary=" + boundary, body.toByteArray());
@@ -123,10 +130,12 @@ public class Api {
                 return doc;
             }
             if (doc.get("status").asString().equals("READY") && !status.equals("READY")) {
-                throw new AssertionError("document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
+                throw new AssertionError(
+                        "document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
             }
             if (doc.get("status").asString().equals("FAILED") && !status.equals("FAILED")) {
-                throw new AssertionError("document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
+                throw new AssertionError(
+                        "document " + id + " ended " + doc.get("status") + " while waiting for " + status + ": " + doc);
             }
             sleep(100);
         } while (System.nanoTime() < deadline);
@@ -151,7 +160,8 @@ public class Api {
         do {
             doc = get("/v1/documents/" + id).json();
             for (JsonNode s : doc.get("stages")) {
-                if (s.get("name").asString().equals(stage) && s.get("status").asString().equals(state)) {
+                if (s.get("name").asString().equals(stage)
+                        && s.get("status").asString().equals(state)) {
                     return doc;
                 }
             }
@@ -191,7 +201,8 @@ public class Api {
                 return view;
             }
             if (now.equals("DONE") || now.equals("FAILED")) {
-                throw new AssertionError("question " + id + " ended " + now + " while waiting for " + status + ": " + view);
+                throw new AssertionError(
+                        "question " + id + " ended " + now + " while waiting for " + status + ": " + view);
             }
             sleep(50);
         } while (System.nanoTime() < deadline);
@@ -199,8 +210,7 @@ public class Api {
     }
 
     /** One server-sent event. */
-    public record Event(String id, String name, String data) {
-    }
+    public record Event(String id, String name, String data) {}
 
     /**
      * Reads a server-sent event stream to its end; fails if it has not ended within {@code timeout}
@@ -209,55 +219,68 @@ public class Api {
      * @param lastEventId sent as {@code Last-Event-ID} when not null, as a reconnecting client does
      */
     public List<Event> events(String path, String lastEventId, Duration timeout) {
-        HttpRequest.Builder request = authorized(HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").timeout(timeout));
+        HttpRequest.Builder request = authorized(HttpRequest.newBuilder(uri(path))
+                .header("Accept", "text/event-stream")
+                .timeout(timeout));
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
         List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicReference<InputStream> body = new AtomicReference<>();
-        CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
-            try {
-                HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-                body.set(response.body());
-                if (response.statusCode() != 200 || !response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-                    throw new AssertionError("not an event stream: " + response.statusCode() + " " + response.headers().map()
-                            + " " + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
-                }
-                try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                    String id = null;
-                    String name = "message";
-                    StringBuilder data = new StringBuilder();
-                    for (String line; (line = reader.readLine()) != null; ) {
-                        if (line.isEmpty()) {
-                            if (!data.isEmpty()) {
-                                events.add(new Event(id, name, data.toString()));
-                            }
-                            id = null;
-                            name = "message";
-                            data.setLength(0);
-                        } else if (line.startsWith("id:")) {
-                            id = line.substring(3).strip();
-                        } else if (line.startsWith("event:")) {
-                            name = line.substring(6).strip();
-                        } else if (line.startsWith("data:")) {
-                            data.append(data.isEmpty() ? "" : "\n").append(line.substring(5).strip());
+        CompletableFuture<Void> reading = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        HttpResponse<InputStream> response =
+                                http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+                        body.set(response.body());
+                        if (response.statusCode() != 200
+                                || !response.headers()
+                                        .firstValue("Content-Type")
+                                        .orElse("")
+                                        .startsWith("text/event-stream")) {
+                            throw new AssertionError("not an event stream: " + response.statusCode() + " "
+                                    + response.headers().map() + " "
+                                    + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
                         }
+                        try (BufferedReader reader =
+                                new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                            String id = null;
+                            String name = "message";
+                            StringBuilder data = new StringBuilder();
+                            for (String line; (line = reader.readLine()) != null; ) {
+                                if (line.isEmpty()) {
+                                    if (!data.isEmpty()) {
+                                        events.add(new Event(id, name, data.toString()));
+                                    }
+                                    id = null;
+                                    name = "message";
+                                    data.setLength(0);
+                                } else if (line.startsWith("id:")) {
+                                    id = line.substring(3).strip();
+                                } else if (line.startsWith("event:")) {
+                                    name = line.substring(6).strip();
+                                } else if (line.startsWith("data:")) {
+                                    data.append(data.isEmpty() ? "" : "\n")
+                                            .append(line.substring(5).strip());
+                                }
+                            }
+                        }
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
                     }
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }, runnable -> Thread.ofVirtual().name("sse-reader").start(runnable));
+                },
+                runnable -> Thread.ofVirtual().name("sse-reader").start(runnable));
         try {
             reading.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return List.copyOf(events);
         } catch (TimeoutException e) {
             closeQuietly(body.get());
             reading.cancel(true);
-            throw new AssertionError("the event stream " + path + " did not end within " + timeout + "; events so far: " + events);
+            throw new AssertionError(
+                    "the event stream " + path + " did not end within " + timeout + "; events so far: " + events);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AssertionError failure) {
                 throw failure;
@@ -304,7 +327,8 @@ public class Api {
 
     private Response send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(authorized(request).timeout(Duration.ofSeconds(90)).build(),
+            HttpResponse<String> response = http.send(
+                    authorized(request).timeout(Duration.ofSeconds(90)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Response(response.statusCode(), response.headers(), response.body());
         } catch (IOException e) {

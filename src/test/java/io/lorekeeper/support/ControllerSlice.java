@@ -42,10 +42,20 @@ import io.lorekeeper.security.TenantQuotas;
 @Retention(RetentionPolicy.RUNTIME)
 @WebMvcTest(
         properties = "lorekeeper.security.admin-key=" + ControllerSlice.ADMIN_KEY,
-        excludeFilters = @ComponentScan.Filter(type = FilterType.REGEX,
-                pattern = "io\\.lorekeeper\\.(reasoning\\.mindgraph\\.GraphController|llm\\.UsageController)"))
-@MockitoBean(types = {CurrentTenant.class, Documents.class, Strategies.class, LlmGateway.class, LlmUsage.class,
-        Retriever.class, TenantQuotas.class})
+        excludeFilters =
+                @ComponentScan.Filter(
+                        type = FilterType.REGEX,
+                        pattern = "io\\.lorekeeper\\.(reasoning\\.mindgraph\\.GraphController|llm\\.UsageController)"))
+@MockitoBean(
+        types = {
+            CurrentTenant.class,
+            Documents.class,
+            Strategies.class,
+            LlmGateway.class,
+            LlmUsage.class,
+            Retriever.class,
+            TenantQuotas.class
+        })
 @DocumentControllerBeans
 @QuestionControllerBeans
 @EvaluationControllerBeans

@@ -17,9 +17,9 @@ import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"lorekeeper.llm.base-url=", "lorekeeper.llm.api-key="})
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
 @Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class, TestClock.Config.class})
-public @interface IntegrationTest {
-}
+public @interface IntegrationTest {}

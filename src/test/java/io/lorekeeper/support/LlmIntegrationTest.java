@@ -19,11 +19,14 @@ import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"lorekeeper.llm.base-url=http://scripted.invalid/v1", "lorekeeper.llm.api-key=",
-                // Each test scripts its own replies; cached replies from another test would leak in.
-                "lorekeeper.llm.cache.enabled=false"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "lorekeeper.llm.base-url=http://scripted.invalid/v1",
+            "lorekeeper.llm.api-key=",
+            // Each test scripts its own replies; cached replies from another test would leak in.
+            "lorekeeper.llm.cache.enabled=false"
+        })
 @ContextConfiguration(initializers = TestDatabaseInitializer.WithLlm.class)
 @Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class, ScriptedLlm.class})
-public @interface LlmIntegrationTest {
-}
+public @interface LlmIntegrationTest {}

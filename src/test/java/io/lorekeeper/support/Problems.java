@@ -15,8 +15,7 @@ public final class Problems {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private Problems() {
-    }
+    private Problems() {}
 
     /**
      * Asserts that {@code result} is a problem+json response with this status and type (the last
@@ -35,7 +34,9 @@ public final class Problems {
             assertThat(problem.has("field")).as("no field named in " + problem).isFalse();
         } else {
             assertThat(problem.path("field").asString()).as(problem.toString()).isEqualTo(field);
-            assertThat(problem.path("errors").path(0).path("field").asString()).as(problem.toString()).isEqualTo(field);
+            assertThat(problem.path("errors").path(0).path("field").asString())
+                    .as(problem.toString())
+                    .isEqualTo(field);
         }
         return problem;
     }

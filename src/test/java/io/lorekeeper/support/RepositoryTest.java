@@ -24,10 +24,13 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@DataJpaTest(showSql = false, includeFilters = @ComponentScan.Filter(type = FilterType.REGEX,
-        pattern = "io\\.lorekeeper\\.(eval\\.EvaluationStore|platform\\.Transitions)"))
+@DataJpaTest(
+        showSql = false,
+        includeFilters =
+                @ComponentScan.Filter(
+                        type = FilterType.REGEX,
+                        pattern = "io\\.lorekeeper\\.(eval\\.EvaluationStore|platform\\.Transitions)"))
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
 @Transactional(propagation = Propagation.NOT_SUPPORTED)
-public @interface RepositoryTest {
-}
+public @interface RepositoryTest {}

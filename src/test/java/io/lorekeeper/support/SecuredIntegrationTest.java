@@ -21,10 +21,14 @@ import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"lorekeeper.llm.base-url=", "lorekeeper.llm.api-key=",
-                "lorekeeper.security.admin-key=" + SecuredIntegrationTest.ADMIN_KEY,
-                "lorekeeper.quotas.requests-per-minute=100000"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "lorekeeper.llm.base-url=",
+            "lorekeeper.llm.api-key=",
+            "lorekeeper.security.admin-key=" + SecuredIntegrationTest.ADMIN_KEY,
+            "lorekeeper.quotas.requests-per-minute=100000"
+        })
 @ContextConfiguration(initializers = SecuredIntegrationTest.Database.class)
 @Import({TestStrategies.class, FaultInjectingEmbeddingModel.Config.class, Api.Config.class, TestClock.Config.class})
 public @interface SecuredIntegrationTest {

@@ -16,8 +16,7 @@ public final class SharedData {
 
     public static final Path ROOT = Path.of("..", "shared", "data");
 
-    private SharedData() {
-    }
+    private SharedData() {}
 
     /** {@code relative} under {@link #ROOT}, which must exist: skips the test when it does not, fails it under CI. */
     public static Path require(String relative) {

@@ -20,9 +20,13 @@ class SharedDataTest {
 
         Throwable thrown = catchThrowable(() -> SharedData.require(root, "novels/moby.txt", true));
 
-        assertThat(thrown).isInstanceOf(AssertionFailedError.class)
+        assertThat(thrown)
+                .isInstanceOf(AssertionFailedError.class)
                 .hasMessageContaining(root.toAbsolutePath().normalize().toString())
-                .hasMessageContaining(root.resolve("novels/moby.txt").toAbsolutePath().normalize().toString())
+                .hasMessageContaining(root.resolve("novels/moby.txt")
+                        .toAbsolutePath()
+                        .normalize()
+                        .toString())
                 .hasMessageContaining("CI=true");
     }
 

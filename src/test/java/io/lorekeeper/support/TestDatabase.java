@@ -32,8 +32,7 @@ import org.testcontainers.utility.DockerImageName;
  */
 public final class TestDatabase {
 
-    public record Connection(String url, String username, String password) {
-    }
+    public record Connection(String url, String username, String password) {}
 
     /** Surefire's fork number (1, 2, ...), passed by pom.xml; absent outside Surefire (an IDE, say). */
     static final String FORK_PROPERTY = "lorekeeper.test.fork";
@@ -42,8 +41,7 @@ public final class TestDatabase {
     private static final Map<String, Connection> siblings = new HashMap<>();
     private static PostgreSQLContainer container;
 
-    private TestDatabase() {
-    }
+    private TestDatabase() {}
 
     public static synchronized Connection get() {
         if (connection == null) {
@@ -77,7 +75,9 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the test database " + name + " beside " + base.url(), e);
         }
-        String url = base.url().substring(0, slash + 1) + name + (query < 0 ? "" : base.url().substring(query));
+        String url = base.url().substring(0, slash + 1)
+                + name
+                + (query < 0 ? "" : base.url().substring(query));
         return new Connection(url, base.username(), base.password());
     }
 
@@ -89,14 +89,17 @@ public final class TestDatabase {
         }
         if (dockerAvailable()) {
             // a container per fork: nothing shared
-            container = new PostgreSQLContainer(DockerImageName.parse("pgvector/pgvector:pg16").asCompatibleSubstituteFor("postgres"));
+            container = new PostgreSQLContainer(
+                    DockerImageName.parse("pgvector/pgvector:pg16").asCompatibleSubstituteFor("postgres"));
             container.start();
             return new Connection(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
         // pg-local.sh may start a cluster and resets the checkout's database: one fork at a time, and the
         // fork's own database is created before the next fork's reset drops the connections to that one.
-        try (FileChannel channel = FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), "lorekeeper-pg-local.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel channel = FileChannel.open(
+                        Path.of(System.getProperty("java.io.tmpdir"), "lorekeeper-pg-local.lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
                 FileLock lock = channel.lock()) {
             return ownFork(new Connection(localCluster(), "lorekeeper", "lorekeeper"), fork);
         } catch (IOException e) {
@@ -119,15 +122,18 @@ public final class TestDatabase {
     private static String localCluster() {
         try {
             Process process = new ProcessBuilder(List.of("bash", "scripts/pg-local.sh", "test-db"))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String last = null;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = out.readLine()) != null; ) {
                     last = line;
                 }
             }
             if (process.waitFor() != 0 || last == null || !last.startsWith("jdbc:postgresql:")) {
-                throw new IllegalStateException("scripts/pg-local.sh could not provide a database (exit " + process.exitValue() + ")");
+                throw new IllegalStateException(
+                        "scripts/pg-local.sh could not provide a database (exit " + process.exitValue() + ")");
             }
             return last;
         } catch (IOException e) {

@@ -26,12 +26,12 @@ public class TestDatabaseInitializer implements ApplicationContextInitializer<Co
      */
     public static void apply(TestDatabase.Connection db, ConfigurableApplicationContext context) {
         TestPropertyValues.of(
-                "spring.datasource.url=" + db.url(),
-                "spring.datasource.username=" + db.username(),
-                "spring.datasource.password=" + db.password(),
-                "spring.datasource.hikari.minimum-idle=2",
-                "logging.structured.format.console=",
-                "db-scheduler.polling-interval=500ms")
+                        "spring.datasource.url=" + db.url(),
+                        "spring.datasource.username=" + db.username(),
+                        "spring.datasource.password=" + db.password(),
+                        "spring.datasource.hikari.minimum-idle=2",
+                        "logging.structured.format.console=",
+                        "db-scheduler.polling-interval=500ms")
                 .applyTo(context);
     }
 }

@@ -17,7 +17,9 @@ class TestDatabaseTest {
             return;
         }
         String fork = System.getProperty(TestDatabase.FORK_PROPERTY);
-        assertThat(fork).as("pom.xml passes Surefire's fork number as " + TestDatabase.FORK_PROPERTY).matches("[1-9][0-9]*");
+        assertThat(fork)
+                .as("pom.xml passes Surefire's fork number as " + TestDatabase.FORK_PROPERTY)
+                .matches("[1-9][0-9]*");
 
         String base = databaseName(TestDatabase.get().url());
         assertThat(base).endsWith("_fork" + fork);

@@ -8,8 +8,7 @@ import java.util.Map;
 /** Builders for document requests, so tests state only what matters to them. */
 public final class TestDocuments {
 
-    private TestDocuments() {
-    }
+    private TestDocuments() {}
 
     public static TextBuilder aText(String text) {
         return new TextBuilder(text);

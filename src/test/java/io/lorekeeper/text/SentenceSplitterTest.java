@@ -26,8 +26,12 @@ class SentenceSplitterTest {
         for (Span span : spans) {
             String sentence = text.substring(span.start(), span.end());
             assertThat(span.of(text)).isEqualTo(sentence);
-            assertThat(sentence).as("sentence %s is non-empty and trimmed", span).isNotEmpty().isEqualTo(sentence.strip());
-            assertThat(span.start()).as("span %s starts inside range and after the previous one", span)
+            assertThat(sentence)
+                    .as("sentence %s is non-empty and trimmed", span)
+                    .isNotEmpty()
+                    .isEqualTo(sentence.strip());
+            assertThat(span.start())
+                    .as("span %s starts inside range and after the previous one", span)
                     .isGreaterThanOrEqualTo(previousEnd);
             assertThat(span.end()).as("span %s ends inside range", span).isLessThanOrEqualTo(to);
             previousEnd = span.end();
@@ -159,8 +163,7 @@ class SentenceSplitterTest {
 
     @Test
     void asciiEllipsisIsIncludedInTheSentence() {
-        assertThat(sentences("Well... I suppose so. Fine."))
-                .containsExactly("Well...", "I suppose so.", "Fine.");
+        assertThat(sentences("Well... I suppose so. Fine.")).containsExactly("Well...", "I suppose so.", "Fine.");
     }
 
     @Test

@@ -57,12 +57,7 @@ class TermsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({
-            "running, run",
-            "happiness, happi",
-            "marshes, marsh",
-            "benefactors, benefactor",
-            "1823, 1823"})
+    @CsvSource({"running, run", "happiness, happi", "marshes, marsh", "benefactors, benefactor", "1823, 1823"})
     void porterStemming(String word, String term) {
         assertThat(Terms.of(word)).containsExactly(term);
     }

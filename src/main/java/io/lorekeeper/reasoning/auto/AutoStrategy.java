@@ -56,7 +56,9 @@ class AutoStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(false, Set.of(),
+        return new StrategyRequirements(
+                false,
+                Set.of(),
                 "auto: picks a strategy per question from the LLM, the documents' size and kind, their ready memories, the question and its budget");
     }
 
@@ -83,24 +85,52 @@ class AutoStrategy implements AnswerStrategy {
         event.put("rule", choice.rule());
         event.put("reasons", choice.reasons());
         event.put("considered", choice.considered());
-        event.put("situation", Map.of("llm", situation.llm(), "conversation", situation.conversation(), "tokens", situation.tokens(),
-                "chunks", situation.chunks(), "question", situation.form(), "maxCalls", situation.maxCalls(), "maxTokens", situation.maxTokens()));
+        event.put(
+                "situation",
+                Map.of(
+                        "llm",
+                        situation.llm(),
+                        "conversation",
+                        situation.conversation(),
+                        "tokens",
+                        situation.tokens(),
+                        "chunks",
+                        situation.chunks(),
+                        "question",
+                        situation.form(),
+                        "maxCalls",
+                        situation.maxCalls(),
+                        "maxTokens",
+                        situation.maxTokens()));
         context.trace().record("auto", event);
-        QuestionContext delegated = new QuestionContext(context.questionId(), context.question(), context.choices(),
-                new QuestionOptions(options), context.documents(), context.retriever(), context.llm(), context.trace(), context.cancellation());
+        QuestionContext delegated = new QuestionContext(
+                context.questionId(),
+                context.question(),
+                context.choices(),
+                new QuestionOptions(options),
+                context.documents(),
+                context.retriever(),
+                context.llm(),
+                context.trace(),
+                context.cancellation());
         return others.get(choice.candidate().strategy()).answer(delegated);
     }
 
     private Situation situation(QuestionContext context) {
         List<DocumentInfo> docs = context.documents();
-        return new Situation(gateway.isConfigured(), docs.stream().allMatch(d -> d.kind() == DocumentKind.CONVERSATION),
-                docs.stream().mapToLong(DocumentInfo::tokenCount).sum(), docs.stream().mapToInt(DocumentInfo::chunkCount).sum(),
-                QuestionForm.of(context.question(), context.isMultipleChoice()), context.llm().budget().maxCalls(),
+        return new Situation(
+                gateway.isConfigured(),
+                docs.stream().allMatch(d -> d.kind() == DocumentKind.CONVERSATION),
+                docs.stream().mapToLong(DocumentInfo::tokenCount).sum(),
+                docs.stream().mapToInt(DocumentInfo::chunkCount).sum(),
+                QuestionForm.of(context.question(), context.isMultipleChoice()),
+                context.llm().budget().maxCalls(),
                 context.llm().budget().maxTokens());
     }
 
     /** Why the candidate cannot answer this question here and now, if it cannot. */
-    private Optional<String> fitness(Candidate candidate, QuestionContext context, Situation situation, Map<String, AnswerStrategy> others) {
+    private Optional<String> fitness(
+            Candidate candidate, QuestionContext context, Situation situation, Map<String, AnswerStrategy> others) {
         AnswerStrategy strategy = others.get(candidate.strategy());
         if (strategy == null) {
             return Optional.of("not deployed here");
@@ -110,10 +140,15 @@ class AutoStrategy implements AnswerStrategy {
         }
         QuestionOptions options = new QuestionOptions(options(candidate, context.options()));
         Set<String> needed = new HashSet<>(strategy.requiredMemories(options));
-        List<MemoryState> missing = documents.memories(context.documentIds(), needed).stream().filter(m -> !m.ready()).toList();
+        List<MemoryState> missing = documents.memories(context.documentIds(), needed).stream()
+                .filter(m -> !m.ready())
+                .toList();
         if (!missing.isEmpty()) {
-            return Optional.of(missing.stream().map(m -> "needs the '" + m.stage() + "' memory, which is " + m.status()
-                    + " for document " + m.documentId()).distinct().collect(Collectors.joining("; ")));
+            return Optional.of(missing.stream()
+                    .map(m -> "needs the '" + m.stage() + "' memory, which is " + m.status() + " for document "
+                            + m.documentId())
+                    .distinct()
+                    .collect(Collectors.joining("; ")));
         }
         int calls = MinimumCalls.of(candidate, situation);
         if (calls > situation.maxCalls()) {
@@ -133,7 +168,8 @@ class AutoStrategy implements AnswerStrategy {
     }
 
     private Map<String, AnswerStrategy> others() {
-        return strategies.getObject().all().stream().filter(s -> !s.name().equals(NAME))
+        return strategies.getObject().all().stream()
+                .filter(s -> !s.name().equals(NAME))
                 .collect(Collectors.toMap(AnswerStrategy::name, s -> s, (a, b) -> a, LinkedHashMap::new));
     }
 }

@@ -10,5 +10,4 @@ import java.util.Map;
  * @param reasons    the facts that made it apply
  * @param considered each candidate tried before the pick, with why it could not run ({@code chosen} for the pick)
  */
-record Choice(Candidate candidate, String rule, List<String> reasons, List<Map<String, String>> considered) {
-}
+record Choice(Candidate candidate, String rule, List<String> reasons, List<Map<String, String>> considered) {}

@@ -27,7 +27,10 @@ record QuestionForm(boolean multipleChoice, boolean temporal, boolean multiHop, 
     static QuestionForm of(String question, boolean multipleChoice) {
         String q = question == null ? "" : question;
         long names = NAME.matcher(q).results().map(m -> m.group()).distinct().count();
-        return new QuestionForm(multipleChoice, TEMPORAL.matcher(q).find(), MULTI_HOP.matcher(q).find() || names >= 2,
+        return new QuestionForm(
+                multipleChoice,
+                TEMPORAL.matcher(q).find(),
+                MULTI_HOP.matcher(q).find() || names >= 2,
                 GLOBAL.matcher(q).find());
     }
 }

@@ -35,20 +35,21 @@ final class Routes {
         Optional<String> unfit(Candidate candidate);
     }
 
-    private Routes() {
-    }
+    private Routes() {}
 
     static Choice choose(Situation s, Fitness fitness) {
         Rule rule = rule(s);
         List<Candidate> candidates = new ArrayList<>(rule.candidates());
         for (String fallback : List.of("rag", "extractive")) {
-            if (candidates.stream().noneMatch(c -> c.strategy().equals(fallback) && c.options().isEmpty())) {
+            if (candidates.stream()
+                    .noneMatch(c -> c.strategy().equals(fallback) && c.options().isEmpty())) {
                 candidates.add(Candidate.of(fallback));
             }
         }
         List<Map<String, String>> considered = new ArrayList<>();
         for (Candidate candidate : candidates) {
-            Optional<String> unfit = candidate.strategy().equals("extractive") ? Optional.empty() : fitness.unfit(candidate);
+            Optional<String> unfit =
+                    candidate.strategy().equals("extractive") ? Optional.empty() : fitness.unfit(candidate);
             Map<String, String> verdict = new LinkedHashMap<>();
             verdict.put("strategy", candidate.label());
             verdict.put("verdict", unfit.orElse("chosen"));
@@ -60,8 +61,7 @@ final class Routes {
         throw new IllegalStateException("extractive can always run");
     }
 
-    private record Rule(String name, List<String> reasons, List<Candidate> candidates) {
-    }
+    private record Rule(String name, List<String> reasons, List<Candidate> candidates) {}
 
     private static Rule rule(Situation s) {
         QuestionForm q = s.form();
@@ -69,30 +69,51 @@ final class Routes {
             return new Rule("no-llm", List.of("no LLM is configured"), List.of(Candidate.of("extractive")));
         }
         if (s.maxCalls() < Situation.FEW_CALLS || s.maxTokens() < Situation.FEW_TOKENS) {
-            return new Rule("small-budget", List.of("the budget allows " + s.maxCalls() + " calls and " + s.maxTokens()
-                    + " tokens: room for one answer call, not a research loop"), List.of(Candidate.of("rag")));
+            return new Rule(
+                    "small-budget",
+                    List.of("the budget allows " + s.maxCalls() + " calls and " + s.maxTokens()
+                            + " tokens: room for one answer call, not a research loop"),
+                    List.of(Candidate.of("rag")));
         }
         if (s.chunks() <= Situation.WHOLE_TEXT_CHUNKS) {
-            return new Rule("whole-text-fits", List.of("the documents are " + s.chunks() + " chunks: one retrieval shows all of them"),
+            return new Rule(
+                    "whole-text-fits",
+                    List.of("the documents are " + s.chunks() + " chunks: one retrieval shows all of them"),
                     List.of(Candidate.of("rag")));
         }
         if (s.conversation() && (q.temporal() || q.multiHop())) {
-            return new Rule("conversation-reasoning", List.of("the documents are conversation histories",
-                    q.temporal() ? "the question asks about time" : "the question joins several facts"),
+            return new Rule(
+                    "conversation-reasoning",
+                    List.of(
+                            "the documents are conversation histories",
+                            q.temporal() ? "the question asks about time" : "the question joins several facts"),
                     List.of(Candidate.of("gam"), Candidate.of("memcot")));
         }
         if (s.longText() && (q.multipleChoice() || q.global())) {
-            return new Rule("long-text-whole-story", List.of("the documents are " + s.tokens() + " tokens, over "
-                    + Situation.LONG_TEXT_TOKENS, q.multipleChoice() ? "the question is multiple choice" : "the question is about the text as a whole"),
-                    List.of(Candidate.of("comorag"), new Candidate("mindgraph", Map.of("graph", "shared")), Candidate.of("gam"),
+            return new Rule(
+                    "long-text-whole-story",
+                    List.of(
+                            "the documents are " + s.tokens() + " tokens, over " + Situation.LONG_TEXT_TOKENS,
+                            q.multipleChoice()
+                                    ? "the question is multiple choice"
+                                    : "the question is about the text as a whole"),
+                    List.of(
+                            Candidate.of("comorag"),
+                            new Candidate("mindgraph", Map.of("graph", "shared")),
+                            Candidate.of("gam"),
                             Candidate.of("cosmir")));
         }
         if (!s.longText() && q.global()) {
-            return new Rule("text-whole-story", List.of("the documents are " + s.tokens() + " tokens", "the question is about the text as a whole"),
+            return new Rule(
+                    "text-whole-story",
+                    List.of("the documents are " + s.tokens() + " tokens", "the question is about the text as a whole"),
                     List.of(Candidate.of("mindgraph"), Candidate.of("gam")));
         }
         if (q.multiHop()) {
-            return new Rule("multi-hop", List.of("the question joins several facts"), List.of(Candidate.of("gam"), Candidate.of("memcot")));
+            return new Rule(
+                    "multi-hop",
+                    List.of("the question joins several facts"),
+                    List.of(Candidate.of("gam"), Candidate.of("memcot")));
         }
         return new Rule("single-fact", List.of("the question asks for one fact"), List.of(Candidate.of("rag")));
     }

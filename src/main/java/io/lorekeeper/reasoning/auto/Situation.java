@@ -11,7 +11,8 @@ package io.lorekeeper.reasoning.auto;
  * @param maxCalls      model calls the question's budget allows
  * @param maxTokens     model tokens the question's budget allows
  */
-record Situation(boolean llm, boolean conversation, long tokens, int chunks, QuestionForm form, int maxCalls, long maxTokens) {
+record Situation(
+        boolean llm, boolean conversation, long tokens, int chunks, QuestionForm form, int maxCalls, long maxTokens) {
 
     /** Above this a text is long (a novel, a long report): more than a few dozen pages. */
     static final long LONG_TEXT_TOKENS = 64_000;
@@ -19,6 +20,7 @@ record Situation(boolean llm, boolean conversation, long tokens, int chunks, Que
     static final int WHOLE_TEXT_CHUNKS = 8;
     /** Below this many calls or tokens, only a one-call strategy fits the budget. */
     static final int FEW_CALLS = 3;
+
     static final long FEW_TOKENS = 20_000;
 
     boolean longText() {

@@ -66,7 +66,8 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         static Settings of(QuestionOptions options, ContextLimit workers) {
             options.allowOnly(OPTIONS);
             double fraction = options.doubleValue("memoryFraction", 0.125, 0.01, 100);
-            ChunkedReading.ChunkSize size = ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), workers);
+            ChunkedReading.ChunkSize size =
+                    ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), workers);
             return new Settings(size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
         }
 
@@ -86,7 +87,9 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(),
+        return new StrategyRequirements(
+                true,
+                Set.of(),
                 "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it");
     }
 
@@ -99,9 +102,24 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     public StrategyResult answer(QuestionContext context) {
         Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
-        context.trace().record("reading", Map.of("documents", context.documents().size(), "chunks", chunks.size(),
-                "chunkTokens", settings.chunkTokens(), "chunkLowered", settings.chunkLowered(), "summaryTokens", settings.summaryTokens(),
-                "choicesInQuery", settings.choicesInQuery(), "expectedCalls", chunks.size() + 1));
+        context.trace()
+                .record(
+                        "reading",
+                        Map.of(
+                                "documents",
+                                context.documents().size(),
+                                "chunks",
+                                chunks.size(),
+                                "chunkTokens",
+                                settings.chunkTokens(),
+                                "chunkLowered",
+                                settings.chunkLowered(),
+                                "summaryTokens",
+                                settings.summaryTokens(),
+                                "choicesInQuery",
+                                settings.choicesInQuery(),
+                                "expectedCalls",
+                                chunks.size() + 1));
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
         String summary = "";
         boolean limited = false;
@@ -109,12 +127,23 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         try {
             for (ChunkedReading.Chunk chunk : chunks) {
                 context.cancellation().throwIfCancelled();
-                long tokens = TokenCounter.count(chunk.text()) + 2L * (TokenCounter.count(summary) + ChunkedReading.PROMPT_ALLOWANCE)
+                long tokens = TokenCounter.count(chunk.text())
+                        + 2L * (TokenCounter.count(summary) + ChunkedReading.PROMPT_ALLOWANCE)
                         + settings.summaryTokens();
                 if (!context.llm().budget().affords(2, tokens)) {
                     limited = true;
-                    context.trace().record("budget", Map.of("phase", "reading", "chunksRead", read, "chunks", chunks.size(),
-                            "reason", "the budget left would not cover this chunk's worker call and the manager's"));
+                    context.trace()
+                            .record(
+                                    "budget",
+                                    Map.of(
+                                            "phase",
+                                            "reading",
+                                            "chunksRead",
+                                            read,
+                                            "chunks",
+                                            chunks.size(),
+                                            "reason",
+                                            "the budget left would not cover this chunk's worker call and the manager's"));
                     break;
                 }
                 summary = work(context, settings, query, chunk, summary);
@@ -122,14 +151,25 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
             }
         } catch (BudgetExhaustedException spent) {
             limited = true;
-            context.trace().record("budget", Map.of("phase", "reading", "chunksRead", read, "chunks", chunks.size(),
-                    "reason", spent.getMessage()));
+            context.trace()
+                    .record(
+                            "budget",
+                            Map.of(
+                                    "phase",
+                                    "reading",
+                                    "chunksRead",
+                                    read,
+                                    "chunks",
+                                    chunks.size(),
+                                    "reason",
+                                    spent.getMessage()));
         }
         return manage(context, summary, limited);
     }
 
     /** One worker: the summary rewritten with what the chunk adds, cut to the cap; an unusable reply leaves it as it was. */
-    private static String work(QuestionContext context, Settings settings, String query, ChunkedReading.Chunk chunk, String previous) {
+    private static String work(
+            QuestionContext context, Settings settings, String query, ChunkedReading.Chunk chunk, String previous) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("query", query);
         vars.put("summary", previous.isEmpty() ? "(nothing yet: this is the first part)" : previous);
@@ -138,10 +178,20 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         vars.put("chunk", chunk.text());
         String written;
         try {
-            written = context.llm().structuredOrText(Role.RESEARCHER, "chain-of-agents/worker", vars, CoaReplies.Summary.class,
-                    CoaReplies.Summary::new).summary().strip();
+            written = context.llm()
+                    .structuredOrText(
+                            Role.RESEARCHER,
+                            "chain-of-agents/worker",
+                            vars,
+                            CoaReplies.Summary.class,
+                            CoaReplies.Summary::new)
+                    .summary()
+                    .strip();
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "worker", "chunk", chunk.number(), "reason", unusable.getMessage()));
+            context.trace()
+                    .record(
+                            "step.failed",
+                            Map.of("step", "worker", "chunk", chunk.number(), "reason", unusable.getMessage()));
             return previous;
         }
         String kept = bounded(written, settings.summaryTokens());
@@ -180,8 +230,13 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         vars.put("summary", summary.isEmpty() ? "(empty: nothing was read)" : summary);
         CoaReplies.Answer reply;
         try {
-            reply = context.llm().structuredOrText(Role.ANSWERER, "chain-of-agents/manage", vars, CoaReplies.Answer.class,
-                    prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
+            reply = context.llm()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            "chain-of-agents/manage",
+                            vars,
+                            CoaReplies.Answer.class,
+                            prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
             return withoutManager(context, summary, true);
@@ -224,7 +279,11 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
             String text = documents.text(doc.id());
             Optional<Span> span = SpanLocator.locate(quote, text, 0);
             if (span.isPresent()) {
-                return Optional.of(Citation.of(doc.id(), span.get().start(), span.get().end(), span.get().of(text)));
+                return Optional.of(Citation.of(
+                        doc.id(),
+                        span.get().start(),
+                        span.get().end(),
+                        span.get().of(text)));
             }
         }
         return Optional.empty();

@@ -10,18 +10,18 @@ import jakarta.validation.constraints.PositiveOrZero;
 /** What the Chain of Agents prompts return. */
 final class CoaReplies {
 
-    private CoaReplies() {
-    }
+    private CoaReplies() {}
 
     /** A worker's rewritten summary, handed to the next worker. */
-    record Summary(@NotNull String summary) {
-    }
+    record Summary(@NotNull String summary) {}
 
     /**
      * The manager's answer. {@code quotes} are words of the text that the summary carried in
      * quotation marks; only those found verbatim in the documents become citations.
      */
-    record Answer(@NotNull String answer, List<String> quotes, @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence,
-            @PositiveOrZero Integer choice) {
-    }
+    record Answer(
+            @NotNull String answer,
+            List<String> quotes,
+            @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence,
+            @PositiveOrZero Integer choice) {}
 }

@@ -27,11 +27,9 @@ public final class Leiden {
     private static final int ITERATIONS = 10;
 
     /** An undirected weighted edge; parallel edges add up, self-loops are ignored. */
-    public record Edge(int a, int b, double weight) {
-    }
+    public record Edge(int a, int b, double weight) {}
 
-    private Leiden() {
-    }
+    private Leiden() {}
 
     /** Communities as lists of node indices in ascending order; largest first, ties by their first node. */
     public static List<List<Integer>> communities(int n, List<Edge> edges, int maxSize, long seed) {
@@ -64,7 +62,8 @@ public final class Leiden {
     }
 
     /** Leiden over the nodes {@code members} (global indices), recursing into clusters that are too large. */
-    private static List<List<Integer>> cluster(List<Integer> members, Map<Long, Double> weights, int n, int maxSize, long seed) {
+    private static List<List<Integer>> cluster(
+            List<Integer> members, Map<Long, Double> weights, int n, int maxSize, long seed) {
         if (members.size() <= maxSize) {
             return List.of(members);
         }
@@ -87,12 +86,20 @@ public final class Leiden {
         if (from.isEmpty()) {
             return cut(members, maxSize);
         }
-        LargeIntArray[] edges = {new LargeIntArray(from.stream().mapToInt(Integer::intValue).toArray()),
-                new LargeIntArray(to.stream().mapToInt(Integer::intValue).toArray())};
-        Network network = new Network(members.size(), true, edges,
-                new LargeDoubleArray(w.stream().mapToDouble(Double::doubleValue).toArray()), false, true);
+        LargeIntArray[] edges = {
+            new LargeIntArray(from.stream().mapToInt(Integer::intValue).toArray()),
+            new LargeIntArray(to.stream().mapToInt(Integer::intValue).toArray())
+        };
+        Network network = new Network(
+                members.size(),
+                true,
+                edges,
+                new LargeDoubleArray(w.stream().mapToDouble(Double::doubleValue).toArray()),
+                false,
+                true);
         double resolution = 1.0 / (2 * network.getTotalEdgeWeight() + network.getTotalEdgeWeightSelfLinks());
-        LeidenAlgorithm leiden = new LeidenAlgorithm(resolution, ITERATIONS, LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
+        LeidenAlgorithm leiden =
+                new LeidenAlgorithm(resolution, ITERATIONS, LeidenAlgorithm.DEFAULT_RANDOMNESS, new Random(seed));
         Clustering clustering = leiden.findClustering(network);
         clustering.orderClustersByNNodes();
         int[][] perCluster = clustering.getNodesPerCluster();

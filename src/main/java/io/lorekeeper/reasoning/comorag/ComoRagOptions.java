@@ -21,8 +21,17 @@ import io.lorekeeper.reasoning.QuestionOptions;
  *               prior step (the paper's section 2.3), or {@code pool}, every cue in the pool
  *               (Algorithm 1, line 22)
  */
-record ComoRagOptions(int maxCycles, int maxProbes, int contextTokens, List<Double> split, Set<String> layers, boolean memory,
-        boolean probing, String encode, String cues, double fuseShare) {
+record ComoRagOptions(
+        int maxCycles,
+        int maxProbes,
+        int contextTokens,
+        List<Double> split,
+        Set<String> layers,
+        boolean memory,
+        boolean probing,
+        String encode,
+        String cues,
+        double fuseShare) {
 
     static final String VERIDICAL = "veridical";
     static final String SEMANTIC = "semantic";
@@ -33,8 +42,17 @@ record ComoRagOptions(int maxCycles, int maxProbes, int contextTokens, List<Doub
     static final String LAST_CYCLE = "last-cycle";
     static final String POOL = "pool";
     private static final List<Double> PAPER_SPLIT = List.of(8.0, 2.0, 2.0, 1.0);
-    private static final Set<String> OPTIONS = Set.of("maxCycles", "maxProbes", "contextTokens", "split", "layers", "memory", "probing",
-            "encode", "cues", "fuseShare");
+    private static final Set<String> OPTIONS = Set.of(
+            "maxCycles",
+            "maxProbes",
+            "contextTokens",
+            "split",
+            "layers",
+            "memory",
+            "probing",
+            "encode",
+            "cues",
+            "fuseShare");
 
     static ComoRagOptions of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -55,10 +73,14 @@ record ComoRagOptions(int maxCycles, int maxProbes, int contextTokens, List<Doub
         if (value == null) {
             return PAPER_SPLIT;
         }
-        String problem = "split must be four non-negative numbers, the shares of veridical, semantic, episodic and history "
-                + "context (the paper's is [8, 2, 2, 1]), with a positive share for at least one layer";
-        if (!(value instanceof List<?> list) || list.size() != 4 || !list.stream().allMatch(v -> v instanceof Number n
-                && n.doubleValue() >= 0 && Double.isFinite(n.doubleValue()))) {
+        String problem =
+                "split must be four non-negative numbers, the shares of veridical, semantic, episodic and history "
+                        + "context (the paper's is [8, 2, 2, 1]), with a positive share for at least one layer";
+        if (!(value instanceof List<?> list)
+                || list.size() != 4
+                || !list.stream()
+                        .allMatch(v ->
+                                v instanceof Number n && n.doubleValue() >= 0 && Double.isFinite(n.doubleValue()))) {
             throw ApiProblem.invalid("options.split", problem);
         }
         List<Double> shares = list.stream().map(v -> ((Number) v).doubleValue()).toList();

@@ -33,8 +33,13 @@ record ComoRagSettings(
         @DefaultValue("4") int buildParallelism) {
 
     ComoRagSettings {
-        if (unitTokens < 16 || clusterMaxSize < 2 || clusterNeighbours < 1 || semanticLevels < 1 || episodicStride < 0
-                || episodicLevels < 1 || buildParallelism < 1) {
+        if (unitTokens < 16
+                || clusterMaxSize < 2
+                || clusterNeighbours < 1
+                || semanticLevels < 1
+                || episodicStride < 0
+                || episodicLevels < 1
+                || buildParallelism < 1) {
             throw new IllegalArgumentException("invalid lorekeeper.comorag settings");
         }
     }

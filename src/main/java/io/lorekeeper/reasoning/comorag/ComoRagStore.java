@@ -45,8 +45,7 @@ class ComoRagStore {
     }
 
     /** A chunk as the unit builder needs it. */
-    record ChunkRow(int ordinal, int pageOrdinal, int start, int end, int tokens) {
-    }
+    record ChunkRow(int ordinal, int pageOrdinal, int start, int end, int tokens) {}
 
     /** A veridical unit: consecutive chunks {@code [firstChunk, lastChunk]} of one page, one span of the text. */
     record Unit(UUID documentId, int ordinal, int firstChunk, int lastChunk, int pageOrdinal, Span span, int tokens) {
@@ -55,14 +54,11 @@ class ComoRagStore {
         }
     }
 
-    record UnitKey(UUID documentId, int ordinal) {
-    }
+    record UnitKey(UUID documentId, int ordinal) {}
 
-    record Vectored<T>(T item, float[] vector) {
-    }
+    record Vectored<T>(T item, float[] vector) {}
 
-    record Scored<T>(T item, double score) {
-    }
+    record Scored<T>(T item, double score) {}
 
     /** An extracted fact, with the unit it came from. */
     record Fact(UnitKey unit, String subject, String predicate, String object) {
@@ -72,25 +68,38 @@ class ComoRagStore {
     }
 
     /** A semantic or episodic summary and the units under it. */
-    record Summary(long id, UUID documentId, String layer, int level, int ordinal, String memberKey, List<Integer> units, Span span,
-            String text) {
-    }
+    record Summary(
+            long id,
+            UUID documentId,
+            String layer,
+            int level,
+            int ordinal,
+            String memberKey,
+            List<Integer> units,
+            Span span,
+            String text) {}
 
     // ---------------------------------------------------------------- units
 
     List<ChunkRow> chunksAfter(UUID documentId, int afterChunk) {
         return chunks.spansAfter(documentId, afterChunk).stream()
-                .map(c -> new ChunkRow(c.ordinal(), c.pageOrdinal(), c.start(), c.end(), c.tokenCount())).toList();
+                .map(c -> new ChunkRow(c.ordinal(), c.pageOrdinal(), c.start(), c.end(), c.tokenCount()))
+                .toList();
     }
 
     /** The last chunk covered by a unit, or -1. */
     int lastUnitChunk(UUID documentId) {
-        return jdbc.sql("SELECT coalesce(max(last_chunk), -1) FROM comorag_unit WHERE document_id = ?").param(documentId)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT coalesce(max(last_chunk), -1) FROM comorag_unit WHERE document_id = ?")
+                .param(documentId)
+                .query(Integer.class)
+                .single();
     }
 
     int unitCount(UUID documentId) {
-        return jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?").param(documentId).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(documentId)
+                .query(Integer.class)
+                .single();
     }
 
     /** A unit whose embedding is the mean of its chunks' embeddings; a second writer of the same unit leaves the first. */
@@ -103,51 +112,76 @@ class ComoRagStore {
                                           token_count, embedding)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS vector))
                 ON CONFLICT (document_id, ordinal) DO NOTHING""")
-                .params(documentId, ordinal, first.ordinal(), last.ordinal(), first.pageOrdinal(), first.start(), last.end(), tokens,
+                .params(
+                        documentId,
+                        ordinal,
+                        first.ordinal(),
+                        last.ordinal(),
+                        first.pageOrdinal(),
+                        first.start(),
+                        last.end(),
+                        tokens,
                         meanOfChunks(documentId, first.ordinal(), last.ordinal()))
                 .update();
     }
 
     /** The mean of the chunks' vectors, or null when none is embedded yet. */
     private PGvector meanOfChunks(UUID documentId, int firstChunk, int lastChunk) {
-        return chunkEmbeddings.mean(documentId, firstChunk, lastChunk).map(PGvector::new).orElse(null);
+        return chunkEmbeddings
+                .mean(documentId, firstChunk, lastChunk)
+                .map(PGvector::new)
+                .orElse(null);
     }
 
     /** Every unit's embedding recomputed as the mean of its chunks' current embeddings. */
     void refreshUnitEmbeddings(UUID documentId) {
-        record Range(int ordinal, int first, int last) {
-        }
-        List<Range> units = jdbc.sql("SELECT ordinal, first_chunk, last_chunk FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
-                .param(documentId).query((rs, n) -> new Range(rs.getInt(1), rs.getInt(2), rs.getInt(3))).list();
+        record Range(int ordinal, int first, int last) {}
+        List<Range> units = jdbc.sql(
+                        "SELECT ordinal, first_chunk, last_chunk FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
+                .param(documentId)
+                .query((rs, n) -> new Range(rs.getInt(1), rs.getInt(2), rs.getInt(3)))
+                .list();
         for (Range unit : units) {
             PGvector mean = meanOfChunks(documentId, unit.first(), unit.last());
             if (mean != null) {
                 jdbc.sql("UPDATE comorag_unit SET embedding = CAST(? AS vector) WHERE document_id = ? AND ordinal = ?")
-                        .params(mean, documentId, unit.ordinal()).update();
+                        .params(mean, documentId, unit.ordinal())
+                        .update();
             }
         }
     }
 
     void deleteUnits(UUID documentId) {
-        jdbc.sql("DELETE FROM comorag_unit WHERE document_id = ?").param(documentId).update();
+        jdbc.sql("DELETE FROM comorag_unit WHERE document_id = ?")
+                .param(documentId)
+                .update();
     }
 
     List<Unit> units(UUID documentId) {
-        return jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? ORDER BY ordinal").param(documentId)
-                .query((rs, n) -> unit(rs)).list();
+        return jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
+                .param(documentId)
+                .query((rs, n) -> unit(rs))
+                .list();
     }
 
     List<Vectored<Unit>> unitVectors(UUID documentId) {
-        return jdbc.sql("SELECT *, embedding::text AS vector FROM comorag_unit WHERE document_id = ? ORDER BY ordinal").param(documentId)
-                .query((rs, n) -> new Vectored<>(unit(rs), vector(rs.getString("vector")))).list();
+        return jdbc.sql("SELECT *, embedding::text AS vector FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
+                .param(documentId)
+                .query((rs, n) -> new Vectored<>(unit(rs), vector(rs.getString("vector"))))
+                .list();
     }
 
     List<Unit> units(Collection<UnitKey> keys) {
         List<Unit> out = new ArrayList<>();
         keys.stream().map(UnitKey::documentId).distinct().forEach(doc -> {
-            Integer[] ordinals = keys.stream().filter(k -> k.documentId().equals(doc)).map(UnitKey::ordinal).toArray(Integer[]::new);
-            out.addAll(jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? AND ordinal = ANY(?)").params(doc, ordinals)
-                    .query((rs, n) -> unit(rs)).list());
+            Integer[] ordinals = keys.stream()
+                    .filter(k -> k.documentId().equals(doc))
+                    .map(UnitKey::ordinal)
+                    .toArray(Integer[]::new);
+            out.addAll(jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? AND ordinal = ANY(?)")
+                    .params(doc, ordinals)
+                    .query((rs, n) -> unit(rs))
+                    .list());
         });
         return out;
     }
@@ -156,79 +190,126 @@ class ComoRagStore {
 
     /** Units whose entities and triples are not stored yet, in order. */
     List<Unit> unitsWithoutTriples(UUID documentId) {
-        return jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? AND entities IS NULL ORDER BY ordinal").param(documentId)
-                .query((rs, n) -> unit(rs)).list();
+        return jdbc.sql("SELECT * FROM comorag_unit WHERE document_id = ? AND entities IS NULL ORDER BY ordinal")
+                .param(documentId)
+                .query((rs, n) -> unit(rs))
+                .list();
     }
 
     /** A unit's entities and facts, stored together: the unit's checkpoint in the triples stage. */
     void saveTriples(Unit unit, List<String> entities, List<Fact> facts, List<float[]> vectors) {
         tx.executeWithoutResult(status -> {
-            jdbc.sql("DELETE FROM comorag_triple WHERE document_id = ? AND unit_ordinal = ?").params(unit.documentId(), unit.ordinal())
+            jdbc.sql("DELETE FROM comorag_triple WHERE document_id = ? AND unit_ordinal = ?")
+                    .params(unit.documentId(), unit.ordinal())
                     .update();
             for (int i = 0; i < facts.size(); i++) {
                 Fact f = facts.get(i);
-                jdbc.sql("INSERT INTO comorag_triple (document_id, unit_ordinal, subject, predicate, object, embedding) VALUES (?, ?, ?, ?, ?, ?)")
-                        .params(unit.documentId(), unit.ordinal(), f.subject(), f.predicate(), f.object(), new PGvector(vectors.get(i)))
+                jdbc.sql(
+                                "INSERT INTO comorag_triple (document_id, unit_ordinal, subject, predicate, object, embedding) VALUES (?, ?, ?, ?, ?, ?)")
+                        .params(
+                                unit.documentId(),
+                                unit.ordinal(),
+                                f.subject(),
+                                f.predicate(),
+                                f.object(),
+                                new PGvector(vectors.get(i)))
                         .update();
             }
             jdbc.sql("UPDATE comorag_unit SET entities = ? WHERE document_id = ? AND ordinal = ?")
-                    .params(entities.toArray(String[]::new), unit.documentId(), unit.ordinal()).update();
+                    .params(entities.toArray(String[]::new), unit.documentId(), unit.ordinal())
+                    .update();
         });
     }
 
     void clearTriples(UUID documentId) {
         tx.executeWithoutResult(status -> {
-            jdbc.sql("DELETE FROM comorag_triple WHERE document_id = ?").param(documentId).update();
-            jdbc.sql("UPDATE comorag_unit SET entities = NULL WHERE document_id = ?").param(documentId).update();
+            jdbc.sql("DELETE FROM comorag_triple WHERE document_id = ?")
+                    .param(documentId)
+                    .update();
+            jdbc.sql("UPDATE comorag_unit SET entities = NULL WHERE document_id = ?")
+                    .param(documentId)
+                    .update();
         });
     }
 
     // ---------------------------------------------------------------- summaries
 
     Optional<Summary> summary(UUID documentId, String layer, int level, String memberKey) {
-        return jdbc.sql("SELECT * FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? AND member_key = ?")
-                .params(documentId, layer, level, memberKey).query((rs, n) -> summary(rs)).optional();
+        return jdbc.sql(
+                        "SELECT * FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? AND member_key = ?")
+                .params(documentId, layer, level, memberKey)
+                .query((rs, n) -> summary(rs))
+                .optional();
     }
 
     /** Inserts a summary, or returns the one a concurrent writer stored first. */
-    Summary insertSummary(UUID documentId, String layer, int level, int ordinal, String memberKey, List<Integer> units, Span span,
-            String text, float[] vector) {
+    Summary insertSummary(
+            UUID documentId,
+            String layer,
+            int level,
+            int ordinal,
+            String memberKey,
+            List<Integer> units,
+            Span span,
+            String text,
+            float[] vector) {
         jdbc.sql("""
                 INSERT INTO comorag_summary (document_id, layer, level, ordinal, member_key, units, start_offset, end_offset, text, embedding)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (document_id, layer, level, member_key) DO NOTHING""")
-                .params(documentId, layer, level, ordinal, memberKey, units.toArray(Integer[]::new), span.start(), span.end(), text,
+                .params(
+                        documentId,
+                        layer,
+                        level,
+                        ordinal,
+                        memberKey,
+                        units.toArray(Integer[]::new),
+                        span.start(),
+                        span.end(),
+                        text,
                         new PGvector(vector))
                 .update();
         return summary(documentId, layer, level, memberKey).orElseThrow();
     }
 
     void setOrdinal(long summaryId, int ordinal) {
-        jdbc.sql("UPDATE comorag_summary SET ordinal = ? WHERE id = ?").params(ordinal, summaryId).update();
+        jdbc.sql("UPDATE comorag_summary SET ordinal = ? WHERE id = ?")
+                .params(ordinal, summaryId)
+                .update();
     }
 
     List<Vectored<Summary>> summaryVectors(UUID documentId, String layer, int level) {
-        return jdbc.sql("SELECT *, embedding::text AS vector FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? ORDER BY ordinal")
-                .params(documentId, layer, level).query((rs, n) -> new Vectored<>(summary(rs), vector(rs.getString("vector")))).list();
+        return jdbc.sql(
+                        "SELECT *, embedding::text AS vector FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? ORDER BY ordinal")
+                .params(documentId, layer, level)
+                .query((rs, n) -> new Vectored<>(summary(rs), vector(rs.getString("vector"))))
+                .list();
     }
 
     List<Summary> summaries(UUID documentId, String layer) {
         return jdbc.sql("SELECT * FROM comorag_summary WHERE document_id = ? AND layer = ? ORDER BY level, ordinal")
-                .params(documentId, layer).query((rs, n) -> summary(rs)).list();
+                .params(documentId, layer)
+                .query((rs, n) -> summary(rs))
+                .list();
     }
 
     /** Drops the summaries of a level that its latest plan no longer has. */
     void prune(UUID documentId, String layer, int level, Set<Long> keep) {
         jdbc.sql("DELETE FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? AND NOT (id = ANY(?))")
-                .params(documentId, layer, level, keep.toArray(Long[]::new)).update();
+                .params(documentId, layer, level, keep.toArray(Long[]::new))
+                .update();
     }
 
     void deleteAbove(UUID documentId, String layer, int topLevel) {
-        jdbc.sql("DELETE FROM comorag_summary WHERE document_id = ? AND layer = ? AND level > ?").params(documentId, layer, topLevel).update();
+        jdbc.sql("DELETE FROM comorag_summary WHERE document_id = ? AND layer = ? AND level > ?")
+                .params(documentId, layer, topLevel)
+                .update();
     }
 
     void deleteSummaries(UUID documentId, String layer) {
-        jdbc.sql("DELETE FROM comorag_summary WHERE document_id = ? AND layer = ?").params(documentId, layer).update();
+        jdbc.sql("DELETE FROM comorag_summary WHERE document_id = ? AND layer = ?")
+                .params(documentId, layer)
+                .update();
     }
 
     // ---------------------------------------------------------------- search
@@ -236,27 +317,45 @@ class ComoRagStore {
     /** Units nearest to {@code query} by cosine similarity, leaving out {@code exclude}. */
     List<Scored<Unit>> nearestUnits(List<UUID> documentIds, float[] query, int k, Set<UnitKey> exclude) {
         PGvector vector = new PGvector(query);
-        return inVectorScan(k + exclude.size(), () -> jdbc.sql("""
+        return inVectorScan(
+                        k + exclude.size(),
+                        () -> jdbc.sql("""
                         SELECT *, embedding <=> ? AS distance FROM comorag_unit WHERE document_id = ANY(?)
                         ORDER BY embedding <=> ? LIMIT ?""")
-                .params(vector, documentIds.toArray(UUID[]::new), vector, k + exclude.size())
-                .query((rs, n) -> new Scored<>(unit(rs), 1.0 - rs.getDouble("distance"))).list())
-                .stream().filter(s -> !exclude.contains(s.item().key()))
-                .sorted(Comparator.comparingDouble((Scored<Unit> s) -> s.score()).reversed())
-                .limit(k).toList();
+                                .params(vector, documentIds.toArray(UUID[]::new), vector, k + exclude.size())
+                                .query((rs, n) -> new Scored<>(unit(rs), 1.0 - rs.getDouble("distance")))
+                                .list())
+                .stream()
+                .filter(s -> !exclude.contains(s.item().key()))
+                .sorted(Comparator.comparingDouble((Scored<Unit> s) -> s.score())
+                        .reversed())
+                .limit(k)
+                .toList();
     }
 
     /** Facts nearest to {@code query}: the veridical layer's link from a query to the units that state it. */
     List<Scored<Fact>> nearestFacts(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
-        return inVectorScan(k, () -> jdbc.sql("""
+        return inVectorScan(
+                        k,
+                        () -> jdbc.sql("""
                         SELECT document_id, unit_ordinal, subject, predicate, object, embedding <=> ? AS distance FROM comorag_triple
                         WHERE document_id = ANY(?) ORDER BY embedding <=> ? LIMIT ?""")
-                .params(vector, documentIds.toArray(UUID[]::new), vector, k)
-                .query((rs, n) -> new Scored<>(new Fact(new UnitKey(rs.getObject("document_id", UUID.class), rs.getInt("unit_ordinal")),
-                        rs.getString("subject"), rs.getString("predicate"), rs.getString("object")), 1.0 - rs.getDouble("distance")))
-                .list())
-                .stream().sorted(Comparator.comparingDouble((Scored<Fact> s) -> s.score()).reversed()).toList();
+                                .params(vector, documentIds.toArray(UUID[]::new), vector, k)
+                                .query((rs, n) -> new Scored<>(
+                                        new Fact(
+                                                new UnitKey(
+                                                        rs.getObject("document_id", UUID.class),
+                                                        rs.getInt("unit_ordinal")),
+                                                rs.getString("subject"),
+                                                rs.getString("predicate"),
+                                                rs.getString("object")),
+                                        1.0 - rs.getDouble("distance")))
+                                .list())
+                .stream()
+                .sorted(Comparator.comparingDouble((Scored<Fact> s) -> s.score())
+                        .reversed())
+                .toList();
     }
 
     /**
@@ -269,25 +368,39 @@ class ComoRagStore {
                         WHERE u.document_id = ANY(?) AND length(e.name) >= 3 AND strpos(lower(?), lower(e.name)) > 0
                         GROUP BY u.document_id, u.ordinal ORDER BY hits DESC, u.document_id, u.ordinal LIMIT ?""")
                 .params(documentIds.toArray(UUID[]::new), query, k)
-                .query((rs, n) -> new Scored<>(new UnitKey(rs.getObject(1, UUID.class), rs.getInt(2)), rs.getInt(3))).list();
+                .query((rs, n) -> new Scored<>(new UnitKey(rs.getObject(1, UUID.class), rs.getInt(2)), rs.getInt(3)))
+                .list();
     }
 
     /** Summaries of a layer (any level) nearest to {@code query}, leaving out the ids in {@code exclude}. */
-    List<Scored<Summary>> nearestSummaries(List<UUID> documentIds, String layer, float[] query, int k, Set<Long> exclude) {
+    List<Scored<Summary>> nearestSummaries(
+            List<UUID> documentIds, String layer, float[] query, int k, Set<Long> exclude) {
         PGvector vector = new PGvector(query);
-        return inVectorScan(k + exclude.size(), () -> jdbc.sql("""
+        return inVectorScan(
+                        k + exclude.size(),
+                        () -> jdbc.sql("""
                         SELECT *, embedding <=> ? AS distance FROM comorag_summary WHERE document_id = ANY(?) AND layer = ?
                         ORDER BY embedding <=> ? LIMIT ?""")
-                .params(vector, documentIds.toArray(UUID[]::new), layer, vector, k + exclude.size())
-                .query((rs, n) -> new Scored<>(summary(rs), 1.0 - rs.getDouble("distance"))).list())
-                .stream().filter(s -> !exclude.contains(s.item().id()))
-                .sorted(Comparator.comparingDouble((Scored<Summary> s) -> s.score()).reversed())
-                .limit(k).toList();
+                                .params(vector, documentIds.toArray(UUID[]::new), layer, vector, k + exclude.size())
+                                .query((rs, n) -> new Scored<>(summary(rs), 1.0 - rs.getDouble("distance")))
+                                .list())
+                .stream()
+                .filter(s -> !exclude.contains(s.item().id()))
+                .sorted(Comparator.comparingDouble((Scored<Summary> s) -> s.score())
+                        .reversed())
+                .limit(k)
+                .toList();
     }
 
     /** What the index holds for a document: units, units with triples, triples, and summaries per layer. */
-    record Stats(int units, int unitsWithTriples, int triples, int semantic, int semanticLevels, int episodic, int episodicLevels) {
-    }
+    record Stats(
+            int units,
+            int unitsWithTriples,
+            int triples,
+            int semantic,
+            int semanticLevels,
+            int episodic,
+            int episodicLevels) {}
 
     Stats stats(UUID documentId) {
         return jdbc.sql("""
@@ -299,7 +412,14 @@ class ComoRagStore {
                        (SELECT count(*) FROM comorag_summary WHERE document_id = ? AND layer = 'episodic'),
                        (SELECT coalesce(max(level), 0) FROM comorag_summary WHERE document_id = ? AND layer = 'episodic')""")
                 .params(documentId, documentId, documentId, documentId, documentId, documentId, documentId)
-                .query((rs, n) -> new Stats(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getInt(7)))
+                .query((rs, n) -> new Stats(
+                        rs.getInt(1),
+                        rs.getInt(2),
+                        rs.getInt(3),
+                        rs.getInt(4),
+                        rs.getInt(5),
+                        rs.getInt(6),
+                        rs.getInt(7)))
                 .single();
     }
 
@@ -309,22 +429,38 @@ class ComoRagStore {
      */
     private <T> List<T> inVectorScan(int k, java.util.function.Supplier<List<T>> query) {
         return tx.execute(status -> {
-            jdbc.sql("SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-                    .param(String.valueOf(Math.min(1000, Math.max(40, 2 * k)))).query((rs, n) -> null).list();
+            jdbc.sql(
+                            "SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+                    .param(String.valueOf(Math.min(1000, Math.max(40, 2 * k))))
+                    .query((rs, n) -> null)
+                    .list();
             return query.get();
         });
     }
 
     private static Unit unit(ResultSet rs) throws SQLException {
-        return new Unit(rs.getObject("document_id", UUID.class), rs.getInt("ordinal"), rs.getInt("first_chunk"), rs.getInt("last_chunk"),
-                rs.getInt("page_ordinal"), new Span(rs.getInt("start_offset"), rs.getInt("end_offset")), rs.getInt("token_count"));
+        return new Unit(
+                rs.getObject("document_id", UUID.class),
+                rs.getInt("ordinal"),
+                rs.getInt("first_chunk"),
+                rs.getInt("last_chunk"),
+                rs.getInt("page_ordinal"),
+                new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
+                rs.getInt("token_count"));
     }
 
     private static Summary summary(ResultSet rs) throws SQLException {
         Array units = rs.getArray("units");
         List<Integer> members = units == null ? List.of() : List.of((Integer[]) units.getArray());
-        return new Summary(rs.getLong("id"), rs.getObject("document_id", UUID.class), rs.getString("layer"), rs.getInt("level"),
-                rs.getInt("ordinal"), rs.getString("member_key"), members, new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
+        return new Summary(
+                rs.getLong("id"),
+                rs.getObject("document_id", UUID.class),
+                rs.getString("layer"),
+                rs.getInt("level"),
+                rs.getInt("ordinal"),
+                rs.getString("member_key"),
+                members,
+                new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
                 rs.getString("text"));
     }
 

@@ -45,7 +45,9 @@ class ComoRagStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
+        return new StrategyRequirements(
+                true,
+                Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
                 "ComoRAG: veridical, semantic and episodic index layers, then probe → tri-retrieve → encode → fuse → try-answer cycles "
                         + "over a memory pool");
     }
@@ -84,9 +86,17 @@ class ComoRagStrategy implements AnswerStrategy {
             event.put("layers", options.layers());
             event.put("memory", options.memory());
             event.put("probing", options.probing());
-            event.put("budget", Map.of("veridical", options.tokensFor(ComoRagOptions.VERIDICAL),
-                    "semantic", options.tokensFor(ComoRagOptions.SEMANTIC), "episodic", options.tokensFor(ComoRagOptions.EPISODIC),
-                    "history", options.historyTokens()));
+            event.put(
+                    "budget",
+                    Map.of(
+                            "veridical",
+                            options.tokensFor(ComoRagOptions.VERIDICAL),
+                            "semantic",
+                            options.tokensFor(ComoRagOptions.SEMANTIC),
+                            "episodic",
+                            options.tokensFor(ComoRagOptions.EPISODIC),
+                            "history",
+                            options.historyTokens()));
             context.trace().record("index", event);
         }
     }

@@ -36,7 +36,12 @@ class EpisodicStage extends IndexStage {
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
 
-    EpisodicStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+    EpisodicStage(
+            ComoRagStore store,
+            LlmGateway gateway,
+            Documents documents,
+            Embeddings embeddings,
+            ComoRagSettings settings) {
         super(NAME, 75, gateway);
         this.store = store;
         this.documents = documents;
@@ -56,27 +61,43 @@ class EpisodicStage extends IndexStage {
         }
         String text = documents.text(documentId);
         LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
-        LayerWriter writer = new LayerWriter(store, embeddings, llm, run, ComoRagStore.EPISODIC,
-                units.stream().map(Vectored::item).toList(), settings.buildParallelism());
+        LayerWriter writer = new LayerWriter(
+                store,
+                embeddings,
+                llm,
+                run,
+                ComoRagStore.EPISODIC,
+                units.stream().map(Vectored::item).toList(),
+                settings.buildParallelism());
         List<LayerWriter.Node> nodes = LayerWriter.unitNodes(units, text);
         int top = 0;
         for (int level = 1; level <= settings.episodicLevels() && (level == 1 || nodes.size() > 1); level++) {
             int size = EpisodicWindows.size(nodes.size());
             List<List<Integer>> windows = EpisodicWindows.of(nodes.size(), size, settings.episodicStride());
-            List<Vectored<Summary>> summaries = writer.write(level, nodes, windows, TEMPLATE, members -> Map.of(
-                    "members", Members.render(members), "position", position(members, units.size())));
+            List<Vectored<Summary>> summaries = writer.write(
+                    level,
+                    nodes,
+                    windows,
+                    TEMPLATE,
+                    members -> Map.of("members", Members.render(members), "position", position(members, units.size())));
             top = level;
             nodes = LayerWriter.summaryNodes(summaries);
         }
         store.deleteAbove(documentId, ComoRagStore.EPISODIC, top);
-        log.info("Episodic layer of document {}: {} units, {} levels, {} new summaries", documentId, units.size(), top, writer.calls());
+        log.info(
+                "Episodic layer of document {}: {} units, {} levels, {} new summaries",
+                documentId,
+                units.size(),
+                top,
+                writer.calls());
     }
 
     /** Where the window lies in the story, so the summary can place its events. */
     static String position(List<LayerWriter.Node> members, int units) {
         int first = members.getFirst().units().getFirst();
         int last = members.getLast().units().getLast();
-        return "together they are parts " + (first + 1) + " to " + (last + 1) + " of the " + units + " parts of the text";
+        return "together they are parts " + (first + 1) + " to " + (last + 1) + " of the " + units
+                + " parts of the text";
     }
 
     @Override

@@ -10,8 +10,7 @@ import java.util.List;
  */
 final class EpisodicWindows {
 
-    private EpisodicWindows() {
-    }
+    private EpisodicWindows() {}
 
     static int size(int n) {
         if (n <= 20) {

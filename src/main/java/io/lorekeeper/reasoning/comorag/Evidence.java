@@ -15,8 +15,17 @@ import io.lorekeeper.text.Span;
  * @param units   the unit ordinals the item covers (one for a veridical unit)
  * @param session the conversation session line of a unit's page, else null
  */
-record Evidence(String layer, String id, UUID documentId, Span span, List<Integer> units, int pageOrdinal, String text, int tokens,
-        double score, String session) {
+record Evidence(
+        String layer,
+        String id,
+        UUID documentId,
+        Span span,
+        List<Integer> units,
+        int pageOrdinal,
+        String text,
+        int tokens,
+        double score,
+        String session) {
 
     boolean isSource() {
         return layer.equals(ComoRagOptions.VERIDICAL);

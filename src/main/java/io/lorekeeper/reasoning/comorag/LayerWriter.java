@@ -31,8 +31,7 @@ import io.lorekeeper.text.Span;
 final class LayerWriter {
 
     /** Something summarised: a unit or a summary of the level below, with the units under it. */
-    record Node(long id, List<Integer> units, String text, float[] vector) {
-    }
+    record Node(long id, List<Integer> units, String text, float[] vector) {}
 
     private final ComoRagStore store;
     private final Embeddings embeddings;
@@ -46,7 +45,14 @@ final class LayerWriter {
     private int total;
     private int calls;
 
-    LayerWriter(ComoRagStore store, Embeddings embeddings, LlmSession llm, StageRun run, String layer, List<Unit> units, int parallelism) {
+    LayerWriter(
+            ComoRagStore store,
+            Embeddings embeddings,
+            LlmSession llm,
+            StageRun run,
+            String layer,
+            List<Unit> units,
+            int parallelism) {
         this.store = store;
         this.embeddings = embeddings;
         this.llm = llm;
@@ -58,25 +64,37 @@ final class LayerWriter {
     }
 
     static List<Node> unitNodes(List<Vectored<Unit>> units, String text) {
-        return units.stream().map(u -> new Node(u.item().ordinal(), List.of(u.item().ordinal()), u.item().span().of(text), u.vector())).toList();
+        return units.stream()
+                .map(u -> new Node(
+                        u.item().ordinal(),
+                        List.of(u.item().ordinal()),
+                        u.item().span().of(text),
+                        u.vector()))
+                .toList();
     }
 
     static List<Node> summaryNodes(List<Vectored<Summary>> summaries) {
-        return summaries.stream().map(s -> new Node(s.item().id(), s.item().units(), s.item().text(), s.vector())).toList();
+        return summaries.stream()
+                .map(s -> new Node(s.item().id(), s.item().units(), s.item().text(), s.vector()))
+                .toList();
     }
 
     /**
      * The summaries of {@code level}, one per group (indices into {@code nodes}), in group order;
      * {@code variables} renders a group's members for {@code template}.
      */
-    List<Vectored<Summary>> write(int level, List<Node> nodes, List<List<Integer>> groups, String template,
+    List<Vectored<Summary>> write(
+            int level,
+            List<Node> nodes,
+            List<List<Integer>> groups,
+            String template,
             Function<List<Node>, Map<String, Object>> variables) {
-        record Planned(int ordinal, String key, List<Node> members) {
-        }
+        record Planned(int ordinal, String key, List<Node> members) {}
         List<Planned> plan = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             List<Node> members = groups.get(i).stream().map(nodes::get).toList();
-            String key = (level == 1 ? "u:" : "s:") + members.stream().map(m -> String.valueOf(m.id())).collect(Collectors.joining(","));
+            String key = (level == 1 ? "u:" : "s:")
+                    + members.stream().map(m -> String.valueOf(m.id())).collect(Collectors.joining(","));
             plan.add(new Planned(i, key, members));
         }
         progress(0, plan.size());
@@ -95,12 +113,24 @@ final class LayerWriter {
             }
         }
         List<Summary> written = Parallel.map(missing, parallelism, p -> {
-            SummaryReply reply = llm.structuredOrText(Role.MEMORIZER, template, variables.apply(p.members()), SummaryReply.class,
+            SummaryReply reply = llm.structuredOrText(
+                    Role.MEMORIZER,
+                    template,
+                    variables.apply(p.members()),
+                    SummaryReply.class,
                     SummaryReply::fromPlainText);
             String text = reply.summary().strip();
             TreeSet<Integer> units = new TreeSet<>();
             p.members().forEach(m -> units.addAll(m.units()));
-            Summary summary = store.insertSummary(documentId, layer, level, p.ordinal(), p.key(), List.copyOf(units), span(units), text,
+            Summary summary = store.insertSummary(
+                    documentId,
+                    layer,
+                    level,
+                    p.ordinal(),
+                    p.key(),
+                    List.copyOf(units),
+                    span(units),
+                    text,
                     embeddings.passages(List.of(text)).getFirst());
             progress(1, 0);
             return summary;
@@ -118,7 +148,9 @@ final class LayerWriter {
     }
 
     private Span span(TreeSet<Integer> units) {
-        return new Span(unitSpans.get(units.first()).start(), unitSpans.get(units.last()).end());
+        return new Span(
+                unitSpans.get(units.first()).start(),
+                unitSpans.get(units.last()).end());
     }
 
     private synchronized void progress(int moreDone, int moreTotal) {

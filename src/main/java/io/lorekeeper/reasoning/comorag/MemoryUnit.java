@@ -9,7 +9,8 @@ import java.util.Map;
  * returned for it, and the cue (key findings) on how that evidence bears on the question, with the
  * cue's embedding for Mem-Fuse's similarity ranking.
  */
-record MemoryUnit(String id, int cycle, String probe, String layer, List<Evidence> evidence, String cue, float[] cueVector) {
+record MemoryUnit(
+        String id, int cycle, String probe, String layer, List<Evidence> evidence, String cue, float[] cueVector) {
 
     Map<String, Object> view() {
         Map<String, Object> out = new LinkedHashMap<>();

@@ -48,8 +48,13 @@ final class MetacognitiveLoop {
     private final float[] questionVector;
     private TryAnswer.Outcome lastFailure;
 
-    MetacognitiveLoop(QuestionContext context, ComoRagOptions options, TriRetriever retriever, Embeddings embeddings,
-            ComoRagStore store, Function<UUID, String> texts) {
+    MetacognitiveLoop(
+            QuestionContext context,
+            ComoRagOptions options,
+            TriRetriever retriever,
+            Embeddings embeddings,
+            ComoRagStore store,
+            Function<UUID, String> texts) {
         this.context = context;
         this.options = options;
         this.retriever = retriever;
@@ -115,7 +120,14 @@ final class MetacognitiveLoop {
             }
             return finish(tryAnswer.bestSupported(false), "not-settled", tried);
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "poolSize", workspace.pool().size()));
+            context.trace()
+                    .record(
+                            "budget",
+                            Map.of(
+                                    "reason",
+                                    spent.getMessage(),
+                                    "poolSize",
+                                    workspace.pool().size()));
             return finish(tryAnswer.bestSupported(true), "budget", -1);
         }
     }
@@ -175,7 +187,8 @@ final class MetacognitiveLoop {
         vars.put("maxProbes", options.maxProbes());
         Replies.Probes reply;
         try {
-            reply = llm.structuredOrText(Role.PLANNER, PROBE, vars, Replies.Probes.class, Replies.Probes::fromPlainText);
+            reply = llm.structuredOrText(
+                    Role.PLANNER, PROBE, vars, Replies.Probes.class, Replies.Probes::fromPlainText);
         } catch (UnusableReplyException unusable) {
             stepFailed(cycle, "probe", unusable);
             reply = new Replies.Probes(List.of());
@@ -185,38 +198,66 @@ final class MetacognitiveLoop {
         Set<String> keys = new LinkedHashSet<>();
         for (String probe : reply.list()) {
             String p = probe == null ? "" : probe.strip();
-            String reason = p.isEmpty() ? "blank"
-                    : !workspace.isNew(p) ? "repeats an earlier probe"
-                    : !keys.add(Workspace.key(p)) ? "repeats a probe of this reply"
-                    : kept.size() >= options.maxProbes() ? "over the limit of " + options.maxProbes() + " probes"
-                    : null;
+            String reason = p.isEmpty()
+                    ? "blank"
+                    : !workspace.isNew(p)
+                            ? "repeats an earlier probe"
+                            : !keys.add(Workspace.key(p))
+                                    ? "repeats a probe of this reply"
+                                    : kept.size() >= options.maxProbes()
+                                            ? "over the limit of " + options.maxProbes() + " probes"
+                                            : null;
             if (reason == null) {
                 kept.add(p);
             } else {
                 dropped.add(Map.of("probe", p, "reason", reason));
             }
         }
-        context.trace().record("probe", Map.of("cycle", cycle, "probes", kept, "dropped", dropped, "from", source,
-                "previousProbes", workspace.probes()));
+        context.trace()
+                .record(
+                        "probe",
+                        Map.of(
+                                "cycle",
+                                cycle,
+                                "probes",
+                                kept,
+                                "dropped",
+                                dropped,
+                                "from",
+                                source,
+                                "previousProbes",
+                                workspace.probes()));
         return kept;
     }
 
     // ---------------------------------------------------------------- Mem-Encode
 
-    private record Task(Probed probed, String layer) {
-    }
+    private record Task(Probed probed, String layer) {}
 
-    private record Encoded(Probed probed, String layer, List<String> findings) {
-    }
+    private record Encoded(Probed probed, String layer, List<String> findings) {}
 
     private List<MemoryUnit> encode(int cycle, List<Probed> found) {
         List<Encoded> encoded = new ArrayList<>();
         if (options.encode().equals(ComoRagOptions.PER_PROBE)) {
-            List<Probed> withEvidence = found.stream().filter(p -> !p.all().isEmpty()).toList();
-            List<Replies.LayeredCue> replies = Parallel.map(withEvidence, withEvidence.size(), p -> usableOr(cycle,
-                    () -> llm.structured(Role.RESEARCHER, ENCODE_LAYERS, Map.of("question", context.question(), "probe", p.probe(),
-                            "layers", Prompts.layers(p.layers())), Replies.LayeredCue.class),
-                    new Replies.LayeredCue(List.of(), List.of(), List.of())));
+            List<Probed> withEvidence =
+                    found.stream().filter(p -> !p.all().isEmpty()).toList();
+            List<Replies.LayeredCue> replies = Parallel.map(
+                    withEvidence,
+                    withEvidence.size(),
+                    p -> usableOr(
+                            cycle,
+                            () -> llm.structured(
+                                    Role.RESEARCHER,
+                                    ENCODE_LAYERS,
+                                    Map.of(
+                                            "question",
+                                            context.question(),
+                                            "probe",
+                                            p.probe(),
+                                            "layers",
+                                            Prompts.layers(p.layers())),
+                                    Replies.LayeredCue.class),
+                            new Replies.LayeredCue(List.of(), List.of(), List.of())));
             for (int i = 0; i < withEvidence.size(); i++) {
                 Probed p = withEvidence.get(i);
                 for (LayerResult r : p.layers().values()) {
@@ -227,14 +268,39 @@ final class MetacognitiveLoop {
             }
         } else {
             List<Task> tasks = new ArrayList<>();
-            found.forEach(p -> p.layers().values().stream().filter(r -> !r.items().isEmpty()).forEach(r -> tasks.add(new Task(p, r.layer()))));
-            List<Replies.Cue> replies = Parallel.map(tasks, tasks.size(), t -> usableOr(cycle,
-                    () -> llm.structuredOrText(Role.RESEARCHER, ENCODE, Map.of("question", context.question(), "probe", t.probed().probe(),
-                            "layer", Prompts.layerName(t.layer()), "evidence", Prompts.evidence(t.probed().layers().get(t.layer()).items(), "P")),
-                            Replies.Cue.class, Replies.Cue::fromPlainText),
-                    new Replies.Cue(List.of())));
+            found.forEach(p -> p.layers().values().stream()
+                    .filter(r -> !r.items().isEmpty())
+                    .forEach(r -> tasks.add(new Task(p, r.layer()))));
+            List<Replies.Cue> replies = Parallel.map(
+                    tasks,
+                    tasks.size(),
+                    t -> usableOr(
+                            cycle,
+                            () -> llm.structuredOrText(
+                                    Role.RESEARCHER,
+                                    ENCODE,
+                                    Map.of(
+                                            "question",
+                                            context.question(),
+                                            "probe",
+                                            t.probed().probe(),
+                                            "layer",
+                                            Prompts.layerName(t.layer()),
+                                            "evidence",
+                                            Prompts.evidence(
+                                                    t.probed()
+                                                            .layers()
+                                                            .get(t.layer())
+                                                            .items(),
+                                                    "P")),
+                                    Replies.Cue.class,
+                                    Replies.Cue::fromPlainText),
+                            new Replies.Cue(List.of())));
             for (int i = 0; i < tasks.size(); i++) {
-                encoded.add(new Encoded(tasks.get(i).probed(), tasks.get(i).layer(), replies.get(i).list()));
+                encoded.add(new Encoded(
+                        tasks.get(i).probed(),
+                        tasks.get(i).layer(),
+                        replies.get(i).list()));
             }
         }
         List<String> cues = encoded.stream().map(e -> cue(e.findings())).toList();
@@ -242,8 +308,14 @@ final class MetacognitiveLoop {
         List<MemoryUnit> units = new ArrayList<>();
         for (int i = 0; i < encoded.size(); i++) {
             Encoded e = encoded.get(i);
-            MemoryUnit unit = new MemoryUnit(workspace.nextUnitId(), cycle, e.probed().probe(), e.layer(),
-                    e.probed().layers().get(e.layer()).items(), cues.get(i), vectors.get(i));
+            MemoryUnit unit = new MemoryUnit(
+                    workspace.nextUnitId(),
+                    cycle,
+                    e.probed().probe(),
+                    e.layer(),
+                    e.probed().layers().get(e.layer()).items(),
+                    cues.get(i),
+                    vectors.get(i));
             units.add(unit);
             Map<String, Object> event = new LinkedHashMap<>(unit.view());
             event.put("findingsDropped", Math.max(0, e.findings().size() - MAX_FINDINGS));
@@ -254,8 +326,14 @@ final class MetacognitiveLoop {
 
     /** At most five findings, one per line; blank ones dropped. */
     private static String cue(List<String> findings) {
-        List<String> kept = findings.stream().filter(f -> f != null && !f.isBlank()).map(String::strip).limit(MAX_FINDINGS).toList();
-        return kept.isEmpty() ? "(no finding: this evidence does not bear on the question)" : "- " + String.join("\n- ", kept);
+        List<String> kept = findings.stream()
+                .filter(f -> f != null && !f.isBlank())
+                .map(String::strip)
+                .limit(MAX_FINDINGS)
+                .toList();
+        return kept.isEmpty()
+                ? "(no finding: this evidence does not bear on the question)"
+                : "- " + String.join("\n- ", kept);
     }
 
     // ---------------------------------------------------------------- Mem-Fuse
@@ -267,17 +345,39 @@ final class MetacognitiveLoop {
         }
         Replies.Fused reply;
         try {
-            reply = llm.structuredOrText(Role.RESEARCHER, FUSE, Map.of("question", context.question(),
-                    "cues", Prompts.cues(selected.stream().map(Scored::item).toList())), Replies.Fused.class, text -> new Replies.Fused(text.strip()));
+            reply = llm.structuredOrText(
+                    Role.RESEARCHER,
+                    FUSE,
+                    Map.of(
+                            "question",
+                            context.question(),
+                            "cues",
+                            Prompts.cues(selected.stream().map(Scored::item).toList())),
+                    Replies.Fused.class,
+                    text -> new Replies.Fused(text.strip()));
         } catch (UnusableReplyException unusable) {
             stepFailed(cycle, "fuse", unusable);
             return "";
         }
         String history = reply.history().strip();
-        context.trace().record("memory.fuse", Map.of("cycle", cycle, "poolSize", workspace.pool().size(),
-                "selected", selected.stream().map(s -> Map.of("unit", s.item().id(), "similarity", Math.round(s.score() * 10_000) / 10_000.0))
-                        .toList(),
-                "history", history));
+        context.trace()
+                .record(
+                        "memory.fuse",
+                        Map.of(
+                                "cycle",
+                                cycle,
+                                "poolSize",
+                                workspace.pool().size(),
+                                "selected",
+                                selected.stream()
+                                        .map(s -> Map.of(
+                                                "unit",
+                                                s.item().id(),
+                                                "similarity",
+                                                Math.round(s.score() * 10_000) / 10_000.0))
+                                        .toList(),
+                                "history",
+                                history));
         return history;
     }
 
@@ -293,7 +393,8 @@ final class MetacognitiveLoop {
 
     private void stepFailed(int cycle, String step, UnusableReplyException unusable) {
         synchronized (context.trace()) {
-            context.trace().record("step-failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
+            context.trace()
+                    .record("step-failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
         }
     }
 
@@ -301,8 +402,20 @@ final class MetacognitiveLoop {
 
     private void update(int cycle, List<MemoryUnit> units) {
         workspace.update(units);
-        context.trace().record("memory.update", Map.of("cycle", cycle, "added", units.stream().map(MemoryUnit::id).toList(),
-                "poolSize", workspace.pool().size(), "seen", workspace.seen().size(), "probes", workspace.probes()));
+        context.trace()
+                .record(
+                        "memory.update",
+                        Map.of(
+                                "cycle",
+                                cycle,
+                                "added",
+                                units.stream().map(MemoryUnit::id).toList(),
+                                "poolSize",
+                                workspace.pool().size(),
+                                "seen",
+                                workspace.seen().size(),
+                                "probes",
+                                workspace.probes()));
     }
 
     private StrategyResult finish(StrategyResult result, String outcome, int cycle) {

@@ -17,8 +17,7 @@ import java.util.function.Function;
  */
 final class Parallel {
 
-    private Parallel() {
-    }
+    private Parallel() {}
 
     static <T, R> List<R> map(List<T> items, int parallelism, Function<T, R> call) {
         if (items.isEmpty()) {
@@ -27,7 +26,8 @@ final class Parallel {
         if (parallelism <= 1 || items.size() == 1) {
             return items.stream().map(call).toList();
         }
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, items.size()), Thread.ofVirtual().factory())) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(
+                Math.min(parallelism, items.size()), Thread.ofVirtual().factory())) {
             List<Future<R>> futures = new ArrayList<>();
             for (T item : items) {
                 futures.add(pool.submit(() -> call.apply(item)));

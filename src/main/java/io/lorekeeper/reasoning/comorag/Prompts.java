@@ -9,13 +9,13 @@ import io.lorekeeper.reasoning.comorag.TriRetriever.LayerResult;
 /** How evidence, cues and probes are laid out in the loop's prompts. */
 final class Prompts {
 
-    private Prompts() {
-    }
+    private Prompts() {}
 
     static String layerName(String layer) {
         return switch (layer) {
             case ComoRagOptions.VERIDICAL -> "source passages (the text itself)";
-            case ComoRagOptions.SEMANTIC -> "thematic summaries (each sums up passages on one topic, from anywhere in the text)";
+            case ComoRagOptions.SEMANTIC ->
+                "thematic summaries (each sums up passages on one topic, from anywhere in the text)";
             default -> "plot summaries (each tells a stretch of consecutive passages in order)";
         };
     }
@@ -29,11 +29,22 @@ final class Prompts {
         for (int i = 0; i < items.size(); i++) {
             Evidence e = items.get(i);
             String tag = e.isSource() ? "passage" : "summary";
-            out.append('<').append(tag).append(" n=\"").append(prefix).append(i + 1).append('"');
+            out.append('<')
+                    .append(tag)
+                    .append(" n=\"")
+                    .append(prefix)
+                    .append(i + 1)
+                    .append('"');
             if (e.session() != null) {
-                out.append(" session=\"").append(PromptMarkup.data(e.session().replace("\"", "'"))).append('"');
+                out.append(" session=\"")
+                        .append(PromptMarkup.data(e.session().replace("\"", "'")))
+                        .append('"');
             }
-            out.append(">\n").append(PromptMarkup.data(e.text().strip())).append("\n</").append(tag).append(">\n\n");
+            out.append(">\n")
+                    .append(PromptMarkup.data(e.text().strip()))
+                    .append("\n</")
+                    .append(tag)
+                    .append(">\n\n");
         }
         return PromptMarkup.of(out.toString().stripTrailing());
     }
@@ -42,8 +53,14 @@ final class Prompts {
     static PromptMarkup layers(Map<String, LayerResult> layers) {
         StringBuilder out = new StringBuilder();
         for (LayerResult r : layers.values()) {
-            out.append("## ").append(r.layer()).append(": ").append(layerName(r.layer())).append("\n\n")
-                    .append(evidence(r.items(), r.layer().substring(0, 1).toUpperCase(java.util.Locale.ROOT)).text()).append("\n\n");
+            out.append("## ")
+                    .append(r.layer())
+                    .append(": ")
+                    .append(layerName(r.layer()))
+                    .append("\n\n")
+                    .append(evidence(r.items(), r.layer().substring(0, 1).toUpperCase(java.util.Locale.ROOT))
+                            .text())
+                    .append("\n\n");
         }
         return PromptMarkup.of(out.toString().stripTrailing());
     }
@@ -55,8 +72,13 @@ final class Prompts {
         }
         StringBuilder out = new StringBuilder();
         for (MemoryUnit u : units) {
-            out.append("<notes probe=\"").append(PromptMarkup.data(u.probe().replace("\"", "'").replace("\n", " "))).append("\" layer=\"").append(u.layer())
-                    .append("\">\n").append(PromptMarkup.data(u.cue())).append("\n</notes>\n\n");
+            out.append("<notes probe=\"")
+                    .append(PromptMarkup.data(u.probe().replace("\"", "'").replace("\n", " ")))
+                    .append("\" layer=\"")
+                    .append(u.layer())
+                    .append("\">\n")
+                    .append(PromptMarkup.data(u.cue()))
+                    .append("\n</notes>\n\n");
         }
         return PromptMarkup.of(out.toString().stripTrailing());
     }
@@ -64,7 +86,10 @@ final class Prompts {
     static String numbered(List<String> lines) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
-            out.append(i + 1).append(". ").append(lines.get(i).replace("\n", " ")).append('\n');
+            out.append(i + 1)
+                    .append(". ")
+                    .append(lines.get(i).replace("\n", " "))
+                    .append('\n');
         }
         return out.toString().stripTrailing();
     }

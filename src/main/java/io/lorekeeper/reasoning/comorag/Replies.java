@@ -13,8 +13,7 @@ import jakarta.validation.constraints.PositiveOrZero;
 /** What the question loop's agents reply. */
 final class Replies {
 
-    private Replies() {
-    }
+    private Replies() {}
 
     /** Self-Probe: new retrieval probes, none repeating an earlier one. */
     record Probes(List<String> probes) {
@@ -53,31 +52,38 @@ final class Replies {
     }
 
     /** Mem-Fuse: the background the past findings add up to. */
-    record Fused(@NotBlank String history) {
-    }
+    record Fused(@NotBlank String history) {}
 
     /**
      * The lines of a prose reply that carry content: without list markers or a "Probe 1:" or "Key
      * finding:" label, and without blank lines or headings (lines ending in a colon).
      */
     static List<String> lines(String text) {
-        return text.lines().map(l -> LIST_MARKER.matcher(l.strip()).replaceFirst("").strip())
-                .filter(l -> !l.isEmpty() && !l.endsWith(":") && !l.startsWith("#")).toList();
+        return text.lines()
+                .map(l -> LIST_MARKER.matcher(l.strip()).replaceFirst("").strip())
+                .filter(l -> !l.isEmpty() && !l.endsWith(":") && !l.startsWith("#"))
+                .toList();
     }
 
     private static final Pattern LIST_MARKER = Pattern.compile(
-            "^(?:[-*•]\\s*|\\d+[.)]\\s*)?(?:(?:probe|key finding|finding)\\s*\\d*\\s*:)?\\s*", Pattern.CASE_INSENSITIVE);
+            "^(?:[-*•]\\s*|\\d+[.)]\\s*)?(?:(?:probe|key finding|finding)\\s*\\d*\\s*:)?\\s*",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern CHOICE_LETTER = Pattern.compile("\\[([A-Z])]");
 
     /**
      * Try-Answer: the verdict ({@code canAnswer} false is the paper's failure signal), the answer,
      * and for each item relied on, its label and words copied from it.
      */
-    record Attempt(String understanding, String analysis, Boolean canAnswer, String answer, @PositiveOrZero Integer choice,
-            @Valid List<Support> evidence, @DecimalMin("0") @DecimalMax("1") Double confidence) {
+    record Attempt(
+            String understanding,
+            String analysis,
+            Boolean canAnswer,
+            String answer,
+            @PositiveOrZero Integer choice,
+            @Valid List<Support> evidence,
+            @DecimalMin("0") @DecimalMax("1") Double confidence) {
 
-        record Support(@NotBlank String item, @NotBlank String quote) {
-        }
+        record Support(@NotBlank String item, @NotBlank String quote) {}
 
         List<Support> supports() {
             return evidence == null ? List.of() : evidence;
@@ -85,7 +91,9 @@ final class Replies {
 
         /** The verdict; a reply that leaves it out but gives an answer (other than the paper's "*") is taken to answer. */
         boolean committed() {
-            return canAnswer != null ? canAnswer : answer != null && !answer.isBlank() && !answer.strip().equals("*");
+            return canAnswer != null
+                    ? canAnswer
+                    : answer != null && !answer.isBlank() && !answer.strip().equals("*");
         }
 
         /** The stated confidence; without one, a middling 0.5 for an answer and 0.2 for a failure. */

@@ -16,8 +16,7 @@ import io.lorekeeper.reasoning.clustering.Leiden;
  */
 final class SemanticClusters {
 
-    private SemanticClusters() {
-    }
+    private SemanticClusters() {}
 
     static List<List<Integer>> of(List<float[]> vectors, int neighbours, int maxSize, long seed) {
         int n = vectors.size();
@@ -38,7 +37,8 @@ final class SemanticClusters {
             }
             final int from = i;
             others.stream()
-                    .sorted(Comparator.<Integer>comparingDouble(j -> -similarity[j]).thenComparingInt(j -> j))
+                    .sorted(Comparator.<Integer>comparingDouble(j -> -similarity[j])
+                            .thenComparingInt(j -> j))
                     .limit(k)
                     .filter(j -> similarity[j] > 0)
                     .forEach(j -> edges.add(new Leiden.Edge(from, j, similarity[j])));

@@ -36,7 +36,12 @@ class SemanticStage extends IndexStage {
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
 
-    SemanticStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+    SemanticStage(
+            ComoRagStore store,
+            LlmGateway gateway,
+            Documents documents,
+            Embeddings embeddings,
+            ComoRagSettings settings) {
         super(NAME, 70, gateway);
         this.store = store;
         this.documents = documents;
@@ -56,17 +61,30 @@ class SemanticStage extends IndexStage {
         }
         String text = documents.text(documentId);
         LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
-        LayerWriter writer = new LayerWriter(store, embeddings, llm, run, ComoRagStore.SEMANTIC,
-                units.stream().map(Vectored::item).toList(), settings.buildParallelism());
+        LayerWriter writer = new LayerWriter(
+                store,
+                embeddings,
+                llm,
+                run,
+                ComoRagStore.SEMANTIC,
+                units.stream().map(Vectored::item).toList(),
+                settings.buildParallelism());
         List<LayerWriter.Node> nodes = LayerWriter.unitNodes(units, text);
         int top = 0;
         for (int level = 1; level <= settings.semanticLevels() && !nodes.isEmpty(); level++) {
-            List<List<Integer>> clusters = SemanticClusters.of(nodes.stream().map(LayerWriter.Node::vector).toList(),
-                    settings.clusterNeighbours(), settings.clusterMaxSize(), settings.clusterSeed());
+            List<List<Integer>> clusters = SemanticClusters.of(
+                    nodes.stream().map(LayerWriter.Node::vector).toList(),
+                    settings.clusterNeighbours(),
+                    settings.clusterMaxSize(),
+                    settings.clusterSeed());
             if (level > 1 && clusters.size() >= nodes.size()) {
                 break;
             }
-            List<Vectored<Summary>> summaries = writer.write(level, nodes, clusters, TEMPLATE,
+            List<Vectored<Summary>> summaries = writer.write(
+                    level,
+                    nodes,
+                    clusters,
+                    TEMPLATE,
                     members -> Map.of("members", Members.render(members), "count", members.size()));
             top = level;
             if (clusters.size() <= 1) {

@@ -63,14 +63,26 @@ final class TriRetriever {
             return new LayerResult(ComoRagOptions.VERIDICAL, List.of(), budget, 0, List.of());
         }
         List<UUID> ids = documentIds();
-        Set<UnitKey> excluded = seen.stream().filter(s -> s.startsWith("u:")).map(TriRetriever::unitKey).collect(Collectors.toSet());
+        Set<UnitKey> excluded = seen.stream()
+                .filter(s -> s.startsWith("u:"))
+                .map(TriRetriever::unitKey)
+                .collect(Collectors.toSet());
         List<Scored<Unit>> dense = store.nearestUnits(ids, vector, DEPTH, excluded);
         List<Scored<Fact>> facts = store.nearestFacts(ids, vector, FACTS);
-        List<UnitKey> byFact = facts.stream().map(f -> f.item().unit()).filter(k -> !excluded.contains(k)).distinct().limit(DEPTH).toList();
-        List<UnitKey> byEntity = store.unitsNaming(ids, query, DEPTH + excluded.size()).stream().map(Scored::item)
-                .filter(k -> !excluded.contains(k)).limit(DEPTH).toList();
+        List<UnitKey> byFact = facts.stream()
+                .map(f -> f.item().unit())
+                .filter(k -> !excluded.contains(k))
+                .distinct()
+                .limit(DEPTH)
+                .toList();
+        List<UnitKey> byEntity = store.unitsNaming(ids, query, DEPTH + excluded.size()).stream()
+                .map(Scored::item)
+                .filter(k -> !excluded.contains(k))
+                .limit(DEPTH)
+                .toList();
         Map<UnitKey, Double> fused = new HashMap<>();
-        List<List<UnitKey>> rankings = List.of(dense.stream().map(s -> s.item().key()).toList(), byFact, byEntity);
+        List<List<UnitKey>> rankings =
+                List.of(dense.stream().map(s -> s.item().key()).toList(), byFact, byEntity);
         for (List<UnitKey> ranking : rankings) {
             for (int rank = 0; rank < ranking.size(); rank++) {
                 fused.merge(ranking.get(rank), 1.0 / (FUSION_C + rank + 1), Double::sum);
@@ -78,10 +90,13 @@ final class TriRetriever {
         }
         Map<UnitKey, Unit> units = new HashMap<>();
         dense.forEach(s -> units.put(s.item().key(), s.item()));
-        List<UnitKey> missing = fused.keySet().stream().filter(k -> !units.containsKey(k)).toList();
+        List<UnitKey> missing =
+                fused.keySet().stream().filter(k -> !units.containsKey(k)).toList();
         store.units(missing).forEach(u -> units.put(u.key(), u));
-        List<Map.Entry<UnitKey, Double>> ranked = fused.entrySet().stream().filter(e -> units.containsKey(e.getKey()))
-                .sorted(Map.Entry.<UnitKey, Double>comparingByValue().reversed()
+        List<Map.Entry<UnitKey, Double>> ranked = fused.entrySet().stream()
+                .filter(e -> units.containsKey(e.getKey()))
+                .sorted(Map.Entry.<UnitKey, Double>comparingByValue()
+                        .reversed()
                         .thenComparing(e -> e.getKey().documentId())
                         .thenComparingInt(e -> e.getKey().ordinal()))
                 .toList();
@@ -96,8 +111,17 @@ final class TriRetriever {
             }
             used += tokens;
             String session = session(unit);
-            chosen.add(new Evidence(ComoRagOptions.VERIDICAL, unitId(unit.key()), unit.documentId(), unit.span(), List.of(unit.ordinal()),
-                    unit.pageOrdinal(), text, tokens, entry.getValue(), session == null || text.startsWith(session) ? null : session));
+            chosen.add(new Evidence(
+                    ComoRagOptions.VERIDICAL,
+                    unitId(unit.key()),
+                    unit.documentId(),
+                    unit.span(),
+                    List.of(unit.ordinal()),
+                    unit.pageOrdinal(),
+                    text,
+                    tokens,
+                    entry.getValue(),
+                    session == null || text.startsWith(session) ? null : session));
         }
         List<String> matched = facts.stream().limit(5).map(f -> f.item().text()).toList();
         return new LayerResult(ComoRagOptions.VERIDICAL, chosen, budget, excluded.size(), matched);
@@ -107,7 +131,10 @@ final class TriRetriever {
         if (budget <= 0) {
             return new LayerResult(layer, List.of(), budget, 0, List.of());
         }
-        Set<Long> excluded = seen.stream().filter(s -> s.startsWith("s:")).map(s -> Long.parseLong(s.substring(2))).collect(Collectors.toSet());
+        Set<Long> excluded = seen.stream()
+                .filter(s -> s.startsWith("s:"))
+                .map(s -> Long.parseLong(s.substring(2)))
+                .collect(Collectors.toSet());
         List<Evidence> chosen = new ArrayList<>();
         int used = 0;
         for (Scored<Summary> scored : store.nearestSummaries(documentIds(), layer, vector, DEPTH, excluded)) {
@@ -117,7 +144,17 @@ final class TriRetriever {
                 continue;
             }
             used += tokens;
-            chosen.add(new Evidence(layer, "s:" + s.id(), s.documentId(), s.span(), s.units(), -1, s.text(), tokens, scored.score(), null));
+            chosen.add(new Evidence(
+                    layer,
+                    "s:" + s.id(),
+                    s.documentId(),
+                    s.span(),
+                    s.units(),
+                    -1,
+                    s.text(),
+                    tokens,
+                    scored.score(),
+                    null));
         }
         return new LayerResult(layer, chosen, budget, excluded.size(), List.of());
     }
@@ -136,8 +173,13 @@ final class TriRetriever {
      * that do not start with it.
      */
     private String session(Unit unit) {
-        boolean conversation = documents.stream().anyMatch(d -> d.id().equals(unit.documentId()) && d.kind() == DocumentKind.CONVERSATION);
-        return conversation ? retriever.sessionHeader(unit.documentId(), unit.pageOrdinal()).map(Retriever.SessionHeader::text).orElse(null)
+        boolean conversation = documents.stream()
+                .anyMatch(d -> d.id().equals(unit.documentId()) && d.kind() == DocumentKind.CONVERSATION);
+        return conversation
+                ? retriever
+                        .sessionHeader(unit.documentId(), unit.pageOrdinal())
+                        .map(Retriever.SessionHeader::text)
+                        .orElse(null)
                 : null;
     }
 

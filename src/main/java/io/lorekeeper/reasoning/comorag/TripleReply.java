@@ -12,8 +12,10 @@ import jakarta.validation.constraints.NotBlank;
  */
 record TripleReply(List<String> entities, @Valid List<Triple> triples) {
 
-    record Triple(@NotBlank String subject, @NotBlank String predicate, @NotBlank String object) {
-    }
+    record Triple(
+            @NotBlank String subject,
+            @NotBlank String predicate,
+            @NotBlank String object) {}
 
     List<String> entityList() {
         return entities == null ? List.of() : entities;

@@ -39,6 +39,7 @@ class TripleStage extends IndexStage {
     static final String TEMPLATE = "comorag/triples";
     /** Longer parts are a model quoting whole sentences into a triple; they make poor facts. */
     private static final int MAX_PART_CHARS = 200;
+
     private static final Logger log = LoggerFactory.getLogger(TripleStage.class);
 
     private final ComoRagStore store;
@@ -46,7 +47,12 @@ class TripleStage extends IndexStage {
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
 
-    TripleStage(ComoRagStore store, LlmGateway gateway, Documents documents, Embeddings embeddings, ComoRagSettings settings) {
+    TripleStage(
+            ComoRagStore store,
+            LlmGateway gateway,
+            Documents documents,
+            Embeddings embeddings,
+            ComoRagSettings settings) {
         super(NAME, 65, gateway);
         this.store = store;
         this.documents = documents;
@@ -69,10 +75,15 @@ class TripleStage extends IndexStage {
         LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
         AtomicInteger facts = new AtomicInteger();
         Parallel.map(pending, settings.buildParallelism(), unit -> {
-            TripleReply reply = llm.structured(Role.MEMORIZER, TEMPLATE, Map.of("unit", unit.span().of(text)),
-                    TripleReply.class);
+            TripleReply reply = llm.structured(
+                    Role.MEMORIZER, TEMPLATE, Map.of("unit", unit.span().of(text)), TripleReply.class);
             Extracted extracted = clean(unit, reply);
-            store.saveTriples(unit, extracted.entities(), extracted.facts(), embeddings.passages(extracted.facts().stream().map(Fact::text).toList()));
+            store.saveTriples(
+                    unit,
+                    extracted.entities(),
+                    extracted.facts(),
+                    embeddings.passages(
+                            extracted.facts().stream().map(Fact::text).toList()));
             facts.addAndGet(extracted.facts().size());
             run.progress(done.incrementAndGet(), total);
             return unit;
@@ -80,8 +91,7 @@ class TripleStage extends IndexStage {
         log.info("Triples of document {}: {} units, {} facts", documentId, pending.size(), facts.get());
     }
 
-    record Extracted(List<String> entities, List<Fact> facts) {
-    }
+    record Extracted(List<String> entities, List<Fact> facts) {}
 
     /** Trimmed, whitespace-collapsed, without duplicates; parts too long to be a fact are dropped. */
     static Extracted clean(Unit unit, TripleReply reply) {

@@ -38,6 +38,7 @@ final class TryAnswer {
     static final String NOT_SETTLED = "The documents, as far as they were searched, do not settle this question.";
     /** Confidence of an answer the answerer itself did not commit to. */
     static final double UNCOMMITTED_CONFIDENCE = 0.25;
+
     private static final Pattern LABEL = Pattern.compile("([VSE])\\s*-?\\s*(\\d+)", Pattern.CASE_INSENSITIVE);
 
     private final QuestionContext context;
@@ -54,7 +55,13 @@ final class TryAnswer {
     }
 
     /** One attempt: the verdict, and what of the reply could be used. */
-    record Outcome(int cycle, boolean answered, String answer, Integer choice, List<Citation> citations, double confidence,
+    record Outcome(
+            int cycle,
+            boolean answered,
+            String answer,
+            Integer choice,
+            List<Citation> citations,
+            double confidence,
             PromptMarkup evidenceMarkup) {
 
         StrategyResult result(boolean budgetLimited) {
@@ -78,11 +85,20 @@ final class TryAnswer {
         vars.put("question", context.question());
         Replies.Attempt reply;
         try {
-            reply = context.llm().structuredOrText(Role.ANSWERER, MetacognitiveLoop.ANSWER, vars, Replies.Attempt.class,
-                    text -> Replies.Attempt.fromPlainText(text, context.choices().size()));
+            reply = context.llm()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            MetacognitiveLoop.ANSWER,
+                            vars,
+                            Replies.Attempt.class,
+                            text -> Replies.Attempt.fromPlainText(
+                                    text, context.choices().size()));
         } catch (UnusableReplyException unusable) {
             // nothing usable: this try failed, and the loop goes on as after any failure
-            context.trace().record("step-failed", Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
+            context.trace()
+                    .record(
+                            "step-failed",
+                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
             reply = new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
         }
 
@@ -91,15 +107,22 @@ final class TryAnswer {
         for (Replies.Attempt.Support support : reply.supports()) {
             Located located = locate(support, veridical, semantic, episodic);
             located.citation().ifPresent(citations::add);
-            supports.add(Map.of("item", support.item(), "located", located.citation().isPresent(), "where", located.where()));
+            supports.add(Map.of(
+                    "item", support.item(), "located", located.citation().isPresent(), "where", located.where()));
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String text = reply.answer() == null ? "" : reply.answer().strip();
         boolean usable = context.isMultipleChoice() ? choice != null : !text.isEmpty() && !text.equals("*");
         boolean answered = reply.committed() && usable;
         String answer = choice != null ? context.choices().get(choice) : text;
-        Outcome outcome = new Outcome(cycle, answered, usable ? answer : "", usable ? choice : null, List.copyOf(citations),
-                reply.confidenceValue(), PromptMarkup.of(v.text() + "\n\n" + s.text() + "\n\n" + e.text()));
+        Outcome outcome = new Outcome(
+                cycle,
+                answered,
+                usable ? answer : "",
+                usable ? choice : null,
+                List.copyOf(citations),
+                reply.confidenceValue(),
+                PromptMarkup.of(v.text() + "\n\n" + s.text() + "\n\n" + e.text()));
         attempts.add(outcome);
 
         Map<String, Object> event = new LinkedHashMap<>();
@@ -112,12 +135,22 @@ final class TryAnswer {
         event.put("analysis", reply.analysis() == null ? "" : reply.analysis());
         event.put("evidence", supports);
         event.put("citations", citations.size());
-        event.put("context", Map.of(
-                "veridical", veridical.stream().map(Evidence::id).toList(),
-                "semantic", semantic.stream().map(Evidence::id).toList(),
-                "episodic", episodic.stream().map(Evidence::id).toList(),
-                "tokens", Map.of("veridical", tokens(veridical), "semantic", tokens(semantic), "episodic", tokens(episodic),
-                        "history", TokenCounter.count(shownHistory))));
+        event.put(
+                "context",
+                Map.of(
+                        "veridical", veridical.stream().map(Evidence::id).toList(),
+                        "semantic", semantic.stream().map(Evidence::id).toList(),
+                        "episodic", episodic.stream().map(Evidence::id).toList(),
+                        "tokens",
+                                Map.of(
+                                        "veridical",
+                                        tokens(veridical),
+                                        "semantic",
+                                        tokens(semantic),
+                                        "episodic",
+                                        tokens(episodic),
+                                        "history",
+                                        TokenCounter.count(shownHistory))));
         context.trace().record("try-answer", event);
         return outcome;
     }
@@ -131,31 +164,50 @@ final class TryAnswer {
         Optional<Outcome> best = attempts.stream()
                 .filter(o -> !o.answer().isEmpty() && !o.citations().isEmpty())
                 .max(Comparator.comparingDouble(Outcome::confidence).thenComparingInt(Outcome::cycle));
-        return best.map(o -> new StrategyResult(o.answer(), StrategyResult.GENERATED, o.citations(),
-                        Math.min(o.confidence(), UNCOMMITTED_CONFIDENCE), o.choice(), budgetLimited))
+        return best.map(o -> new StrategyResult(
+                        o.answer(),
+                        StrategyResult.GENERATED,
+                        o.citations(),
+                        Math.min(o.confidence(), UNCOMMITTED_CONFIDENCE),
+                        o.choice(),
+                        budgetLimited))
                 .orElse(new StrategyResult(NOT_SETTLED, StrategyResult.GENERATED, List.of(), 0.0, null, budgetLimited));
     }
 
     /** A layer's items of every probe of the step, taken in turns, within the layer's share of the context. */
     private List<Evidence> pick(List<MetacognitiveLoop.Probed> found, String layer) {
-        List<List<Evidence>> lists = found.stream().map(p -> p.layers().get(layer)).filter(r -> r != null).map(TriRetriever.LayerResult::items)
+        List<List<Evidence>> lists = found.stream()
+                .map(p -> p.layers().get(layer))
+                .filter(r -> r != null)
+                .map(TriRetriever.LayerResult::items)
                 .toList();
         return TriRetriever.interleave(lists, options.tokensFor(layer));
     }
 
-    private record Located(Optional<Citation> citation, String where) {
-    }
+    private record Located(Optional<Citation> citation, String where) {}
 
-    private Located locate(Replies.Attempt.Support support, List<Evidence> veridical, List<Evidence> semantic, List<Evidence> episodic) {
+    private Located locate(
+            Replies.Attempt.Support support,
+            List<Evidence> veridical,
+            List<Evidence> semantic,
+            List<Evidence> episodic) {
         Evidence named = named(support.item(), veridical, semantic, episodic);
         if (named != null && !named.isSource()) {
             // a summary's words are the model's; cite them only where a unit under it says them
-            for (Unit unit : store.units(named.units().stream().map(u -> new UnitKey(named.documentId(), u)).toList())) {
+            for (Unit unit : store.units(named.units().stream()
+                    .map(u -> new UnitKey(named.documentId(), u))
+                    .toList())) {
                 String text = unit.span().of(texts.apply(unit.documentId()));
-                Optional<Span> found = SpanLocator.locate(support.quote(), text, unit.span().start());
+                Optional<Span> found =
+                        SpanLocator.locate(support.quote(), text, unit.span().start());
                 if (found.isPresent()) {
-                    return new Located(Optional.of(Citation.of(unit.documentId(), found.get().start(), found.get().end(),
-                            support.quote().strip())), "a unit under the named summary");
+                    return new Located(
+                            Optional.of(Citation.of(
+                                    unit.documentId(),
+                                    found.get().start(),
+                                    found.get().end(),
+                                    support.quote().strip())),
+                            "a unit under the named summary");
                 }
             }
         }
@@ -163,18 +215,33 @@ final class TryAnswer {
             return new Located(Optional.empty(), "no source passage was shown");
         }
         int index = named != null && named.isSource() ? veridical.indexOf(named) : -1;
-        List<SearchHit> shown = veridical.stream().map(e -> new SearchHit(e.documentId(), e.units().getFirst(), e.pageOrdinal(),
-                e.span().start(), e.span().end(), e.text(), List.of(), e.score())).toList();
+        List<SearchHit> shown = veridical.stream()
+                .map(e -> new SearchHit(
+                        e.documentId(),
+                        e.units().getFirst(),
+                        e.pageOrdinal(),
+                        e.span().start(),
+                        e.span().end(),
+                        e.text(),
+                        List.of(),
+                        e.score()))
+                .toList();
         AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, index, support.quote());
         if (!quoted.located()) {
             return new Located(Optional.empty(), "not found in any source passage shown");
         }
-        boolean inNamed = index >= 0 && veridical.get(index).span().contains(new Span(quoted.citation().start(), quoted.citation().end()));
+        boolean inNamed = index >= 0
+                && veridical
+                        .get(index)
+                        .span()
+                        .contains(new Span(
+                                quoted.citation().start(), quoted.citation().end()));
         return new Located(Optional.of(quoted.citation()), inNamed ? "the named passage" : "another source passage");
     }
 
     /** The item a label such as {@code V2} or {@code [E1]} names, or null. */
-    private static Evidence named(String item, List<Evidence> veridical, List<Evidence> semantic, List<Evidence> episodic) {
+    private static Evidence named(
+            String item, List<Evidence> veridical, List<Evidence> semantic, List<Evidence> episodic) {
         Matcher label = LABEL.matcher(item);
         if (!label.find()) {
             return null;

@@ -13,15 +13,15 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.ChunkRow;
  */
 final class UnitPacking {
 
-    private UnitPacking() {
-    }
+    private UnitPacking() {}
 
     static List<List<ChunkRow>> pack(List<ChunkRow> chunks, int maxTokens) {
         List<List<ChunkRow>> units = new ArrayList<>();
         List<ChunkRow> current = new ArrayList<>();
         int tokens = 0;
         for (ChunkRow chunk : chunks) {
-            boolean samePage = !current.isEmpty() && current.getLast().pageOrdinal() == chunk.pageOrdinal()
+            boolean samePage = !current.isEmpty()
+                    && current.getLast().pageOrdinal() == chunk.pageOrdinal()
                     && current.getLast().ordinal() + 1 == chunk.ordinal();
             if (!current.isEmpty() && (!samePage || tokens + chunk.tokens() > maxTokens)) {
                 units.add(List.copyOf(current));

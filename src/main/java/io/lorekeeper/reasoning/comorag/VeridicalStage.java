@@ -69,13 +69,13 @@ class VeridicalStage extends IndexStage {
      * run recomputes the units and their embeddings from the chunks anyway.
      */
     @Override
-    public void reset(UUID documentId) {
-    }
+    public void reset(UUID documentId) {}
 
     /** Fails a stage that builds on units when there are none yet although the document has text. */
     static void requireUnits(ComoRagStore store, StageRun run, String stage) {
         if (run.document().chunkCount() > 0 && store.unitCount(run.document().id()) == 0) {
-            throw new IllegalStateException("the " + stage + " stage builds on the veridical units, which are not built yet; POST /v1/documents/"
+            throw new IllegalStateException("the " + stage
+                    + " stage builds on the veridical units, which are not built yet; POST /v1/documents/"
                     + run.document().id() + "/reindex with {\"stages\": [\"" + NAME + "\", \"" + stage + "\"]}");
         }
     }

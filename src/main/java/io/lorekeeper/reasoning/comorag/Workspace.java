@@ -77,12 +77,18 @@ final class Workspace {
             return List.of();
         }
         int k = Math.max(1, (int) Math.floor(share * pool.size()));
-        return pool.stream().map(u -> new Scored<>(u, SemanticClusters.cosine(u.cueVector(), question)))
-                .sorted(Comparator.comparingDouble((Scored<MemoryUnit> s) -> s.score()).reversed())
-                .limit(k).toList();
+        return pool.stream()
+                .map(u -> new Scored<>(u, SemanticClusters.cosine(u.cueVector(), question)))
+                .sorted(Comparator.comparingDouble((Scored<MemoryUnit> s) -> s.score())
+                        .reversed())
+                .limit(k)
+                .toList();
     }
 
     static String key(String probe) {
-        return probe.toLowerCase(Locale.ROOT).replaceAll("['’]", "").replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+        return probe.toLowerCase(Locale.ROOT)
+                .replaceAll("['’]", "")
+                .replaceAll("[^\\p{L}\\p{N}]+", " ")
+                .strip();
     }
 }

@@ -25,10 +25,12 @@ record CosmirSettings(int chunkTokens, boolean chunkLowered, double memoryFracti
     static CosmirSettings of(QuestionOptions options, ContextLimit researcher) {
         options.allowOnly(OPTIONS);
         double fraction = options.doubleValue("memoryFraction", 0.125, 0.01, 100);
-        // An extract call carries the chunk, the gathered and the inferred facts (each within the cap) and the open questions.
-        ChunkedReading.ChunkSize size = ChunkedReading.chunkSize("cosmir", options,
-                chunk -> 2 * cap(fraction, chunk) + QUESTIONS_TOKENS, researcher);
-        return new CosmirSettings(size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
+        // An extract call carries the chunk, the gathered and the inferred facts (each within the cap) and the open
+        // questions.
+        ChunkedReading.ChunkSize size = ChunkedReading.chunkSize(
+                "cosmir", options, chunk -> 2 * cap(fraction, chunk) + QUESTIONS_TOKENS, researcher);
+        return new CosmirSettings(
+                size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
     }
 
     /** The cap on gathered facts, and separately on inferred facts: k × the chunk length, in tokens. */

@@ -53,7 +53,9 @@ class CosmirStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(),
+        return new StrategyRequirements(
+                true,
+                Set.of(),
                 "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer");
     }
 
@@ -82,18 +84,35 @@ class CosmirStrategy implements AnswerStrategy {
 
         Memory memory = new Memory();
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
-        Worker worker = new Worker(context.llm(), context.trace(), memory, query, settings.memoryTokens(), context.documents().size());
+        Worker worker = new Worker(
+                context.llm(),
+                context.trace(),
+                memory,
+                query,
+                settings.memoryTokens(),
+                context.documents().size());
         boolean limited = false;
         int read = 0;
         try {
             worker.plan();
             for (ChunkedReading.Chunk chunk : chunks) {
                 context.cancellation().throwIfCancelled();
-                long cycle = TokenCounter.count(chunk.text()) + 4L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
+                long cycle =
+                        TokenCounter.count(chunk.text()) + 4L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
                 if (!context.llm().budget().affords(4, cycle)) {
                     limited = true;
-                    context.trace().record("budget", Map.of("phase", "reading", "chunksRead", read, "chunks", chunks.size(),
-                            "reason", "the budget left would not cover this chunk's three calls and the manager's"));
+                    context.trace()
+                            .record(
+                                    "budget",
+                                    Map.of(
+                                            "phase",
+                                            "reading",
+                                            "chunksRead",
+                                            read,
+                                            "chunks",
+                                            chunks.size(),
+                                            "reason",
+                                            "the budget left would not cover this chunk's three calls and the manager's"));
                     break;
                 }
                 worker.read(chunk);
@@ -101,8 +120,18 @@ class CosmirStrategy implements AnswerStrategy {
             }
         } catch (BudgetExhaustedException spent) {
             limited = true;
-            context.trace().record("budget", Map.of("phase", "reading", "chunksRead", read, "chunks", chunks.size(),
-                    "reason", spent.getMessage()));
+            context.trace()
+                    .record(
+                            "budget",
+                            Map.of(
+                                    "phase",
+                                    "reading",
+                                    "chunksRead",
+                                    read,
+                                    "chunks",
+                                    chunks.size(),
+                                    "reason",
+                                    spent.getMessage()));
         }
         return manage(context, memory, limited);
     }
@@ -114,7 +143,8 @@ class CosmirStrategy implements AnswerStrategy {
         vars.put("memory", memory.render());
         Replies.Managed reply;
         try {
-            reply = context.llm().structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
+            reply = context.llm()
+                    .structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
             return withoutManager(context, memory, true);
@@ -131,7 +161,9 @@ class CosmirStrategy implements AnswerStrategy {
                 unknown.add(raw);
                 continue;
             }
-            List<Fact> grounds = memory.groundsOf(id).stream().filter(f -> f.evidence() != null).toList();
+            List<Fact> grounds = memory.groundsOf(id).stream()
+                    .filter(f -> f.evidence() != null)
+                    .toList();
             if (grounds.isEmpty()) {
                 uncitable.add(id);
             }
@@ -163,8 +195,12 @@ class CosmirStrategy implements AnswerStrategy {
         memory.gathered().reversed().stream().filter(f -> f.evidence() != null).forEach(candidates::add);
         Fact best = candidates.isEmpty() ? null : candidates.getFirst();
         String answer = best == null ? "" : best.text();
-        List<Citation> citations = best == null ? List.of()
-                : memory.groundsOf(best.id()).stream().filter(f -> f.evidence() != null).map(CosmirStrategy::citation).toList();
+        List<Citation> citations = best == null
+                ? List.of()
+                : memory.groundsOf(best.id()).stream()
+                        .filter(f -> f.evidence() != null)
+                        .map(CosmirStrategy::citation)
+                        .toList();
         memory.setAnswer(answer);
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("answer", answer);

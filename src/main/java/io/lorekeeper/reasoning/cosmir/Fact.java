@@ -19,8 +19,7 @@ import io.lorekeeper.text.TokenCounter;
 record Fact(String id, String text, int chunk, String quote, Evidence evidence, List<String> basis, int tokens) {
 
     /** Where a gathered fact's quote lies: the source text at {@code span} of the document. */
-    record Evidence(UUID documentId, Span span, String source) {
-    }
+    record Evidence(UUID documentId, Span span, String source) {}
 
     static Fact gathered(String id, String text, int chunk, String quote, Evidence evidence) {
         return new Fact(id, text, chunk, quote, evidence, List.of(), 0).measured();
@@ -36,7 +35,8 @@ record Fact(String id, String text, int chunk, String quote, Evidence evidence, 
 
     /** The fact as the workers and the manager see it. */
     String line() {
-        return isInferred() ? "[" + id + "] " + text + " (from " + String.join(", ", basis) + ")"
+        return isInferred()
+                ? "[" + id + "] " + text + " (from " + String.join(", ", basis) + ")"
                 : "[" + id + "] " + text + " (chunk " + chunk + ")";
     }
 

@@ -162,7 +162,9 @@ final class Memory {
         out.put("gathered", gathered.stream().map(Memory::view).toList());
         out.put("inferred", inferred.stream().map(Memory::view).toList());
         out.put("answer", answer);
-        out.put("counts", Map.of("questions", questions.size(), "gathered", gathered.size(), "inferred", inferred.size()));
+        out.put(
+                "counts",
+                Map.of("questions", questions.size(), "gathered", gathered.size(), "inferred", inferred.size()));
         out.put("tokens", Map.of("gathered", gatheredTokens(), "inferred", inferredTokens(), "total", tokens()));
         return out;
     }
@@ -179,7 +181,11 @@ final class Memory {
             out.put("located", fact.evidence() != null);
             if (fact.evidence() != null) {
                 out.put("documentId", fact.evidence().documentId());
-                out.put("span", List.of(fact.evidence().span().start(), fact.evidence().span().end()));
+                out.put(
+                        "span",
+                        List.of(
+                                fact.evidence().span().start(),
+                                fact.evidence().span().end()));
             }
         }
         return out;

@@ -22,8 +22,7 @@ final class PlainText {
     /** A closing "(from G1, G3)" or "[G2]": the basis, said again in the memory's own form. */
     private static final Pattern TRAILING_IDS = Pattern.compile("\\s*[\\[(][^\\])]*\\b[GI]\\d+\\b[^\\])]*[\\])]\\W*$");
 
-    private PlainText() {
-    }
+    private PlainText() {}
 
     static Replies.Plan plan(String prose) {
         return new Replies.Plan(questions(prose));

@@ -13,33 +13,33 @@ import jakarta.validation.constraints.Size;
 /** What each COSMIR prompt returns. Per-item constraints sit on the list elements, so one bad item costs only itself. */
 final class Replies {
 
-    private Replies() {
-    }
+    private Replies() {}
 
     /** The planner's seed questions. */
-    record Plan(@NotNull List<String> questions) {
-    }
+    record Plan(@NotNull List<String> questions) {}
 
     /** EXTRACT: only the facts new in this chunk, each with the words of the chunk that show it. */
     record Extracted(@NotNull List<@Valid NewFact> facts) {
 
-        record NewFact(@NotBlank String fact, String quote) {
-        }
+        record NewFact(@NotBlank String fact, String quote) {}
     }
 
     /** INFER: new conclusions, each naming the memory facts it follows from. */
     record Inferred(@NotNull List<@Valid Inference> inferred) {
 
-        record Inference(@NotBlank String fact, @NotNull @Size(min = 1) List<String> basis) {
-        }
+        record Inference(
+                @NotBlank String fact,
+                @NotNull @Size(min = 1) List<String> basis) {}
     }
 
     /** REFINE: the complete updated list of open questions. */
-    record Refined(@NotNull List<String> questions) {
-    }
+    record Refined(@NotNull List<String> questions) {}
 
     /** The manager's answer and the ids of the facts it rests on. */
-    record Managed(@NotNull String answer, String rationale, List<String> citedFacts,
-            @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence, @PositiveOrZero Integer choice) {
-    }
+    record Managed(
+            @NotNull String answer,
+            String rationale,
+            List<String> citedFacts,
+            @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence,
+            @PositiveOrZero Integer choice) {}
 }

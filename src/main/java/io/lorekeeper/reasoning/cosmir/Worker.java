@@ -50,11 +50,17 @@ final class Worker {
 
     /** PLANNER: seeds the open questions; the query itself is the only question when the planner gives nothing usable. */
     void plan() {
-        Replies.Plan reply = attempt("plan", 0, () -> llm.structuredOrText(Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class,
-                PlainText::plan));
+        Replies.Plan reply = attempt(
+                "plan",
+                0,
+                () -> llm.structuredOrText(
+                        Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class, PlainText::plan));
         List<String> questions = reply == null ? List.of() : cleaned(reply.questions());
         boolean fallback = questions.isEmpty();
-        memory.setQuestions(fallback ? List.of(query) : questions.stream().limit(MAX_QUESTIONS).toList());
+        memory.setQuestions(
+                fallback
+                        ? List.of(query)
+                        : questions.stream().limit(MAX_QUESTIONS).toList());
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("questions", memory.questions());
         event.put("fallback", fallback);
@@ -79,13 +85,17 @@ final class Worker {
         vars.put("memory", memory.render());
         vars.put("chunkLabel", chunk.heading(documents));
         vars.put("chunk", chunk.text());
-        Replies.Extracted reply = attempt("extract", chunk.number(),
-                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
+        Replies.Extracted reply = attempt(
+                "extract",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
         List<String> added = new ArrayList<>();
         List<String> unlocated = new ArrayList<>();
         Map<String, Integer> found = new TreeMap<>();
         int repeated = 0;
-        Set<String> held = new java.util.HashSet<>(memory.gathered().stream().map(f -> normalised(f.text())).toList());
+        Set<String> held = new java.util.HashSet<>(
+                memory.gathered().stream().map(f -> normalised(f.text())).toList());
         for (Replies.Extracted.NewFact item : reply == null ? List.<Replies.Extracted.NewFact>of() : reply.facts()) {
             if (!held.add(normalised(item.fact()))) {
                 repeated++;
@@ -119,25 +129,32 @@ final class Worker {
      * since workers sometimes quote a passage that an earlier chunk held.
      */
     private static Fact.Evidence locate(String quote, Chunk chunk, Map<String, Integer> found) {
-        Optional<Span> span = QuoteResolver.resolve(quote, chunk.text(), chunk.span().start()).map(r -> {
-            found.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
-            return r.span();
-        });
+        Optional<Span> span = QuoteResolver.resolve(
+                        quote, chunk.text(), chunk.span().start())
+                .map(r -> {
+                    found.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+                    return r.span();
+                });
         if (span.isEmpty()) {
             span = SpanLocator.locate(quote, chunk.before(), 0);
             span.ifPresent(s -> found.merge("earlier-chunk", 1, Integer::sum));
         }
-        return span.map(s -> new Fact.Evidence(chunk.documentId(), s, s.of(chunk.documentText()))).orElse(null);
+        return span.map(s -> new Fact.Evidence(chunk.documentId(), s, s.of(chunk.documentText())))
+                .orElse(null);
     }
 
     private void infer(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render());
-        Replies.Inferred reply = attempt("infer", chunk.number(),
-                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class, PlainText::inferred));
+        Replies.Inferred reply = attempt(
+                "infer",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class, PlainText::inferred));
         List<String> added = new ArrayList<>();
         Set<String> unknownIds = new LinkedHashSet<>();
         int ungrounded = 0;
-        for (Replies.Inferred.Inference item : reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred()) {
+        for (Replies.Inferred.Inference item :
+                reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred()) {
             List<String> basis = new ArrayList<>();
             for (String raw : item.basis()) {
                 String id = factId(raw);
@@ -168,8 +185,11 @@ final class Worker {
 
     private void refine(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxQuestions", MAX_QUESTIONS);
-        Replies.Refined reply = attempt("refine", chunk.number(),
-                () -> llm.structuredOrText(Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class, PlainText::refined));
+        Replies.Refined reply = attempt(
+                "refine",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class, PlainText::refined));
         List<String> before = memory.questions();
         List<String> after = reply == null ? before : cleaned(reply.questions());
         int cut = Math.max(0, after.size() - MAX_QUESTIONS);
@@ -177,7 +197,9 @@ final class Worker {
         memory.setQuestions(after);
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("chunk", chunk.number());
-        event.put("removed", before.stream().filter(q -> !memory.questions().contains(q)).toList());
+        event.put(
+                "removed",
+                before.stream().filter(q -> !memory.questions().contains(q)).toList());
         event.put("added", after.stream().filter(q -> !before.contains(q)).toList());
         event.put("open", after.size());
         event.put("cut", cut);
@@ -203,7 +225,11 @@ final class Worker {
     }
 
     private static List<String> cleaned(List<String> questions) {
-        return questions.stream().filter(q -> q != null && !q.isBlank()).map(String::strip).distinct().toList();
+        return questions.stream()
+                .filter(q -> q != null && !q.isBlank())
+                .map(String::strip)
+                .distinct()
+                .toList();
     }
 
     private static String normalised(String fact) {

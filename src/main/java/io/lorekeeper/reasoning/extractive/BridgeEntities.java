@@ -16,14 +16,15 @@ import io.lorekeeper.retrieval.SearchHit;
  */
 final class BridgeEntities {
 
-    private static final Pattern NAME = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:of\\s+|de\\s+|van\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
-    private static final java.util.Set<String> COMMON = java.util.Set.of("i", "the", "a", "an", "he", "she", "it", "they",
-            "we", "you", "but", "and", "when", "what", "then", "there", "this", "that", "yes", "no", "oh", "well", "if",
-            "so", "as", "my", "his", "her", "our", "their", "your", "in", "on", "at", "of", "for", "with", "not", "now",
-            "how", "mr", "mrs", "miss", "sir", "chapter", "session", "why", "who", "where", "which", "after", "before");
+    private static final Pattern NAME =
+            Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:of\\s+|de\\s+|van\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
+    private static final java.util.Set<String> COMMON = java.util.Set.of(
+            "i", "the", "a", "an", "he", "she", "it", "they", "we", "you", "but", "and", "when", "what", "then",
+            "there", "this", "that", "yes", "no", "oh", "well", "if", "so", "as", "my", "his", "her", "our", "their",
+            "your", "in", "on", "at", "of", "for", "with", "not", "now", "how", "mr", "mrs", "miss", "sir", "chapter",
+            "session", "why", "who", "where", "which", "after", "before");
 
-    private BridgeEntities() {
-    }
+    private BridgeEntities() {}
 
     private static String withoutPossessive(String name) {
         return name.replaceFirst("['’]s$", "");
@@ -32,7 +33,8 @@ final class BridgeEntities {
     private static String withoutLeadingCommonWords(String name) {
         String rest = name;
         int space;
-        while ((space = rest.indexOf(' ')) > 0 && COMMON.contains(rest.substring(0, space).toLowerCase(Locale.ROOT))) {
+        while ((space = rest.indexOf(' ')) > 0
+                && COMMON.contains(rest.substring(0, space).toLowerCase(Locale.ROOT))) {
             rest = rest.substring(space + 1).strip();
         }
         return rest;
@@ -66,7 +68,8 @@ final class BridgeEntities {
             }
         }
         return counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+                .sorted(Map.Entry.<String, Integer>comparingByValue()
+                        .reversed()
                         .thenComparing(e -> -e.getKey().length()))
                 .limit(max)
                 .map(Map.Entry::getKey)

@@ -22,10 +22,10 @@ final class CandidateSentences {
     private static final Pattern SPEAKER = Pattern.compile("^[^:\\n]{1,80}: ");
     private static final int MIN_CHARS = 3;
 
-    private CandidateSentences() {
-    }
+    private CandidateSentences() {}
 
-    static List<Candidate> from(List<SearchHit> rankedHits, java.util.function.Function<java.util.UUID, DocumentKind> kinds) {
+    static List<Candidate> from(
+            List<SearchHit> rankedHits, java.util.function.Function<java.util.UUID, DocumentKind> kinds) {
         List<Candidate> out = new ArrayList<>();
         Set<Span> seen = new HashSet<>();
         for (int rank = 0; rank < rankedHits.size(); rank++) {
@@ -38,7 +38,14 @@ final class CandidateSentences {
                     continue;
                 }
                 String speaker = conversation ? speakerOf(hit.text(), local.start()) : null;
-                out.add(new Candidate(hit.documentId(), span, local.of(hit.text()), hit.chunkOrdinal(), hit.pageOrdinal(), prior, speaker));
+                out.add(new Candidate(
+                        hit.documentId(),
+                        span,
+                        local.of(hit.text()),
+                        hit.chunkOrdinal(),
+                        hit.pageOrdinal(),
+                        prior,
+                        speaker));
             }
         }
         return out;
@@ -49,7 +56,9 @@ final class CandidateSentences {
         int lineStart = text.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
         int lineEnd = text.indexOf('\n', lineStart);
         Matcher speaker = SPEAKER.matcher(text.substring(lineStart, lineEnd < 0 ? text.length() : lineEnd));
-        return speaker.find() ? speaker.group().substring(0, speaker.group().length() - 2).strip() : null;
+        return speaker.find()
+                ? speaker.group().substring(0, speaker.group().length() - 2).strip()
+                : null;
     }
 
     private static List<Span> conversationSentences(String text) {

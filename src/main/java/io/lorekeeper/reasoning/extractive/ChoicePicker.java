@@ -17,16 +17,19 @@ final class ChoicePicker {
     static final double W_SEMANTIC = 0.4;
     static final double W_LEXICAL = 0.6;
 
-    record Pick(int choice, double[] supports, Candidate evidence, double confidence) {
-    }
+    record Pick(int choice, double[] supports, Candidate evidence, double confidence) {}
 
-    private ChoicePicker() {
-    }
+    private ChoicePicker() {}
 
-    static Pick pick(String question, List<String> choices, List<Candidate> candidates, List<float[]> vectors,
+    static Pick pick(
+            String question,
+            List<String> choices,
+            List<Candidate> candidates,
+            List<float[]> vectors,
             Embeddings embeddings) {
         Set<String> questionTerms = new HashSet<>(Terms.of(question));
-        List<Set<String>> sentenceTerms = candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
+        List<Set<String>> sentenceTerms =
+                candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
         double[] supports = new double[choices.size()];
         Candidate[] evidence = new Candidate[choices.size()];
         for (int i = 0; i < choices.size(); i++) {
@@ -38,7 +41,8 @@ final class ChoicePicker {
             }
             supports[i] = Double.NEGATIVE_INFINITY;
             for (int s = 0; s < candidates.size(); s++) {
-                long matched = own.stream().filter(sentenceTerms.get(s)::contains).count();
+                long matched =
+                        own.stream().filter(sentenceTerms.get(s)::contains).count();
                 double lexical = own.isEmpty() ? 0 : (double) matched / own.size();
                 double support = W_SEMANTIC * SentenceScorer.cosine(query, vectors.get(s)) + W_LEXICAL * lexical;
                 if (support > supports[i]) {

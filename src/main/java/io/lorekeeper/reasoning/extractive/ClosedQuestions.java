@@ -35,11 +35,11 @@ final class ClosedQuestions {
                     + "([\\p{L}'-]+(?:\\s+[\\p{L}'-]+){0,2})\\s*\\?$",
             Pattern.CASE_INSENSITIVE);
 
-    private ClosedQuestions() {
-    }
+    private ClosedQuestions() {}
 
     static boolean isYesNo(String question) {
-        return YES_NO.matcher(question.strip()).matches() && alternatives(question).isEmpty();
+        return YES_NO.matcher(question.strip()).matches()
+                && alternatives(question).isEmpty();
     }
 
     /** The alternatives a question offers, in its order; empty when it offers none. */

@@ -33,7 +33,9 @@ final class Confidence {
                 }
                 JsonNode root = JsonMapper.builder().build().readTree(in);
                 Map<String, Double> weights = new LinkedHashMap<>();
-                root.path("weights").properties().forEach(e -> weights.put(e.getKey(), e.getValue().asDouble()));
+                root.path("weights")
+                        .properties()
+                        .forEach(e -> weights.put(e.getKey(), e.getValue().asDouble()));
                 return new Model(root.path("intercept").asDouble(), weights);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -49,14 +51,14 @@ final class Confidence {
         }
     }
 
-    private Confidence() {
-    }
+    private Confidence() {}
 
     /**
      * The model's inputs for one answer. Kinds are one-hot ({@code kind_date} is 1 for a resolved
      * date), so each kind of short answer gets its own base rate.
      */
-    static Map<String, Double> features(double best, double runnerUp, boolean typeMatch, AnswerType type, ShortAnswer.Answer answer) {
+    static Map<String, Double> features(
+            double best, double runnerUp, boolean typeMatch, AnswerType type, ShortAnswer.Answer answer) {
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("best", best);
         f.put("lead", Math.max(0, best - runnerUp));

@@ -47,6 +47,7 @@ class ExtractiveStrategy implements AnswerStrategy {
     static final String NAME = "extractive";
     /** Runners-up are cited only when nearly as good as the answer; weaker ones would be noise. */
     private static final double CITATION_RATIO = 0.92;
+
     private static final Set<String> OPTIONS = Set.of("k", "hops", "maxSpans", "maxSentences");
 
     private final Embeddings embeddings;
@@ -58,8 +59,11 @@ class ExtractiveStrategy implements AnswerStrategy {
     private record Settings(int k, int hops, int maxSpans, int maxSentences) {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
-            return new Settings(options.intValue("k", 12, 1, 50), options.intValue("hops", 1, 0, 3),
-                    options.intValue("maxSpans", 3, 1, 10), options.intValue("maxSentences", 400, 10, 2000));
+            return new Settings(
+                    options.intValue("k", 12, 1, 50),
+                    options.intValue("hops", 1, 0, 3),
+                    options.intValue("maxSpans", 3, 1, 10),
+                    options.intValue("maxSentences", 400, 10, 2000));
         }
     }
 
@@ -70,8 +74,8 @@ class ExtractiveStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(false, Set.of(),
-                "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
+        return new StrategyRequirements(
+                false, Set.of(), "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
     }
 
     @Override
@@ -85,8 +89,8 @@ class ExtractiveStrategy implements AnswerStrategy {
         String question = context.question();
         Retriever retriever = context.retriever();
         List<UUID> ids = context.documentIds();
-        Map<UUID, DocumentKind> kinds = context.documents().stream()
-                .collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
+        Map<UUID, DocumentKind> kinds =
+                context.documents().stream().collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
 
         Hits hits = new Hits();
         hits.addAll(retriever.hybrid(ids, question, settings.k()));
@@ -95,12 +99,23 @@ class ExtractiveStrategy implements AnswerStrategy {
         // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
         List<SearchHit> keywordOnly = hits.addAll(retriever.keyword(ids, question, 2 * settings.k()));
         List<SearchHit> vectorOnly = hits.addAll(retriever.vector(ids, question, 2 * settings.k()));
-        context.trace().record("retrieve", Map.of("query", question, "mode", "keyword+vector", "hits",
-                summary(keywordOnly), "vectorHits", summary(vectorOnly)));
+        context.trace()
+                .record(
+                        "retrieve",
+                        Map.of(
+                                "query",
+                                question,
+                                "mode",
+                                "keyword+vector",
+                                "hits",
+                                summary(keywordOnly),
+                                "vectorHits",
+                                summary(vectorOnly)));
 
         int followUpK = Math.max(3, settings.k() / 2);
         for (int hop = 0; hop < settings.hops(); hop++) {
-            List<String> entities = BridgeEntities.from(hits.list.subList(0, Math.min(3, hits.list.size())), question, 2);
+            List<String> entities =
+                    BridgeEntities.from(hits.list.subList(0, Math.min(3, hits.list.size())), question, 2);
             List<SearchHit> found = new ArrayList<>();
             for (String entity : entities) {
                 found.addAll(hits.addAll(retriever.hybrid(ids, question + " " + entity, followUpK)));
@@ -112,7 +127,10 @@ class ExtractiveStrategy implements AnswerStrategy {
         }
         for (String choice : context.choices()) {
             List<SearchHit> found = hits.addAll(retriever.hybrid(ids, question + " " + choice, followUpK));
-            context.trace().record("retrieve", Map.of("query", question + " " + choice, "mode", "hybrid", "hits", summary(found)));
+            context.trace()
+                    .record(
+                            "retrieve",
+                            Map.of("query", question + " " + choice, "mode", "hybrid", "hits", summary(found)));
         }
         context.cancellation().throwIfCancelled();
 
@@ -124,11 +142,24 @@ class ExtractiveStrategy implements AnswerStrategy {
             context.trace().record("answer", Map.of("reason", "nothing retrieved"));
             return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
         }
-        List<float[]> vectors = embeddings.recentPassages(candidates.stream().map(Candidate::text).toList());
+        List<float[]> vectors = embeddings.recentPassages(
+                candidates.stream().map(Candidate::text).toList());
         AnswerType type = AnswerType.of(question);
-        List<SentenceScorer.Scored> scored = SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
-        context.trace().record("sentences", Map.of("answerType", type.name().toLowerCase(), "candidates", candidates.size(),
-                "top", scored.stream().limit(8).map(ExtractiveStrategy::describe).toList()));
+        List<SentenceScorer.Scored> scored =
+                SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
+        context.trace()
+                .record(
+                        "sentences",
+                        Map.of(
+                                "answerType",
+                                type.name().toLowerCase(),
+                                "candidates",
+                                candidates.size(),
+                                "top",
+                                scored.stream()
+                                        .limit(8)
+                                        .map(ExtractiveStrategy::describe)
+                                        .toList()));
 
         if (context.isMultipleChoice()) {
             return choose(context, candidates, vectors);
@@ -140,18 +171,24 @@ class ExtractiveStrategy implements AnswerStrategy {
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
-        java.util.Optional<Citation> header = conversation ? sessionHeader(retriever, best.candidate()) : java.util.Optional.empty();
-        LocalDate said = header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
+        java.util.Optional<Citation> header =
+                conversation ? sessionHeader(retriever, best.candidate()) : java.util.Optional.empty();
+        LocalDate said =
+                header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
         ShortAnswer.Answer shortAnswer = ClosedQuestions.isYesNo(question)
-                ? new ShortAnswer.Answer(ClosedQuestions.yesOrNo(question, best.candidate().text()),
-                        new io.lorekeeper.text.Span(0, best.candidate().text().length()), true, ShortAnswer.Kind.YES_NO)
+                ? new ShortAnswer.Answer(
+                        ClosedQuestions.yesOrNo(question, best.candidate().text()),
+                        new io.lorekeeper.text.Span(0, best.candidate().text().length()),
+                        true,
+                        ShortAnswer.Kind.YES_NO)
                 : ShortAnswer.of(question, type, best.candidate().text(), said);
         Candidate source = best.candidate();
         List<Citation> citations = new ArrayList<>();
         if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
             Map<Candidate, Double> scores = new java.util.HashMap<>();
             scored.forEach(s -> scores.put(s.candidate(), s.score()));
-            java.util.Optional<SecondHop.Hop> hop = SecondHop.follow(question, type, best.candidate(), candidates, scores);
+            java.util.Optional<SecondHop.Hop> hop =
+                    SecondHop.follow(question, type, best.candidate(), candidates, scores);
             if (hop.isPresent()) {
                 source = hop.get().evidence();
                 shortAnswer = hop.get().answer();
@@ -167,14 +204,23 @@ class ExtractiveStrategy implements AnswerStrategy {
         if (type == AnswerType.TIME && header.isPresent()) {
             citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
         }
-        if (shortAnswer.kind() != ShortAnswer.Kind.YES_NO && type != AnswerType.TIME && ShortAnswer.asksForSeveral(question)) {
+        if (shortAnswer.kind() != ShortAnswer.Kind.YES_NO
+                && type != AnswerType.TIME
+                && ShortAnswer.asksForSeveral(question)) {
             ListAnswer list = ListAnswer.of(question, type, scored, shortAnswer);
             if (list.sentences().size() > 1) {
                 shortAnswer = list.answer();
                 for (Candidate c : list.sentences().subList(1, list.sentences().size())) {
                     citations.add(citation(c));
                 }
-                context.trace().record("list", Map.of("items", list.answer().text(), "sentences", list.sentences().size()));
+                context.trace()
+                        .record(
+                                "list",
+                                Map.of(
+                                        "items",
+                                        list.answer().text(),
+                                        "sentences",
+                                        list.sentences().size()));
             }
         }
         for (SentenceScorer.Scored s : scored.subList(1, scored.size())) {
@@ -188,8 +234,18 @@ class ExtractiveStrategy implements AnswerStrategy {
         }
         Map<String, Double> features = Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer);
         double confidence = Confidence.of(features);
-        context.trace().record("answer", Map.of("answer", shortAnswer.text(), "confidence", confidence, "citations", citations.size(),
-                "confidenceFeatures", features));
+        context.trace()
+                .record(
+                        "answer",
+                        Map.of(
+                                "answer",
+                                shortAnswer.text(),
+                                "confidence",
+                                confidence,
+                                "citations",
+                                citations.size(),
+                                "confidenceFeatures",
+                                features));
         return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
     }
 
@@ -207,15 +263,29 @@ class ExtractiveStrategy implements AnswerStrategy {
     }
 
     private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {
-        ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), context.choices(), candidates, vectors, embeddings);
+        ChoicePicker.Pick pick =
+                ChoicePicker.pick(context.question(), context.choices(), candidates, vectors, embeddings);
         Map<String, Object> supports = new LinkedHashMap<>();
         for (int i = 0; i < context.choices().size(); i++) {
             supports.put(context.choices().get(i), round(pick.supports()[i]));
         }
-        context.trace().record("choices", Map.of("supports", supports, "chosen", pick.choice(),
-                "evidence", pick.evidence().text()));
-        return new StrategyResult(context.choices().get(pick.choice()), StrategyResult.EXTRACTIVE,
-                List.of(citation(pick.evidence())), pick.confidence(), pick.choice(), false);
+        context.trace()
+                .record(
+                        "choices",
+                        Map.of(
+                                "supports",
+                                supports,
+                                "chosen",
+                                pick.choice(),
+                                "evidence",
+                                pick.evidence().text()));
+        return new StrategyResult(
+                context.choices().get(pick.choice()),
+                StrategyResult.EXTRACTIVE,
+                List.of(citation(pick.evidence())),
+                pick.confidence(),
+                pick.choice(),
+                false);
     }
 
     /**
@@ -224,8 +294,12 @@ class ExtractiveStrategy implements AnswerStrategy {
      * otherwise, or when a year is missing, by which alternative the evidence supports best. The
      * answer is the alternative's text, cited from the sentence that decided it.
      */
-    private StrategyResult alternative(QuestionContext context, List<String> alternatives, List<SentenceScorer.Scored> scored,
-            List<Candidate> candidates, List<float[]> vectors) {
+    private StrategyResult alternative(
+            QuestionContext context,
+            List<String> alternatives,
+            List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates,
+            List<float[]> vectors) {
         int direction = ClosedQuestions.timeDirection(context.question());
         if (direction != 0) {
             Candidate[] evidence = new Candidate[alternatives.size()];
@@ -233,7 +307,8 @@ class ExtractiveStrategy implements AnswerStrategy {
             for (int i = 0; i < alternatives.size(); i++) {
                 String name = alternatives.get(i).toLowerCase(java.util.Locale.ROOT);
                 for (SentenceScorer.Scored s : scored) {
-                    java.util.Optional<Integer> year = ClosedQuestions.firstYear(s.candidate().text());
+                    java.util.Optional<Integer> year =
+                            ClosedQuestions.firstYear(s.candidate().text());
                     if (s.candidate().text().toLowerCase(java.util.Locale.ROOT).contains(name) && year.isPresent()) {
                         evidence[i] = s.candidate();
                         years[i] = year.get();
@@ -243,22 +318,49 @@ class ExtractiveStrategy implements AnswerStrategy {
             }
             if (years[0] != null && years[1] != null && !years[0].equals(years[1])) {
                 int chosen = (years[0] < years[1]) == (direction < 0) ? 0 : 1;
-                context.trace().record("choices", Map.of("alternatives", alternatives, "years", List.of(years[0], years[1]),
-                        "chosen", alternatives.get(chosen)));
+                context.trace()
+                        .record(
+                                "choices",
+                                Map.of(
+                                        "alternatives",
+                                        alternatives,
+                                        "years",
+                                        List.of(years[0], years[1]),
+                                        "chosen",
+                                        alternatives.get(chosen)));
                 Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
-                return new StrategyResult(alternatives.get(chosen), StrategyResult.EXTRACTIVE,
-                        List.of(citation(evidence[0]), citation(evidence[1])), Confidence.of(features), null, false);
+                return new StrategyResult(
+                        alternatives.get(chosen),
+                        StrategyResult.EXTRACTIVE,
+                        List.of(citation(evidence[0]), citation(evidence[1])),
+                        Confidence.of(features),
+                        null,
+                        false);
             }
         }
         ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), alternatives, candidates, vectors, embeddings);
-        context.trace().record("choices", Map.of("alternatives", alternatives, "chosen", alternatives.get(pick.choice()),
-                "evidence", pick.evidence().text()));
-        return new StrategyResult(alternatives.get(pick.choice()), StrategyResult.EXTRACTIVE, List.of(citation(pick.evidence())),
-                pick.confidence(), null, false);
+        context.trace()
+                .record(
+                        "choices",
+                        Map.of(
+                                "alternatives",
+                                alternatives,
+                                "chosen",
+                                alternatives.get(pick.choice()),
+                                "evidence",
+                                pick.evidence().text()));
+        return new StrategyResult(
+                alternatives.get(pick.choice()),
+                StrategyResult.EXTRACTIVE,
+                List.of(citation(pick.evidence())),
+                pick.confidence(),
+                null,
+                false);
     }
 
     private static java.util.Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
-        return retriever.sessionHeader(candidate.documentId(), candidate.pageOrdinal())
+        return retriever
+                .sessionHeader(candidate.documentId(), candidate.pageOrdinal())
                 .map(h -> Citation.of(h.documentId(), h.start(), h.end(), h.text()));
     }
 
@@ -275,13 +377,28 @@ class ExtractiveStrategy implements AnswerStrategy {
         m.put("lexical", round(s.lexical()));
         m.put("prior", round(s.prior()));
         m.put("typeMatch", s.typeMatch());
-        m.put("text", s.candidate().text().length() > 240 ? s.candidate().text().substring(0, 240) + "…" : s.candidate().text());
+        m.put(
+                "text",
+                s.candidate().text().length() > 240
+                        ? s.candidate().text().substring(0, 240) + "…"
+                        : s.candidate().text());
         return m;
     }
 
     private static List<Map<String, Object>> summary(List<SearchHit> hits) {
-        return hits.stream().map(h -> Map.<String, Object>of("documentId", h.documentId(), "chunk", h.chunkOrdinal(),
-                "start", h.start(), "end", h.end(), "score", round(h.score()))).toList();
+        return hits.stream()
+                .map(h -> Map.<String, Object>of(
+                        "documentId",
+                        h.documentId(),
+                        "chunk",
+                        h.chunkOrdinal(),
+                        "start",
+                        h.start(),
+                        "end",
+                        h.end(),
+                        "score",
+                        round(h.score())))
+                .toList();
     }
 
     private static double round(double d) {

@@ -17,6 +17,7 @@ final class ListAnswer {
 
     /** A sentence joins the list when it scores at least this share of the best sentence's score. */
     static final double RATIO = 0.8;
+
     static final int MAX_ITEMS = 4;
 
     private final ShortAnswer.Answer answer;
@@ -39,7 +40,8 @@ final class ListAnswer {
     /**
      * @param first the short answer already taken from the best sentence
      */
-    static ListAnswer of(String question, AnswerType type, List<SentenceScorer.Scored> scored, ShortAnswer.Answer first) {
+    static ListAnswer of(
+            String question, AnswerType type, List<SentenceScorer.Scored> scored, ShortAnswer.Answer first) {
         List<String> items = new ArrayList<>();
         List<Candidate> sentences = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -54,16 +56,21 @@ final class ListAnswer {
             if (SentenceScorer.isQuestion(s.candidate().text())) {
                 continue; // a question asked back holds no item
             }
-            ShortAnswer.Answer item = ShortAnswer.of(question, type, s.candidate().text(), null);
-            if (item.kind() == ShortAnswer.Kind.SENTENCE || !seen.add(item.text().toLowerCase(Locale.ROOT))) {
+            ShortAnswer.Answer item =
+                    ShortAnswer.of(question, type, s.candidate().text(), null);
+            if (item.kind() == ShortAnswer.Kind.SENTENCE
+                    || !seen.add(item.text().toLowerCase(Locale.ROOT))) {
                 continue;
             }
             items.add(item.text());
             sentences.add(s.candidate());
         }
         String text = String.join(", ", items);
-        ShortAnswer.Answer joined = new ShortAnswer.Answer(text, new Span(0, scored.getFirst().candidate().text().length()),
-                items.size() > 1 || first.derived(), items.size() > 1 ? ShortAnswer.Kind.LIST : first.kind());
+        ShortAnswer.Answer joined = new ShortAnswer.Answer(
+                text,
+                new Span(0, scored.getFirst().candidate().text().length()),
+                items.size() > 1 || first.derived(),
+                items.size() > 1 ? ShortAnswer.Kind.LIST : first.kind());
         return new ListAnswer(joined, sentences);
     }
 }

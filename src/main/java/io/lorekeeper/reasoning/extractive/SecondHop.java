@@ -20,16 +20,16 @@ import java.util.regex.Pattern;
  */
 final class SecondHop {
 
-    private static final Pattern NAME = Pattern.compile("\\b\\p{Lu}[\\p{L}'’.-]*(?:\\s+(?:(?:of|the|de|von|van)\\s+)*\\p{Lu}[\\p{L}'’.-]*)*");
+    private static final Pattern NAME =
+            Pattern.compile("\\b\\p{Lu}[\\p{L}'’.-]*(?:\\s+(?:(?:of|the|de|von|van)\\s+)*\\p{Lu}[\\p{L}'’.-]*)*");
 
     private static final Pattern RELATIVE_CLAUSE = Pattern.compile(
-            "\\b(?:a|an|the|this)\\s+(?:[\\p{L}-]+\\s+){0,3}(?:that|which|who|whose|where)\\b", Pattern.CASE_INSENSITIVE);
+            "\\b(?:a|an|the|this)\\s+(?:[\\p{L}-]+\\s+){0,3}(?:that|which|who|whose|where)\\b",
+            Pattern.CASE_INSENSITIVE);
 
-    record Hop(Candidate bridge, Candidate evidence, ShortAnswer.Answer answer) {
-    }
+    record Hop(Candidate bridge, Candidate evidence, ShortAnswer.Answer answer) {}
 
-    private SecondHop() {
-    }
+    private SecondHop() {}
 
     /** Whether the short answer is of the kind the question asks for and new to the question. */
     static boolean answers(String question, AnswerType type, ShortAnswer.Answer answer) {
@@ -46,13 +46,17 @@ final class SecondHop {
      * @param candidates every candidate sentence in text order within its chunk
      * @param scores     each candidate's score
      */
-    static Optional<Hop> follow(String question, AnswerType type, Candidate best, List<Candidate> candidates,
+    static Optional<Hop> follow(
+            String question,
+            AnswerType type,
+            Candidate best,
+            List<Candidate> candidates,
             Map<Candidate, Double> scores) {
         if (type != AnswerType.TIME && type != AnswerType.PLACE && type != AnswerType.QUANTITY) {
             return Optional.empty();
         }
-        if (answers(question, type, ShortAnswer.of(question, type, best.text(), null)) && !(describesAnother(question)
-                && aboutWhatIsAsked(question, best.text()))) {
+        if (answers(question, type, ShortAnswer.of(question, type, best.text(), null))
+                && !(describesAnother(question) && aboutWhatIsAsked(question, best.text()))) {
             return Optional.empty();
         }
         String lowerQuestion = question.toLowerCase(Locale.ROOT);
@@ -91,14 +95,19 @@ final class SecondHop {
             if (body == 0) {
                 continue;
             }
-            String title = c.text().substring(0, body).strip().replaceFirst("\\s*\\([^)]*\\)$", "").toLowerCase(Locale.ROOT);
+            String title = c.text()
+                    .substring(0, body)
+                    .strip()
+                    .replaceFirst("\\s*\\([^)]*\\)$", "")
+                    .toLowerCase(Locale.ROOT);
             if (!title.contains(lowerName) && !lowerName.contains(title)) {
                 continue;
             }
             List<Candidate> paragraph = new ArrayList<>(List.of(c));
             for (int j = i + 1; j < candidates.size(); j++) {
                 Candidate next = candidates.get(j);
-                if (!next.documentId().equals(c.documentId()) || next.chunkOrdinal() != c.chunkOrdinal()
+                if (!next.documentId().equals(c.documentId())
+                        || next.chunkOrdinal() != c.chunkOrdinal()
                         || ShortAnswer.headingEnd(next.text()) > 0) {
                     break;
                 }

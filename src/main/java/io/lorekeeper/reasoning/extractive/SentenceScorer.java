@@ -34,6 +34,7 @@ final class SentenceScorer {
     static final double TYPE_MISMATCH = 0.5;
     /** What a question sentence keeps of its score, and what share of it the reply that follows it gets. */
     static final double QUESTION_DAMP = 0.6;
+
     static final double REPLY_SHARE = 0.95;
     /**
      * In a conversation, what a person did or thinks is told in their own turns; a turn that names
@@ -41,22 +42,29 @@ final class SentenceScorer {
      * about them by their name alone.
      */
     static final double OWN_WORDS = 1.2;
+
     static final double SAID_TO = 0.8;
     /** Characters between a turn's last sentence and the next turn's first: a line break and "Name: ". */
     private static final int NEW_TURN_GAP = 3;
 
-    record Scored(Candidate candidate, double score, double semantic, double lexical, double prior, boolean typeMatch) {
-    }
+    record Scored(
+            Candidate candidate, double score, double semantic, double lexical, double prior, boolean typeMatch) {}
 
-    private SentenceScorer() {
-    }
+    private SentenceScorer() {}
 
-    static List<Scored> score(String question, AnswerType type, List<Candidate> candidates, List<float[]> sentenceVectors,
+    static List<Scored> score(
+            String question,
+            AnswerType type,
+            List<Candidate> candidates,
+            List<float[]> sentenceVectors,
             float[] questionVector) {
-        List<Set<String>> sentenceTerms = candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
+        List<Set<String>> sentenceTerms =
+                candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
         Map<String, Double> idf = idf(sentenceTerms);
         Set<String> questionTerms = new HashSet<>(Terms.of(question));
-        double questionMass = questionTerms.stream().mapToDouble(t -> idf.getOrDefault(t, maxIdf(candidates.size()))).sum();
+        double questionMass = questionTerms.stream()
+                .mapToDouble(t -> idf.getOrDefault(t, maxIdf(candidates.size())))
+                .sum();
 
         double[] cosines = new double[candidates.size()];
         double min = Double.MAX_VALUE;
@@ -116,19 +124,32 @@ final class SentenceScorer {
             for (int j = i + 1; j < scored.size(); j++) {
                 Scored next = scored.get(j);
                 Candidate c = next.candidate();
-                if (!c.documentId().equals(q.candidate().documentId()) || c.chunkOrdinal() != q.candidate().chunkOrdinal()) {
+                if (!c.documentId().equals(q.candidate().documentId())
+                        || c.chunkOrdinal() != q.candidate().chunkOrdinal()) {
                     break;
                 }
                 if (c.span().start() - q.candidate().span().end() >= NEW_TURN_GAP && !isQuestion(c.text())) {
-                    double inherited = REPLY_SHARE * (q.typeMatch() || !type.isKnown() ? q.score() : q.score() / TYPE_MISMATCH)
+                    double inherited = REPLY_SHARE
+                            * (q.typeMatch() || !type.isKnown() ? q.score() : q.score() / TYPE_MISMATCH)
                             * (next.typeMatch() || !type.isKnown() ? 1 : TYPE_MISMATCH);
                     if (inherited > next.score()) {
-                        scored.set(j, new Scored(c, inherited, next.semantic(), next.lexical(), next.prior(), next.typeMatch()));
+                        scored.set(
+                                j,
+                                new Scored(
+                                        c, inherited, next.semantic(), next.lexical(), next.prior(), next.typeMatch()));
                     }
                     break;
                 }
             }
-            scored.set(i, new Scored(q.candidate(), q.score() * QUESTION_DAMP, q.semantic(), q.lexical(), q.prior(), q.typeMatch()));
+            scored.set(
+                    i,
+                    new Scored(
+                            q.candidate(),
+                            q.score() * QUESTION_DAMP,
+                            q.semantic(),
+                            q.lexical(),
+                            q.prior(),
+                            q.typeMatch()));
         }
     }
 

@@ -29,7 +29,17 @@ import io.lorekeeper.text.Terms;
 final class ShortAnswer {
 
     enum Kind {
-        DATE, SESSION_DATE, NAMES, PLACE, NUMBER, PHRASE, REASON, SENTENCE, LIST, YES_NO, CHOICE
+        DATE,
+        SESSION_DATE,
+        NAMES,
+        PLACE,
+        NUMBER,
+        PHRASE,
+        REASON,
+        SENTENCE,
+        LIST,
+        YES_NO,
+        CHOICE
     }
 
     /**
@@ -45,62 +55,416 @@ final class ShortAnswer {
     }
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’&-]*");
-    private static final Pattern NAME = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:(?:of|de|van|von|the)\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
-    private static final Pattern PLACE = Pattern.compile("\\b(?:in|at|to|from|near|into|across|visited|around)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}'’-]+"
-            + "(?:\\s+(?:of\\s+)?\\p{Lu}[\\p{L}'’-]+)*)");
-    private static final Pattern NUMBER = Pattern.compile("\\b(\\d+(?:[.,]\\d+)?%?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-            + "twenty|thirty|forty|fifty|hundred|thousand|million|dozen|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
+    private static final Pattern NAME =
+            Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:(?:of|de|van|von|the)\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
+    private static final Pattern PLACE =
+            Pattern.compile("\\b(?:in|at|to|from|near|into|across|visited|around)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}'’-]+"
+                    + "(?:\\s+(?:of\\s+)?\\p{Lu}[\\p{L}'’-]+)*)");
+    private static final Pattern NUMBER = Pattern.compile(
+            "\\b(\\d+(?:[.,]\\d+)?%?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                    + "twenty|thirty|forty|fifty|hundred|thousand|million|dozen|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern REASON = Pattern.compile("\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern REASON = Pattern.compile(
+            "\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*", Pattern.CASE_INSENSITIVE);
     /** "what (kind of)? books", "which cities": the noun the question asks for, when it ends in s. */
-    private static final Pattern PLURAL_ASKED = Pattern.compile("^(?:what|which)\\s+(?:(?:kinds?|types?|sorts?) of\\s+)?(?:[\\p{L}-]+\\s+)?([\\p{L}-]+s)\\s+"
-            + "(?:has|have|had|do|does|did|are|were|is|was)\\b");
-    private static final Set<String> SINGULAR_IN_S = Set.of("is", "was", "has", "does", "this", "news", "series", "species", "status", "bus",
-            "class", "business", "focus", "process", "success", "campus", "genius", "virus", "lens", "gas", "christmas", "always");
+    private static final Pattern PLURAL_ASKED = Pattern.compile(
+            "^(?:what|which)\\s+(?:(?:kinds?|types?|sorts?) of\\s+)?(?:[\\p{L}-]+\\s+)?([\\p{L}-]+s)\\s+"
+                    + "(?:has|have|had|do|does|did|are|were|is|was)\\b");
+
+    private static final Set<String> SINGULAR_IN_S = Set.of(
+            "is",
+            "was",
+            "has",
+            "does",
+            "this",
+            "news",
+            "series",
+            "species",
+            "status",
+            "bus",
+            "class",
+            "business",
+            "focus",
+            "process",
+            "success",
+            "campus",
+            "genius",
+            "virus",
+            "lens",
+            "gas",
+            "christmas",
+            "always");
     /** Whatever opens a sentence up to its first "is a / was the": the subject, however long its asides. */
-    private static final Pattern LOOSE_COPULA = Pattern.compile("^(.{1,200}?)\\s(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+    private static final Pattern LOOSE_COPULA =
+            Pattern.compile("^(.{1,200}?)\\s(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+
     private static final Pattern FOUR_DIGIT_YEAR = Pattern.compile("\\b\\d{4}\\b");
     /** A name opening a sentence, then an optional aside ("(born 1952)", ", also known as X,"), then "is a / was the". */
-    private static final Pattern COPULAR_SUBJECT = Pattern.compile("^[\"“']?(\\p{Lu}[\\p{L}\\p{N}'’.&-]*(?:\\s+(?:(?:of|the|and|de|van|von|for|in|on|a)\\s+)*"
-            + "[\\p{Lu}\\p{N}][\\p{L}\\p{N}'’.&!-]*)*)[\"”']?\\s*(?:\\([^)]*\\)\\s*)?(?:,[^,]{1,80},\\s*)?(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
-    private static final Set<String> OPENERS = Set.of("while", "even", "after", "before", "since", "during", "once", "although",
-            "though", "because", "besides", "luckily", "unfortunately", "honestly", "plus", "yep", "nope", "okay", "ok", "sounds",
-            "seeing", "being", "having", "playing", "taking", "making", "working", "speaking", "everyone", "someone", "nothing");
-    private static final Set<String> DEMONYMS = Set.of("american", "british", "english", "scottish", "welsh", "irish", "french",
-            "german", "italian", "spanish", "portuguese", "dutch", "belgian", "swiss", "austrian", "swedish", "norwegian", "danish",
-            "finnish", "polish", "russian", "soviet", "ukrainian", "greek", "turkish", "canadian", "mexican", "brazilian",
-            "argentine", "argentinian", "chilean", "cuban", "australian", "japanese", "chinese", "korean", "indian", "pakistani",
-            "bangladeshi", "israeli", "egyptian", "african", "european", "asian", "arab", "persian", "iranian", "filipino", "thai",
-            "vietnamese", "indonesian", "nigerian", "roman", "jewish", "christian", "catholic", "muslim", "hindu", "buddhist");
+    private static final Pattern COPULAR_SUBJECT = Pattern.compile(
+            "^[\"“']?(\\p{Lu}[\\p{L}\\p{N}'’.&-]*(?:\\s+(?:(?:of|the|and|de|van|von|for|in|on|a)\\s+)*"
+                    + "[\\p{Lu}\\p{N}][\\p{L}\\p{N}'’.&!-]*)*)[\"”']?\\s*(?:\\([^)]*\\)\\s*)?(?:,[^,]{1,80},\\s*)?(?:is|was|are|were)\\s+(?:a|an|the|one)\\b");
+
+    private static final Set<String> OPENERS = Set.of(
+            "while",
+            "even",
+            "after",
+            "before",
+            "since",
+            "during",
+            "once",
+            "although",
+            "though",
+            "because",
+            "besides",
+            "luckily",
+            "unfortunately",
+            "honestly",
+            "plus",
+            "yep",
+            "nope",
+            "okay",
+            "ok",
+            "sounds",
+            "seeing",
+            "being",
+            "having",
+            "playing",
+            "taking",
+            "making",
+            "working",
+            "speaking",
+            "everyone",
+            "someone",
+            "nothing");
+    private static final Set<String> DEMONYMS = Set.of(
+            "american",
+            "british",
+            "english",
+            "scottish",
+            "welsh",
+            "irish",
+            "french",
+            "german",
+            "italian",
+            "spanish",
+            "portuguese",
+            "dutch",
+            "belgian",
+            "swiss",
+            "austrian",
+            "swedish",
+            "norwegian",
+            "danish",
+            "finnish",
+            "polish",
+            "russian",
+            "soviet",
+            "ukrainian",
+            "greek",
+            "turkish",
+            "canadian",
+            "mexican",
+            "brazilian",
+            "argentine",
+            "argentinian",
+            "chilean",
+            "cuban",
+            "australian",
+            "japanese",
+            "chinese",
+            "korean",
+            "indian",
+            "pakistani",
+            "bangladeshi",
+            "israeli",
+            "egyptian",
+            "african",
+            "european",
+            "asian",
+            "arab",
+            "persian",
+            "iranian",
+            "filipino",
+            "thai",
+            "vietnamese",
+            "indonesian",
+            "nigerian",
+            "roman",
+            "jewish",
+            "christian",
+            "catholic",
+            "muslim",
+            "hindu",
+            "buddhist");
     private static final Pattern BOUNDARY = Pattern.compile("[,;:!?.()\"“”—–]|\\s-\\s");
     /** Words that carry no answer of their own: pronouns, auxiliaries, fillers of speech. */
-    private static final Set<String> FILLER = new HashSet<>(List.of("i", "me", "my", "mine", "myself", "you", "your", "yours", "we", "us",
-            "our", "ours", "he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs", "it", "its", "this", "that",
-            "these", "those", "is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did",
-            "so", "just", "really", "very", "too", "also", "oh", "yeah", "yes", "wow", "hey", "well", "like", "got", "get", "gonna",
-            "i'm", "i've", "i'd", "it's", "that's", "what's", "we're", "you're", "i’m", "it’s", "can", "could", "would", "will",
-            "should", "might", "some", "lot", "lots", "thing", "things", "stuff", "something", "actually", "totally", "definitely",
-            "recently", "now", "then", "there", "here", "what", "which", "who", "when", "where", "how", "why", "all", "thanks",
-            "thank", "great", "awesome", "amazing", "cool", "nice", "glad", "happy", "love", "loved", "one", "other", "about",
-            "sounds", "sound", "any", "anything", "everything", "looking", "try", "trying", "getting", "going", "know", "think",
-            "guess", "mean", "means", "sure", "kind", "sort", "way", "pretty", "super", "last", "ya", "yep", "wow", "haha",
-            "remember", "felt", "feel", "feels", "made", "make", "makes", "said", "say", "says", "tell", "told", "see", "saw"));
-    private static final Set<String> NOT_NAMES = Set.of("I", "The", "A", "An", "He", "She", "It", "They", "We", "You", "But", "And",
-            "When", "What", "Then", "There", "This", "That", "Yes", "No", "Oh", "Well", "If", "So", "As", "My", "His", "Her", "Our",
-            "Their", "Your", "In", "On", "At", "Of", "For", "With", "Not", "Now", "How", "Hey", "Hi", "Wow", "Thanks", "Mr", "Mrs",
-            "Ms", "Miss", "Sir", "Dr", "Madam", "Lady", "Lord", "Chapter", "Session", "Yeah", "Sure", "Great", "Congrats",
-            "Awesome", "Cool", "Nice", "Sounds", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
-            "Yesterday", "Today", "Tomorrow", "Tonight", "Last", "Next", "Meet", "Thank", "Good", "Glad", "Sorry", "Hope", "Let",
-            "Just", "Also", "Maybe", "Really", "Definitely", "Totally", "Haha", "Lol", "Anyway", "Speaking", "Absolutely");
+    private static final Set<String> FILLER = new HashSet<>(List.of(
+            "i",
+            "me",
+            "my",
+            "mine",
+            "myself",
+            "you",
+            "your",
+            "yours",
+            "we",
+            "us",
+            "our",
+            "ours",
+            "he",
+            "him",
+            "his",
+            "she",
+            "her",
+            "hers",
+            "they",
+            "them",
+            "their",
+            "theirs",
+            "it",
+            "its",
+            "this",
+            "that",
+            "these",
+            "those",
+            "is",
+            "am",
+            "are",
+            "was",
+            "were",
+            "be",
+            "been",
+            "being",
+            "have",
+            "has",
+            "had",
+            "do",
+            "does",
+            "did",
+            "so",
+            "just",
+            "really",
+            "very",
+            "too",
+            "also",
+            "oh",
+            "yeah",
+            "yes",
+            "wow",
+            "hey",
+            "well",
+            "like",
+            "got",
+            "get",
+            "gonna",
+            "i'm",
+            "i've",
+            "i'd",
+            "it's",
+            "that's",
+            "what's",
+            "we're",
+            "you're",
+            "i’m",
+            "it’s",
+            "can",
+            "could",
+            "would",
+            "will",
+            "should",
+            "might",
+            "some",
+            "lot",
+            "lots",
+            "thing",
+            "things",
+            "stuff",
+            "something",
+            "actually",
+            "totally",
+            "definitely",
+            "recently",
+            "now",
+            "then",
+            "there",
+            "here",
+            "what",
+            "which",
+            "who",
+            "when",
+            "where",
+            "how",
+            "why",
+            "all",
+            "thanks",
+            "thank",
+            "great",
+            "awesome",
+            "amazing",
+            "cool",
+            "nice",
+            "glad",
+            "happy",
+            "love",
+            "loved",
+            "one",
+            "other",
+            "about",
+            "sounds",
+            "sound",
+            "any",
+            "anything",
+            "everything",
+            "looking",
+            "try",
+            "trying",
+            "getting",
+            "going",
+            "know",
+            "think",
+            "guess",
+            "mean",
+            "means",
+            "sure",
+            "kind",
+            "sort",
+            "way",
+            "pretty",
+            "super",
+            "last",
+            "ya",
+            "yep",
+            "wow",
+            "haha",
+            "remember",
+            "felt",
+            "feel",
+            "feels",
+            "made",
+            "make",
+            "makes",
+            "said",
+            "say",
+            "says",
+            "tell",
+            "told",
+            "see",
+            "saw"));
+
+    private static final Set<String> NOT_NAMES = Set.of(
+            "I",
+            "The",
+            "A",
+            "An",
+            "He",
+            "She",
+            "It",
+            "They",
+            "We",
+            "You",
+            "But",
+            "And",
+            "When",
+            "What",
+            "Then",
+            "There",
+            "This",
+            "That",
+            "Yes",
+            "No",
+            "Oh",
+            "Well",
+            "If",
+            "So",
+            "As",
+            "My",
+            "His",
+            "Her",
+            "Our",
+            "Their",
+            "Your",
+            "In",
+            "On",
+            "At",
+            "Of",
+            "For",
+            "With",
+            "Not",
+            "Now",
+            "How",
+            "Hey",
+            "Hi",
+            "Wow",
+            "Thanks",
+            "Mr",
+            "Mrs",
+            "Ms",
+            "Miss",
+            "Sir",
+            "Dr",
+            "Madam",
+            "Lady",
+            "Lord",
+            "Chapter",
+            "Session",
+            "Yeah",
+            "Sure",
+            "Great",
+            "Congrats",
+            "Awesome",
+            "Cool",
+            "Nice",
+            "Sounds",
+            "Monday",
+            "Tuesday",
+            "Wednesday",
+            "Thursday",
+            "Friday",
+            "Saturday",
+            "Sunday",
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+            "Yesterday",
+            "Today",
+            "Tomorrow",
+            "Tonight",
+            "Last",
+            "Next",
+            "Meet",
+            "Thank",
+            "Good",
+            "Glad",
+            "Sorry",
+            "Hope",
+            "Let",
+            "Just",
+            "Also",
+            "Maybe",
+            "Really",
+            "Definitely",
+            "Totally",
+            "Haha",
+            "Lol",
+            "Anyway",
+            "Speaking",
+            "Absolutely");
 
     static {
-        EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.forEach(w -> FILLER.add(w instanceof char[] chars ? new String(chars) : w.toString()));
+        EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.forEach(
+                w -> FILLER.add(w instanceof char[] chars ? new String(chars) : w.toString()));
     }
 
-    private ShortAnswer() {
-    }
+    private ShortAnswer() {}
 
     /**
      * @param said the date the sentence was said on (a conversation's session date), or null
@@ -116,20 +480,29 @@ final class ShortAnswer {
                 return titled.get();
             }
         }
-        // a heading line ("Shirley Temple" above "Shirley Temple Black was ...") is a title, not part of what the sentence says
+        // a heading line ("Shirley Temple" above "Shirley Temple Black was ...") is a title, not part of what the
+        // sentence says
         Answer inBody = ofBody(question, type, sentence.substring(body), said);
         Span shifted = new Span(inBody.span().start() + body, inBody.span().end() + body);
-        return new Answer(inBody.text(), inBody.kind() == Kind.SENTENCE ? new Span(0, sentence.length()) : shifted,
-                inBody.derived(), inBody.kind());
+        return new Answer(
+                inBody.text(),
+                inBody.kind() == Kind.SENTENCE ? new Span(0, sentence.length()) : shifted,
+                inBody.derived(),
+                inBody.kind());
     }
 
     private static Answer ofBody(String question, AnswerType type, String sentence, LocalDate said) {
         Optional<Answer> typed = switch (type) {
-            case TIME -> (said == null ? nearestTime(question, sentence) : time(sentence, said)).map(a -> AnswerType.asksForYear(question) ? year(a, sentence) : a);
+            case TIME ->
+                (said == null ? nearestTime(question, sentence) : time(sentence, said))
+                        .map(a -> AnswerType.asksForYear(question) ? year(a, sentence) : a);
             case PERSON -> subject(question, sentence).or(() -> names(question, sentence));
             case PLACE -> place(question, sentence);
             case QUANTITY -> number(question, sentence);
-            case OTHER -> asksWhat(question) ? subject(question, sentence).or(() -> namedThing(question, sentence)) : Optional.empty();
+            case OTHER ->
+                asksWhat(question)
+                        ? subject(question, sentence).or(() -> namedThing(question, sentence))
+                        : Optional.empty();
         };
         if (typed.isPresent()) {
             return typed.get();
@@ -140,7 +513,8 @@ final class ShortAnswer {
                 return reason.get();
             }
         }
-        return phrase(question, sentence).orElseGet(() -> new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
+        return phrase(question, sentence)
+                .orElseGet(() -> new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
     }
 
     /**
@@ -165,13 +539,16 @@ final class ShortAnswer {
         }
         // a title is taken up by the text under it ("Kiss and Tell (1945 film)" / "Kiss and Tell is a 1945 film");
         // a hard-wrapped line of a book is simply continued by the next one
-        String opening = sentence.substring(start, Math.min(sentence.length(), start + 200)).toLowerCase(Locale.ROOT);
+        String opening = sentence.substring(start, Math.min(sentence.length(), start + 200))
+                .toLowerCase(Locale.ROOT);
         Set<String> openingWords = new HashSet<>();
         Matcher o = WORD.matcher(opening);
         while (o.find()) {
             openingWords.add(o.group());
         }
-        boolean takenUp = contentWords(first).stream().map(w -> w.toLowerCase(Locale.ROOT)).anyMatch(openingWords::contains);
+        boolean takenUp = contentWords(first).stream()
+                .map(w -> w.toLowerCase(Locale.ROOT))
+                .anyMatch(openingWords::contains);
         return takenUp ? start : 0;
     }
 
@@ -189,11 +566,16 @@ final class ShortAnswer {
         Set<String> asked = words(question);
         List<String> titleWords = contentWords(title);
         String subjectPart = m.group(1);
-        if (titleWords.isEmpty() || titleWords.stream().anyMatch(w -> asked.contains(stem(w)))
+        if (titleWords.isEmpty()
+                || titleWords.stream().anyMatch(w -> asked.contains(stem(w)))
                 || titleWords.stream().noneMatch(subjectPart::contains)) {
             return Optional.empty();
         }
-        long shared = contentWords(body.substring(m.end(1))).stream().map(ShortAnswer::stem).distinct().filter(asked::contains).count();
+        long shared = contentWords(body.substring(m.end(1))).stream()
+                .map(ShortAnswer::stem)
+                .distinct()
+                .filter(asked::contains)
+                .count();
         if (shared < 2) {
             return Optional.empty();
         }
@@ -216,14 +598,16 @@ final class ShortAnswer {
         int bestDistance = Integer.MAX_VALUE;
         for (TimeExpressions.Found f : found) {
             for (Span w : near) {
-                int d = Math.min(Math.abs(w.start() - f.span().end()), Math.abs(f.span().start() - w.end()));
+                int d = Math.min(
+                        Math.abs(w.start() - f.span().end()), Math.abs(f.span().start() - w.end()));
                 if (d < bestDistance) {
                     bestDistance = d;
                     best = f;
                 }
             }
         }
-        return Optional.of(new Answer(best.resolved(), best.span(), best.derived() || !best.resolved().equals(best.written()), Kind.DATE));
+        return Optional.of(new Answer(
+                best.resolved(), best.span(), best.derived() || !best.resolved().equals(best.written()), Kind.DATE));
     }
 
     /** "What year": the year of the date found ("April 23, 1928" answers "1928"), still pointing at where it was written. */
@@ -254,7 +638,11 @@ final class ShortAnswer {
             return Optional.empty();
         }
         String predicate = sentence.substring(m.end(1));
-        long shared = contentWords(predicate).stream().map(ShortAnswer::stem).distinct().filter(asked::contains).count();
+        long shared = contentWords(predicate).stream()
+                .map(ShortAnswer::stem)
+                .distinct()
+                .filter(asked::contains)
+                .count();
         if (shared < 2) {
             return Optional.empty();
         }
@@ -279,7 +667,8 @@ final class ShortAnswer {
             String name = m.group();
             List<String> parts = List.of(name.split("\\s+"));
             if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p))
-                    || parts.stream().anyMatch(p -> asked.contains(stem(p)) && !FILLER.contains(p.toLowerCase(Locale.ROOT)))
+                    || parts.stream()
+                            .anyMatch(p -> asked.contains(stem(p)) && !FILLER.contains(p.toLowerCase(Locale.ROOT)))
                     || (parts.size() == 1 && startsSentence(sentence, m.start()))) {
                 continue;
             }
@@ -365,8 +754,10 @@ final class ShortAnswer {
     static boolean isDemonym(String word) {
         String lower = word.toLowerCase(Locale.ROOT);
         int hyphen = lower.indexOf('-'); // "Bangladeshi-born", "Anglo-American"
-        return DEMONYMS.contains(lower) || hyphen > 0 && (DEMONYMS.contains(lower.substring(0, hyphen))
-                || DEMONYMS.contains(lower.substring(hyphen + 1)));
+        return DEMONYMS.contains(lower)
+                || hyphen > 0
+                        && (DEMONYMS.contains(lower.substring(0, hyphen))
+                                || DEMONYMS.contains(lower.substring(hyphen + 1)));
     }
 
     /**
@@ -377,10 +768,12 @@ final class ShortAnswer {
         Optional<TimeExpressions.Found> found = TimeExpressions.first(sentence, said);
         if (found.isPresent()) {
             TimeExpressions.Found f = found.get();
-            return Optional.of(new Answer(f.resolved(), f.span(), f.derived() || !f.resolved().equals(f.written()), Kind.DATE));
+            return Optional.of(new Answer(
+                    f.resolved(), f.span(), f.derived() || !f.resolved().equals(f.written()), Kind.DATE));
         }
         if (said != null) {
-            return Optional.of(new Answer(TimeExpressions.format(said), new Span(0, sentence.length()), true, Kind.SESSION_DATE));
+            return Optional.of(
+                    new Answer(TimeExpressions.format(said), new Span(0, sentence.length()), true, Kind.SESSION_DATE));
         }
         return Optional.empty();
     }
@@ -393,7 +786,9 @@ final class ShortAnswer {
         while (m.find()) {
             String name = m.group();
             List<String> parts = List.of(name.split("\\s+"));
-            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
+            if (parts.stream()
+                    .allMatch(
+                            p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
                 continue;
             }
             int start = m.start();
@@ -424,8 +819,10 @@ final class ShortAnswer {
             return Optional.of(new Answer(nearest.of(sentence), nearest, false, Kind.NAMES));
         }
         Span all = new Span(names.getFirst().start(), names.getLast().end());
-        String text = names.size() == 1 ? names.getFirst().of(sentence)
-                : String.join(", ", names.stream().map(s -> s.of(sentence)).distinct().toList());
+        String text = names.size() == 1
+                ? names.getFirst().of(sentence)
+                : String.join(
+                        ", ", names.stream().map(s -> s.of(sentence)).distinct().toList());
         return Optional.of(new Answer(text, all, names.size() > 1, Kind.NAMES));
     }
 
@@ -454,7 +851,9 @@ final class ShortAnswer {
         Answer first = null;
         Matcher m = NUMBER.matcher(sentence);
         while (m.find()) {
-            if (m.group(1).chars().allMatch(Character::isDigit) && m.group(1).length() == 4 && !question.toLowerCase(Locale.ROOT).contains("year")) {
+            if (m.group(1).chars().allMatch(Character::isDigit)
+                    && m.group(1).length() == 4
+                    && !question.toLowerCase(Locale.ROOT).contains("year")) {
                 continue; // a year, not a count
             }
             int end = m.end(1);
@@ -462,7 +861,8 @@ final class ShortAnswer {
             if (counted != null && !FILLER.contains(counted.toLowerCase(Locale.ROOT))) {
                 end = m.end(2);
             }
-            Answer answer = new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER);
+            Answer answer =
+                    new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER);
             if (counted != null && asked.contains(stem(counted))) {
                 return Optional.of(answer);
             }
@@ -484,7 +884,8 @@ final class ShortAnswer {
         if (end - m.end() < 3) {
             return Optional.empty();
         }
-        return Optional.of(new Answer(sentence.substring(start, end).strip(), new Span(start, end), false, Kind.REASON));
+        return Optional.of(
+                new Answer(sentence.substring(start, end).strip(), new Span(start, end), false, Kind.REASON));
     }
 
     /**
@@ -511,7 +912,9 @@ final class ShortAnswer {
                 continue;
             }
             int j = i;
-            while (j + 1 < tokens.size() && !tokens.get(j + 1).fromQuestion() && !boundaryBetween(sentence, tokens.get(j), tokens.get(j + 1))) {
+            while (j + 1 < tokens.size()
+                    && !tokens.get(j + 1).fromQuestion()
+                    && !boundaryBetween(sentence, tokens.get(j), tokens.get(j + 1))) {
                 j++;
             }
             int first = i;
@@ -523,8 +926,12 @@ final class ShortAnswer {
                 last--;
             }
             if (first <= last) {
-                long content = tokens.subList(first, last + 1).stream().filter(t -> !t.filler()).count();
-                boolean afterQuestion = i > 0 && tokens.get(i - 1).fromQuestion() && !boundaryBetween(sentence, tokens.get(i - 1), tokens.get(i));
+                long content = tokens.subList(first, last + 1).stream()
+                        .filter(t -> !t.filler())
+                        .count();
+                boolean afterQuestion = i > 0
+                        && tokens.get(i - 1).fromQuestion()
+                        && !boundaryBetween(sentence, tokens.get(i - 1), tokens.get(i));
                 double score = Math.min(content, 6) + (afterQuestion ? 1.5 : 0) - Math.max(0, content - 6) * 0.25;
                 if (score > bestScore) {
                     bestScore = score;
@@ -539,8 +946,7 @@ final class ShortAnswer {
         return Optional.of(new Answer(best.of(sentence), best, false, Kind.PHRASE));
     }
 
-    private record Token(int start, int end, boolean fromQuestion, boolean filler) {
-    }
+    private record Token(int start, int end, boolean fromQuestion, boolean filler) {}
 
     private static boolean boundaryBetween(String sentence, Token a, Token b) {
         return BOUNDARY.matcher(sentence.substring(a.end(), b.start())).find();

@@ -26,36 +26,54 @@ import io.lorekeeper.text.Span;
 final class TimeExpressions {
 
     /** An expression found in the text ({@code span} relative to it) and what it means as a date. */
-    record Found(Span span, String written, String resolved, boolean derived) {
-    }
+    record Found(Span span, String written, String resolved, boolean derived) {}
 
-    private static final String MONTH = "(January|February|March|April|May|June|July|August|September|October|November|December"
-            + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)";
+    private static final String MONTH =
+            "(January|February|March|April|May|June|July|August|September|October|November|December"
+                    + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)";
     private static final String DAY = "(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
-    private static final String COUNT = "(a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|couple of|a couple of|\\d{1,2})";
+    private static final String COUNT =
+            "(a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|couple of|a couple of|\\d{1,2})";
     private static final String UNIT = "(day|week|weekend|month|year)s?";
 
-    private static final Pattern DAY_MONTH_YEAR = Pattern.compile("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?" + MONTH + ",?\\s+(\\d{4})\\b");
-    private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b" + MONTH + "\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b");
+    private static final Pattern DAY_MONTH_YEAR =
+            Pattern.compile("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?" + MONTH + ",?\\s+(\\d{4})\\b");
+    private static final Pattern MONTH_DAY_YEAR =
+            Pattern.compile("\\b" + MONTH + "\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b");
     private static final Pattern MONTH_YEAR = Pattern.compile("\\b" + MONTH + ",?\\s+(\\d{4})\\b");
-    private static final Pattern YEAR = Pattern.compile("\\b(?:in|since|of|from|back in)\\s+((?:19|20)\\d{2})\\b", Pattern.CASE_INSENSITIVE);
-    private static final Pattern BARE_YEAR = Pattern.compile("(?<![\\d$£€.,])\\b(1[0-9]\\d{2}|20\\d{2})\\b(?![\\d,.]\\d)");
-    private static final Pattern AGO = Pattern.compile("\\b" + COUNT + "\\s+" + UNIT + "\\s+ago\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern YEAR =
+            Pattern.compile("\\b(?:in|since|of|from|back in)\\s+((?:19|20)\\d{2})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BARE_YEAR =
+            Pattern.compile("(?<![\\d$£€.,])\\b(1[0-9]\\d{2}|20\\d{2})\\b(?![\\d,.]\\d)");
+    private static final Pattern AGO =
+            Pattern.compile("\\b" + COUNT + "\\s+" + UNIT + "\\s+ago\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern RELATIVE = Pattern.compile(
-            "\\b(last|this|next|past)\\s+(night|weekend|week|month|year|summer|winter|spring|fall|autumn|" + DAY.substring(1) + "\\b",
+            "\\b(last|this|next|past)\\s+(night|weekend|week|month|year|summer|winter|spring|fall|autumn|"
+                    + DAY.substring(1) + "\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern DEICTIC = Pattern.compile("\\b(yesterday|today|tonight|tomorrow|this morning|this afternoon|this evening)\\b",
+    private static final Pattern DEICTIC = Pattern.compile(
+            "\\b(yesterday|today|tonight|tomorrow|this morning|this afternoon|this evening)\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern BARE_DAY = Pattern.compile("\\b(?:on|this|last)\\s+" + DAY + "\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BARE_DAY =
+            Pattern.compile("\\b(?:on|this|last)\\s+" + DAY + "\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern IN_MONTH = Pattern.compile("\\b(?:in|since|during|by|until)\\s+" + MONTH + "\\b");
     private static final Pattern SESSION_DATE = Pattern.compile("\\bon\\s+(\\d{1,2})\\s+" + MONTH + ",?\\s+(\\d{4})");
 
-    private static final Map<String, Integer> NUMBERS = Map.ofEntries(Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1),
-            Map.entry("two", 2), Map.entry("three", 3), Map.entry("four", 4), Map.entry("five", 5), Map.entry("six", 6),
-            Map.entry("seven", 7), Map.entry("eight", 8), Map.entry("nine", 9), Map.entry("ten", 10));
+    private static final Map<String, Integer> NUMBERS = Map.ofEntries(
+            Map.entry("a", 1),
+            Map.entry("an", 1),
+            Map.entry("one", 1),
+            Map.entry("two", 2),
+            Map.entry("three", 3),
+            Map.entry("four", 4),
+            Map.entry("five", 5),
+            Map.entry("six", 6),
+            Map.entry("seven", 7),
+            Map.entry("eight", 8),
+            Map.entry("nine", 9),
+            Map.entry("ten", 10));
 
-    private TimeExpressions() {
-    }
+    private TimeExpressions() {}
 
     /** The date in a session header line such as {@code [Session 3, 7:55 pm on 9 June, 2023]}. */
     static Optional<LocalDate> sessionDate(String header) {
@@ -144,13 +162,19 @@ final class TimeExpressions {
             int direction = which.equals("next") ? 1 : which.equals("this") ? 0 : -1;
             String resolved = switch (what) {
                 case "night" -> direction < 0 ? format(said.minusDays(1)) : format(said);
-                case "month" -> monthName(said.plusMonths(direction).getMonth()) + " " + said.plusMonths(direction).getYear();
+                case "month" ->
+                    monthName(said.plusMonths(direction).getMonth()) + " "
+                            + said.plusMonths(direction).getYear();
                 case "year" -> String.valueOf(said.getYear() + direction);
-                case "week", "weekend" -> direction == 0 ? "the " + what + " of " + on
-                        : "the " + what + (direction < 0 ? " before " : " after ") + on;
+                case "week", "weekend" ->
+                    direction == 0
+                            ? "the " + what + " of " + on
+                            : "the " + what + (direction < 0 ? " before " : " after ") + on;
                 case "summer", "winter", "spring", "fall", "autumn" -> what + " " + season(said, what, direction);
-                default -> direction == 0 ? capitalise(what) + " " + on
-                        : "the " + capitalise(what) + (direction < 0 ? " before " : " after ") + on;
+                default ->
+                    direction == 0
+                            ? capitalise(what) + " " + on
+                            : "the " + capitalise(what) + (direction < 0 ? " before " : " after ") + on;
             };
             add(found, text, r.start(), r.end(), resolved, true);
         }
@@ -167,7 +191,9 @@ final class TimeExpressions {
             } else {
                 resolved = switch (unit) {
                     case "day" -> format(said.minusDays(n));
-                    case "month" -> monthName(said.minusMonths(n).getMonth()) + " " + said.minusMonths(n).getYear();
+                    case "month" ->
+                        monthName(said.minusMonths(n).getMonth()) + " "
+                                + said.minusMonths(n).getYear();
                     case "year" -> String.valueOf(said.getYear() - n);
                     default -> (n == 1 ? "the " + unit : n + " " + unit + "s") + " before " + on;
                 };
@@ -177,7 +203,8 @@ final class TimeExpressions {
         Matcher b = BARE_DAY.matcher(text);
         while (b.find()) {
             String day = capitalise(b.group(1).toLowerCase(Locale.ROOT));
-            boolean past = b.group().toLowerCase(Locale.ROOT).startsWith("last") || DayOfWeek.valueOf(day.toUpperCase(Locale.ROOT)) != said.getDayOfWeek();
+            boolean past = b.group().toLowerCase(Locale.ROOT).startsWith("last")
+                    || DayOfWeek.valueOf(day.toUpperCase(Locale.ROOT)) != said.getDayOfWeek();
             add(found, text, b.start(), b.end(), past ? "the " + day + " before " + on : format(said), true);
         }
         Matcher im = IN_MONTH.matcher(text);

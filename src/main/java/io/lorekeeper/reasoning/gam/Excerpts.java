@@ -25,11 +25,16 @@ final class Excerpts {
     static final int PER_PAGE = 2;
     static final int MAX = 12;
 
-    private Excerpts() {
-    }
+    private Excerpts() {}
 
-    static List<SearchHit> select(String output, Integration integration, Map<PageRef, PageSearch.Found> read,
-            PageSearch search, Retriever retriever, String question, int pageTokens) {
+    static List<SearchHit> select(
+            String output,
+            Integration integration,
+            Map<PageRef, PageSearch.Found> read,
+            PageSearch search,
+            Retriever retriever,
+            String question,
+            int pageTokens) {
         List<PageRef> sources = sources(integration, read);
         if (output.equals("pages")) {
             List<SearchHit> pages = new ArrayList<>();
@@ -44,8 +49,15 @@ final class Excerpts {
                     break;
                 }
                 used += tokens;
-                pages.add(new SearchHit(page.documentId(), page.firstChunk(), page.ordinal(), page.start(), page.end(),
-                        page.text(), List.of(), 0));
+                pages.add(new SearchHit(
+                        page.documentId(),
+                        page.firstChunk(),
+                        page.ordinal(),
+                        page.start(),
+                        page.end(),
+                        page.text(),
+                        List.of(),
+                        0));
             }
             return pages;
         }
@@ -54,12 +66,16 @@ final class Excerpts {
         for (PageRef ref : sources) {
             List<SearchHit> candidates = new ArrayList<>(read.get(ref).hits());
             if (candidates.size() < PER_PAGE) {
-                retriever.page(search.document(ref), ref.page()).ifPresent(page ->
-                        candidates.addAll(retriever.chunks(page.documentId(), page.firstChunk(), page.lastChunk())));
+                retriever
+                        .page(search.document(ref), ref.page())
+                        .ifPresent(page -> candidates.addAll(
+                                retriever.chunks(page.documentId(), page.firstChunk(), page.lastChunk())));
             }
             candidates.stream()
-                    .collect(java.util.stream.Collectors.toMap(SearchHit::key, h -> h, (a, b) -> a, java.util.LinkedHashMap::new))
-                    .values().stream()
+                    .collect(java.util.stream.Collectors.toMap(
+                            SearchHit::key, h -> h, (a, b) -> a, java.util.LinkedHashMap::new))
+                    .values()
+                    .stream()
                     .sorted(Comparator.comparingLong((SearchHit h) -> -overlap(h, wanted)))
                     .limit(PER_PAGE)
                     .sorted(Comparator.comparingInt(SearchHit::chunkOrdinal))
@@ -75,8 +91,13 @@ final class Excerpts {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < excerpts.size(); i++) {
             SearchHit e = excerpts.get(i);
-            out.append("<excerpt n=\"").append(i + 1).append("\" page=\"").append(search.ref(e).label()).append("\">\n")
-                    .append(PromptMarkup.data(e.text())).append("\n</excerpt>\n\n");
+            out.append("<excerpt n=\"")
+                    .append(i + 1)
+                    .append("\" page=\"")
+                    .append(search.ref(e).label())
+                    .append("\">\n")
+                    .append(PromptMarkup.data(e.text()))
+                    .append("\n</excerpt>\n\n");
         }
         return PromptMarkup.of(out.toString());
     }
@@ -88,7 +109,9 @@ final class Excerpts {
     /** The pages the notes cite (among those read), or every page read when they cite none. */
     static List<PageRef> sources(Integration integration, Map<PageRef, PageSearch.Found> read) {
         Set<PageRef> cited = new LinkedHashSet<>();
-        integration.facts().forEach(f -> f.sources().stream().filter(read::containsKey).forEach(cited::add));
+        integration
+                .facts()
+                .forEach(f -> f.sources().stream().filter(read::containsKey).forEach(cited::add));
         return cited.isEmpty() ? List.copyOf(read.keySet()) : List.copyOf(cited);
     }
 

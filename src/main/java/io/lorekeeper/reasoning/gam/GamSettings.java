@@ -22,8 +22,16 @@ import io.lorekeeper.reasoning.QuestionOptions;
  * @param roundTokens       at most this many tokens of pages per integration call; 0: as many as the researcher's context holds
  * @param reread            integrate a page found again in a later round again (the paper integrates every round's union)
  */
-record GamSettings(int maxDepth, int pagesPerSearch, int maxPagesPerRound, List<String> tools, String output,
-        int memoTokens, int pageTokens, int roundTokens, boolean reread) {
+record GamSettings(
+        int maxDepth,
+        int pagesPerSearch,
+        int maxPagesPerRound,
+        List<String> tools,
+        String output,
+        int memoTokens,
+        int pageTokens,
+        int roundTokens,
+        boolean reread) {
 
     static final String KEYWORD = "keyword";
     static final String VECTOR = "vector";
@@ -33,8 +41,16 @@ record GamSettings(int maxDepth, int pagesPerSearch, int maxPagesPerRound, List<
     static final int MAX_FOLLOW_UPS = 5;
     static final int MAX_PAGE_IDS = 5;
 
-    private static final Set<String> OPTIONS = Set.of("maxDepth", "pagesPerSearch", "maxPagesPerRound", "tools", "output",
-            "memoTokens", "pageTokens", "roundTokens", "reread");
+    private static final Set<String> OPTIONS = Set.of(
+            "maxDepth",
+            "pagesPerSearch",
+            "maxPagesPerRound",
+            "tools",
+            "output",
+            "memoTokens",
+            "pageTokens",
+            "roundTokens",
+            "reread");
 
     static GamSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);

@@ -10,10 +10,10 @@ import jakarta.validation.constraints.NotNull;
  * from. {@code thinking}, the integrator's reasoning before it rewrites the notes, is traced but
  * never rendered into the notes the later steps read.
  */
-record Integration(String thinking, @NotNull String summary, @NotNull List<@Valid Fact> facts) {
+record Integration(
+        String thinking, @NotNull String summary, @NotNull List<@Valid Fact> facts) {
 
-    record Fact(@NotNull String fact, @NotNull List<@Valid PageRef> sources) {
-    }
+    record Fact(@NotNull String fact, @NotNull List<@Valid PageRef> sources) {}
 
     static Integration empty() {
         return new Integration(null, "", List.of());
@@ -25,8 +25,12 @@ record Integration(String thinking, @NotNull String summary, @NotNull List<@Vali
         }
         StringBuilder out = new StringBuilder(summary.strip()).append('\n');
         for (Fact f : facts) {
-            out.append("- ").append(f.fact().strip()).append(" [")
-                    .append(String.join(", ", f.sources().stream().map(PageRef::label).toList())).append("]\n");
+            out.append("- ")
+                    .append(f.fact().strip())
+                    .append(" [")
+                    .append(String.join(
+                            ", ", f.sources().stream().map(PageRef::label).toList()))
+                    .append("]\n");
         }
         return out.toString().strip();
     }

@@ -24,12 +24,10 @@ import io.lorekeeper.text.TokenCounter;
  */
 final class MemoBook {
 
-    private record Entry(PageRef ref, String line, int tokens, String text) {
-    }
+    private record Entry(PageRef ref, String line, int tokens, String text) {}
 
     /** What one round shows: the rendered memos and the pages they are about. */
-    record Shown(String rendered, Set<PageRef> refs, int tokens) {
-    }
+    record Shown(String rendered, Set<PageRef> refs, int tokens) {}
 
     private final List<Entry> entries;
     private final int totalTokens;
@@ -65,7 +63,10 @@ final class MemoBook {
         Map<PageRef, Double> similar = similarity.apply(request);
         Map<Entry, Double> score = new HashMap<>();
         List<Entry> byTerms = entries.stream()
-                .sorted(Comparator.comparingLong((Entry e) -> -Terms.of(e.text()).stream().distinct().filter(asked::contains).count()))
+                .sorted(Comparator.comparingLong((Entry e) -> -Terms.of(e.text()).stream()
+                        .distinct()
+                        .filter(asked::contains)
+                        .count()))
                 .toList();
         List<Entry> bySimilarity = entries.stream()
                 .sorted(Comparator.comparingDouble((Entry e) -> -similar.getOrDefault(e.ref(), -1.0)))
@@ -77,7 +78,9 @@ final class MemoBook {
         }
         Set<Entry> kept = new HashSet<>();
         int used = 0;
-        for (Entry e : entries.stream().sorted(Comparator.comparingDouble((Entry e) -> -score.get(e))).toList()) {
+        for (Entry e : entries.stream()
+                .sorted(Comparator.comparingDouble((Entry e) -> -score.get(e)))
+                .toList()) {
             if (used + e.tokens() <= budget) {
                 kept.add(e);
                 used += e.tokens();
@@ -89,7 +92,9 @@ final class MemoBook {
     private static Shown shown(List<Entry> inOrder) {
         Set<PageRef> refs = new LinkedHashSet<>();
         inOrder.forEach(e -> refs.add(e.ref()));
-        return new Shown(String.join("\n", inOrder.stream().map(Entry::line).toList()), refs,
+        return new Shown(
+                String.join("\n", inOrder.stream().map(Entry::line).toList()),
+                refs,
                 inOrder.stream().mapToInt(Entry::tokens).sum());
     }
 

@@ -22,15 +22,12 @@ import io.lorekeeper.retrieval.SearchHit;
  */
 final class PageSearch {
 
-    record Search(String tool, String query, List<PageRef> pages) {
-    }
+    record Search(String tool, String query, List<PageRef> pages) {}
 
     /** A page to read, with the chunk hits that led to it (none for pages asked for by reference). */
-    record Found(PageRef ref, int votes, int bestRank, List<SearchHit> hits) {
-    }
+    record Found(PageRef ref, int votes, int bestRank, List<SearchHit> hits) {}
 
-    record Result(List<Search> searches, List<Found> pages, List<PageRef> rejected) {
-    }
+    record Result(List<Search> searches, List<Found> pages, List<PageRef> rejected) {}
 
     private final Retriever retriever;
     private final List<UUID> documents;
@@ -46,24 +43,43 @@ final class PageSearch {
             Map<String, List<SearchHit>> hitsByQuery = new java.util.concurrent.ConcurrentHashMap<>();
             if (settings.uses(GamSettings.KEYWORD)) {
                 for (String q : plan.keywordQueries()) {
-                    running.add(CompletableFuture.supplyAsync(() -> search(GamSettings.KEYWORD, q,
-                            retriever.keyword(documents, q, 4 * settings.pagesPerSearch()), settings, hitsByQuery), pool));
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> search(
+                                    GamSettings.KEYWORD,
+                                    q,
+                                    retriever.keyword(documents, q, 4 * settings.pagesPerSearch()),
+                                    settings,
+                                    hitsByQuery),
+                            pool));
                 }
             }
             if (settings.uses(GamSettings.VECTOR)) {
                 for (String q : plan.vectorQueries()) {
-                    running.add(CompletableFuture.supplyAsync(() -> search(GamSettings.VECTOR, q,
-                            retriever.vector(documents, q, 4 * settings.pagesPerSearch()), settings, hitsByQuery), pool));
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> search(
+                                    GamSettings.VECTOR,
+                                    q,
+                                    retriever.vector(documents, q, 4 * settings.pagesPerSearch()),
+                                    settings,
+                                    hitsByQuery),
+                            pool));
                 }
             }
             if (settings.uses(GamSettings.MEMO)) {
                 for (String q : plan.vectorQueries()) {
-                    running.add(CompletableFuture.supplyAsync(() -> new Search(GamSettings.MEMO, q,
-                            retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
-                                    .map(m -> new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal())).toList()), pool));
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> new Search(
+                                    GamSettings.MEMO,
+                                    q,
+                                    retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
+                                            .map(m ->
+                                                    new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
+                                            .toList()),
+                            pool));
                 }
             }
-            List<Search> searches = running.stream().map(CompletableFuture::join).toList();
+            List<Search> searches =
+                    running.stream().map(CompletableFuture::join).toList();
             List<PageRef> rejected = new ArrayList<>();
             List<PageRef> byId = new ArrayList<>();
             if (settings.uses(GamSettings.PAGE)) {
@@ -81,7 +97,12 @@ final class PageSearch {
         }
     }
 
-    private Search search(String tool, String query, List<SearchHit> hits, GamSettings settings, Map<String, List<SearchHit>> hitsByQuery) {
+    private Search search(
+            String tool,
+            String query,
+            List<SearchHit> hits,
+            GamSettings settings,
+            Map<String, List<SearchHit>> hitsByQuery) {
         List<PageRef> pages = new ArrayList<>();
         for (SearchHit hit : hits) {
             PageRef ref = ref(hit);
@@ -91,7 +112,9 @@ final class PageSearch {
                 }
                 pages.add(ref);
             }
-            hitsByQuery.computeIfAbsent(tool + ":" + query, k -> java.util.Collections.synchronizedList(new ArrayList<>())).add(hit);
+            hitsByQuery
+                    .computeIfAbsent(tool + ":" + query, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                    .add(hit);
         }
         return new Search(tool, query, pages);
     }
@@ -105,7 +128,8 @@ final class PageSearch {
     }
 
     /** Pages found by more queries, and ranked higher by them, come first. */
-    private List<Found> merge(List<Search> searches, List<PageRef> byId, Map<String, List<SearchHit>> hitsByQuery, GamSettings settings) {
+    private List<Found> merge(
+            List<Search> searches, List<PageRef> byId, Map<String, List<SearchHit>> hitsByQuery, GamSettings settings) {
         Map<PageRef, int[]> votes = new LinkedHashMap<>();
         for (Search s : searches) {
             for (int rank = 0; rank < s.pages().size(); rank++) {
@@ -119,11 +143,19 @@ final class PageSearch {
             v[0]++;
             v[1] = 0;
         }
-        List<SearchHit> allHits = hitsByQuery.values().stream().flatMap(List::stream).toList();
+        List<SearchHit> allHits =
+                hitsByQuery.values().stream().flatMap(List::stream).toList();
         return votes.entrySet().stream()
-                .sorted(Comparator.<Map.Entry<PageRef, int[]>>comparingInt(e -> -e.getValue()[0]).thenComparingInt(e -> e.getValue()[1]))
-                .map(e -> new Found(e.getKey(), e.getValue()[0], e.getValue()[1],
-                        allHits.stream().filter(h -> ref(h).equals(e.getKey())).distinct().toList()))
+                .sorted(Comparator.<Map.Entry<PageRef, int[]>>comparingInt(e -> -e.getValue()[0])
+                        .thenComparingInt(e -> e.getValue()[1]))
+                .map(e -> new Found(
+                        e.getKey(),
+                        e.getValue()[0],
+                        e.getValue()[1],
+                        allHits.stream()
+                                .filter(h -> ref(h).equals(e.getKey()))
+                                .distinct()
+                                .toList()))
                 .toList();
     }
 

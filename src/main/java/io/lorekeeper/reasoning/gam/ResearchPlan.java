@@ -10,6 +10,9 @@ import jakarta.validation.constraints.Size;
  * The planner's output: its reasoning first (the paper's planner thinks before it plans; kept in
  * the trace, never in the notes), what the request needs, and the searches to run for it.
  */
-record ResearchPlan(String thinking, @NotNull List<String> informationNeeds, @NotNull @Size(max = 10) List<String> keywordQueries,
-        @NotNull @Size(max = 10) List<String> vectorQueries, @NotNull @Size(max = 20) List<@Valid PageRef> pages) {
-}
+record ResearchPlan(
+        String thinking,
+        @NotNull List<String> informationNeeds,
+        @NotNull @Size(max = 10) List<String> keywordQueries,
+        @NotNull @Size(max = 10) List<String> vectorQueries,
+        @NotNull @Size(max = 20) List<@Valid PageRef> pages) {}

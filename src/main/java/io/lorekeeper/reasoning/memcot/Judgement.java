@@ -3,10 +3,10 @@ package io.lorekeeper.reasoning.memcot;
 import java.util.List;
 import java.util.Locale;
 
+import jakarta.validation.constraints.NotNull;
+
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonCreator;
-
-import jakarta.validation.constraints.NotNull;
 
 /**
  * The judge's verdict on the short-term memory: which candidates to keep, whether the question can
@@ -14,15 +14,28 @@ import jakarta.validation.constraints.NotNull;
  *
  * @param resolved for DELETE: the numbers (1-based) of the current queries the evidence already settles
  */
-record Judgement(String thinking, @JsonAlias({"useful_id", "useful_ids"}) List<String> usefulIds,
-        @NotNull @JsonAlias("can_answer") Boolean canAnswer, Action action,
-        @JsonAlias("new_queries") List<String> newQueries, List<Integer> resolved) {
+record Judgement(
+        String thinking,
+        @JsonAlias({"useful_id", "useful_ids"}) List<String> usefulIds,
+        @NotNull @JsonAlias("can_answer") Boolean canAnswer,
+        Action action,
+        @JsonAlias("new_queries") List<String> newQueries,
+        List<Integer> resolved) {
 
     Judgement {
         thinking = thinking == null ? "" : thinking.strip();
-        usefulIds = usefulIds == null ? List.of() : usefulIds.stream().filter(id -> id != null && !id.isBlank()).toList();
-        newQueries = newQueries == null ? List.of() : newQueries.stream().filter(q -> q != null && !q.isBlank()).map(String::strip).toList();
-        resolved = resolved == null ? List.of() : resolved.stream().filter(n -> n != null).toList();
+        usefulIds = usefulIds == null
+                ? List.of()
+                : usefulIds.stream().filter(id -> id != null && !id.isBlank()).toList();
+        newQueries = newQueries == null
+                ? List.of()
+                : newQueries.stream()
+                        .filter(q -> q != null && !q.isBlank())
+                        .map(String::strip)
+                        .toList();
+        resolved = resolved == null
+                ? List.of()
+                : resolved.stream().filter(n -> n != null).toList();
     }
 
     /**
@@ -38,7 +51,8 @@ record Judgement(String thinking, @JsonAlias({"useful_id", "useful_ids"}) List<S
      * DELETE drops the queries the evidence has settled and keeps the rest, plus any narrowed ones.
      */
     enum Action {
-        BREAK, DELETE;
+        BREAK,
+        DELETE;
 
         @JsonCreator
         static Action parse(String value) {

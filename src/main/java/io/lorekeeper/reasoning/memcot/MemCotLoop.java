@@ -26,7 +26,13 @@ import io.lorekeeper.retrieval.SearchHit;
 final class MemCotLoop {
 
     /** Why the loop ended. */
-    enum Stop { ANSWERABLE, MAX_STEPS, NO_NEW_QUERIES, JUDGE_FAILED, BUDGET }
+    enum Stop {
+        ANSWERABLE,
+        MAX_STEPS,
+        NO_NEW_QUERIES,
+        JUDGE_FAILED,
+        BUDGET
+    }
 
     record Outcome(ShortTermMemory memory, Stop stop, String lastThinking, int steps) {
         boolean budgetLimited() {
@@ -70,16 +76,31 @@ final class MemCotLoop {
                 List<Unit> candidates = new ArrayList<>(kept);
                 widened.stream().filter(u -> !candidates.contains(u)).forEach(candidates::add);
 
-                Judgement judgement = judge(step, queries, units.inDocumentOrder(candidates), zoomIn.missingInformation(), lastAction);
+                Judgement judgement = judge(
+                        step, queries, units.inDocumentOrder(candidates), zoomIn.missingInformation(), lastAction);
                 if (judgement == null) {
                     // Without a verdict the readers' own picks stand, and there is no one to plan the next step.
                     List<Unit> added = memory.add(candidates);
                     evolve(step, queries, lastAction, zoomIn, kept, widened, "", added, false);
                     return new Outcome(memory, Stop.JUDGE_FAILED, lastThinking, step);
                 }
-                List<Unit> added = memory.add(units.select(judgement.usefulIds(), candidates).units());
-                String action = judgement.canAnswer() ? "ANSWER" : judgement.action() == null ? "none" : judgement.action().name();
-                evolve(step, queries, lastAction, zoomIn, kept, widened, judgement.thinking(), added, judgement.canAnswer());
+                List<Unit> added = memory.add(
+                        units.select(judgement.usefulIds(), candidates).units());
+                String action = judgement.canAnswer()
+                        ? "ANSWER"
+                        : judgement.action() == null
+                                ? "none"
+                                : judgement.action().name();
+                evolve(
+                        step,
+                        queries,
+                        lastAction,
+                        zoomIn,
+                        kept,
+                        widened,
+                        judgement.thinking(),
+                        added,
+                        judgement.canAnswer());
                 lastThinking = judgement.thinking();
                 if (judgement.canAnswer()) {
                     return new Outcome(memory, Stop.ANSWERABLE, lastThinking, step);
@@ -87,7 +108,8 @@ final class MemCotLoop {
                 if (step >= settings.maxSteps()) {
                     return new Outcome(memory, Stop.MAX_STEPS, lastThinking, step);
                 }
-                NextQueries.Next next = NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
+                NextQueries.Next next =
+                        NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
                 Map<String, Object> planned = new LinkedHashMap<>();
                 planned.put("step", step);
                 planned.put("action", action);
@@ -178,10 +200,15 @@ final class MemCotLoop {
             }
         }
         merged.sort(java.util.Comparator.comparing(List::getFirst, units.order()));
-        List<Unit> offered = merged.stream().flatMap(List::stream).filter(u -> !kept.contains(u) && !memory.knows(u)).toList();
+        List<Unit> offered = merged.stream()
+                .flatMap(List::stream)
+                .filter(u -> !kept.contains(u) && !memory.knows(u))
+                .toList();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("step", step);
-        event.put("windows", merged.stream().map(run -> run.stream().map(Unit::id).toList()).toList());
+        event.put(
+                "windows",
+                merged.stream().map(run -> run.stream().map(Unit::id).toList()).toList());
         if (offered.isEmpty()) {
             event.put("skipped", "the windows hold nothing beyond the kept and known units");
             context.trace().record("zoom-out", event);
@@ -208,7 +235,8 @@ final class MemCotLoop {
      */
     private Perception perceive(String template, Map<String, Object> vars, Map<String, Object> event) {
         try {
-            return perceivers.structuredOrText(Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
+            return perceivers.structuredOrText(
+                    Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
         } catch (UnusableReplyException unusable) {
             event.put("failed", unusable.getMessage());
             return new Perception("", "", List.of());
@@ -255,12 +283,27 @@ final class MemCotLoop {
      * Writes the step into the episodic memory, and into the failed queue when it added nothing and
      * the question is still open, and traces the memory after it.
      */
-    private void evolve(int step, List<String> queries, String lastAction, Perception zoomIn, List<Unit> kept, List<Unit> widened,
-            String thinking, List<Unit> added, boolean answerable) {
+    private void evolve(
+            int step,
+            List<String> queries,
+            String lastAction,
+            Perception zoomIn,
+            List<Unit> kept,
+            List<Unit> widened,
+            String thinking,
+            List<Unit> added,
+            boolean answerable) {
         boolean failed = added.isEmpty() && !answerable;
         List<String> addedIds = added.stream().map(Unit::id).toList();
-        memory.record(new ShortTermMemory.Step(step, queries, lastAction, kept.stream().map(Unit::id).toList(),
-                widened.stream().map(Unit::id).toList(), zoomIn.missingInformation(), thinking, addedIds));
+        memory.record(new ShortTermMemory.Step(
+                step,
+                queries,
+                lastAction,
+                kept.stream().map(Unit::id).toList(),
+                widened.stream().map(Unit::id).toList(),
+                zoomIn.missingInformation(),
+                thinking,
+                addedIds));
         if (failed) {
             memory.fail(new ShortTermMemory.Failure(step, queries, lastAction, zoomIn.missingInformation()));
         }
@@ -268,7 +311,11 @@ final class MemCotLoop {
         event.put("step", step);
         event.put("added", addedIds);
         event.put("failed", failed);
-        event.put("semantic", units.inDocumentOrder(memory.evidence()).stream().map(Unit::summary).toList());
+        event.put(
+                "semantic",
+                units.inDocumentOrder(memory.evidence()).stream()
+                        .map(Unit::summary)
+                        .toList());
         event.put("failedQueue", memory.recentFailures());
         context.trace().record("memory.update", event);
     }
@@ -294,9 +341,15 @@ final class MemCotLoop {
         }
         StringBuilder out = new StringBuilder();
         for (ShortTermMemory.Failure f : recent) {
-            out.append("- step ").append(f.step()).append(", after action ").append(f.lastAction()).append(": searched ")
-                    .append(String.join(" | ", f.queries())).append("; still missing: ")
-                    .append(f.missing().isBlank() ? "(not stated)" : f.missing()).append('\n');
+            out.append("- step ")
+                    .append(f.step())
+                    .append(", after action ")
+                    .append(f.lastAction())
+                    .append(": searched ")
+                    .append(String.join(" | ", f.queries()))
+                    .append("; still missing: ")
+                    .append(f.missing().isBlank() ? "(not stated)" : f.missing())
+                    .append('\n');
         }
         return out.toString().stripTrailing();
     }

@@ -14,14 +14,20 @@ import io.lorekeeper.reasoning.QuestionOptions;
  *
  * @param window null: 4 for conversations and 1 for texts
  */
-record MemCotSettings(int k, Integer window, int maxSteps, boolean zoomOut, int maxQueries, double perceptionTemperature,
+record MemCotSettings(
+        int k,
+        Integer window,
+        int maxSteps,
+        boolean zoomOut,
+        int maxQueries,
+        double perceptionTemperature,
         double responderTemperature) {
 
     static final int CONVERSATION_WINDOW = 4;
     static final int TEXT_WINDOW = 1;
 
-    private static final Set<String> OPTIONS = Set.of("k", "window", "maxSteps", "zoomOut", "maxQueries", "perceptionTemperature",
-            "responderTemperature");
+    private static final Set<String> OPTIONS =
+            Set.of("k", "window", "maxSteps", "zoomOut", "maxQueries", "perceptionTemperature", "responderTemperature");
 
     static MemCotSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);

@@ -28,7 +28,10 @@ class MemCotStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(), Set.of(),
+        return new StrategyRequirements(
+                true,
+                Set.of(),
+                Set.of(),
                 "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory");
     }
 

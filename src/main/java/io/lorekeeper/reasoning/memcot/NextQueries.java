@@ -14,8 +14,7 @@ import java.util.Map;
  */
 final class NextQueries {
 
-    private NextQueries() {
-    }
+    private NextQueries() {}
 
     /**
      * @param queries        the next queue; empty means stop
@@ -24,8 +23,12 @@ final class NextQueries {
      * @param unknownSettled DELETE numbers that name no current query
      * @param fellBack       the queue is the root question because nothing else was left
      */
-    record Next(List<String> queries, List<String> repeats, List<String> settled, List<Integer> unknownSettled, boolean fellBack) {
-    }
+    record Next(
+            List<String> queries,
+            List<String> repeats,
+            List<String> settled,
+            List<Integer> unknownSettled,
+            boolean fellBack) {}
 
     static Next after(List<String> current, Judgement judgement, ShortTermMemory memory, String root, int max) {
         List<String> candidates = new ArrayList<>();

@@ -25,6 +25,7 @@ final class Responder {
 
     /** The most confidence an answer gets when the judge never said the memory was enough. */
     static final double UNSURE_CONFIDENCE = 0.3;
+
     static final String NOTHING_FOUND = "The information is not available in the documents.";
     private static final int FALLBACK_UNITS = 3;
 
@@ -43,7 +44,8 @@ final class Responder {
         PromptMarkup memory = units.render(evidence, "(no evidence was found)");
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("steps", outcome.steps());
-        shown.put("stop", outcome.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        shown.put(
+                "stop", outcome.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         shown.put("units", evidence.stream().map(Unit::summary).toList());
         shown.put("memoryTokens", TokenCounter.count(memory.text()));
         context.trace().record("context", shown);
@@ -51,13 +53,22 @@ final class Responder {
             return fromMemory(outcome, "the budget ran out", true);
         }
         if (evidence.isEmpty()) {
-            context.trace().record("answer", Map.of("answer", NOTHING_FOUND, "confidence", 0.0, "reason", "the memory is empty"));
+            context.trace()
+                    .record(
+                            "answer",
+                            Map.of("answer", NOTHING_FOUND, "confidence", 0.0, "reason", "the memory is empty"));
             return new StrategyResult(NOTHING_FOUND, StrategyResult.GENERATED, List.of(), 0.0, null, false);
         }
         MemCotAnswer reply;
         try {
-            reply = context.llm().atTemperature(settings.responderTemperature())
-                    .structuredOrText(Role.ANSWERER, "memcot/answer", variables(outcome, memory), MemCotAnswer.class, MemCotAnswer::fromProse);
+            reply = context.llm()
+                    .atTemperature(settings.responderTemperature())
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            "memcot/answer",
+                            variables(outcome, memory),
+                            MemCotAnswer.class,
+                            MemCotAnswer::fromProse);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "answer", "reason", spent.getMessage()));
             return fromMemory(outcome, "the budget ran out", true);
@@ -67,7 +78,9 @@ final class Responder {
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> checked = new ArrayList<>();
         for (MemCotAnswer.Evidence item : reply.evidence()) {
-            Unit unit = units.select(List.of(item.id()), evidence).units().stream().findFirst().orElse(null);
+            Unit unit = units.select(List.of(item.id()), evidence).units().stream()
+                    .findFirst()
+                    .orElse(null);
             Cited cited = cite(unit, item.quote(), evidence);
             Map<String, Object> check = new LinkedHashMap<>();
             check.put("id", item.id());
@@ -94,12 +107,12 @@ final class Responder {
      * memory; the named unit as a whole when the words are nowhere (the model still said that unit
      * is what the answer rests on); nothing when it named no unit and quoted nothing that can be found.
      */
-    private record Cited(List<Citation> citations, boolean quoteFound) {
-    }
+    private record Cited(List<Citation> citations, boolean quoteFound) {}
 
     private static Cited cite(Unit named, String quote, List<Unit> evidence) {
         if (quote != null && !quote.isBlank()) {
-            AnswerParts.Quoted quoted = AnswerParts.quotedIn(evidence.stream().map(Unit::hit).toList(), evidence.indexOf(named), quote);
+            AnswerParts.Quoted quoted =
+                    AnswerParts.quotedIn(evidence.stream().map(Unit::hit).toList(), evidence.indexOf(named), quote);
             if (quoted.located()) {
                 return new Cited(List.of(quoted.citation()), true);
             }
@@ -111,9 +124,12 @@ final class Responder {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("question", context.question());
         vars.put("memory", memory);
-        String notes = outcome.lastThinking().isBlank() ? "" : "The search's last assessment: " + outcome.lastThinking();
+        String notes =
+                outcome.lastThinking().isBlank() ? "" : "The search's last assessment: " + outcome.lastThinking();
         if (outcome.stop() != MemCotLoop.Stop.ANSWERABLE) {
-            notes = (notes + "\nThe search stopped before its judge found the evidence sufficient; it may be incomplete.").strip();
+            notes = (notes
+                            + "\nThe search stopped before its judge found the evidence sufficient; it may be incomplete.")
+                    .strip();
         }
         vars.put("notes", notes.isEmpty() ? "(none)" : notes);
         return vars;
@@ -121,10 +137,17 @@ final class Responder {
 
     /** The evidence itself as the answer: the judge's earliest picks, verbatim, with no model involved. */
     private StrategyResult fromMemory(MemCotLoop.Outcome outcome, String reason, boolean budgetLimited) {
-        List<Unit> first = outcome.memory().evidence().stream().limit(FALLBACK_UNITS).toList();
+        List<Unit> first =
+                outcome.memory().evidence().stream().limit(FALLBACK_UNITS).toList();
         String answer = first.isEmpty() ? "" : first.getFirst().hit().text();
-        context.trace().record("answer", Map.of("answer", answer, "confidence", 0.0, "fromMemory", true, "reason", reason));
-        return new StrategyResult(answer, StrategyResult.EXTRACTIVE, first.stream().flatMap(u -> u.citations().stream()).toList(), 0.0, null,
+        context.trace()
+                .record("answer", Map.of("answer", answer, "confidence", 0.0, "fromMemory", true, "reason", reason));
+        return new StrategyResult(
+                answer,
+                StrategyResult.EXTRACTIVE,
+                first.stream().flatMap(u -> u.citations().stream()).toList(),
+                0.0,
+                null,
                 budgetLimited);
     }
 }

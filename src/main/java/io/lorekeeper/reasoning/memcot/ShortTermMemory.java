@@ -25,13 +25,18 @@ final class ShortTermMemory {
     private final Set<String> failedQueries = new HashSet<>();
 
     /** One iteration as the episodic memory keeps it. */
-    record Step(int number, List<String> queries, String action, List<String> zoomInKept, List<String> zoomOutKept,
-            String missing, String judgeThinking, List<String> added) {
-    }
+    record Step(
+            int number,
+            List<String> queries,
+            String action,
+            List<String> zoomInKept,
+            List<String> zoomOutKept,
+            String missing,
+            String judgeThinking,
+            List<String> added) {}
 
     /** A step that found nothing new: what it asked, after which action, and what it said was missing. */
-    record Failure(int step, List<String> queries, String lastAction, String missing) {
-    }
+    record Failure(int step, List<String> queries, String lastAction, String missing) {}
 
     boolean knows(Unit unit) {
         return semantic.containsKey(unit.id());
@@ -80,6 +85,10 @@ final class ShortTermMemory {
 
     /** Queries compared without case, surrounding punctuation or repeated spaces: "Where?" repeats "where". */
     static String normalise(String query) {
-        return query == null ? "" : query.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+        return query == null
+                ? ""
+                : query.toLowerCase(Locale.ROOT)
+                        .replaceAll("[^\\p{L}\\p{N}]+", " ")
+                        .strip();
     }
 }

@@ -75,7 +75,8 @@ final class Units {
     }
 
     Comparator<Unit> order() {
-        return Comparator.comparingInt((Unit u) -> documents.indexOf(u.hit().documentId())).thenComparingInt(u -> u.hit().start());
+        return Comparator.comparingInt((Unit u) -> documents.indexOf(u.hit().documentId()))
+                .thenComparingInt(u -> u.hit().start());
     }
 
     List<Unit> inDocumentOrder(Collection<Unit> units) {
@@ -99,11 +100,18 @@ final class Units {
         if (u.session() != null) {
             out.append(" session=\"").append(u.session().replace("\"", "'")).append('"');
         }
-        out.append(attributes).append(">\n").append(PromptMarkup.data(u.hit().text())).append("\n</passage>\n");
+        out.append(attributes)
+                .append(">\n")
+                .append(PromptMarkup.data(u.hit().text()))
+                .append("\n</passage>\n");
     }
 
     private String session(SearchHit hit) {
-        return sessions.computeIfAbsent(hit.documentId() + ":" + hit.pageOrdinal(),
-                k -> retriever.sessionHeader(hit.documentId(), hit.pageOrdinal()).map(Retriever.SessionHeader::text)).orElse(null);
+        return sessions.computeIfAbsent(
+                        hit.documentId() + ":" + hit.pageOrdinal(),
+                        k -> retriever
+                                .sessionHeader(hit.documentId(), hit.pageOrdinal())
+                                .map(Retriever.SessionHeader::text))
+                .orElse(null);
     }
 }

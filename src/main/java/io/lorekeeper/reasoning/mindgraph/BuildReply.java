@@ -2,8 +2,9 @@ package io.lorekeeper.reasoning.mindgraph;
 
 import java.util.List;
 
-import io.lorekeeper.llm.SchemaEnum;
 import jakarta.validation.constraints.NotNull;
+
+import io.lorekeeper.llm.SchemaEnum;
 
 /**
  * The builder's reply for one block: graph edits, applied in order. Fields a given {@code op}
@@ -21,8 +22,18 @@ record BuildReply(@NotNull List<Operation> operations) {
      * @param target   edge target id (add_edge)
      * @param relation open-vocabulary relation label (add_edge)
      */
-    record Operation(@SchemaEnum({"add_node", "add_edge", "edit_node", "delete_node"}) String op, String id,
-            @SchemaEnum({"entity", "event", "claim", "concept", "stat"}) String type, String content, String src, String source,
-            String target, String relation) {
-    }
+    record Operation(
+            @SchemaEnum({"add_node", "add_edge", "edit_node", "delete_node"})
+            String op,
+
+            String id,
+
+            @SchemaEnum({"entity", "event", "claim", "concept", "stat"})
+            String type,
+
+            String content,
+            String src,
+            String source,
+            String target,
+            String relation) {}
 }

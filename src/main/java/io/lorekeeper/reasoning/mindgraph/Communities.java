@@ -20,11 +20,9 @@ final class Communities {
     static final long SEED = 20_240_503L;
 
     /** One community: its number and the ids of its nodes, in graph order. */
-    record Community(int id, List<String> nodeIds) {
-    }
+    record Community(int id, List<String> nodeIds) {}
 
-    private Communities() {
-    }
+    private Communities() {}
 
     static List<Community> detect(ConceptGraph graph, int maxSize) {
         return detect(graph, maxSize, SEED);
@@ -50,8 +48,10 @@ final class Communities {
         List<Community> communities = new ArrayList<>();
         // Leiden groups edgeless nodes among themselves; those groups are no community here
         for (List<Integer> group : Leiden.communities(ids.size(), edges, maxSize, seed).stream()
-                .filter(g -> connected[g.getFirst()]).toList()) {
-            communities.add(new Community(communities.size() + 1, group.stream().map(ids::get).toList()));
+                .filter(g -> connected[g.getFirst()])
+                .toList()) {
+            communities.add(new Community(
+                    communities.size() + 1, group.stream().map(ids::get).toList()));
         }
         return communities;
     }

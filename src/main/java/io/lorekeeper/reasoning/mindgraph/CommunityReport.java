@@ -13,6 +13,8 @@ import jakarta.validation.constraints.Size;
  * executive summary and 5 to 10 findings. More than 10 are cut; fewer are kept, since a small
  * community may not hold five.
  */
-record CommunityReport(@NotBlank String title, @NotNull @DecimalMin("0") @DecimalMax("10") Double rating, @NotBlank String summary,
-        @NotNull @Size(max = 10) List<String> findings) {
-}
+record CommunityReport(
+        @NotBlank String title,
+        @NotNull @DecimalMin("0") @DecimalMax("10") Double rating,
+        @NotBlank String summary,
+        @NotNull @Size(max = 10) List<String> findings) {}

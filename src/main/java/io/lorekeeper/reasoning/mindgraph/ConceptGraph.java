@@ -34,12 +34,17 @@ final class ConceptGraph {
             if (extra != null && !extra.equals(span) && !spans.contains(extra)) {
                 spans.add(extra);
             }
-            return new Node(id, type, newContent == null || newContent.isBlank() ? content : newContent.strip(), span, chunk, spans);
+            return new Node(
+                    id,
+                    type,
+                    newContent == null || newContent.isBlank() ? content : newContent.strip(),
+                    span,
+                    chunk,
+                    spans);
         }
     }
 
-    record Edge(String source, String target, String relation, Span span, int chunk) {
-    }
+    record Edge(String source, String target, String relation, Span span, int chunk) {}
 
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final List<Edge> edges = new ArrayList<>();
@@ -134,7 +139,11 @@ final class ConceptGraph {
             }
             m.put("chunk", n.chunk());
             if (!n.merged().isEmpty()) {
-                m.put("mergedSpans", n.merged().stream().map(s -> List.of(s.start(), s.end())).toList());
+                m.put(
+                        "mergedSpans",
+                        n.merged().stream()
+                                .map(s -> List.of(s.start(), s.end()))
+                                .toList());
             }
             ns.add(m);
         }
@@ -162,7 +171,8 @@ final class ConceptGraph {
 
     static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -48,7 +48,7 @@ class GraphBuilder {
     interface Progress {
         void blocks(int done, int total);
 
-        Progress NONE = (done, total) -> { };
+        Progress NONE = (done, total) -> {};
     }
 
     /** Where a question-aware build starts. */
@@ -64,17 +64,40 @@ class GraphBuilder {
      *
      * @param partial the build stopped before the last block (budget), and this is the graph so far
      */
-    record Built(long graphId, ConceptGraph graph, int blocks, Map<String, Integer> rejected, boolean reused, Long seededFrom,
-            int calls, boolean partial) {
+    record Built(
+            long graphId,
+            ConceptGraph graph,
+            int blocks,
+            Map<String, Integer> rejected,
+            boolean reused,
+            Long seededFrom,
+            int calls,
+            boolean partial) {
 
-        Built(long graphId, ConceptGraph graph, int blocks, Map<String, Integer> rejected, boolean reused, Long seededFrom, int calls) {
+        Built(
+                long graphId,
+                ConceptGraph graph,
+                int blocks,
+                Map<String, Integer> rejected,
+                boolean reused,
+                Long seededFrom,
+                int calls) {
             this(graphId, graph, blocks, rejected, reused, seededFrom, calls, false);
         }
     }
 
     /** The document's shared, question-agnostic graph, built or resumed as needed (the {@code graph} stage). */
     Built obtainShared(LlmSession llm, UUID documentId, int chunkTokens, Progress progress) {
-        return obtain(llm, documentId, null, Start.EMPTY, chunkTokens, AnswerReserve.NONE, Cancellation.NEVER, Trace.NONE, progress);
+        return obtain(
+                llm,
+                documentId,
+                null,
+                Start.EMPTY,
+                chunkTokens,
+                AnswerReserve.NONE,
+                Cancellation.NEVER,
+                Trace.NONE,
+                progress);
     }
 
     /**
@@ -82,21 +105,41 @@ class GraphBuilder {
      * resumed as needed. Before each block the build checks that the question's budget still leaves
      * {@code reserve} for answering; when it does not, it stops and returns the graph so far as partial.
      */
-    Built obtain(LlmSession llm, UUID documentId, String question, Start start, int chunkTokens, AnswerReserve reserve,
-            Cancellation cancellation, Trace trace, Progress progress) {
+    Built obtain(
+            LlmSession llm,
+            UUID documentId,
+            String question,
+            Start start,
+            int chunkTokens,
+            AnswerReserve reserve,
+            Cancellation cancellation,
+            Trace trace,
+            Progress progress) {
         String text = documents.text(documentId);
         boolean seeded = question != null && start == Start.SHARED;
         String scope = GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : "");
         GraphStore.GraphRow row = store.find(documentId, scope, chunkTokens).orElse(null);
         ConceptGraph graph;
         if (row == null) {
-            GraphStore.GraphRow seed = !seeded ? null
-                    : store.shared(documentId).filter(s -> s.status().equals(GraphStore.READY)).orElse(null);
+            GraphStore.GraphRow seed = !seeded
+                    ? null
+                    : store.shared(documentId)
+                            .filter(s -> s.status().equals(GraphStore.READY))
+                            .orElse(null);
             row = store.create(documentId, scope, question, chunkTokens, seed == null ? null : seed.id());
             graph = seed == null ? ConceptGraph.empty() : store.load(seed.id());
             if (seed != null) {
-                trace.record("graph.seed", Map.of("documentId", documentId, "sharedGraph", seed.id(), "nodes", graph.nodeCount(),
-                        "edges", graph.edgeCount()));
+                trace.record(
+                        "graph.seed",
+                        Map.of(
+                                "documentId",
+                                documentId,
+                                "sharedGraph",
+                                seed.id(),
+                                "nodes",
+                                graph.nodeCount(),
+                                "edges",
+                                graph.edgeCount()));
             }
         } else {
             graph = store.load(row.id());
@@ -111,10 +154,21 @@ class GraphBuilder {
         for (Blocks.Block block : remaining) {
             cancellation.throwIfCancelled();
             if (!reserve.leavesRoomAfterAnotherCall(llm.budget())) {
-                trace.record("graph.stopped", Map.of("documentId", documentId, "blocksBuilt", built, "blocks", total,
-                        "reason", "the rest of the question's budget is kept for answering from the graph so far",
-                        "callsLeft", llm.budget().maxCalls() - llm.budget().calls(),
-                        "secondsLeft", llm.budget().remaining().toSeconds()));
+                trace.record(
+                        "graph.stopped",
+                        Map.of(
+                                "documentId",
+                                documentId,
+                                "blocksBuilt",
+                                built,
+                                "blocks",
+                                total,
+                                "reason",
+                                "the rest of the question's budget is kept for answering from the graph so far",
+                                "callsLeft",
+                                llm.budget().maxCalls() - llm.budget().calls(),
+                                "secondsLeft",
+                                llm.budget().remaining().toSeconds()));
                 return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
             }
             GraphEditor.Report report = step(llm, graph, text, block, total, question);
@@ -122,7 +176,13 @@ class GraphBuilder {
             built = block.index() + 1;
             report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
             boolean last = block.index() == total - 1;
-            store.save(row.id(), graph, block.index() + 1, block.end(), rejected, last ? GraphStore.READY : GraphStore.BUILDING);
+            store.save(
+                    row.id(),
+                    graph,
+                    block.index() + 1,
+                    block.end(),
+                    rejected,
+                    last ? GraphStore.READY : GraphStore.BUILDING);
             Map<String, Object> event = new LinkedHashMap<>();
             event.put("documentId", documentId);
             event.put("block", block.index() + 1);
@@ -147,16 +207,19 @@ class GraphBuilder {
     /** The latest stored state of a graph that a build left part-way (a budget stop in the middle of a block's call). */
     Built partial(UUID documentId, String question, Start start, int chunkTokens) {
         boolean seeded = question != null && start == Start.SHARED;
-        GraphStore.GraphRow row = store.find(documentId, GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : ""), chunkTokens)
+        GraphStore.GraphRow row = store.find(
+                        documentId, GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : ""), chunkTokens)
                 .orElse(null);
         if (row == null) {
             return new Built(0, ConceptGraph.empty(), 0, Map.of(), false, null, 0, true);
         }
-        return new Built(row.id(), store.load(row.id()), row.blocksDone(), row.rejected(), false, row.seededFrom(), 0, true);
+        return new Built(
+                row.id(), store.load(row.id()), row.blocksDone(), row.rejected(), false, row.seededFrom(), 0, true);
     }
 
     /** One builder call over one block, its edits applied to {@code graph}. */
-    static GraphEditor.Report step(LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
+    static GraphEditor.Report step(
+            LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("question", question == null ? NO_QUESTION : question);
         vars.put("focus", question == null ? SHARED_FOCUS : QUESTION_FOCUS);
@@ -169,13 +232,16 @@ class GraphBuilder {
             reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
         } catch (UnusableReplyException unusable) {
             // a block whose reply had nothing usable adds nothing; the graph goes on with the next block
-            return GraphEditor.apply(graph, List.of(), text, block).withRejection("unusable-reply", unusable.getMessage());
+            return GraphEditor.apply(graph, List.of(), text, block)
+                    .withRejection("unusable-reply", unusable.getMessage());
         }
         return GraphEditor.apply(graph, reply.operations(), text, block);
     }
 
     private static final String NO_QUESTION = "(none yet: this graph will serve many later questions about the text)";
-    private static final String QUESTION_FOCUS = "- Prefer what bears on the question; leave out what cannot matter to it.";
-    private static final String SHARED_FOCUS = "- There is no single question: keep the main people, places, events, claims, "
-            + "themes and figures, the things readers are most likely to ask about.";
+    private static final String QUESTION_FOCUS =
+            "- Prefer what bears on the question; leave out what cannot matter to it.";
+    private static final String SHARED_FOCUS =
+            "- There is no single question: keep the main people, places, events, claims, "
+                    + "themes and figures, the things readers are most likely to ask about.";
 }

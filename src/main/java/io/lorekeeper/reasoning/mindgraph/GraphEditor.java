@@ -32,8 +32,12 @@ final class GraphEditor {
     static final String DELETE_NODE = "delete_node";
 
     /** What applying one block's edits did. */
-    record Report(Map<String, Integer> applied, Map<String, Integer> rejected, List<Map<String, String>> rejections,
-            Map<String, Integer> quoteMethods, Map<String, Integer> tolerated) {
+    record Report(
+            Map<String, Integer> applied,
+            Map<String, Integer> rejected,
+            List<Map<String, String>> rejections,
+            Map<String, Integer> quoteMethods,
+            Map<String, Integer> tolerated) {
 
         int rejectedTotal() {
             return rejected.values().stream().mapToInt(Integer::intValue).sum();
@@ -53,8 +57,7 @@ final class GraphEditor {
         }
     }
 
-    private GraphEditor() {
-    }
+    private GraphEditor() {}
 
     /**
      * @param text  the canonical text
@@ -69,14 +72,18 @@ final class GraphEditor {
         String passage = text.substring(block.start(), block.end());
         for (Operation operation : operations == null ? List.<Operation>of() : operations) {
             String reason = applyOne(graph, operation, passage, block, methods, tolerated);
-            String op = operation == null || operation.op() == null ? "?" : operation.op().strip().toLowerCase(Locale.ROOT);
+            String op = operation == null || operation.op() == null
+                    ? "?"
+                    : operation.op().strip().toLowerCase(Locale.ROOT);
             if (reason == null) {
                 applied.merge(op, 1, Integer::sum);
             } else {
                 rejected.merge(reason, 1, Integer::sum);
                 Map<String, String> why = new LinkedHashMap<>();
                 why.put("op", op);
-                why.put("id", operation == null ? "" : String.valueOf(firstNonNull(operation.id(), operation.source())));
+                why.put(
+                        "id",
+                        operation == null ? "" : String.valueOf(firstNonNull(operation.id(), operation.source())));
                 why.put("reason", reason);
                 rejections.add(why);
             }
@@ -85,8 +92,13 @@ final class GraphEditor {
     }
 
     /** Applies one edit; returns null, or why it was rejected. */
-    private static String applyOne(ConceptGraph graph, Operation o, String passage, Blocks.Block block,
-            Map<String, Integer> methods, Map<String, Integer> tolerated) {
+    private static String applyOne(
+            ConceptGraph graph,
+            Operation o,
+            String passage,
+            Blocks.Block block,
+            Map<String, Integer> methods,
+            Map<String, Integer> tolerated) {
         if (o == null || o.op() == null) {
             return "unknown-op";
         }
@@ -158,8 +170,15 @@ final class GraphEditor {
     }
 
     /** New content for an existing node; a located quote joins its spans, a missing one leaves them as they were. */
-    private static void update(ConceptGraph graph, String id, String content, String quote, String passage, Blocks.Block block,
-            Map<String, Integer> methods, Map<String, Integer> tolerated) {
+    private static void update(
+            ConceptGraph graph,
+            String id,
+            String content,
+            String quote,
+            String passage,
+            Blocks.Block block,
+            Map<String, Integer> methods,
+            Map<String, Integer> tolerated) {
         Span span = locate(quote, passage, block, methods);
         if (span == null) {
             tolerated.merge(blank(quote) ? "edit-without-quote" : "edit-quote-not-found", 1, Integer::sum);
@@ -168,10 +187,12 @@ final class GraphEditor {
     }
 
     private static Span locate(String quote, String passage, Blocks.Block block, Map<String, Integer> methods) {
-        return QuoteResolver.resolve(quote, passage, block.start()).map(r -> {
-            methods.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
-            return r.span();
-        }).orElse(null);
+        return QuoteResolver.resolve(quote, passage, block.start())
+                .map(r -> {
+                    methods.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+                    return r.span();
+                })
+                .orElse(null);
     }
 
     private static String clean(String id) {

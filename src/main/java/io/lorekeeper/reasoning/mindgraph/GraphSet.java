@@ -14,12 +14,10 @@ import io.lorekeeper.text.Span;
  */
 final class GraphSet {
 
-    record Part(UUID documentId, String text, GraphBuilder.Built built) {
-    }
+    record Part(UUID documentId, String text, GraphBuilder.Built built) {}
 
     /** A node of one document's graph, under its qualified id. */
-    record Located(String qualifiedId, Part part, ConceptGraph.Node node) {
-    }
+    record Located(String qualifiedId, Part part, ConceptGraph.Node node) {}
 
     private final List<Part> parts;
     private final Map<String, Located> byId = new LinkedHashMap<>();
@@ -38,7 +36,8 @@ final class GraphSet {
                 nodes.add(new ConceptGraph.Node(id, n.type(), n.content(), n.span(), n.chunk(), n.merged()));
             }
             for (ConceptGraph.Edge e : part.built().graph().edges()) {
-                edges.add(new ConceptGraph.Edge(prefix + e.source(), prefix + e.target(), e.relation(), e.span(), e.chunk()));
+                edges.add(new ConceptGraph.Edge(
+                        prefix + e.source(), prefix + e.target(), e.relation(), e.span(), e.chunk()));
             }
         }
         this.union = ConceptGraph.of(nodes, edges);

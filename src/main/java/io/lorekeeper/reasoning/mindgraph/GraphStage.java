@@ -67,8 +67,11 @@ class GraphStage implements IngestionStage {
     @Override
     public void run(StageRun run) {
         UUID documentId = run.document().id();
-        builder.obtainShared(gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited()), documentId,
-                settings.chunkTokens(), run::progress);
+        builder.obtainShared(
+                gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited()),
+                documentId,
+                settings.chunkTokens(),
+                run::progress);
     }
 
     @Override

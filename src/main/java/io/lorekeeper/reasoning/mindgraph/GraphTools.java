@@ -35,13 +35,20 @@ final class GraphTools {
     private final String owner;
     /** Passages read with lookup_source, by qualified node id. */
     private final Map<String, Span> lookedUp = new LinkedHashMap<>();
+
     private List<GraphStore.Report> reports;
 
     GraphTools(GraphSet graphs, LlmSession llm, GraphStore store, int lookupChars, int maxClusterSize, Trace trace) {
         this(graphs, llm, store, lookupChars, maxClusterSize, trace, null);
     }
 
-    GraphTools(GraphSet graphs, LlmSession llm, GraphStore store, int lookupChars, int maxClusterSize, Trace trace,
+    GraphTools(
+            GraphSet graphs,
+            LlmSession llm,
+            GraphStore store,
+            int lookupChars,
+            int maxClusterSize,
+            Trace trace,
             java.util.UUID tenantId) {
         this.owner = tenantId == null ? "" : tenantId + ":";
         this.graphs = graphs;
@@ -57,20 +64,25 @@ final class GraphTools {
     }
 
     List<LlmTool> tools() {
-        return List.of(tool("lookup_source",
-                "Read the original text a graph node was taken from: about " + lookupChars
-                        + " characters of source around the node's quote. Use it to check a fact before relying on it.",
-                """
+        return List.of(
+                tool(
+                        "lookup_source",
+                        "Read the original text a graph node was taken from: about " + lookupChars
+                                + " characters of source around the node's quote. Use it to check a fact before relying on it.",
+                        """
                 {"type": "object", "properties": {"node_id": {"type": "string", "description": "id of the node to look up"}},
-                 "required": ["node_id"]}""", this::lookupSource),
-                tool("subgraph_summary",
+                 "required": ["node_id"]}""",
+                        this::lookupSource),
+                tool(
+                        "subgraph_summary",
                         "A map of the graph by densely connected subgraphs. mode=index lists every subgraph as "
                                 + "(subgraph_id, title, impact rating, node count); mode=detail with a subgraph_id returns that "
                                 + "subgraph's summary, findings and node ids. Useful when the graph is too large to survey node by node.",
                         """
                         {"type": "object", "properties": {"mode": {"type": "string", "enum": ["index", "detail"]},
                          "subgraph_id": {"type": "integer", "description": "required with mode=detail: an id from the index"}},
-                         "required": ["mode"]}""", this::subgraphSummary));
+                         "required": ["mode"]}""",
+                        this::subgraphSummary));
     }
 
     String lookupSource(String arguments) {
@@ -83,8 +95,9 @@ final class GraphTools {
         String text = node.part().text();
         Span window = GraphSet.window(text, node.node().span(), lookupChars);
         lookedUp.put(node.qualifiedId(), window);
-        return "Source of node " + node.qualifiedId() + " (" + node.node().type() + ": " + node.node().content() + "), characters "
-                + window.start() + "-" + window.end() + ":\n<source>\n" + PromptMarkup.data(window.of(text)) + "\n</source>";
+        return "Source of node " + node.qualifiedId() + " (" + node.node().type() + ": "
+                + node.node().content() + "), characters " + window.start() + "-" + window.end() + ":\n<source>\n"
+                + PromptMarkup.data(window.of(text)) + "\n</source>";
     }
 
     String subgraphSummary(String arguments) {
@@ -96,22 +109,39 @@ final class GraphTools {
                 return "error: mode=detail needs a subgraph_id from the index";
             }
             int wanted = args.path("subgraph_id").asInt();
-            return all.stream().filter(r -> r.community() == wanted).findFirst().map(r -> {
-                StringBuilder out = new StringBuilder();
-                out.append("Subgraph ").append(r.community()).append(": ").append(r.title()).append(" (impact ")
-                        .append(r.rating()).append(")\n").append(r.summary()).append("\nFindings:\n");
-                r.findings().forEach(f -> out.append("- ").append(f).append('\n'));
-                out.append("Nodes: ").append(String.join(", ", r.nodeIds()));
-                return out.toString();
-            }).orElse("error: there is no subgraph " + wanted + "; the index lists subgraphs 1 to " + all.size());
+            return all.stream()
+                    .filter(r -> r.community() == wanted)
+                    .findFirst()
+                    .map(r -> {
+                        StringBuilder out = new StringBuilder();
+                        out.append("Subgraph ")
+                                .append(r.community())
+                                .append(": ")
+                                .append(r.title())
+                                .append(" (impact ")
+                                .append(r.rating())
+                                .append(")\n")
+                                .append(r.summary())
+                                .append("\nFindings:\n");
+                        r.findings().forEach(f -> out.append("- ").append(f).append('\n'));
+                        out.append("Nodes: ").append(String.join(", ", r.nodeIds()));
+                        return out.toString();
+                    })
+                    .orElse("error: there is no subgraph " + wanted + "; the index lists subgraphs 1 to " + all.size());
         }
         if (!mode.equals("index")) {
             return "error: mode must be index or detail";
         }
         StringBuilder out = new StringBuilder("subgraph_id | title | impact | nodes\n");
         for (GraphStore.Report r : all) {
-            out.append(r.community()).append(" | ").append(r.title()).append(" | ").append(r.rating()).append(" | ")
-                    .append(r.nodeIds().size()).append('\n');
+            out.append(r.community())
+                    .append(" | ")
+                    .append(r.title())
+                    .append(" | ")
+                    .append(r.rating())
+                    .append(" | ")
+                    .append(r.nodeIds().size())
+                    .append('\n');
         }
         int inSubgraphs = all.stream().mapToInt(r -> r.nodeIds().size()).sum();
         int edgeless = graphs.union().nodeCount() - inSubgraphs;
@@ -131,41 +161,71 @@ final class GraphTools {
         List<GraphStore.Report> stored = store.reports(hash);
         List<Communities.Community> communities = Communities.detect(union, maxClusterSize);
         if (stored.size() == communities.size()) {
-            trace.record("graph.communities", Map.of("graphHash", hash, "communities", communities.size(), "cached", true));
+            trace.record(
+                    "graph.communities", Map.of("graphHash", hash, "communities", communities.size(), "cached", true));
             reports = stored;
             return reports;
         }
         List<GraphStore.Report> written = new ArrayList<>();
         for (Communities.Community c : communities) {
-            GraphStore.Report cached = stored.stream().filter(r -> r.community() == c.id()).findFirst().orElse(null);
+            GraphStore.Report cached = stored.stream()
+                    .filter(r -> r.community() == c.id())
+                    .findFirst()
+                    .orElse(null);
             if (cached != null) {
                 written.add(cached);
                 continue;
             }
-            CommunityReport report = llm.structured(Role.RESEARCHER, SUMMARY_TEMPLATE,
-                    Map.of("subgraph", subgraphJson(union, c)), CommunityReport.class);
-            GraphStore.Report r = new GraphStore.Report(c.id(), c.nodeIds(), report.title().strip(), report.rating(),
-                    report.summary().strip(), report.findings());
+            CommunityReport report = llm.structured(
+                    Role.RESEARCHER,
+                    SUMMARY_TEMPLATE,
+                    Map.of("subgraph", subgraphJson(union, c)),
+                    CommunityReport.class);
+            GraphStore.Report r = new GraphStore.Report(
+                    c.id(),
+                    c.nodeIds(),
+                    report.title().strip(),
+                    report.rating(),
+                    report.summary().strip(),
+                    report.findings());
             store.saveReport(hash, r);
             written.add(r);
         }
-        trace.record("graph.communities", Map.of("graphHash", hash, "communities", communities.size(), "cached", false,
-                "sizes", communities.stream().map(c -> c.nodeIds().size()).toList()));
+        trace.record(
+                "graph.communities",
+                Map.of(
+                        "graphHash",
+                        hash,
+                        "communities",
+                        communities.size(),
+                        "cached",
+                        false,
+                        "sizes",
+                        communities.stream().map(c -> c.nodeIds().size()).toList()));
         reports = written;
         return reports;
     }
 
     private static String subgraphJson(ConceptGraph union, Communities.Community c) {
         java.util.Set<String> members = new java.util.HashSet<>(c.nodeIds());
-        List<ConceptGraph.Node> nodes = union.nodes().stream().filter(n -> members.contains(n.id())).toList();
+        List<ConceptGraph.Node> nodes =
+                union.nodes().stream().filter(n -> members.contains(n.id())).toList();
         List<ConceptGraph.Edge> edges = union.edges().stream()
-                .filter(e -> members.contains(e.source()) || members.contains(e.target())).toList();
-        return ConceptGraph.of(nodes, List.of()).compactJson().replace("\"edges\":[]",
-                "\"edges\":" + JSON.writeValueAsString(edges.stream()
-                        .map(e -> Map.of("source", e.source(), "target", e.target(), "relation", e.relation())).toList()));
+                .filter(e -> members.contains(e.source()) || members.contains(e.target()))
+                .toList();
+        return ConceptGraph.of(nodes, List.of())
+                .compactJson()
+                .replace(
+                        "\"edges\":[]",
+                        "\"edges\":"
+                                + JSON.writeValueAsString(edges.stream()
+                                        .map(e -> Map.of(
+                                                "source", e.source(), "target", e.target(), "relation", e.relation()))
+                                        .toList()));
     }
 
-    private static LlmTool tool(String name, String description, String schema, java.util.function.Function<String, String> call) {
+    private static LlmTool tool(
+            String name, String description, String schema, java.util.function.Function<String, String> call) {
         return new LlmTool() {
             @Override
             public String name() {

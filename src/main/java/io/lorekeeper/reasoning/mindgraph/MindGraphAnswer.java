@@ -2,18 +2,23 @@ package io.lorekeeper.reasoning.mindgraph;
 
 import java.util.List;
 
+import jakarta.validation.constraints.NotNull;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.lorekeeper.llm.SchemaEnum;
-import jakarta.validation.constraints.NotNull;
 
 /**
  * The answer stage's final output: the answer, the nodes it rests on, and a confidence of high,
  * medium or low; optionally exact quotes from passages read with lookup_source, and the chosen
  * choice of a multiple-choice question.
  */
-record MindGraphAnswer(@NotNull String answer, @JsonProperty("cited_nodes") List<String> citedNodes,
-        @SchemaEnum({"high", "medium", "low"}) String confidence, List<Quote> quotes, Integer choice) {
+record MindGraphAnswer(
+        @NotNull String answer,
+        @JsonProperty("cited_nodes") List<String> citedNodes,
+        @SchemaEnum({"high", "medium", "low"}) String confidence,
+        List<Quote> quotes,
+        Integer choice) {
 
     /** A final answer written as prose instead of JSON: kept, citing nothing, with low confidence. */
     static MindGraphAnswer plainText(String text) {
@@ -21,8 +26,7 @@ record MindGraphAnswer(@NotNull String answer, @JsonProperty("cited_nodes") List
     }
 
     /** A quote copied from the passage lookup_source returned for {@code node}. */
-    record Quote(@JsonProperty("node_id") String nodeId, String quote) {
-    }
+    record Quote(@JsonProperty("node_id") String nodeId, String quote) {}
 
     double confidenceValue() {
         if (confidence == null) {

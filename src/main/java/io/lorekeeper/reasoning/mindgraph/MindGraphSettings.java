@@ -26,5 +26,4 @@ record MindGraphSettings(
         @DefaultValue("1000") int lookupChars,
         @DefaultValue("10") int maxClusterSize,
         @DefaultValue("60m") java.time.Duration wallTime,
-        @DefaultValue("0.2") double answerReserve) {
-}
+        @DefaultValue("0.2") double answerReserve) {}

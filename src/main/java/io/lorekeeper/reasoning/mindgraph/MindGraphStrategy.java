@@ -60,16 +60,17 @@ class MindGraphStrategy implements AnswerStrategy {
         this.defaults = defaults;
     }
 
-    record Settings(int chunkTokens, int maxRounds, String graph, GraphBuilder.Start start) {
-    }
+    record Settings(int chunkTokens, int maxRounds, String graph, GraphBuilder.Start start) {}
 
     Settings settings(QuestionOptions options) {
         options.allowOnly(OPTIONS);
-        return new Settings(options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),
+        return new Settings(
+                options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),
                 options.intValue("maxRounds", defaults.maxRounds(), 1, 100),
                 options.stringValue("graph", "question", Set.of("question", "shared")),
                 options.stringValue("start", "empty", Set.of("empty", "shared")).equals("shared")
-                        ? GraphBuilder.Start.SHARED : GraphBuilder.Start.EMPTY);
+                        ? GraphBuilder.Start.SHARED
+                        : GraphBuilder.Start.EMPTY);
     }
 
     @Override
@@ -84,7 +85,9 @@ class MindGraphStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(),
+        return new StrategyRequirements(
+                true,
+                Set.of(),
                 "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop");
     }
 
@@ -103,7 +106,9 @@ class MindGraphStrategy implements AnswerStrategy {
     @Override
     public Set<String> optionalMemories(QuestionOptions options) {
         Settings settings = settings(options);
-        return settings.graph().equals("question") && settings.start() == GraphBuilder.Start.SHARED ? Set.of(GraphStage.NAME) : Set.of();
+        return settings.graph().equals("question") && settings.start() == GraphBuilder.Start.SHARED
+                ? Set.of(GraphStage.NAME)
+                : Set.of();
     }
 
     @Override
@@ -115,8 +120,10 @@ class MindGraphStrategy implements AnswerStrategy {
         for (DocumentInfo document : context.documents()) {
             GraphBuilder.Built built = null;
             if (settings.graph().equals("shared")) {
-                built = store.shared(document.id()).filter(r -> r.status().equals(GraphStore.READY))
-                        .map(r -> new GraphBuilder.Built(r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
+                built = store.shared(document.id())
+                        .filter(r -> r.status().equals(GraphStore.READY))
+                        .map(r -> new GraphBuilder.Built(
+                                r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
                         .orElse(null);
             }
             if (built == null && partial) {
@@ -124,11 +131,20 @@ class MindGraphStrategy implements AnswerStrategy {
                 built = builder.partial(document.id(), context.question(), settings.start(), settings.chunkTokens());
             } else if (built == null) {
                 try {
-                    built = builder.obtain(context.llm(), document.id(), context.question(), settings.start(), settings.chunkTokens(),
-                            reserve, context.cancellation(), context.trace(), GraphBuilder.Progress.NONE);
+                    built = builder.obtain(
+                            context.llm(),
+                            document.id(),
+                            context.question(),
+                            settings.start(),
+                            settings.chunkTokens(),
+                            reserve,
+                            context.cancellation(),
+                            context.trace(),
+                            GraphBuilder.Progress.NONE);
                 } catch (BudgetExhaustedException spent) {
                     context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "build"));
-                    built = builder.partial(document.id(), context.question(), settings.start(), settings.chunkTokens());
+                    built = builder.partial(
+                            document.id(), context.question(), settings.start(), settings.chunkTokens());
                 }
             }
             partial |= built.partial();
@@ -150,7 +166,9 @@ class MindGraphStrategy implements AnswerStrategy {
             event.put("mode", settings.graph());
             event.put("reused", part.built().reused());
             event.put("builderCalls", part.built().calls());
-            event.put("seededFrom", part.built().seededFrom() == null ? "" : part.built().seededFrom());
+            event.put(
+                    "seededFrom",
+                    part.built().seededFrom() == null ? "" : part.built().seededFrom());
             event.put("blocks", part.built().blocks());
             event.put("nodes", graph.nodeCount());
             event.put("edges", graph.edgeCount());
@@ -165,20 +183,47 @@ class MindGraphStrategy implements AnswerStrategy {
     }
 
     private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs, boolean partial) {
-        GraphTools tools = new GraphTools(graphs, context.llm(), store, defaults.lookupChars(), defaults.maxClusterSize(), context.trace(),
+        GraphTools tools = new GraphTools(
+                graphs,
+                context.llm(),
+                store,
+                defaults.lookupChars(),
+                defaults.maxClusterSize(),
+                context.trace(),
                 context.documents().getFirst().tenantId());
         Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
         int[] rounds = {0};
         MindGraphAnswer reply;
         try {
-            reply = context.llm().withTools(Role.ANSWERER, TEMPLATE, vars, tools.tools(), settings.maxRounds(), MindGraphAnswer.class,
-                    (round, tool, arguments, result) -> {
-                        rounds[0] = round;
-                        context.trace().record("tool", Map.of("round", round, "tool", tool, "arguments", arguments,
-                                "result", result.length() > 2000 ? result.substring(0, 2000) + "…" : result));
-                    }, MindGraphAnswer::plainText);
+            reply = context.llm()
+                    .withTools(
+                            Role.ANSWERER,
+                            TEMPLATE,
+                            vars,
+                            tools.tools(),
+                            settings.maxRounds(),
+                            MindGraphAnswer.class,
+                            (round, tool, arguments, result) -> {
+                                rounds[0] = round;
+                                context.trace()
+                                        .record(
+                                                "tool",
+                                                Map.of(
+                                                        "round",
+                                                        round,
+                                                        "tool",
+                                                        tool,
+                                                        "arguments",
+                                                        arguments,
+                                                        "result",
+                                                        result.length() > 2000
+                                                                ? result.substring(0, 2000) + "…"
+                                                                : result));
+                            },
+                            MindGraphAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
+            context.trace()
+                    .record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
             recordCompaction(context, graphs);
             List<Citation> looked = new ArrayList<>();
             tools.lookedUp().keySet().forEach(id -> looked.add(nodeCitation(graphs.find(id))));
@@ -203,7 +248,8 @@ class MindGraphStrategy implements AnswerStrategy {
                 continue;
             }
             GraphSet.Located named = graphs.find(quote.nodeId());
-            Citation found = named == null ? null : quoteIn(named, tools.lookedUp().get(named.qualifiedId()), quote.quote());
+            Citation found =
+                    named == null ? null : quoteIn(named, tools.lookedUp().get(named.qualifiedId()), quote.quote());
             if (found == null) {
                 // models often attribute a quote to the wrong node: look in every passage they read before dropping it
                 for (Map.Entry<String, Span> read : tools.lookedUp().entrySet()) {
@@ -220,8 +266,12 @@ class MindGraphStrategy implements AnswerStrategy {
                 citations.add(found);
             }
         }
-        Integer choice = context.isMultipleChoice() && reply.choice() != null && reply.choice() >= 0
-                && reply.choice() < context.choices().size() ? reply.choice() : null;
+        Integer choice = context.isMultipleChoice()
+                        && reply.choice() != null
+                        && reply.choice() >= 0
+                        && reply.choice() < context.choices().size()
+                ? reply.choice()
+                : null;
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("answer", answer);
@@ -233,7 +283,8 @@ class MindGraphStrategy implements AnswerStrategy {
         event.put("quotesFoundInAnotherPassage", quotesElsewhere);
         event.put("fromPartialGraph", partial);
         context.trace().record("answer", event);
-        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, partial);
+        return new StrategyResult(
+                answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, partial);
     }
 
     /**
@@ -243,12 +294,18 @@ class MindGraphStrategy implements AnswerStrategy {
      */
     private static void recordCompaction(QuestionContext context, GraphSet graphs) {
         LlmSession.CallUsage first = context.llm().calls().stream()
-                .filter(c -> c.role() == Role.ANSWERER && c.template().equals(TEMPLATE)).findFirst().orElse(null);
+                .filter(c -> c.role() == Role.ANSWERER && c.template().equals(TEMPLATE))
+                .findFirst()
+                .orElse(null);
         if (first == null) {
             return;
         }
-        int documentTokens = graphs.parts().stream().mapToInt(p -> TokenCounter.count(p.text())).sum();
-        int graphTokens = graphs.parts().stream().mapToInt(p -> TokenCounter.count(p.built().graph().compactJson())).sum();
+        int documentTokens = graphs.parts().stream()
+                .mapToInt(p -> TokenCounter.count(p.text()))
+                .sum();
+        int graphTokens = graphs.parts().stream()
+                .mapToInt(p -> TokenCounter.count(p.built().graph().compactJson()))
+                .sum();
         Map<String, Object> event = new LinkedHashMap<>();
         if (graphs.parts().size() == 1) {
             event.put("documentId", graphs.parts().getFirst().documentId());
@@ -268,7 +325,11 @@ class MindGraphStrategy implements AnswerStrategy {
         }
         String text = node.part().text();
         return QuoteResolver.resolve(quote, window.of(text), window.start())
-                .map(r -> Citation.of(node.part().documentId(), r.span().start(), r.span().end(), r.span().of(text)))
+                .map(r -> Citation.of(
+                        node.part().documentId(),
+                        r.span().start(),
+                        r.span().end(),
+                        r.span().of(text)))
                 .orElse(null);
     }
 
@@ -277,7 +338,10 @@ class MindGraphStrategy implements AnswerStrategy {
         ConceptGraph union = graphs.union();
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("graph", PromptMarkup.of(PromptMarkup.data(union.compactJson())));
-        vars.put("stats", union.nodeCount() + " nodes, " + union.edgeCount() + " edges, built from " + graphs.blocks() + " chunks");
+        vars.put(
+                "stats",
+                union.nodeCount() + " nodes, " + union.edgeCount() + " edges, built from " + graphs.blocks()
+                        + " chunks");
         vars.put("question", question);
         if (!choiceList.isEmpty()) {
             StringBuilder choices = new StringBuilder("Choices:\n");
@@ -295,6 +359,10 @@ class MindGraphStrategy implements AnswerStrategy {
 
     private static Citation nodeCitation(GraphSet.Located node) {
         Span span = node.node().span();
-        return Citation.of(node.part().documentId(), span.start(), span.end(), span.of(node.part().text()));
+        return Citation.of(
+                node.part().documentId(),
+                span.start(),
+                span.end(),
+                span.of(node.part().text()));
     }
 }

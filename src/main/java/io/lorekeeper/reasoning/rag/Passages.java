@@ -13,11 +13,9 @@ import io.lorekeeper.retrieval.SearchHit;
  */
 final class Passages {
 
-    private Passages() {
-    }
+    private Passages() {}
 
-    record Passage(SearchHit hit, String session) {
-    }
+    record Passage(SearchHit hit, String session) {}
 
     static PromptMarkup render(List<Passage> passages) {
         StringBuilder out = new StringBuilder();
@@ -33,7 +31,18 @@ final class Passages {
     }
 
     static List<Map<String, Object>> summary(List<Passage> passages) {
-        return passages.stream().map(p -> Map.<String, Object>of("documentId", p.hit().documentId(), "chunk", p.hit().chunkOrdinal(),
-                "start", p.hit().start(), "end", p.hit().end(), "turnIds", p.hit().turnIds())).toList();
+        return passages.stream()
+                .map(p -> Map.<String, Object>of(
+                        "documentId",
+                        p.hit().documentId(),
+                        "chunk",
+                        p.hit().chunkOrdinal(),
+                        "start",
+                        p.hit().start(),
+                        "end",
+                        p.hit().end(),
+                        "turnIds",
+                        p.hit().turnIds()))
+                .toList();
     }
 }

@@ -14,8 +14,11 @@ import jakarta.validation.constraints.PositiveOrZero;
  *
  * @param choice index of the chosen choice for multiple-choice questions, else null
  */
-record RagReply(@NotNull String answer, List<@Valid Evidence> evidence,
-        @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence, @PositiveOrZero Integer choice) {
+record RagReply(
+        @NotNull String answer,
+        List<@Valid Evidence> evidence,
+        @NotNull @DecimalMin("0") @DecimalMax("1") Double confidence,
+        @PositiveOrZero Integer choice) {
 
     /** Confidence given to an answer the model wrote as prose instead of the JSON asked for: it cites nothing. */
     static final double PLAIN_TEXT_CONFIDENCE = 0.2;
@@ -24,6 +27,6 @@ record RagReply(@NotNull String answer, List<@Valid Evidence> evidence,
         return new RagReply(text, List.of(), PLAIN_TEXT_CONFIDENCE, null);
     }
 
-    record Evidence(@NotNull @Positive Integer passage, @NotNull String quote) {
-    }
+    record Evidence(
+            @NotNull @Positive Integer passage, @NotNull String quote) {}
 }

@@ -52,7 +52,8 @@ class RagStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(true, Set.of(), "single-shot baseline: hybrid top-k retrieval and one answer call");
+        return new StrategyRequirements(
+                true, Set.of(), "single-shot baseline: hybrid top-k retrieval and one answer call");
     }
 
     @Override
@@ -65,16 +66,34 @@ class RagStrategy implements AnswerStrategy {
         Settings settings = Settings.of(context.options());
         List<SearchHit> hits = context.retriever().hybrid(context.documentIds(), context.question(), settings.k());
         List<Passages.Passage> passages = hits.stream()
-                .map(hit -> new Passages.Passage(settings.window() == 0 ? hit : widen(context, hit, settings.window()), session(context, hit)))
+                .map(hit -> new Passages.Passage(
+                        settings.window() == 0 ? hit : widen(context, hit, settings.window()), session(context, hit)))
                 .toList();
         PromptMarkup rendered = Passages.render(passages);
-        context.trace().record("retrieve", Map.of("query", context.question(), "mode", "hybrid", "k", settings.k(),
-                "passages", Passages.summary(passages), "contextTokens", TokenCounter.count(rendered.text())));
+        context.trace()
+                .record(
+                        "retrieve",
+                        Map.of(
+                                "query",
+                                context.question(),
+                                "mode",
+                                "hybrid",
+                                "k",
+                                settings.k(),
+                                "passages",
+                                Passages.summary(passages),
+                                "contextTokens",
+                                TokenCounter.count(rendered.text())));
 
         RagReply reply;
         try {
-            reply = context.llm().structuredOrText(Role.ANSWERER, "rag/answer", variables(context, rendered), RagReply.class,
-                    RagReply::plainText);
+            reply = context.llm()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            "rag/answer",
+                            variables(context, rendered),
+                            RagReply.class,
+                            RagReply::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage()));
             return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
@@ -90,7 +109,8 @@ class RagStrategy implements AnswerStrategy {
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence(), "evidence", located));
+        context.trace()
+                .record("answer", Map.of("answer", answer, "confidence", reply.confidence(), "evidence", located));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, false);
     }
 
@@ -106,12 +126,22 @@ class RagStrategy implements AnswerStrategy {
         List<SearchHit> around = context.retriever().neighbours(hit.documentId(), hit.chunkOrdinal(), window);
         int start = around.getFirst().start();
         int end = around.getLast().end();
-        return new SearchHit(hit.documentId(), hit.chunkOrdinal(), hit.pageOrdinal(), start, end,
-                documents.text(hit.documentId()).substring(start, end), hit.turnIds(), hit.score());
+        return new SearchHit(
+                hit.documentId(),
+                hit.chunkOrdinal(),
+                hit.pageOrdinal(),
+                start,
+                end,
+                documents.text(hit.documentId()).substring(start, end),
+                hit.turnIds(),
+                hit.score());
     }
 
     /** The session line of a conversation chunk's page, or null for plain texts. */
     private static String session(QuestionContext context, SearchHit hit) {
-        return context.retriever().sessionHeader(hit.documentId(), hit.pageOrdinal()).map(h -> h.text()).orElse(null);
+        return context.retriever()
+                .sessionHeader(hit.documentId(), hit.pageOrdinal())
+                .map(h -> h.text())
+                .orElse(null);
     }
 }

@@ -32,6 +32,7 @@ class AutoStrategyTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -74,8 +75,9 @@ class AutoStrategyTest {
         // MemCoT comes next for this rule when it is deployed; rag closes the list either way
         model.on("memcot/zoom-in").reply("{\"thinking\": \"-\", \"missingInformation\": \"\", \"usefulIds\": []}");
         model.on("memcot/zoom-out").reply("{\"thinking\": \"-\", \"missingInformation\": \"\", \"usefulIds\": []}");
-        model.on("memcot/judge").reply("{\"thinking\": \"-\", \"usefulIds\": [], \"canAnswer\": true, \"action\": null, "
-                + "\"newQueries\": [], \"resolved\": []}");
+        model.on("memcot/judge")
+                .reply("{\"thinking\": \"-\", \"usefulIds\": [], \"canAnswer\": true, \"action\": null, "
+                        + "\"newQueries\": [], \"resolved\": []}");
         model.on("memcot/answer").reply("{\"answer\": \"On Monday.\", \"evidence\": [], \"confidence\": 0.5}");
         model.on("rag/answer").reply("{\"answer\": \"On Monday.\", \"evidence\": [], \"confidence\": 0.5}");
         boolean memcot = deployed().contains("memcot");
@@ -85,7 +87,9 @@ class AutoStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         JsonNode auto = event(answer, "auto");
         List<String> verdicts = new ArrayList<>();
-        auto.get("considered").forEach(c -> verdicts.add(c.get("strategy").asString() + ": " + c.get("verdict").asString()));
+        auto.get("considered")
+                .forEach(c -> verdicts.add(
+                        c.get("strategy").asString() + ": " + c.get("verdict").asString()));
         assertThat(verdicts.get(0)).startsWith("gam: needs the 'memos' memory, which is SKIPPED");
         if (memcot) {
             assertThat(verdicts.get(1)).isEqualTo("memcot: chosen");
@@ -98,7 +102,9 @@ class AutoStrategyTest {
         }
         assertThat(model.calls("gam/plan")).isEmpty();
         JsonNode degraded = answer.get("degraded");
-        assertThat(degraded == null || degraded.isNull() || degraded.isEmpty()).as("nothing it used was missing").isTrue();
+        assertThat(degraded == null || degraded.isNull() || degraded.isEmpty())
+                .as("nothing it used was missing")
+                .isTrue();
     }
 
     private List<String> deployed() {
@@ -112,52 +118,95 @@ class AutoStrategyTest {
     void theBudgetAndThePerStrategyOptionsReachThePick() {
         model.on("rag/answer").reply("{\"answer\": \"On Monday.\", \"evidence\": [], \"confidence\": 0.5}");
 
-        JsonNode small = ask(withMemos, "When did Ines start at the observatory?", Map.of("budget", Map.of("maxCalls", 2)));
+        JsonNode small =
+                ask(withMemos, "When did Ines start at the observatory?", Map.of("budget", Map.of("maxCalls", 2)));
 
         assertThat(event(small, "auto").get("rule").asString()).isEqualTo("small-budget");
-        assertThat(event(small, "auto").get("options").get("budget").get("maxCalls").asInt()).isEqualTo(2);
+        assertThat(event(small, "auto")
+                        .get("options")
+                        .get("budget")
+                        .get("maxCalls")
+                        .asInt())
+                .isEqualTo(2);
         assertThat(model.calls("rag/answer")).hasSize(1);
 
         model.reset();
         scriptGam();
         model.on("gam/reflect").reply("{\"enough\": false, \"followUps\": [\"which day exactly\"]}");
-        JsonNode oneRound = ask(withMemos, "When did Ines start at the observatory?", Map.of("gam", Map.of("maxDepth", 1)));
+        JsonNode oneRound =
+                ask(withMemos, "When did Ines start at the observatory?", Map.of("gam", Map.of("maxDepth", 1)));
 
         assertThat(oneRound.get("status").asString()).as(oneRound.toString()).isEqualTo("DONE");
-        assertThat(model.calls("gam/plan")).as("gam ran with the options given for it").hasSize(1);
-        assertThat(event(oneRound, "auto").get("options").get("maxDepth").asInt()).isEqualTo(1);
+        assertThat(model.calls("gam/plan"))
+                .as("gam ran with the options given for it")
+                .hasSize(1);
+        assertThat(event(oneRound, "auto").get("options").get("maxDepth").asInt())
+                .isEqualTo(1);
     }
 
     @Test
     void unknownOptionsAndBadOptionsOfAStrategyAreRefused() {
-        Api.Response unknown = api.post("/v1/questions", Map.of("documentIds", List.of(withMemos), "question", "?", "strategy", "auto",
-                "options", Map.of("k", 3)));
+        Api.Response unknown = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(withMemos),
+                        "question",
+                        "?",
+                        "strategy",
+                        "auto",
+                        "options",
+                        Map.of("k", 3)));
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.json().get("field").asString()).isEqualTo("options.k");
 
-        Api.Response bad = api.post("/v1/questions", Map.of("documentIds", List.of(withMemos), "question", "?", "strategy", "auto",
-                "options", Map.of("gam", Map.of("maxDepth", 99))));
+        Api.Response bad = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(withMemos),
+                        "question",
+                        "?",
+                        "strategy",
+                        "auto",
+                        "options",
+                        Map.of("gam", Map.of("maxDepth", 99))));
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().get("field").asString()).isEqualTo("options.gam.maxDepth");
     }
 
     private void scriptGam() {
-        model.on("gam/plan").reply("{\"informationNeeds\": [\"start date\"], \"keywordQueries\": [\"observatory start\"], "
-                + "\"vectorQueries\": [], \"pages\": []}");
-        model.on("gam/integrate").reply("{\"summary\": \"Ines started on Monday 4 March 2024.\", \"facts\": [{\"fact\": "
-                + "\"Ines started at the observatory on Monday 4 March 2024.\", \"sources\": [{\"doc\": 1, \"page\": 0}]}]}");
+        model.on("gam/plan")
+                .reply("{\"informationNeeds\": [\"start date\"], \"keywordQueries\": [\"observatory start\"], "
+                        + "\"vectorQueries\": [], \"pages\": []}");
+        model.on("gam/integrate")
+                .reply(
+                        "{\"summary\": \"Ines started on Monday 4 March 2024.\", \"facts\": [{\"fact\": "
+                                + "\"Ines started at the observatory on Monday 4 March 2024.\", \"sources\": [{\"doc\": 1, \"page\": 0}]}]}");
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
-        model.on("gam/answer").reply("{\"answer\": \"On Monday 4 March 2024.\", \"evidence\": [], \"confidence\": 0.7}");
+        model.on("gam/answer")
+                .reply("{\"answer\": \"On Monday 4 March 2024.\", \"evidence\": [], \"confidence\": 0.7}");
     }
 
     /** Ten sessions of long turns: far more than one retrieval shows. */
     private static Map<String, Object> conversation(String observatory) {
-        TestDocuments.ConversationBuilder chat = aConversation().titled(observatory + " diaries")
-                .session("9:00 am on 2 March, 2024", "Ines", "I start at the " + observatory + " observatory on Monday, I am so nervous. "
-                        + filler(0), "Tomas", "Good luck! " + filler(1));
+        TestDocuments.ConversationBuilder chat = aConversation()
+                .titled(observatory + " diaries")
+                .session(
+                        "9:00 am on 2 March, 2024",
+                        "Ines",
+                        "I start at the " + observatory + " observatory on Monday, I am so nervous. " + filler(0),
+                        "Tomas",
+                        "Good luck! " + filler(1));
         for (int s = 1; s < 10; s++) {
-            chat.session((s + 2) + ":00 pm on " + (s + 5) + " April, 2024", "Ines", "Another week of nights at the telescope. " + filler(s * 3),
-                    "Tomas", "The harbour was busy again today. " + filler(s * 3 + 1), "Ines", "We measured a comet. " + filler(s * 3 + 2));
+            chat.session(
+                    (s + 2) + ":00 pm on " + (s + 5) + " April, 2024",
+                    "Ines",
+                    "Another week of nights at the telescope. " + filler(s * 3),
+                    "Tomas",
+                    "The harbour was busy again today. " + filler(s * 3 + 1),
+                    "Ines",
+                    "We measured a comet. " + filler(s * 3 + 2));
         }
         return chat.build();
     }
@@ -169,13 +218,15 @@ class AutoStrategyTest {
     }
 
     private static String filler(int seed) {
-        String[] sentences = {"The weather turned cold and the roads were icy in the morning.",
-                "My sister visited with her two children and we baked bread together.",
-                "The library in town has a new section on the history of the coast.",
-                "We walked along the cliffs and counted the seabirds nesting below.",
-                "A neighbour lent us a ladder to fix the gutter before the storm.",
-                "The train was late, so I read half a novel on the platform.",
-                "There is a market on Saturdays where a farmer sells honey and cheese."};
+        String[] sentences = {
+            "The weather turned cold and the roads were icy in the morning.",
+            "My sister visited with her two children and we baked bread together.",
+            "The library in town has a new section on the history of the coast.",
+            "We walked along the cliffs and counted the seabirds nesting below.",
+            "A neighbour lent us a ladder to fix the gutter before the storm.",
+            "The train was late, so I read half a novel on the platform.",
+            "There is a market on Saturdays where a farmer sells honey and cheese."
+        };
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < 8; i++) {
             out.append(sentences[(seed + i) % sentences.length]).append(' ');
@@ -184,11 +235,14 @@ class AutoStrategyTest {
     }
 
     private JsonNode ask(UUID document, String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(document), "question", question, "strategy", "auto", "options", options));
+        return api.ask(
+                Map.of("documentIds", List.of(document), "question", question, "strategy", "auto", "options", options));
     }
 
     private JsonNode event(JsonNode question, String type) {
-        for (JsonNode e : api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events")) {
+        for (JsonNode e : api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")) {
             if (e.get("type").asString().equals(type)) {
                 return e.get("payload");
             }

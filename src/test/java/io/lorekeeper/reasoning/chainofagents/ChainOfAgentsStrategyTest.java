@@ -30,10 +30,12 @@ class ChainOfAgentsStrategyTest {
 
     static final String P1 = "Pip was raised by his sister and her husband Joe Gargery, the village blacksmith. "
             + "One Christmas Eve he met an escaped convict in the marshes and brought him food and a file.";
-    static final String P2 = "Years later the lawyer Jaggers told Pip that he had great expectations from a secret benefactor. "
-            + "Pip believed the benefactor was Miss Havisham, who lived in Satis House with Estella.";
-    static final String P3 = "The convict Magwitch returned from New South Wales and revealed that he was the benefactor. "
-            + "Pip was ashamed at first but came to love him.";
+    static final String P2 =
+            "Years later the lawyer Jaggers told Pip that he had great expectations from a secret benefactor. "
+                    + "Pip believed the benefactor was Miss Havisham, who lived in Satis House with Estella.";
+    static final String P3 =
+            "The convict Magwitch returned from New South Wales and revealed that he was the benefactor. "
+                    + "Pip was ashamed at first but came to love him.";
     static final String STORY = P1 + "\n\n" + P2 + "\n\n" + P3;
     static final int CHUNK_TOKENS = 45;
     /** Summaries of up to 2,250 tokens: room enough for tests that are not about the cap. */
@@ -41,6 +43,7 @@ class ChainOfAgentsStrategyTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -48,7 +51,8 @@ class ChainOfAgentsStrategyTest {
 
     @BeforeAll
     void ingest() {
-        Map<String, Object> body = new LinkedHashMap<>(aText(STORY).titled("Great Expectations, briefly").build());
+        Map<String, Object> body = new LinkedHashMap<>(
+                aText(STORY).titled("Great Expectations, briefly").build());
         body.put("profile", "retrieval-only");
         story = api.ingest(body);
         assertThat(Blocks.split(STORY, 0, 0, CHUNK_TOKENS)).hasSize(3);
@@ -65,16 +69,30 @@ class ChainOfAgentsStrategyTest {
         String s2 = s1 + " Jaggers says a secret benefactor pays; Pip thinks it is Miss Havisham.";
         String s3 = s2 + " The convict Magwitch \"revealed that he was the benefactor\".";
         model.on("chain-of-agents/worker").once(summary(s1)).once(summary(s2)).once(summary(s3));
-        model.on("chain-of-agents/manage").reply(json(Map.of("answer", "Magwitch", "confidence", 0.8,
-                "quotes", List.of("revealed that he was the benefactor", "Magwitch paid for everything", "Magwitch"))));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of(
+                        "answer",
+                        "Magwitch",
+                        "confidence",
+                        0.8,
+                        "quotes",
+                        List.of("revealed that he was the benefactor", "Magwitch paid for everything", "Magwitch"))));
 
         JsonNode answer = ask("Who was Pip's benefactor?", ROOMY);
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).containsExactly("chain-of-agents/worker",
-                "chain-of-agents/worker", "chain-of-agents/worker", "chain-of-agents/manage");
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
+                .containsExactly(
+                        "chain-of-agents/worker",
+                        "chain-of-agents/worker",
+                        "chain-of-agents/worker",
+                        "chain-of-agents/manage");
         List<ScriptedChatModel.Call> workers = model.calls("chain-of-agents/worker");
-        assertThat(workers.get(0).user()).contains("(nothing yet: this is the first part)").contains("Chunk 1 of 3:").contains(P1)
+        assertThat(workers.get(0).user())
+                .contains("(nothing yet: this is the first part)")
+                .contains("Chunk 1 of 3:")
+                .contains(P1)
                 .doesNotContain(P2);
         assertThat(workers.get(1).user()).contains(s1).contains(P2).doesNotContain(P1);
         assertThat(workers.get(2).user()).contains(s2).contains(P3);
@@ -82,16 +100,23 @@ class ChainOfAgentsStrategyTest {
         assertThat(manager).contains(s3).doesNotContain(P3).contains("Who was Pip's benefactor?");
 
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
-        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
-                .as("an invented quote and a one-word quote are not cited").containsExactly("revealed that he was the benefactor");
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .as("an invented quote and a one-word quote are not cited")
+                .containsExactly("revealed that he was the benefactor");
         JsonNode citation = answer.get("citations").get(0);
-        assertThat(STORY.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo("revealed that he was the benefactor");
+        assertThat(STORY.substring(
+                        citation.get("start").asInt(), citation.get("end").asInt()))
+                .isEqualTo("revealed that he was the benefactor");
         JsonNode manage = events(answer, "manage").getFirst();
-        assertThat(manage.get("quotesUnlocated")).extracting(JsonNode::asString).containsExactly("Magwitch paid for everything", "Magwitch");
+        assertThat(manage.get("quotesUnlocated"))
+                .extracting(JsonNode::asString)
+                .containsExactly("Magwitch paid for everything", "Magwitch");
         List<JsonNode> steps = events(answer, "worker");
         assertThat(steps).extracting(w -> w.get("summary").asString()).containsExactly(s1, s2, s3);
         assertThat(steps.get(2).get("summaryTokens").asInt()).isEqualTo(TokenCounter.count(s3));
-        assertThat(events(answer, "reading").getFirst().get("expectedCalls").asInt()).isEqualTo(4);
+        assertThat(events(answer, "reading").getFirst().get("expectedCalls").asInt())
+                .isEqualTo(4);
     }
 
     @Test
@@ -100,42 +125,60 @@ class ChainOfAgentsStrategyTest {
         String longer = first + " He met an escaped convict one Christmas Eve and fed him in secret. "
                 + "He also stole a file from the forge so the convict could free himself.";
         model.on("chain-of-agents/worker").once(summary(longer)).reply(call -> summary("Kept."));
-        model.on("chain-of-agents/manage").reply(json(Map.of("answer", "unknown", "confidence", 0.1, "quotes", List.of())));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of("answer", "unknown", "confidence", 0.1, "quotes", List.of())));
         int cap = TokenCounter.count(first) + 2;
 
-        JsonNode answer = ask("Who was Pip's benefactor?", Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", (double) cap / CHUNK_TOKENS));
+        JsonNode answer = ask(
+                "Who was Pip's benefactor?",
+                Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", (double) cap / CHUNK_TOKENS));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         JsonNode step = events(answer, "worker").getFirst();
         assertThat(step.get("summary").asString()).isEqualTo(first);
         assertThat(step.get("cutTokens").asInt()).isEqualTo(TokenCounter.count(longer) - TokenCounter.count(first));
-        assertThat(model.calls("chain-of-agents/worker").get(1).user()).contains(first).doesNotContain("escaped convict one Christmas");
+        assertThat(model.calls("chain-of-agents/worker").get(1).user())
+                .contains(first)
+                .doesNotContain("escaped convict one Christmas");
         assertThat(model.calls("chain-of-agents/worker").get(0).system()).contains("under " + cap * 3 / 4 + " words");
     }
 
     @Test
     void aSpentBudgetStopsReadingAndTheManagerAnswersFromTheSummarySoFar() {
-        model.on("chain-of-agents/worker").reply(call -> summary("So far: Pip \"met an escaped convict in the marshes\"."));
-        model.on("chain-of-agents/manage").reply(json(Map.of("answer", "Perhaps the convict", "confidence", 0.3,
-                "quotes", List.of("met an escaped convict in the marshes"))));
+        model.on("chain-of-agents/worker")
+                .reply(call -> summary("So far: Pip \"met an escaped convict in the marshes\"."));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of(
+                        "answer",
+                        "Perhaps the convict",
+                        "confidence",
+                        0.3,
+                        "quotes",
+                        List.of("met an escaped convict in the marshes"))));
 
-        JsonNode answer = ask("Who was Pip's benefactor?", Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 50,
-                "budget", Map.of("maxCalls", 3)));
+        JsonNode answer = ask(
+                "Who was Pip's benefactor?",
+                Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 50, "budget", Map.of("maxCalls", 3)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template)
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
                 .containsExactly("chain-of-agents/worker", "chain-of-agents/worker", "chain-of-agents/manage");
         assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
-        assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("met an escaped convict in the marshes");
-        assertThat(events(answer, "budget").getFirst().get("chunksRead").asInt()).isEqualTo(2);
+        assertThat(answer.get("citations").get(0).get("quote").asString())
+                .isEqualTo("met an escaped convict in the marshes");
+        assertThat(events(answer, "budget").getFirst().get("chunksRead").asInt())
+                .isEqualTo(2);
     }
 
     @Test
     void proseIsASummaryAndAnAnswerButAnUnusableWorkerReplyLeavesTheSummaryAsItWas() {
         model.on("chain-of-agents/worker")
-                .once("Pip lives with Joe Gargery and once helped a convict.").once("Same again, in prose.")
-                .once("{\"notes\": 1}").once("{\"notes\": 2}")
+                .once("Pip lives with Joe Gargery and once helped a convict.")
+                .once("Same again, in prose.")
+                .once("{\"notes\": 1}")
+                .once("{\"notes\": 2}")
                 .once(summary("Pip lives with Joe; Magwitch is the benefactor."));
         model.on("chain-of-agents/manage").once("Magwitch, the convict.").once("Magwitch.");
 
@@ -144,21 +187,36 @@ class ChainOfAgentsStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Call> workers = model.calls("chain-of-agents/worker");
         assertThat(workers).as("repair calls are listed apart").hasSize(3);
-        assertThat(workers.get(1).user()).as("the prose summary is handed on").contains("Pip lives with Joe Gargery and once helped a convict.");
-        assertThat(workers.get(2).user()).as("the failed step left it unchanged").contains("Pip lives with Joe Gargery and once helped a convict.")
+        assertThat(workers.get(1).user())
+                .as("the prose summary is handed on")
+                .contains("Pip lives with Joe Gargery and once helped a convict.");
+        assertThat(workers.get(2).user())
+                .as("the failed step left it unchanged")
+                .contains("Pip lives with Joe Gargery and once helped a convict.")
                 .contains(P3);
-        assertThat(events(answer, "step.failed").getFirst().get("chunk").asInt()).isEqualTo(2);
+        assertThat(events(answer, "step.failed").getFirst().get("chunk").asInt())
+                .isEqualTo(2);
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch, the convict.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(ChainOfAgentsStrategy.PLAIN_TEXT_CONFIDENCE);
         assertThat(answer.get("citations")).isEmpty();
-        assertThat(events(answer, "llm.plain-text")).extracting(e -> e.get("template").asString())
+        assertThat(events(answer, "llm.plain-text"))
+                .extracting(e -> e.get("template").asString())
                 .containsExactly("chain-of-agents/worker", "chain-of-agents/manage");
     }
 
     @Test
     void aChunkTooLargeForTheModelsContextWindowIsRefused() {
-        Api.Response refused = api.post("/v1/questions", Map.of("documentIds", List.of(story), "question", "q",
-                "strategy", "chain-of-agents", "options", Map.of("chunkTokens", 125_000)));
+        Api.Response refused = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(story),
+                        "question",
+                        "q",
+                        "strategy",
+                        "chain-of-agents",
+                        "options",
+                        Map.of("chunkTokens", 125_000)));
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json().get("field").asString()).isEqualTo("options.chunkTokens");
@@ -167,16 +225,27 @@ class ChainOfAgentsStrategyTest {
     }
 
     private JsonNode ask(String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(story), "question", question, "strategy", "chain-of-agents", "options", options));
+        return api.ask(Map.of(
+                "documentIds",
+                List.of(story),
+                "question",
+                question,
+                "strategy",
+                "chain-of-agents",
+                "options",
+                options));
     }
 
     private List<JsonNode> events(JsonNode question, String type) {
         List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals(type)) {
-                found.add(e.get("payload"));
-            }
-        });
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals(type)) {
+                        found.add(e.get("payload"));
+                    }
+                });
         return found;
     }
 

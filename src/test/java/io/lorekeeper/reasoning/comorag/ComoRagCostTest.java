@@ -41,15 +41,22 @@ class ComoRagCostTest {
 
     private static final Path NOVEL = Path.of("..", "shared", "data", "novels", "great_expectations_pg1400.txt");
     private static final int TOKENS = 100_000;
-    private static final List<String> QUESTIONS = List.of("Who is Pip's benefactor?", "What is the name of Pip's sister?",
-            "What does Pip steal for the convict on Christmas Eve?", "Who is Miss Havisham?", "Why does Pip go to Satis House?");
-    private static final Pattern PASSAGE = Pattern.compile("<(passage|summary) n=\"[A-Z]?\\d+\"[^>]*>\\n(.*?)\\n</\\1>", Pattern.DOTALL);
+    private static final List<String> QUESTIONS = List.of(
+            "Who is Pip's benefactor?",
+            "What is the name of Pip's sister?",
+            "What does Pip steal for the convict on Christmas Eve?",
+            "Who is Miss Havisham?",
+            "Why does Pip go to Satis House?");
+    private static final Pattern PASSAGE =
+            Pattern.compile("<(passage|summary) n=\"[A-Z]?\\d+\"[^>]*>\\n(.*?)\\n</\\1>", Pattern.DOTALL);
     private static final Pattern PLAIN = Pattern.compile("<passage>\\n(.*?)\\n</passage>", Pattern.DOTALL);
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -58,10 +65,12 @@ class ComoRagCostTest {
         String novel = Files.readString(NOVEL).replace("\r\n", "\n");
         String text = prefix(novel, TOKENS);
         model.reset();
-        Api.Response posted = api.post("/v1/documents", Map.of("title", "Great Expectations, first 100K tokens", "text", text));
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("title", "Great Expectations, first 100K tokens", "text", text));
         UUID id = UUID.fromString(posted.json().get("id").asString());
         api.awaitDocument(id, "READY", java.time.Duration.ofMinutes(30));
-        int documentTokens = api.get("/v1/documents/" + id).json().get("tokenCount").asInt();
+        int documentTokens =
+                api.get("/v1/documents/" + id).json().get("tokenCount").asInt();
         scriptIndex();
         long started = System.nanoTime();
         ComoRagFixtures.buildIndex(api, id);
@@ -69,8 +78,7 @@ class ComoRagCostTest {
 
         List<Map<String, Object>> stages = jdbc.sql("""
                 SELECT template, count(*) AS calls, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion
-                FROM llm_call WHERE document_id = ? AND template LIKE 'comorag/%' GROUP BY template ORDER BY template""")
-                .param(id).query().listOfRows();
+                FROM llm_call WHERE document_id = ? AND template LIKE 'comorag/%' GROUP BY template ORDER BY template""").param(id).query().listOfRows();
         long calls = 0;
         long prompt = 0;
         long completion = 0;
@@ -79,13 +87,29 @@ class ComoRagCostTest {
             calls += (long) s.get("calls");
             prompt += ((Number) s.get("prompt")).longValue();
             completion += ((Number) s.get("completion")).longValue();
-            System.out.printf("ComoRAG index %s: %d calls, %d prompt tokens, %d completion tokens%n", s.get("template"), s.get("calls"),
-                    ((Number) s.get("prompt")).longValue(), ((Number) s.get("completion")).longValue());
+            System.out.printf(
+                    "ComoRAG index %s: %d calls, %d prompt tokens, %d completion tokens%n",
+                    s.get("template"),
+                    s.get("calls"),
+                    ((Number) s.get("prompt")).longValue(),
+                    ((Number) s.get("completion")).longValue());
         }
-        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?").param(id).query(Integer.class).single();
-        System.out.printf("ComoRAG index of %d tokens (%d units, %.0f s with an instant model): %d calls, %d prompt and %d completion tokens;"
-                        + " per 100K tokens: %.0f calls, %.0f prompt and %.0f completion tokens%n", documentTokens, units, seconds, calls, prompt,
-                completion, calls * per100k, prompt * per100k, completion * per100k);
+        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
+        System.out.printf(
+                "ComoRAG index of %d tokens (%d units, %.0f s with an instant model): %d calls, %d prompt and %d completion tokens;"
+                        + " per 100K tokens: %.0f calls, %.0f prompt and %.0f completion tokens%n",
+                documentTokens,
+                units,
+                seconds,
+                calls,
+                prompt,
+                completion,
+                calls * per100k,
+                prompt * per100k,
+                completion * per100k);
         assertThat(calls).isGreaterThan(units);
 
         Map<String, long[]> scenarios = new LinkedHashMap<>();
@@ -93,11 +117,16 @@ class ComoRagCostTest {
         scenarios.put("answered in cycle 2 (3 probes a cycle)", measure(id, Map.of(), 2));
         scenarios.put("never answered: 5 cycles, per-layer encode", measure(id, Map.of(), 99));
         scenarios.put("never answered: 5 cycles, per-probe encode", measure(id, Map.of("encode", "per-probe"), 99));
-        scenarios.forEach((name, c) -> System.out.printf("ComoRAG question, %s: %.1f calls, %.0f prompt tokens, %.0f completion tokens%n",
-                name, c[0] / (double) QUESTIONS.size(), c[1] / (double) QUESTIONS.size(), c[2] / (double) QUESTIONS.size()));
+        scenarios.forEach((name, c) -> System.out.printf(
+                "ComoRAG question, %s: %.1f calls, %.0f prompt tokens, %.0f completion tokens%n",
+                name,
+                c[0] / (double) QUESTIONS.size(),
+                c[1] / (double) QUESTIONS.size(),
+                c[2] / (double) QUESTIONS.size()));
         assertThat(scenarios.get("answered at the first try")[0]).isEqualTo(QUESTIONS.size());
         // 1 + 3 + 2 x (1 + 9 + 1 + 1) = 28 when every layer has unseen evidence for every probe
-        assertThat(scenarios.get("answered in cycle 2 (3 probes a cycle)")[0]).isBetween(20L * QUESTIONS.size(), 28L * QUESTIONS.size());
+        assertThat(scenarios.get("answered in cycle 2 (3 probes a cycle)")[0])
+                .isBetween(20L * QUESTIONS.size(), 28L * QUESTIONS.size());
     }
 
     /** Sums of calls, prompt and completion tokens over the questions, answered at {@code answerAt}. */
@@ -115,8 +144,11 @@ class ComoRagCostTest {
             var answer = api.ask(request);
             assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
             UUID q = UUID.fromString(answer.get("id").asString());
-            long[] c = jdbc.sql("SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call WHERE question_id = ?")
-                    .param(q).query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}).single();
+            long[] c = jdbc.sql(
+                            "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call WHERE question_id = ?")
+                    .param(q)
+                    .query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)})
+                    .single();
             for (int i = 0; i < 3; i++) {
                 sum[i] += c[i];
             }
@@ -148,15 +180,37 @@ class ComoRagCostTest {
             boolean answered = tries.getAndIncrement() >= answerAt;
             String v1 = firstItem(call.user());
             String quote = sentences(v1, 1).stream().findFirst().orElse("");
-            return json(Map.of("understanding", cut(v1, 40), "analysis", cut(v1, 60), "canAnswer", answered, "answer", cut(quote, 12),
-                    "confidence", answered ? 0.8 : 0.3, "evidence", List.of(Map.of("item", "V1", "quote", quote))));
+            return json(Map.of(
+                    "understanding",
+                    cut(v1, 40),
+                    "analysis",
+                    cut(v1, 60),
+                    "canAnswer",
+                    answered,
+                    "answer",
+                    cut(quote, 12),
+                    "confidence",
+                    answered ? 0.8 : 0.3,
+                    "evidence",
+                    List.of(Map.of("item", "V1", "quote", quote))));
         });
         AtomicInteger probes = new AtomicInteger();
-        model.on("comorag/probe").reply(call -> json(Map.of("probes", List.of("angle " + probes.incrementAndGet() + " on the question",
-                "angle " + probes.incrementAndGet() + " on the people involved", "angle " + probes.incrementAndGet() + " on what happened before"))));
+        model.on("comorag/probe")
+                .reply(call -> json(Map.of(
+                        "probes",
+                        List.of(
+                                "angle " + probes.incrementAndGet() + " on the question",
+                                "angle " + probes.incrementAndGet() + " on the people involved",
+                                "angle " + probes.incrementAndGet() + " on what happened before"))));
         model.on("comorag/encode").reply(call -> json(Map.of("findings", sentences(firstItem(call.user()), 5))));
-        model.on("comorag/encode-layers").reply(call -> json(Map.of("veridical", sentences(firstItem(call.user()), 5),
-                "semantic", sentences(firstItem(call.user()), 3), "episodic", sentences(firstItem(call.user()), 3))));
+        model.on("comorag/encode-layers")
+                .reply(call -> json(Map.of(
+                        "veridical",
+                        sentences(firstItem(call.user()), 5),
+                        "semantic",
+                        sentences(firstItem(call.user()), 3),
+                        "episodic",
+                        sentences(firstItem(call.user()), 3))));
         model.on("comorag/fuse").reply(call -> json(Map.of("history", cut(call.user(), 200))));
     }
 

@@ -19,21 +19,84 @@ final class ComoRagFixtures {
     static final List<String> STAGES = List.of("veridical", "triples", "semantic", "episodic");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern LIVES = Pattern.compile("(\\p{Lu}\\p{L}+) lives in (\\p{Lu}\\p{L}+)");
-    private static final Pattern FIRST_PASSAGE = Pattern.compile("<passage n=\"1\">\\n(.*?)\\n</passage>", Pattern.DOTALL);
+    private static final Pattern FIRST_PASSAGE =
+            Pattern.compile("<passage n=\"1\">\\n(.*?)\\n</passage>", Pattern.DOTALL);
     private static final Pattern PASSAGE = Pattern.compile("<passage>\\n(.*?)\\n</passage>", Pattern.DOTALL);
 
-    static final String[] NAMES = {"Adela", "Bartholomew", "Cordelia", "Desmond", "Evangeline", "Fitzgerald", "Genevieve", "Horatio",
-        "Isadora", "Jasper", "Katarina", "Leopold", "Marguerite", "Nathaniel", "Ophelia", "Percival"};
-    private static final String[] PLACES = {"Ashford", "Blackmere", "Carrow", "Dunmore", "Elderwick", "Fallowmead", "Greystone",
-        "Harrowgate", "Ivybridge", "Juniper Hollow", "Kestrel Point", "Lindenfield", "Marlow", "Northwold", "Oakhaven", "Penhallow"};
-    private static final String[] CRAFTS = {"clockmaker", "glassblower", "cartographer", "beekeeper", "bookbinder", "shipwright",
-        "apothecary", "falconer", "stonemason", "weaver", "luthier", "astronomer", "vintner", "locksmith", "herbalist", "printer"};
-    private static final String[] OBJECTS = {"a brass compass", "a blue lantern", "a silver key", "a torn map", "a wax seal",
-        "an iron ring", "a cedar box", "a glass eye", "a locked diary", "a copper bell", "a green ribbon", "a bone whistle",
-        "a painted fan", "a pewter cup", "a velvet glove", "a cracked mirror"};
+    static final String[] NAMES = {
+        "Adela",
+        "Bartholomew",
+        "Cordelia",
+        "Desmond",
+        "Evangeline",
+        "Fitzgerald",
+        "Genevieve",
+        "Horatio",
+        "Isadora",
+        "Jasper",
+        "Katarina",
+        "Leopold",
+        "Marguerite",
+        "Nathaniel",
+        "Ophelia",
+        "Percival"
+    };
+    private static final String[] PLACES = {
+        "Ashford",
+        "Blackmere",
+        "Carrow",
+        "Dunmore",
+        "Elderwick",
+        "Fallowmead",
+        "Greystone",
+        "Harrowgate",
+        "Ivybridge",
+        "Juniper Hollow",
+        "Kestrel Point",
+        "Lindenfield",
+        "Marlow",
+        "Northwold",
+        "Oakhaven",
+        "Penhallow"
+    };
+    private static final String[] CRAFTS = {
+        "clockmaker",
+        "glassblower",
+        "cartographer",
+        "beekeeper",
+        "bookbinder",
+        "shipwright",
+        "apothecary",
+        "falconer",
+        "stonemason",
+        "weaver",
+        "luthier",
+        "astronomer",
+        "vintner",
+        "locksmith",
+        "herbalist",
+        "printer"
+    };
+    private static final String[] OBJECTS = {
+        "a brass compass",
+        "a blue lantern",
+        "a silver key",
+        "a torn map",
+        "a wax seal",
+        "an iron ring",
+        "a cedar box",
+        "a glass eye",
+        "a locked diary",
+        "a copper bell",
+        "a green ribbon",
+        "a bone whistle",
+        "a painted fan",
+        "a pewter cup",
+        "a velvet glove",
+        "a cracked mirror"
+    };
 
-    private ComoRagFixtures() {
-    }
+    private ComoRagFixtures() {}
 
     /** Sixteen chapters of about 500 tokens, each about one person of the chronicle, in order. */
     static String chronicle() {
@@ -58,26 +121,36 @@ final class ComoRagFixtures {
         String previous = NAMES[(i + NAMES.length - 1) % NAMES.length];
         List<String> s = new ArrayList<>();
         s.add(name + " lives in " + place + " and works as a " + craft + ".");
-        s.add("Every morning " + name + " opens the workshop near the market square of " + place + " before the bells ring.");
+        s.add("Every morning " + name + " opens the workshop near the market square of " + place
+                + " before the bells ring.");
         s.add("The people of " + place + " say that no " + craft + " in the county is more patient than " + name + ".");
-        s.add("In the winter of the great frost, " + name + " found " + object + " buried under the snow by the old mill.");
+        s.add("In the winter of the great frost, " + name + " found " + object
+                + " buried under the snow by the old mill.");
         s.add(name + " kept " + object + " hidden in a drawer and told nobody about it for many months.");
-        s.add("A letter from " + previous + " arrived one evening, asking whether anything strange had been found near the mill.");
+        s.add("A letter from " + previous
+                + " arrived one evening, asking whether anything strange had been found near the mill.");
         s.add(name + " did not answer the letter at once, because the handwriting looked hurried and afraid.");
-        s.add("Later that spring, " + name + " walked to the river crossing and watched the barges carry timber downstream.");
+        s.add("Later that spring, " + name
+                + " walked to the river crossing and watched the barges carry timber downstream.");
         s.add("On the road back, a stranger in a grey coat asked " + name + " about the workshop and about the frost.");
-        s.add(name + " answered politely but said nothing of " + object + ", and the stranger went away towards the hills.");
-        s.add("In the summer, " + name + " taught two apprentices the trade of the " + craft + " and praised their steady hands.");
+        s.add(name + " answered politely but said nothing of " + object
+                + ", and the stranger went away towards the hills.");
+        s.add("In the summer, " + name + " taught two apprentices the trade of the " + craft
+                + " and praised their steady hands.");
         s.add("The apprentices noticed that " + name + " often looked at the drawer where " + object + " was kept.");
         s.add("When autumn came, " + name + " finally decided to travel and to show " + object + " to " + next + ".");
         s.add("The journey took four days through forests, fields and small villages where travellers shared bread.");
-        s.add("At the end of the journey " + name + " gave " + object + " to " + next + ", who recognised it immediately.");
+        s.add("At the end of the journey " + name + " gave " + object + " to " + next
+                + ", who recognised it immediately.");
         s.add(next + " explained that it had belonged to a family that once ruled the valley before the great frost.");
-        s.add(name + " returned home to " + place + " and wrote down the whole story in a notebook bound in red leather.");
+        s.add(name + " returned home to " + place
+                + " and wrote down the whole story in a notebook bound in red leather.");
         s.add("Years afterwards the notebook of " + name + " was read aloud at the harvest festival of " + place + ".");
-        s.add("Children of " + place + " still play a game in which one of them hides " + object + " and the others search.");
+        s.add("Children of " + place + " still play a game in which one of them hides " + object
+                + " and the others search.");
         s.add("Nobody in " + place + " ever learned who the stranger in the grey coat had been, though many guessed.");
-        s.add("Some believed he was a collector of old things, and others thought he was a messenger of the ruling family.");
+        s.add(
+                "Some believed he was a collector of old things, and others thought he was a messenger of the ruling family.");
         s.add(name + " never spoke of him again, but kept a lamp burning in the window of the workshop every night.");
         return String.join(" ", s);
     }
@@ -96,10 +169,12 @@ final class ComoRagFixtures {
             }
             return json(Map.of("entities", entities, "triples", triples));
         });
-        model.on("comorag/semantic-summary").reply(call -> json(Map.of("summary", "Theme: " + firstSentence(group(FIRST_PASSAGE, call.user()))
-                + " " + filler())));
-        model.on("comorag/episodic-summary").reply(call -> json(Map.of("summary", "Plot: " + firstSentence(group(FIRST_PASSAGE, call.user()))
-                + " " + filler())));
+        model.on("comorag/semantic-summary")
+                .reply(call -> json(Map.of(
+                        "summary", "Theme: " + firstSentence(group(FIRST_PASSAGE, call.user())) + " " + filler())));
+        model.on("comorag/episodic-summary")
+                .reply(call -> json(Map.of(
+                        "summary", "Plot: " + firstSentence(group(FIRST_PASSAGE, call.user())) + " " + filler())));
     }
 
     /** About 95 tokens, so that a summary takes more than half of a 153-token layer share. */
@@ -143,12 +218,15 @@ final class ComoRagFixtures {
                     if (!s.equals(status)) {
                         all = false;
                         if ((s.equals("FAILED") || s.equals("SKIPPED")) && !status.equals(s)) {
-                            throw new AssertionError("stage " + stage.get("name") + " ended " + s + " while waiting for " + status + ": " + doc);
+                            throw new AssertionError("stage " + stage.get("name") + " ended " + s
+                                    + " while waiting for " + status + ": " + doc);
                         }
                     }
                 }
             }
-            if (all && !doc.get("status").asString().equals("QUEUED") && !doc.get("status").asString().equals("INGESTING")) {
+            if (all
+                    && !doc.get("status").asString().equals("QUEUED")
+                    && !doc.get("status").asString().equals("INGESTING")) {
                 return doc;
             }
             try {

@@ -33,8 +33,10 @@ class ComoRagIndexTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -56,27 +58,41 @@ class ComoRagIndexTest {
                 assertThat(stage.toString()).contains("reindex").contains("deep");
             }
         }
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).doesNotContain("comorag/triples",
-                "comorag/semantic-summary", "comorag/episodic-summary");
-        Api.Response refused = api.post("/v1/questions", Map.of("documentIds", List.of(id), "question", "Who found the compass?",
-                "strategy", "comorag"));
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
+                .doesNotContain("comorag/triples", "comorag/semantic-summary", "comorag/episodic-summary");
+        Api.Response refused = api.post(
+                "/v1/questions",
+                Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag"));
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.json().get("type").asString()).endsWith("/memory-not-ready");
         assertThat(refused.json().get("stage").asString()).isIn(ComoRagFixtures.STAGES);
         assertThat(refused.json().get("howToBuild").asString()).contains("/v1/documents/" + id + "/reindex");
-        assertThat(refused.json().get("missing")).extracting(tools.jackson.databind.JsonNode::asString)
-                .as("one reindex call builds every missing layer").containsExactlyInAnyOrderElementsOf(ComoRagFixtures.STAGES);
+        assertThat(refused.json().get("missing"))
+                .extracting(tools.jackson.databind.JsonNode::asString)
+                .as("one reindex call builds every missing layer")
+                .containsExactlyInAnyOrderElementsOf(ComoRagFixtures.STAGES);
 
         // the veridical layer alone: enough for the ablation without the summary layers, not for the full method
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("veridical", "triples"))).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("veridical", "triples")))
+                        .status())
+                .isEqualTo(202);
         api.awaitStage(id, "triples", "DONE", Duration.ofMinutes(2));
-        Api.Response full = api.post("/v1/questions", Map.of("documentIds", List.of(id), "question", "Who found the compass?",
-                "strategy", "comorag"));
+        Api.Response full = api.post(
+                "/v1/questions",
+                Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag"));
         assertThat(full.status()).as(full.body()).isEqualTo(409);
         assertThat(full.json().get("stage").asString()).isIn("semantic", "episodic");
         model.on("comorag/answer").reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1)));
-        JsonNode ablated = api.ask(Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag",
-                "options", Map.of("layers", List.of("veridical"), "maxCycles", 0)));
+        JsonNode ablated = api.ask(Map.of(
+                "documentIds",
+                List.of(id),
+                "question",
+                "Who found the compass?",
+                "strategy",
+                "comorag",
+                "options",
+                Map.of("layers", List.of("veridical"), "maxCycles", 0)));
         assertThat(ablated.get("status").asString()).as(ablated.toString()).isEqualTo("DONE");
         assertThat(ablated.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
         model.reset();
@@ -84,31 +100,50 @@ class ComoRagIndexTest {
 
         ComoRagFixtures.buildIndex(api, id);
 
-        List<Map<String, Object>> units = jdbc.sql("SELECT ordinal, first_chunk, last_chunk, start_offset, end_offset, token_count, "
-                + "cardinality(entities) AS entities FROM comorag_unit WHERE document_id = ? ORDER BY ordinal").param(id).query().listOfRows();
-        int chunks = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?").param(id).query(Integer.class).single();
+        List<Map<String, Object>> units = jdbc.sql(
+                        "SELECT ordinal, first_chunk, last_chunk, start_offset, end_offset, token_count, "
+                                + "cardinality(entities) AS entities FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
+                .param(id)
+                .query()
+                .listOfRows();
+        int chunks = jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
         assertThat(units).isNotEmpty();
         int expectedFirst = 0;
         for (Map<String, Object> unit : units) {
-            assertThat(unit.get("first_chunk")).as("units are consecutive runs of chunks").isEqualTo(expectedFirst);
+            assertThat(unit.get("first_chunk"))
+                    .as("units are consecutive runs of chunks")
+                    .isEqualTo(expectedFirst);
             expectedFirst = (int) unit.get("last_chunk") + 1;
-            int tokens = TokenCounter.count(text.substring((int) unit.get("start_offset"), (int) unit.get("end_offset")));
+            int tokens =
+                    TokenCounter.count(text.substring((int) unit.get("start_offset"), (int) unit.get("end_offset")));
             if (!unit.get("first_chunk").equals(unit.get("last_chunk"))) {
                 assertThat((int) unit.get("token_count")).isLessThanOrEqualTo(512);
             }
             assertThat(tokens).isBetween(1, 600);
-            assertThat(unit.get("entities")).as("every unit went through the triples stage").isNotNull();
+            assertThat(unit.get("entities"))
+                    .as("every unit went through the triples stage")
+                    .isNotNull();
         }
         assertThat(expectedFirst).as("every chunk is in a unit").isEqualTo(chunks);
         assertThat(model.calls("comorag/triples")).hasSize(units.size());
         // the stage extracts units in parallel, so calls arrive in any order: each unit is read by exactly one of them
         for (Map<String, Object> unit : units) {
-            String opening = text.substring((int) unit.get("start_offset"), (int) unit.get("end_offset")).strip();
+            String opening = text.substring((int) unit.get("start_offset"), (int) unit.get("end_offset"))
+                    .strip();
             String probe = opening.substring(0, Math.min(80, opening.length()));
-            assertThat(model.calls("comorag/triples")).as("triples calls reading unit %s", unit.get("ordinal"))
-                    .filteredOn(c -> c.user().contains(probe)).hasSize(1);
+            assertThat(model.calls("comorag/triples"))
+                    .as("triples calls reading unit %s", unit.get("ordinal"))
+                    .filteredOn(c -> c.user().contains(probe))
+                    .hasSize(1);
         }
-        assertThat(jdbc.sql("SELECT count(*) FROM comorag_triple WHERE document_id = ?").param(id).query(Integer.class).single()).isEqualTo(10);
+        assertThat(jdbc.sql("SELECT count(*) FROM comorag_triple WHERE document_id = ?")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(10);
 
         int n = units.size();
         int window = EpisodicWindows.size(n);
@@ -118,14 +153,21 @@ class ComoRagIndexTest {
             List<Integer> members = ints(episodes.get(i).get("units"));
             assertThat(members.getFirst()).isEqualTo(i * window);
             assertThat(members).hasSize(Math.min(window, n - i * window));
-            assertThat(episodes.get(i).get("start_offset")).isEqualTo(units.get(members.getFirst()).get("start_offset"));
-            assertThat(episodes.get(i).get("end_offset")).isEqualTo(units.get(members.getLast()).get("end_offset"));
+            assertThat(episodes.get(i).get("start_offset"))
+                    .isEqualTo(units.get(members.getFirst()).get("start_offset"));
+            assertThat(episodes.get(i).get("end_offset"))
+                    .isEqualTo(units.get(members.getLast()).get("end_offset"));
         }
         ScriptedChatModel.Call firstWindow = model.calls("comorag/episodic-summary").stream()
-                .filter(c -> c.system().contains("parts 1 to " + window + " of the " + n + " parts")).findFirst().orElseThrow();
-        String unit0 = text.substring((int) units.get(0).get("start_offset"), (int) units.get(0).get("end_offset"));
-        String unit1 = text.substring((int) units.get(1).get("start_offset"), (int) units.get(1).get("end_offset"));
-        assertThat(firstWindow.user().indexOf(unit0.substring(0, 80))).isLessThan(firstWindow.user().indexOf(unit1.substring(0, 80)));
+                .filter(c -> c.system().contains("parts 1 to " + window + " of the " + n + " parts"))
+                .findFirst()
+                .orElseThrow();
+        String unit0 = text.substring(
+                (int) units.get(0).get("start_offset"), (int) units.get(0).get("end_offset"));
+        String unit1 = text.substring(
+                (int) units.get(1).get("start_offset"), (int) units.get(1).get("end_offset"));
+        assertThat(firstWindow.user().indexOf(unit0.substring(0, 80)))
+                .isLessThan(firstWindow.user().indexOf(unit1.substring(0, 80)));
 
         List<Map<String, Object>> semantic = summaries(id, "semantic");
         Set<Integer> covered = new HashSet<>();
@@ -137,25 +179,40 @@ class ComoRagIndexTest {
                 levelOne++;
                 List<Integer> members = ints(s.get("units"));
                 assertThat(members).hasSizeLessThanOrEqualTo(7).isSorted();
-                members.forEach(u -> assertThat(covered.add(u)).as("unit %d in two level-1 clusters", u).isTrue());
+                members.forEach(u -> assertThat(covered.add(u))
+                        .as("unit %d in two level-1 clusters", u)
+                        .isTrue());
             }
         }
         assertThat(covered).hasSize(n);
         int finalTop = top;
-        assertThat(semantic.stream().filter(s -> (int) s.get("level") == finalTop)).hasSize(1);
+        assertThat(semantic.stream().filter(s -> (int) s.get("level") == finalTop))
+                .hasSize(1);
         assertThat(levelOne).isGreaterThanOrEqualTo((n + 6) / 7);
         assertThat(model.calls("comorag/semantic-summary")).hasSize(semantic.size());
 
         JsonNode built = api.get("/v1/documents/" + id).json();
         for (JsonNode stage : built.get("stages")) {
             if (ComoRagFixtures.STAGES.contains(stage.get("name").asString())) {
-                assertThat(stage.get("done").asInt()).as(stage.toString()).isEqualTo(stage.get("total").asInt()).isPositive();
+                assertThat(stage.get("done").asInt())
+                        .as(stage.toString())
+                        .isEqualTo(stage.get("total").asInt())
+                        .isPositive();
             }
         }
         model.on("comorag/answer").reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1)));
-        JsonNode accepted = api.ask(Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag",
-                "options", Map.of("maxCycles", 0)));
-        assertThat(accepted.get("status").asString()).as("the index now exists: " + accepted).isEqualTo("DONE");
+        JsonNode accepted = api.ask(Map.of(
+                "documentIds",
+                List.of(id),
+                "question",
+                "Who found the compass?",
+                "strategy",
+                "comorag",
+                "options",
+                Map.of("maxCycles", 0)));
+        assertThat(accepted.get("status").asString())
+                .as("the index now exists: " + accepted)
+                .isEqualTo("DONE");
         assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).endsWith("comorag/answer");
     }
 
@@ -169,36 +226,54 @@ class ComoRagIndexTest {
             }
             return json(Map.of("entities", List.of("X"), "triples", List.of()));
         });
-        Api.Response posted = api.post("/v1/documents", Map.of("text", text, "title", "Twelve chapters", "profile", "deep"));
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("text", text, "title", "Twelve chapters", "profile", "deep"));
         UUID id = UUID.fromString(posted.json().get("id").asString());
         api.awaitStage(id, "triples", "FAILED", Duration.ofMinutes(2));
         api.awaitStage(id, "episodic", "DONE", Duration.ofMinutes(2));
 
-        List<Integer> pending = jdbc.sql("SELECT ordinal FROM comorag_unit WHERE document_id = ? AND entities IS NULL ORDER BY ordinal")
-                .param(id).query(Integer.class).list();
-        int total = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?").param(id).query(Integer.class).single();
+        List<Integer> pending = jdbc.sql(
+                        "SELECT ordinal FROM comorag_unit WHERE document_id = ? AND entities IS NULL ORDER BY ordinal")
+                .param(id)
+                .query(Integer.class)
+                .list();
+        int total = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
         assertThat(pending).isNotEmpty().hasSizeLessThan(total);
         List<String> pendingTexts = new ArrayList<>();
         for (int ordinal : pending) {
-            pendingTexts.add(jdbc.sql("SELECT substring(t.text FROM u.start_offset + 1 FOR u.end_offset - u.start_offset) FROM comorag_unit u "
-                    + "JOIN document_text t ON t.document_id = u.document_id WHERE u.document_id = ? AND u.ordinal = ?")
-                    .params(id, ordinal).query(String.class).single());
+            pendingTexts.add(jdbc.sql(
+                            "SELECT substring(t.text FROM u.start_offset + 1 FOR u.end_offset - u.start_offset) FROM comorag_unit u "
+                                    + "JOIN document_text t ON t.document_id = u.document_id WHERE u.document_id = ? AND u.ordinal = ?")
+                    .params(id, ordinal)
+                    .query(String.class)
+                    .single());
         }
         model.reset();
         model.on("comorag/triples").reply(json(Map.of("entities", List.of("Y"), "triples", List.of())));
 
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
         api.awaitStage(id, "triples", "DONE", Duration.ofMinutes(2));
 
         List<ScriptedChatModel.Call> resumed = model.calls("comorag/triples");
-        assertThat(resumed).as("only the units without triples are asked for again").hasSize(pending.size());
+        assertThat(resumed)
+                .as("only the units without triples are asked for again")
+                .hasSize(pending.size());
         for (int i = 0; i < pending.size(); i++) {
             String unitText = pendingTexts.get(i);
             assertThat(resumed).anySatisfy(c -> assertThat(c.user()).contains(unitText));
         }
-        assertThat(model.calls("comorag/semantic-summary")).as("the other layers were done").isEmpty();
-        assertThat(jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ? AND entities IS NULL").param(id).query(Integer.class)
-                .single()).isZero();
+        assertThat(model.calls("comorag/semantic-summary"))
+                .as("the other layers were done")
+                .isEmpty();
+        assertThat(jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ? AND entities IS NULL")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
     }
 
     @Test
@@ -211,59 +286,103 @@ class ComoRagIndexTest {
             }
             return json(Map.of("summary", "Plot of a stretch."));
         });
-        Api.Response posted = api.post("/v1/documents", Map.of("text", text, "title", "Fourteen chapters", "profile", "deep"));
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("text", text, "title", "Fourteen chapters", "profile", "deep"));
         UUID id = UUID.fromString(posted.json().get("id").asString());
         api.awaitStage(id, "episodic", "FAILED", Duration.ofMinutes(2));
         int stored = summaries(id, "episodic").size();
-        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?").param(id).query(Integer.class).single();
+        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
         int windows = (units + EpisodicWindows.size(units) - 1) / EpisodicWindows.size(units);
-        assertThat(stored).as("stored %s of %d windows over %d units", summaries(id, "episodic"), windows, units).isLessThan(windows);
+        assertThat(stored)
+                .as("stored %s of %d windows over %d units", summaries(id, "episodic"), windows, units)
+                .isLessThan(windows);
         model.reset();
         model.on("comorag/episodic-summary").reply(json(Map.of("summary", "Plot of a stretch, again.")));
 
-        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status()).isEqualTo(202);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
         api.awaitStage(id, "episodic", "DONE", Duration.ofMinutes(2));
 
-        assertThat(model.calls("comorag/episodic-summary")).as("stored %d of %d windows over %d units", stored, windows, units)
+        assertThat(model.calls("comorag/episodic-summary"))
+                .as("stored %d of %d windows over %d units", stored, windows, units)
                 .hasSize(windows - stored);
         assertThat(summaries(id, "episodic")).hasSize(windows);
-        assertThat(summaries(id, "episodic")).extracting(s -> s.get("ordinal")).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, windows).boxed().toList());
+        assertThat(summaries(id, "episodic"))
+                .extracting(s -> s.get("ordinal"))
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, windows).boxed().toList());
     }
 
     @Test
     void aConversationThatGrewGetsUnitsAndTriplesForItsNewSessionsOnlyAndKeepsTheWindowsThatDidNotChange() {
-        io.lorekeeper.support.TestDocuments.ConversationBuilder chat = io.lorekeeper.support.TestDocuments.aConversation()
-                .titled("Letters from the coast");
+        io.lorekeeper.support.TestDocuments.ConversationBuilder chat =
+                io.lorekeeper.support.TestDocuments.aConversation().titled("Letters from the coast");
         for (int i = 0; i < 4; i++) {
-            chat.session("9:00 am on " + (i + 1) + " May, 2024", "Rosalind", ComoRagFixtures.NAMES[i] + " lives in the harbour town, session " + (i + 1) + ".",
-                    "Tobias", "Noted for session " + (i + 1) + ".");
+            chat.session(
+                    "9:00 am on " + (i + 1) + " May, 2024",
+                    "Rosalind",
+                    ComoRagFixtures.NAMES[i] + " lives in the harbour town, session " + (i + 1) + ".",
+                    "Tobias",
+                    "Noted for session " + (i + 1) + ".");
         }
         Map<String, Object> body = new java.util.HashMap<>(chat.build());
         body.put("profile", "deep");
         UUID id = api.ingest(body);
         assertThat(model.calls("comorag/triples")).hasSize(4);
-        assertThat(summaries(id, "episodic")).extracting(s -> ints(s.get("units"))).containsExactly(List.of(0, 1, 2), List.of(3));
+        assertThat(summaries(id, "episodic"))
+                .extracting(s -> ints(s.get("units")))
+                .containsExactly(List.of(0, 1, 2), List.of(3));
         model.reset();
         ComoRagFixtures.scriptIndex(model);
 
-        Api.Response appended = api.post("/v1/documents/" + id + "/sessions", Map.of("sessions", List.of(
-                Map.of("dateTime", "9:00 am on 5 May, 2024", "turns", List.of(Map.of("speaker", "Rosalind", "text", "Isadora arrived by the ferry."))),
-                Map.of("dateTime", "9:00 am on 6 May, 2024", "turns", List.of(Map.of("speaker", "Tobias", "text", "Jasper left on the mail coach."))))));
+        Api.Response appended = api.post(
+                "/v1/documents/" + id + "/sessions",
+                Map.of(
+                        "sessions",
+                        List.of(
+                                Map.of(
+                                        "dateTime",
+                                        "9:00 am on 5 May, 2024",
+                                        "turns",
+                                        List.of(Map.of(
+                                                "speaker", "Rosalind", "text", "Isadora arrived by the ferry."))),
+                                Map.of(
+                                        "dateTime",
+                                        "9:00 am on 6 May, 2024",
+                                        "turns",
+                                        List.of(Map.of(
+                                                "speaker", "Tobias", "text", "Jasper left on the mail coach."))))));
         assertThat(appended.status()).as(appended.body()).isEqualTo(202);
         api.awaitDocument(id, "READY", Duration.ofMinutes(2));
 
-        assertThat(jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?").param(id).query(Integer.class).single()).isEqualTo(6);
-        assertThat(model.calls("comorag/triples")).as("the new sessions' units only").hasSize(2)
+        assertThat(jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(6);
+        assertThat(model.calls("comorag/triples"))
+                .as("the new sessions' units only")
+                .hasSize(2)
                 .anySatisfy(c -> assertThat(c.user()).contains("Isadora arrived by the ferry."))
                 .anySatisfy(c -> assertThat(c.user()).contains("Jasper left on the mail coach."));
-        assertThat(summaries(id, "episodic")).extracting(s -> ints(s.get("units"))).containsExactly(List.of(0, 1, 2), List.of(3, 4, 5));
-        assertThat(model.calls("comorag/episodic-summary")).as("the first window is kept").hasSize(1);
+        assertThat(summaries(id, "episodic"))
+                .extracting(s -> ints(s.get("units")))
+                .containsExactly(List.of(0, 1, 2), List.of(3, 4, 5));
+        assertThat(model.calls("comorag/episodic-summary"))
+                .as("the first window is kept")
+                .hasSize(1);
     }
 
     private List<Map<String, Object>> summaries(UUID id, String layer) {
-        return jdbc.sql("SELECT level, ordinal, units, start_offset, end_offset, text FROM comorag_summary WHERE document_id = ? AND layer = ? "
-                + "ORDER BY level, ordinal").params(id, layer).query().listOfRows();
+        return jdbc.sql(
+                        "SELECT level, ordinal, units, start_offset, end_offset, text FROM comorag_summary WHERE document_id = ? AND layer = ? "
+                                + "ORDER BY level, ordinal")
+                .params(id, layer)
+                .query()
+                .listOfRows();
     }
 
     private static List<Integer> ints(Object sqlArray) {

@@ -53,12 +53,19 @@ class ComoRagUnitTest {
 
     @Test
     void unitsAreRunsOfConsecutiveChunksOfOnePageWithinTheTokenLimit() {
-        List<ChunkRow> chunks = List.of(chunk(0, 0, 200), chunk(1, 0, 250), chunk(2, 0, 100), chunk(3, 0, 300), chunk(4, 1, 50),
-                chunk(5, 1, 600), chunk(6, 1, 10));
+        List<ChunkRow> chunks = List.of(
+                chunk(0, 0, 200),
+                chunk(1, 0, 250),
+                chunk(2, 0, 100),
+                chunk(3, 0, 300),
+                chunk(4, 1, 50),
+                chunk(5, 1, 600),
+                chunk(6, 1, 10));
 
         List<List<ChunkRow>> units = UnitPacking.pack(chunks, 512);
 
-        assertThat(units).extracting(u -> u.stream().map(ChunkRow::ordinal).toList())
+        assertThat(units)
+                .extracting(u -> u.stream().map(ChunkRow::ordinal).toList())
                 .containsExactly(List.of(0, 1), List.of(2, 3), List.of(4), List.of(5), List.of(6));
     }
 
@@ -94,7 +101,9 @@ class ComoRagUnitTest {
         for (long seed = 1; seed <= 20 && !seedMatters; seed++) {
             seedMatters = !SemanticClusters.of(noisy, 10, 7, seed).equals(fixed);
         }
-        assertThat(seedMatters).as("on unstructured points the seed decides, so stability comes from fixing it").isTrue();
+        assertThat(seedMatters)
+                .as("on unstructured points the seed decides, so stability comes from fixing it")
+                .isTrue();
         assertThat(SemanticClusters.of(List.of(new float[] {1, 0}), 10, 7, 0)).containsExactly(List.of(0));
     }
 
@@ -110,27 +119,41 @@ class ComoRagUnitTest {
         assertThat(paper.historyTokens()).isEqualTo(461);
         assertThat(paper.stages()).containsExactly("veridical", "triples", "semantic", "episodic");
 
-        ComoRagOptions ablated = ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("veridical", "episodic"), "memory", false,
-                "split", List.of(1, 1, 1, 1), "contextTokens", 4000)));
+        ComoRagOptions ablated = ComoRagOptions.of(new QuestionOptions(Map.of(
+                "layers",
+                List.of("veridical", "episodic"),
+                "memory",
+                false,
+                "split",
+                List.of(1, 1, 1, 1),
+                "contextTokens",
+                4000)));
         assertThat(ablated.tokensFor(ComoRagOptions.SEMANTIC)).isZero();
         assertThat(ablated.tokensFor(ComoRagOptions.VERIDICAL)).isEqualTo(1000);
         assertThat(ablated.historyTokens()).as("no workspace, no history").isZero();
         assertThat(ablated.stages()).containsExactly("veridical", "triples", "episodic");
-        assertThat(ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("semantic")))).stages())
+        assertThat(ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("semantic"))))
+                        .stages())
                 .containsExactly("veridical", "semantic");
 
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(8, 2, 2)))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(0, 0, 0, 1)))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("split", List.of(8, -2, 2, 1)))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.split"));
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("layers", List.of("graph")))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.layers"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.layers"));
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("encode", "per-cycle"))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.encode"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.encode"));
         assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("maxCycle", 3))))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.maxCycle"));
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.maxCycle"));
     }
 
     @Test
@@ -143,19 +166,30 @@ class ComoRagUnitTest {
         assertThat(workspace.probes()).containsExactly("Who was Pip's benefactor?", "Magwitch's return from Australia");
 
         float[] question = {1, 0, 0};
-        List<MemoryUnit> units = List.of(unit("m1", 0, 1, 0), unit("m2", 1, 0, 0), unit("m3", 0.7f, 0.7f, 0), unit("m4", 0, 0, 1),
+        List<MemoryUnit> units = List.of(
+                unit("m1", 0, 1, 0),
+                unit("m2", 1, 0, 0),
+                unit("m3", 0.7f, 0.7f, 0),
+                unit("m4", 0, 0, 1),
                 unit("m5", 0.9f, 0.1f, 0));
         workspace.update(units);
-        assertThat(workspace.mostRelevant(question, 0.5)).extracting(s -> s.item().id()).containsExactly("m2", "m5");
-        assertThat(workspace.mostRelevant(question, 0.1)).extracting(s -> s.item().id()).containsExactly("m2");
+        assertThat(workspace.mostRelevant(question, 0.5))
+                .extracting(s -> s.item().id())
+                .containsExactly("m2", "m5");
+        assertThat(workspace.mostRelevant(question, 0.1))
+                .extracting(s -> s.item().id())
+                .containsExactly("m2");
         assertThat(workspace.mostRelevant(question, 0)).isEmpty();
     }
 
     @Test
     void proseRepliesStillYieldProbesFindingsAndAnswers() {
-        assertThat(Replies.Probes.fromPlainText("Here are probes:\n1. Magwitch's past\n- Probe 2: Jaggers' client\n\n* Estella's mother").list())
+        assertThat(Replies.Probes.fromPlainText(
+                                "Here are probes:\n1. Magwitch's past\n- Probe 2: Jaggers' client\n\n* Estella's mother")
+                        .list())
                 .containsExactly("Magwitch's past", "Jaggers' client", "Estella's mother");
-        assertThat(Replies.Cue.fromPlainText("Key Finding: Pip meets a convict.\nKey finding 2: He helps him.").list())
+        assertThat(Replies.Cue.fromPlainText("Key Finding: Pip meets a convict.\nKey finding 2: He helps him.")
+                        .list())
                 .containsExactly("Pip meets a convict.", "He helps him.");
 
         Replies.Attempt answer = Replies.Attempt.fromPlainText("Magwitch paid for it all.", 0);
@@ -164,14 +198,19 @@ class ComoRagUnitTest {
         assertThat(answer.supports()).isEmpty();
         assertThat(answer.confidence()).isLessThan(0.5);
         assertThat(Replies.Attempt.fromPlainText(" * ", 0).canAnswer()).isFalse();
-        assertThat(Replies.Attempt.fromPlainText("### Final Answer\n[C]", 4).choice()).isEqualTo(2);
+        assertThat(Replies.Attempt.fromPlainText("### Final Answer\n[C]", 4).choice())
+                .isEqualTo(2);
         assertThat(Replies.Attempt.fromPlainText("[F]", 4).choice()).isNull();
 
         Replies.Attempt noVerdict = new Replies.Attempt(null, null, null, "Magwitch", null, null, null);
-        assertThat(noVerdict.committed()).as("an answer without a verdict is an answer").isTrue();
+        assertThat(noVerdict.committed())
+                .as("an answer without a verdict is an answer")
+                .isTrue();
         assertThat(noVerdict.confidenceValue()).isEqualTo(0.5);
-        assertThat(new Replies.Attempt(null, null, null, " * ", null, null, null).committed()).isFalse();
-        assertThat(new Replies.Attempt(null, null, false, "Magwitch", null, null, 0.9).committed()).isFalse();
+        assertThat(new Replies.Attempt(null, null, null, " * ", null, null, null).committed())
+                .isFalse();
+        assertThat(new Replies.Attempt(null, null, false, "Magwitch", null, null, 0.9).committed())
+                .isFalse();
     }
 
     @Test

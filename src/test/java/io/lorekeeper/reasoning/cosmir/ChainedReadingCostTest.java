@@ -58,22 +58,27 @@ import tools.jackson.databind.json.JsonMapper;
 class ChainedReadingCostTest {
 
     private static final Path NOVEL = Path.of("..", "shared", "data", "novels", "great_expectations_pg1400.txt");
-    private static final List<String> QUESTIONS = List.of("Who is Pip's secret benefactor?", "Why does Miss Havisham stop the clocks?",
-            "What becomes of Estella?");
+    private static final List<String> QUESTIONS = List.of(
+            "Who is Pip's secret benefactor?", "Why does Miss Havisham stop the clocks?", "What becomes of Estella?");
     private static final Pattern FACT = Pattern.compile("(?m)^\\[(G\\d+)] ");
     private static final Pattern OPEN = Pattern.compile("(?m)^- (.*)$");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     Strategies strategies;
+
     @Autowired
     LlmGateway gateway;
+
     @Autowired
     Documents documents;
+
     @Autowired
     CitationVerifier verifier;
 
@@ -96,26 +101,47 @@ class ChainedReadingCostTest {
                 script();
                 List<Map.Entry<String, Object>> events = new ArrayList<>();
                 Trace trace = (type, payload) -> events.add(Map.entry(type, payload));
-                QuestionContext context = new QuestionContext(UUID.randomUUID(), question, List.of(), QuestionOptions.none(),
-                        List.of(document), null, gateway.open(CallScope.document(document.tenantId(), document.id()), Budget.unlimited()),
-                        trace, Cancellation.NEVER);
+                QuestionContext context = new QuestionContext(
+                        UUID.randomUUID(),
+                        question,
+                        List.of(),
+                        QuestionOptions.none(),
+                        List.of(document),
+                        null,
+                        gateway.open(CallScope.document(document.tenantId(), document.id()), Budget.unlimited()),
+                        trace,
+                        Cancellation.NEVER);
                 StrategyResult result = strategy.answer(context);
-                assertThat(verifier.verify(result.citations(), Set.of(document.id())).kept())
-                        .as("the scripted quotes are the novel's own words").isNotEmpty();
-                List<ScriptedChatModel.Reported> usage = model.calls().stream().map(ScriptedChatModel.Call::template).distinct()
-                        .flatMap(t -> model.reported(t).stream()).toList();
-                perQuestion.add(new long[] {model.calls().size(), usage.stream().mapToLong(ScriptedChatModel.Reported::promptTokens).sum(),
-                        usage.stream().mapToLong(ScriptedChatModel.Reported::completionTokens).sum()});
+                assertThat(verifier.verify(result.citations(), Set.of(document.id()))
+                                .kept())
+                        .as("the scripted quotes are the novel's own words")
+                        .isNotEmpty();
+                List<ScriptedChatModel.Reported> usage = model.calls().stream()
+                        .map(ScriptedChatModel.Call::template)
+                        .distinct()
+                        .flatMap(t -> model.reported(t).stream())
+                        .toList();
+                perQuestion.add(new long[] {
+                    model.calls().size(),
+                    usage.stream()
+                            .mapToLong(ScriptedChatModel.Reported::promptTokens)
+                            .sum(),
+                    usage.stream()
+                            .mapToLong(ScriptedChatModel.Reported::completionTokens)
+                            .sum()
+                });
                 carried = carriedTokens(events);
             }
             double[] mean = new double[3];
             for (int i = 0; i < 3; i++) {
                 final int column = i;
-                mean[i] = perQuestion.stream().mapToLong(c -> c[column]).average().orElseThrow();
+                mean[i] =
+                        perQuestion.stream().mapToLong(c -> c[column]).average().orElseThrow();
             }
             costs.put(name, mean);
-            System.out.printf("CHAINED-COST %s on Great Expectations (%,d tokens, %d chunks of 64,000): %.1f LLM calls, "
-                    + "%,.0f prompt tokens, %,.0f completion tokens per question (%d questions); memory handed on at the end: %,d tokens%n",
+            System.out.printf(
+                    "CHAINED-COST %s on Great Expectations (%,d tokens, %d chunks of 64,000): %.1f LLM calls, "
+                            + "%,.0f prompt tokens, %,.0f completion tokens per question (%d questions); memory handed on at the end: %,d tokens%n",
                     name, tokens, chunks, mean[0], mean[1], mean[2], QUESTIONS.size(), carried);
         }
         // the ingestion job still embedding the novel would outlive the test
@@ -131,7 +157,9 @@ class ChainedReadingCostTest {
      * measurement does not wait for the embeddings (minutes for 1,100 chunks on two busy cores).
      */
     private DocumentInfo storedText(String novel) throws InterruptedException {
-        Api.Response posted = api.post("/v1/documents", CosmirStrategyTest.retrievalOnly(Map.of("title", "Great Expectations", "text", novel)));
+        Api.Response posted = api.post(
+                "/v1/documents",
+                CosmirStrategyTest.retrievalOnly(Map.of("title", "Great Expectations", "text", novel)));
         assertThat(posted.status()).as(posted.body()).isIn(200, 202);
         UUID id = UUID.fromString(posted.json().get("id").asString());
         for (int i = 0; i < 600 && !segmented(api.get("/v1/documents/" + id).json()); i++) {
@@ -164,9 +192,17 @@ class ChainedReadingCostTest {
         }
         return carried;
     }
+
     private void script() {
-        model.on("cosmir/plan").reply(call -> json(Map.of("questions", List.of("Who is involved?", "What happened first?",
-                "How are the people linked?", "What happened later?", "Could the obvious answer be wrong?"))));
+        model.on("cosmir/plan")
+                .reply(call -> json(Map.of(
+                        "questions",
+                        List.of(
+                                "Who is involved?",
+                                "What happened first?",
+                                "How are the people linked?",
+                                "What happened later?",
+                                "Could the obvious answer be wrong?"))));
         model.on("cosmir/extract").reply(call -> {
             List<Map<String, String>> facts = new ArrayList<>();
             for (String sentence : sentences(between(call.user(), "<source>\n", "\n</source>"), 15)) {
@@ -175,23 +211,41 @@ class ChainedReadingCostTest {
             return json(Map.of("facts", facts));
         });
         model.on("cosmir/infer").reply(call -> {
-            List<String> ids = FACT.matcher(call.user()).results().map(m -> m.group(1)).toList();
+            List<String> ids =
+                    FACT.matcher(call.user()).results().map(m -> m.group(1)).toList();
             List<Map<String, Object>> inferred = new ArrayList<>();
             for (int i = 0; i < 3 && ids.size() > i + 1; i++) {
                 List<String> basis = List.of(ids.get(ids.size() - 1 - i), ids.get(ids.size() - 2 - i));
-                inferred.add(Map.of("fact", "Taken together, " + basis.get(0) + " and " + basis.get(1)
-                        + " say more about the same people and events.", "basis", basis));
+                inferred.add(Map.of(
+                        "fact",
+                        "Taken together, " + basis.get(0) + " and " + basis.get(1)
+                                + " say more about the same people and events.",
+                        "basis",
+                        basis));
             }
             return json(Map.of("inferred", inferred));
         });
         model.on("cosmir/refine").reply(call -> {
             String notes = between(call.user(), "<notes>\n", "\nGathered facts:");
-            return json(Map.of("questions", OPEN.matcher(notes).results().map(m -> m.group(1)).toList()));
+            return json(Map.of(
+                    "questions",
+                    OPEN.matcher(notes).results().map(m -> m.group(1)).toList()));
         });
         model.on("cosmir/manage").reply(call -> {
-            List<String> ids = FACT.matcher(call.user()).results().map(m -> m.group(1)).limit(2).toList();
-            return json(Map.of("answer", "A scripted answer.", "rationale", "It rests on the first facts.", "citedFacts", ids,
-                    "confidence", 0.5));
+            List<String> ids = FACT.matcher(call.user())
+                    .results()
+                    .map(m -> m.group(1))
+                    .limit(2)
+                    .toList();
+            return json(Map.of(
+                    "answer",
+                    "A scripted answer.",
+                    "rationale",
+                    "It rests on the first facts.",
+                    "citedFacts",
+                    ids,
+                    "confidence",
+                    0.5));
         });
         model.on("chain-of-agents/worker").reply(call -> {
             String previous = between(call.user(), "<summary>\n", "\n</summary>");
@@ -202,8 +256,12 @@ class ChainedReadingCostTest {
             return json(Map.of("summary", summary.toString().strip()));
         });
         model.on("chain-of-agents/manage").reply(call -> {
-            List<String> quoted = Pattern.compile("\"([^\"]+)\"").matcher(between(call.user(), "<summary>\n", "\n</summary>"))
-                    .results().map(m -> m.group(1)).limit(2).toList();
+            List<String> quoted = Pattern.compile("\"([^\"]+)\"")
+                    .matcher(between(call.user(), "<summary>\n", "\n</summary>"))
+                    .results()
+                    .map(m -> m.group(1))
+                    .limit(2)
+                    .toList();
             return json(Map.of("answer", "A scripted answer.", "quotes", quoted, "confidence", 0.5));
         });
     }

@@ -44,7 +44,9 @@ class CosmirMemoryTest {
         assertThat(memory.holds("G4")).isFalse();
         assertThat(memory.known("G4").text()).isEqualTo("Fact number 4 about the marsh country.");
         assertThat(memory.pruneGathered(cap)).as("already within the cap").isEmpty();
-        assertThat(memory.gather("A new fact.", 4, null, null).id()).as("ids are never reused").isEqualTo("G7");
+        assertThat(memory.gather("A new fact.", 4, null, null).id())
+                .as("ids are never reused")
+                .isEqualTo("G7");
     }
 
     @Test
@@ -87,12 +89,18 @@ class CosmirMemoryTest {
 
     @Test
     void proseRepliesKeepOneItemPerLine() {
-        assertThat(PlainText.plan("Here is my plan.\n1. Who paid for Pip?\n2) Who is the convict?\n").questions())
+        assertThat(PlainText.plan("Here is my plan.\n1. Who paid for Pip?\n2) Who is the convict?\n")
+                        .questions())
                 .containsExactly("Who paid for Pip?", "Who is the convict?");
-        List<Replies.Extracted.NewFact> facts = PlainText.extracted("- Pip met a convict: \"an escaped convict in the marshes\"\n- Joe is a smith")
+        List<Replies.Extracted.NewFact> facts = PlainText.extracted(
+                        "- Pip met a convict: \"an escaped convict in the marshes\"\n- Joe is a smith")
                 .facts();
-        assertThat(facts).extracting(Replies.Extracted.NewFact::quote).containsExactly("an escaped convict in the marshes", null);
-        List<Replies.Inferred.Inference> inferred = PlainText.inferred("- The convict is Magwitch (from G2, G5).\n- A hunch").inferred();
+        assertThat(facts)
+                .extracting(Replies.Extracted.NewFact::quote)
+                .containsExactly("an escaped convict in the marshes", null);
+        List<Replies.Inferred.Inference> inferred = PlainText.inferred(
+                        "- The convict is Magwitch (from G2, G5).\n- A hunch")
+                .inferred();
         assertThat(inferred.getFirst().fact()).isEqualTo("The convict is Magwitch");
         assertThat(inferred.getFirst().basis()).containsExactly("G2", "G5");
         assertThat(inferred.get(1).basis()).isEmpty();
@@ -114,17 +122,28 @@ class CosmirMemoryTest {
         ChunkedReading.ChunkSize lowered = ChunkedReading.chunkSize("cosmir", QuestionOptions.none(), carried, local);
         int n = lowered.tokens();
         assertThat(lowered.lowered()).isTrue();
-        assertThat(n + carried.applyAsInt(n) + ChunkedReading.PROMPT_ALLOWANCE).as("fits").isLessThanOrEqualTo(24_576);
-        assertThat(n + 1 + carried.applyAsInt(n + 1) + ChunkedReading.PROMPT_ALLOWANCE).as("the largest that fits").isGreaterThan(24_576);
+        assertThat(n + carried.applyAsInt(n) + ChunkedReading.PROMPT_ALLOWANCE)
+                .as("fits")
+                .isLessThanOrEqualTo(24_576);
+        assertThat(n + 1 + carried.applyAsInt(n + 1) + ChunkedReading.PROMPT_ALLOWANCE)
+                .as("the largest that fits")
+                .isGreaterThan(24_576);
 
-        assertThat(ChunkedReading.chunkSize("cosmir", new QuestionOptions(Map.of("chunkTokens", 10_000)), carried, local))
+        assertThat(ChunkedReading.chunkSize(
+                        "cosmir", new QuestionOptions(Map.of("chunkTokens", 10_000)), carried, local))
                 .isEqualTo(new ChunkedReading.ChunkSize(10_000, false));
-        assertThatThrownBy(() -> ChunkedReading.chunkSize("cosmir", new QuestionOptions(Map.of("chunkTokens", 64_000)), carried, local))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
-                .hasMessageContaining("82720 prompt tokens").hasMessageContaining("at most 24576")
-                .hasMessageContaining("context-window 32768").hasMessageContaining("use chunkTokens of at most " + n);
-        assertThatThrownBy(() -> ChunkedReading.chunkSize("cosmir", QuestionOptions.none(), carried, new ContextLimit("tiny", 4_096, 2_048)))
-                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
+        assertThatThrownBy(() -> ChunkedReading.chunkSize(
+                        "cosmir", new QuestionOptions(Map.of("chunkTokens", 64_000)), carried, local))
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
+                .hasMessageContaining("82720 prompt tokens")
+                .hasMessageContaining("at most 24576")
+                .hasMessageContaining("context-window 32768")
+                .hasMessageContaining("use chunkTokens of at most " + n);
+        assertThatThrownBy(() -> ChunkedReading.chunkSize(
+                        "cosmir", QuestionOptions.none(), carried, new ContextLimit("tiny", 4_096, 2_048)))
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
                 .hasMessageContaining("cannot fit even a 32-token chunk");
     }
 }

@@ -18,7 +18,8 @@ class BridgeEntitiesTest {
     private static List<SearchHit> hits(String... texts) {
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < texts.length; i++) {
-            hits.add(new SearchHit(DOC, i, 0, i * 1000, i * 1000 + texts[i].length(), texts[i], List.of(), 1.0 - i * 0.1));
+            hits.add(new SearchHit(
+                    DOC, i, 0, i * 1000, i * 1000 + texts[i].length(), texts[i], List.of(), 1.0 - i * 0.1));
         }
         return hits;
     }
@@ -29,12 +30,14 @@ class BridgeEntitiesTest {
 
     @Test
     void nameInsideASentenceIsABridge() {
-        assertThat(bridges(QUESTION, "The money came through Jaggers every quarter.")).containsExactly("Jaggers");
+        assertThat(bridges(QUESTION, "The money came through Jaggers every quarter."))
+                .containsExactly("Jaggers");
     }
 
     @Test
     void sentenceInitialSingleCapitalisedWordIsSkipped() {
-        assertThat(bridges(QUESTION, "Yesterday it rained. Magwitch sent it. “Nobody knew,” he said.")).isEmpty();
+        assertThat(bridges(QUESTION, "Yesterday it rained. Magwitch sent it. “Nobody knew,” he said."))
+                .isEmpty();
     }
 
     @Test
@@ -44,13 +47,16 @@ class BridgeEntitiesTest {
 
     @Test
     void namesAlreadyInTheQuestionAreSkipped() {
-        assertThat(bridges("Who sent money to Pip through Jaggers?",
-                "The money reached Pip through Jaggers from Magwitch.")).containsExactly("Magwitch");
+        assertThat(bridges(
+                        "Who sent money to Pip through Jaggers?",
+                        "The money reached Pip through Jaggers from Magwitch."))
+                .containsExactly("Magwitch");
     }
 
     @Test
     void leadingAndIsStripped() {
-        assertThat(bridges(QUESTION, "He waved. And Estella Havisham left the room.")).containsExactly("Estella Havisham");
+        assertThat(bridges(QUESTION, "He waved. And Estella Havisham left the room."))
+                .containsExactly("Estella Havisham");
     }
 
     @Test
@@ -60,7 +66,8 @@ class BridgeEntitiesTest {
 
     @Test
     void commonCapitalisedWordsAndShortNamesAreSkipped() {
-        assertThat(bridges(QUESTION, "it was, I think, Session time. then Al came. so The end.")).isEmpty();
+        assertThat(bridges(QUESTION, "it was, I think, Session time. then Al came. so The end."))
+                .isEmpty();
     }
 
     @Test
@@ -70,16 +77,16 @@ class BridgeEntitiesTest {
 
     @Test
     void mentionsAcrossHitsAreCountedAndTheMostFrequentComesFirst() {
-        List<String> bridges = bridges(QUESTION,
-                "He left with Biddy and then with Joe Gargery.",
-                "Later he spoke to Joe Gargery again.");
+        List<String> bridges = bridges(
+                QUESTION, "He left with Biddy and then with Joe Gargery.", "Later he spoke to Joe Gargery again.");
 
         assertThat(bridges).containsExactly("Joe Gargery", "Biddy");
     }
 
     @Test
     void equallyFrequentNamesAreOrderedLongestFirst() {
-        assertThat(bridges(QUESTION, "He saw Biddy, then Herbert Pocket, then Wemmick.")).containsExactly("Herbert Pocket", "Wemmick", "Biddy");
+        assertThat(bridges(QUESTION, "He saw Biddy, then Herbert Pocket, then Wemmick."))
+                .containsExactly("Herbert Pocket", "Wemmick", "Biddy");
     }
 
     @Test

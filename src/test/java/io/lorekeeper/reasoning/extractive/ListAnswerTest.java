@@ -20,8 +20,13 @@ class ListAnswerTest {
         int offset = 0;
         for (int i = 0; i < textAndScore.length; i += 2) {
             String text = (String) textAndScore[i];
-            out.add(new Scored(new Candidate(DOC, new Span(offset, offset + text.length()), text, i, 0, 1.0),
-                    (double) textAndScore[i + 1], 0.5, 0.5, 1.0, false));
+            out.add(new Scored(
+                    new Candidate(DOC, new Span(offset, offset + text.length()), text, i, 0, 1.0),
+                    (double) textAndScore[i + 1],
+                    0.5,
+                    0.5,
+                    1.0,
+                    false));
             offset += text.length() + 1;
         }
         return out;
@@ -35,22 +40,27 @@ class ListAnswerTest {
                 "Taekwondo was my first love as a kid.", 0.72,
                 "What do you do to stay fit?", 0.70,
                 "The weather was lovely on Sunday.", 0.30);
-        ShortAnswer.Answer first = ShortAnswer.of(question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
+        ShortAnswer.Answer first = ShortAnswer.of(
+                question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
 
         ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first);
 
-        assertThat(list.answer().text()).isEqualTo("started kickboxing at the gym, Taekwondo was my first love as a kid");
+        assertThat(list.answer().text())
+                .isEqualTo("started kickboxing at the gym, Taekwondo was my first love as a kid");
         assertThat(list.answer().kind()).isEqualTo(ShortAnswer.Kind.LIST);
         // the question asked back and the far weaker sentence add nothing
-        assertThat(list.sentences()).extracting(Candidate::text)
+        assertThat(list.sentences())
+                .extracting(Candidate::text)
                 .containsExactly("I started kickboxing at the gym.", "Taekwondo was my first love as a kid.");
     }
 
     @Test
     void oneCloseSentenceIsNoList() {
         String question = "What books has Melanie read?";
-        List<Scored> scored = scored("I loved reading Charlotte's Web to the kids.", 0.9, "The kids loved the zoo.", 0.4);
-        ShortAnswer.Answer first = ShortAnswer.of(question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
+        List<Scored> scored =
+                scored("I loved reading Charlotte's Web to the kids.", 0.9, "The kids loved the zoo.", 0.4);
+        ShortAnswer.Answer first = ShortAnswer.of(
+                question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
 
         ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first);
 

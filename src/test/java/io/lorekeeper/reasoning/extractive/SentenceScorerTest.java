@@ -30,7 +30,8 @@ class SentenceScorerTest {
 
         Pool add(String text, double angle, double prior) {
             int offset = candidates.isEmpty() ? 0 : candidates.getLast().span().end() + 1;
-            candidates.add(new Candidate(DOC, new Span(offset, offset + text.length()), text, candidates.size(), 0, prior));
+            candidates.add(
+                    new Candidate(DOC, new Span(offset, offset + text.length()), text, candidates.size(), 0, prior));
             vectors.add(unit(angle));
             return this;
         }
@@ -41,7 +42,10 @@ class SentenceScorerTest {
     }
 
     private static Scored scoredFor(List<Scored> scored, String text) {
-        return scored.stream().filter(s -> s.candidate().text().equals(text)).findFirst().orElseThrow();
+        return scored.stream()
+                .filter(s -> s.candidate().text().equals(text))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<String> texts(List<Scored> scored) {
@@ -54,10 +58,7 @@ class SentenceScorerTest {
     private static final String UNRELATED = "The marshes were cold and dark that night.";
 
     private static Pool whoPool() {
-        return new Pool()
-                .add(RESTATEMENT, 0.1, 1.0)
-                .add(ANSWER, 0.3, 1.0)
-                .add(UNRELATED, 1.2, 1.0);
+        return new Pool().add(RESTATEMENT, 0.1, 1.0).add(ANSWER, 0.3, 1.0).add(UNRELATED, 1.2, 1.0);
     }
 
     @Test
@@ -148,11 +149,15 @@ class SentenceScorerTest {
 
         List<Scored> scored = pool.score("Tell me a story?", AnswerType.OTHER);
 
-        assertThat(scoredFor(scored, "Beta sentence about the marsh.").semantic()).isEqualTo(1.0);
-        assertThat(scoredFor(scored, "Delta sentence about the river.").semantic()).isEqualTo(0.0);
+        assertThat(scoredFor(scored, "Beta sentence about the marsh.").semantic())
+                .isEqualTo(1.0);
+        assertThat(scoredFor(scored, "Delta sentence about the river.").semantic())
+                .isEqualTo(0.0);
         // (cos 0.6 - cos 1.4) / (cos 0.2 - cos 1.4) and (cos 0.9 - cos 1.4) / (cos 0.2 - cos 1.4)
-        assertThat(scoredFor(scored, "Gamma sentence about the church.").semantic()).isCloseTo(0.808998, within(EPS));
-        assertThat(scoredFor(scored, "Alpha sentence about the forge.").semantic()).isCloseTo(0.557515, within(EPS));
+        assertThat(scoredFor(scored, "Gamma sentence about the church.").semantic())
+                .isCloseTo(0.808998, within(EPS));
+        assertThat(scoredFor(scored, "Alpha sentence about the forge.").semantic())
+                .isCloseTo(0.557515, within(EPS));
     }
 
     @Test
@@ -166,10 +171,17 @@ class SentenceScorerTest {
 
         List<Scored> scored = pool.score("Which sentence is closest?", AnswerType.OTHER);
 
-        // Fourth: 0.5 * 1 + 0.4 * ln 4 / (2 ln 12 + ln 4) + 0.1 * 0.2 ("closest" is the only question term found anywhere)
-        // Second: 0.5 * 0.979867 + 0.1 * 0.9; Third: 0.5 * 0.747947 + 0.1 * 0.4; First: 0.5 * 0.212025 + 0.1 * 0.1; Fifth: 0
-        assertThat(texts(scored)).containsExactly("Fourth, the closest of them all.", "Second, quite close to the question.",
-                "Third, in the middle somewhere.", "First, far from the question here.", "Fifth, farthest away of the lot.");
+        // Fourth: 0.5 * 1 + 0.4 * ln 4 / (2 ln 12 + ln 4) + 0.1 * 0.2 ("closest" is the only question term found
+        // anywhere)
+        // Second: 0.5 * 0.979867 + 0.1 * 0.9; Third: 0.5 * 0.747947 + 0.1 * 0.4; First: 0.5 * 0.212025 + 0.1 * 0.1;
+        // Fifth: 0
+        assertThat(texts(scored))
+                .containsExactly(
+                        "Fourth, the closest of them all.",
+                        "Second, quite close to the question.",
+                        "Third, in the middle somewhere.",
+                        "First, far from the question here.",
+                        "Fifth, farthest away of the lot.");
         assertThat(scored.get(0).score()).isCloseTo(0.607242, within(EPS));
         assertThat(scored.get(1).score()).isCloseTo(0.579934, within(EPS));
         assertThat(scored.get(2).score()).isCloseTo(0.413974, within(EPS));
@@ -213,10 +225,14 @@ class SentenceScorerTest {
 
     @Test
     void cosineOfVectors() {
-        assertThat(SentenceScorer.cosine(new float[] {1, 0}, new float[] {0, 1})).isEqualTo(0.0);
-        assertThat(SentenceScorer.cosine(new float[] {1, 2}, new float[] {2, 4})).isCloseTo(1.0, within(1e-12));
-        assertThat(SentenceScorer.cosine(new float[] {1, 0}, new float[] {-1, 0})).isEqualTo(-1.0);
-        assertThat(SentenceScorer.cosine(new float[] {0, 0}, new float[] {1, 0})).isEqualTo(0.0);
+        assertThat(SentenceScorer.cosine(new float[] {1, 0}, new float[] {0, 1}))
+                .isEqualTo(0.0);
+        assertThat(SentenceScorer.cosine(new float[] {1, 2}, new float[] {2, 4}))
+                .isCloseTo(1.0, within(1e-12));
+        assertThat(SentenceScorer.cosine(new float[] {1, 0}, new float[] {-1, 0}))
+                .isEqualTo(-1.0);
+        assertThat(SentenceScorer.cosine(new float[] {0, 0}, new float[] {1, 0}))
+                .isEqualTo(0.0);
     }
 
     @Test
@@ -228,16 +244,24 @@ class SentenceScorerTest {
         List<Candidate> candidates = List.of(
                 new Candidate(DOC, new Span(10, 10 + asked.length()), asked, 4, 0, 1.0),
                 new Candidate(DOC, new Span(46, 46 + reply.length()), reply, 4, 0, 1.0),
-                new Candidate(DOC, new Span(47 + reply.length(), 47 + reply.length() + sameTurn.length()), sameTurn, 4, 0, 1.0));
+                new Candidate(
+                        DOC,
+                        new Span(47 + reply.length(), 47 + reply.length() + sameTurn.length()),
+                        sameTurn,
+                        4,
+                        0,
+                        1.0));
         List<float[]> vectors = List.of(unit(0.05), unit(1.0), unit(1.2));
 
-        List<Scored> scored = SentenceScorer.score("What got Melanie into running?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
+        List<Scored> scored = SentenceScorer.score(
+                "What got Melanie into running?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
 
         assertThat(texts(scored).getFirst()).isEqualTo(reply);
         Scored question = scoredFor(scored, asked);
         Scored answer = scoredFor(scored, reply);
         // the reply inherits nearly all of what the question sentence scored on its own; the question keeps a part
-        assertThat(answer.score()).isCloseTo(question.score() / SentenceScorer.QUESTION_DAMP * SentenceScorer.REPLY_SHARE, within(EPS));
+        assertThat(answer.score())
+                .isCloseTo(question.score() / SentenceScorer.QUESTION_DAMP * SentenceScorer.REPLY_SHARE, within(EPS));
         // the second sentence of the same turn is no reply: a sentence gap, not a new line
         assertThat(scoredFor(scored, sameTurn).score()).isLessThan(question.score());
     }
@@ -245,14 +269,20 @@ class SentenceScorerTest {
     @Test
     void aQuestionWhoseReplyWasNotRetrievedOnlyLosesPartOfItsScore() {
         String asked = "What got you into running?";
-        List<Candidate> candidates = List.of(new Candidate(DOC, new Span(0, asked.length()), asked, 4, 0, 1.0),
+        List<Candidate> candidates = List.of(
+                new Candidate(DOC, new Span(0, asked.length()), asked, 4, 0, 1.0),
                 new Candidate(DOC, new Span(100, 120), "Running is so calming", 5, 0, 0.5));
 
-        List<Scored> scored = SentenceScorer.score("What got Melanie into running?", AnswerType.OTHER, candidates,
-                List.of(unit(0.05), unit(0.6)), QUESTION_VECTOR);
+        List<Scored> scored = SentenceScorer.score(
+                "What got Melanie into running?",
+                AnswerType.OTHER,
+                candidates,
+                List.of(unit(0.05), unit(0.6)),
+                QUESTION_VECTOR);
 
         Scored question = scoredFor(scored, asked);
-        double undamped = SentenceScorer.W_SEMANTIC * question.semantic() + SentenceScorer.W_LEXICAL * question.lexical()
+        double undamped = SentenceScorer.W_SEMANTIC * question.semantic()
+                + SentenceScorer.W_LEXICAL * question.lexical()
                 + SentenceScorer.W_PRIOR * question.prior();
         assertThat(question.score()).isCloseTo(undamped * SentenceScorer.QUESTION_DAMP, within(EPS));
         assertThat(SentenceScorer.isQuestion("Really?\u201d")).isTrue();
@@ -269,14 +299,18 @@ class SentenceScorerTest {
                 new Candidate(DOC, new Span(40, 40 + own.length()), own, 2, 0, 1.0, "Caroline"));
         List<float[]> vectors = List.of(unit(0.3), unit(0.3));
 
-        List<Scored> scored = SentenceScorer.score("What workshop did Caroline attend?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
+        List<Scored> scored = SentenceScorer.score(
+                "What workshop did Caroline attend?", AnswerType.OTHER, candidates, vectors, QUESTION_VECTOR);
 
         assertThat(texts(scored).getFirst()).isEqualTo(own);
         Scored ownScored = scoredFor(scored, own);
-        double plain = SentenceScorer.W_SEMANTIC * ownScored.semantic() + SentenceScorer.W_LEXICAL * ownScored.lexical()
+        double plain = SentenceScorer.W_SEMANTIC * ownScored.semantic()
+                + SentenceScorer.W_LEXICAL * ownScored.lexical()
                 + SentenceScorer.W_PRIOR * ownScored.prior();
         assertThat(ownScored.score()).isCloseTo(plain * SentenceScorer.OWN_WORDS, within(EPS));
-        assertThat(SentenceScorer.askedSpeakers("What did Mel paint?", candidates)).containsExactly("Melanie");
-        assertThat(SentenceScorer.askedSpeakers("What did the kids paint?", candidates)).isEmpty();
+        assertThat(SentenceScorer.askedSpeakers("What did Mel paint?", candidates))
+                .containsExactly("Melanie");
+        assertThat(SentenceScorer.askedSpeakers("What did the kids paint?", candidates))
+                .isEmpty();
     }
 }

@@ -68,7 +68,10 @@ class ShortAnswerTest {
 
     @Test
     void whoListsSeveralPeopleInTheirOrderWhenSeveralAreAskedFor() {
-        Answer a = answer("Who have Maria's friends met while volunteering?", "Yesterday I met David and Jean at the shelter.", null);
+        Answer a = answer(
+                "Who have Maria's friends met while volunteering?",
+                "Yesterday I met David and Jean at the shelter.",
+                null);
 
         assertThat(a.text()).isEqualTo("David, Jean");
     }
@@ -85,14 +88,18 @@ class ShortAnswerTest {
 
     @Test
     void wordsThatOpenASentenceAreNotNames() {
-        Answer a = answer("Who inspired Maria to volunteer?", "Even as a kid I watched my aunt volunteer, and Jean kept me going.", null);
+        Answer a = answer(
+                "Who inspired Maria to volunteer?",
+                "Even as a kid I watched my aunt volunteer, and Jean kept me going.",
+                null);
 
         assertThat(a.text()).isEqualTo("Jean");
     }
 
     @Test
     void aTitledParagraphAnswersADescriptionOfItsSubjectWithTheTitle() {
-        String sentence = "Ada Brightwater\nAdeline Mary Brightwater (born 4 June 1931) is an English astronomer who mapped dwarf galaxies.";
+        String sentence =
+                "Ada Brightwater\nAdeline Mary Brightwater (born 4 June 1931) is an English astronomer who mapped dwarf galaxies.";
 
         Answer a = answer("Which English astronomer mapped dwarf galaxies?", sentence, null);
 
@@ -107,14 +114,16 @@ class ShortAnswerTest {
 
         assertThat(ShortAnswer.headingEnd(sentence)).isZero();
         assertThat(answer("Who is Tom's secret friend?", sentence, null).text()).isEqualTo("Abel Marsh");
-        assertThat(ShortAnswer.headingEnd("Harbour Lights (1952 film)\nHarbour Lights is a film.")).isEqualTo(27);
+        assertThat(ShortAnswer.headingEnd("Harbour Lights (1952 film)\nHarbour Lights is a film."))
+                .isEqualTo(27);
     }
 
     @Test
     void anXIsYSentenceAnswersAQuestionThatDescribesX() {
         String sentence = "Glasswing is a science fiction series of novels for young readers written by Tom Reyes.";
 
-        Answer a = answer("What science fiction series for young readers has a set of companion novels?", sentence, null);
+        Answer a =
+                answer("What science fiction series for young readers has a set of companion novels?", sentence, null);
 
         assertThat(a.text()).isEqualTo("Glasswing");
         assertThat(ShortAnswer.subject("What is Glasswing?", sentence)).isEmpty(); // the question names it already
@@ -131,12 +140,15 @@ class ShortAnswerTest {
 
     @Test
     void whatAsksForANameInProseAndGetsTheOneNearTheQuestionsWords() {
-        String sentence = "As an adult she served as ambassador to Ghana and as Chief of Protocol of the United States.";
+        String sentence =
+                "As an adult she served as ambassador to Ghana and as Chief of Protocol of the United States.";
 
-        Answer a = answer("What government position did she hold as an adult, after serving as ambassador?", sentence, null);
+        Answer a = answer(
+                "What government position did she hold as an adult, after serving as ambassador?", sentence, null);
 
         assertThat(a.text()).isEqualTo("Ghana");
-        assertThat(answer("What position did she serve as, besides ambassador to Ghana?", sentence, null).text())
+        assertThat(answer("What position did she serve as, besides ambassador to Ghana?", sentence, null)
+                        .text())
                 .isEqualTo("Chief of Protocol");
     }
 
@@ -148,27 +160,34 @@ class ShortAnswerTest {
 
         assertThat(a.text()).isEqualTo("2001");
         assertThat(a.span().of(sentence)).isEqualTo("2001");
-        assertThat(answer("In what year was Carla Reni born?", sentence, null).text()).isEqualTo("1956");
+        assertThat(answer("In what year was Carla Reni born?", sentence, null).text())
+                .isEqualTo("1956");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "What martial arts has John done?|true",
-            "What books has Melanie read?|true",
-            "Who have written notes to Maria?|true",
-            "What kind of dogs does Maria have?|true",
-            "What did Maria bake?|false",
-            "What is the series about?|false",
-            "Who has Maria met?|false"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "What martial arts has John done?|true",
+                "What books has Melanie read?|true",
+                "Who have written notes to Maria?|true",
+                "What kind of dogs does Maria have?|true",
+                "What did Maria bake?|false",
+                "What is the series about?|false",
+                "Who has Maria met?|false"
+            })
     void readsWhetherSeveralThingsAreAskedFor(String question, boolean several) {
         assertThat(ShortAnswer.asksForSeveral(question)).isEqualTo(several);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "Where did Magwitch hide?|He hid on the marshes near Cooling all winter.|Cooling",
-            "Where did Melanie go on vacation?|We went to the Grand Canyon last summer!|the Grand Canyon",
-            "Where is Jon from?|I moved here from Boston years ago.|Boston"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Where did Magwitch hide?|He hid on the marshes near Cooling all winter.|Cooling",
+                "Where did Melanie go on vacation?|We went to the Grand Canyon last summer!|the Grand Canyon",
+                "Where is Jon from?|I moved here from Boston years ago.|Boston"
+            })
     void whereAnswersWithThePlace(String question, String sentence, String place) {
         Answer a = answer(question, sentence, null);
 
@@ -178,10 +197,13 @@ class ShortAnswerTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "How many children does Melanie have?|I have three kids and they keep me busy.|three kids",
-            "How many times did John go?|He went twice that spring.|twice",
-            "How old is Estella?|She was 16 then.|16"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "How many children does Melanie have?|I have three kids and they keep me busy.|three kids",
+                "How many times did John go?|He went twice that spring.|twice",
+                "How old is Estella?|She was 16 then.|16"
+            })
     void howManyAnswersWithTheNumberAndWhatItCounts(String question, String sentence, String number) {
         Answer a = answer(question, sentence, null);
 
@@ -197,7 +219,8 @@ class ShortAnswerTest {
 
         assertThat(a.text()).isEqualTo("12 people");
         assertThat(a.span().of(sentence)).isEqualTo("12 people");
-        assertThat(answer("How many launches were there?", sentence, null).text()).isEqualTo("31 times");
+        assertThat(answer("How many launches were there?", sentence, null).text())
+                .isEqualTo("31 times");
     }
 
     @Test
@@ -208,10 +231,13 @@ class ShortAnswerTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "What activity did John's colleague, Rob, invite him to?|Rob invited me to a beginner's yoga class.|beginner's yoga class",
-            "What did Melanie paint recently?|I just finished painting a sunset over the lake!|sunset over the lake",
-            "What did Maria adopt last month?|We adopted a shy little beagle from the shelter!|shy little beagle from the shelter"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "What activity did John's colleague, Rob, invite him to?|Rob invited me to a beginner's yoga class.|beginner's yoga class",
+                "What did Melanie paint recently?|I just finished painting a sunset over the lake!|sunset over the lake",
+                "What did Maria adopt last month?|We adopted a shy little beagle from the shelter!|shy little beagle from the shelter"
+            })
     void whatAnswersWithThePhraseTheSentenceAddsToTheQuestion(String question, String sentence, String phrase) {
         Answer a = answer(question, sentence, null);
 
@@ -231,7 +257,8 @@ class ShortAnswerTest {
 
     @Test
     void whyAnswersWithTheReasonClause() {
-        String sentence = "I chose that agency because of their inclusivity and support for LGBTQ+ folks; it felt right.";
+        String sentence =
+                "I chose that agency because of their inclusivity and support for LGBTQ+ folks; it felt right.";
 
         Answer a = answer("Why did Caroline choose the adoption agency?", sentence, null);
 

@@ -36,17 +36,21 @@ class GamCostTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
     @Test
     void measuresCallsAndTokensPerQuestionOnLocomo() throws Exception {
         Path locomo = SharedData.require("locomo/locomo10_dev3.json");
-        JsonNode sample = JsonMapper.builder().build().readTree(Files.readString(locomo)).get(0);
+        JsonNode sample =
+                JsonMapper.builder().build().readTree(Files.readString(locomo)).get(0);
         model.reset();
-        UUID conversation = api.ingest(Map.of("title", "LoCoMo " + sample.get("sample_id").asString(), "sessions", sessions(sample)));
+        UUID conversation = api.ingest(
+                Map.of("title", "LoCoMo " + sample.get("sample_id").asString(), "sessions", sessions(sample)));
         script();
 
         List<long[]> costs = new ArrayList<>();
@@ -54,16 +58,21 @@ class GamCostTest {
             model.reset();
             script();
             String question = sample.get("qa").get(i).get("question").asString();
-            JsonNode answer = api.ask(Map.of("documentIds", List.of(conversation), "question", question, "strategy", "gam"));
+            JsonNode answer =
+                    api.ask(Map.of("documentIds", List.of(conversation), "question", question, "strategy", "gam"));
             assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
             UUID id = UUID.fromString(answer.get("id").asString());
-            costs.add(jdbc.sql("SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call WHERE question_id = ?")
-                    .param(id).query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}).single());
+            costs.add(jdbc.sql(
+                            "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call WHERE question_id = ?")
+                    .param(id)
+                    .query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)})
+                    .single());
         }
         double calls = costs.stream().mapToLong(c -> c[0]).average().orElseThrow();
         double prompt = costs.stream().mapToLong(c -> c[1]).average().orElseThrow();
         double completion = costs.stream().mapToLong(c -> c[2]).average().orElseThrow();
-        System.out.printf("GAM cost on LoCoMo %s, %d questions, 2 research rounds each: %.1f LLM calls, %.0f prompt tokens, %.0f completion tokens per question%n",
+        System.out.printf(
+                "GAM cost on LoCoMo %s, %d questions, 2 research rounds each: %.1f LLM calls, %.0f prompt tokens, %.0f completion tokens per question%n",
                 sample.get("sample_id").asString(), QUESTIONS, calls, prompt, completion);
         assertThat(calls).isEqualTo(7.0);
         assertThat(prompt).isGreaterThan(1000);
@@ -72,17 +81,22 @@ class GamCostTest {
     /** Two rounds: the first reflection asks for more, the second is satisfied; searches use the request's words. */
     private void script() {
         model.on("gam/plan").reply(call -> {
-            String request = between(call.user(), "<request>", "</request>").strip().split("\n")[0];
+            String request =
+                    between(call.user(), "<request>", "</request>").strip().split("\n")[0];
             return "{\"informationNeeds\": [\"facts for the request\"], \"keywordQueries\": [" + quote(request)
                     + "], \"vectorQueries\": [" + quote(request) + "], \"pages\": []}";
         });
         model.on("gam/integrate").reply(call -> {
-            Matcher page = Pattern.compile("<page ref=\"D1-P(\\d+)\">\\n(?:\\(context:[^\\n]*\\)\\n)?([^\\n]*)\\n([^\\n]*)").matcher(call.user());
+            Matcher page = Pattern.compile(
+                            "<page ref=\"D1-P(\\d+)\">\\n(?:\\(context:[^\\n]*\\)\\n)?([^\\n]*)\\n([^\\n]*)")
+                    .matcher(call.user());
             String fact = page.find() ? page.group(3) : "nothing found";
             String ref = page.find(0) ? page.group(1) : "0";
-            return "{\"summary\": " + quote(fact) + ", \"facts\": [{\"fact\": " + quote(fact) + ", \"sources\": [{\"doc\": 1, \"page\": " + ref + "}]}]}";
+            return "{\"summary\": " + quote(fact) + ", \"facts\": [{\"fact\": " + quote(fact)
+                    + ", \"sources\": [{\"doc\": 1, \"page\": " + ref + "}]}]}";
         });
-        model.on("gam/reflect").once("{\"enough\": false, \"followUps\": [\"the date it happened\"]}")
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"the date it happened\"]}")
                 .reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"scripted\", \"evidence\": [], \"confidence\": 0.5}");
     }
@@ -94,13 +108,20 @@ class GamCostTest {
             List<Map<String, Object>> turns = new ArrayList<>();
             JsonNode session = conversation.get("session_" + n);
             if (session != null) {
-                session.forEach(t -> turns.add(Map.of("id", t.get("dia_id").asString(), "speaker", t.get("speaker").asString(),
-                        "text", t.get("text").asString())));
+                session.forEach(t -> turns.add(Map.of(
+                        "id",
+                        t.get("dia_id").asString(),
+                        "speaker",
+                        t.get("speaker").asString(),
+                        "text",
+                        t.get("text").asString())));
             }
             if (!turns.isEmpty()) {
                 Map<String, Object> s = new LinkedHashMap<>();
                 s.put("id", String.valueOf(n));
-                s.put("dateTime", conversation.get("session_" + n + "_date_time").asString());
+                s.put(
+                        "dateTime",
+                        conversation.get("session_" + n + "_date_time").asString());
                 s.put("turns", turns);
                 sessions.add(s);
             }

@@ -31,8 +31,10 @@ class GamStrategyTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     Retriever retriever;
 
@@ -46,26 +48,45 @@ class GamStrategyTest {
         model.reset();
         scriptMemorizer();
         report = api.ingest(io.lorekeeper.support.TestDocuments.aText(
-                "Annual report of the Kilmory lifeboat station. In 2022 the crew launched 31 times and rescued 12 people. "
-                        + "The new boat, the Margaret Lindsay, arrived in March.").titled("Lifeboat report").build());
+                        "Annual report of the Kilmory lifeboat station. In 2022 the crew launched 31 times and rescued 12 people. "
+                                + "The new boat, the Margaret Lindsay, arrived in March.")
+                .titled("Lifeboat report")
+                .build());
         chat = api.ingest(aConversation()
                 .session("1:56 pm on 8 May, 2023", "Caroline", GROUP, "Melanie", "That's great, Caroline!")
-                .session("8:10 pm on 20 June, 2023", "Melanie", "I painted a sunrise over the lake.", "Caroline", "Beautiful.")
+                .session(
+                        "8:10 pm on 20 June, 2023",
+                        "Melanie",
+                        "I painted a sunrise over the lake.",
+                        "Caroline",
+                        "Beautiful.")
                 .session("2:00 pm on 3 July, 2023", "Caroline", DOG, "Melanie", "Biscuit is such a cute name.")
                 .build());
         var log = aConversation().titled("Diary of the Kittiwake");
         for (int day = 0; day < 8; day++) {
-            log.session(null, "Skipper", turn(day, 0, "The Kittiwake left harbour"), "Mate", turn(day, 1, "The nets came up"),
-                    "Skipper", turn(day, 2, "At dusk the lamps were trimmed"));
+            log.session(
+                    null,
+                    "Skipper",
+                    turn(day, 0, "The Kittiwake left harbour"),
+                    "Mate",
+                    turn(day, 1, "The nets came up"),
+                    "Skipper",
+                    turn(day, 2, "At dusk the lamps were trimmed"));
         }
         diary = api.ingest(log.build());
     }
 
     /** About 170 tokens of log entry, different for every day and turn. */
     private static String turn(int day, int turn, String opening) {
-        StringBuilder text = new StringBuilder(opening).append(" on day ").append(day + 1).append('.');
+        StringBuilder text =
+                new StringBuilder(opening).append(" on day ").append(day + 1).append('.');
         for (int i = 0; i < 9; i++) {
-            text.append(" Entry ").append(day + 1).append('.').append(turn + 1).append('.').append(i + 1)
+            text.append(" Entry ")
+                    .append(day + 1)
+                    .append('.')
+                    .append(turn + 1)
+                    .append('.')
+                    .append(i + 1)
                     .append(": the wind held steady from the west and the swell ran long under a grey sky.");
         }
         return text.toString();
@@ -81,8 +102,13 @@ class GamStrategyTest {
         model.on("gam/memo").reply(call -> {
             // the page alone decides: the prompt also holds the memos of earlier pages
             String page = call.user().substring(call.user().indexOf("<page>"));
-            return "{\"memo\": \"" + (page.contains("Biscuit") ? "Caroline adopted a puppy, Biscuit."
-                    : page.contains("support group") ? "Caroline went to a support group." : "Melanie painted a sunrise.") + "\"}";
+            return "{\"memo\": \""
+                    + (page.contains("Biscuit")
+                            ? "Caroline adopted a puppy, Biscuit."
+                            : page.contains("support group")
+                                    ? "Caroline went to a support group."
+                                    : "Melanie painted a sunrise.")
+                    + "\"}";
         });
         model.on("gam/page-header").reply("{\"header\": \"A chat between Caroline and Melanie.\"}");
     }
@@ -96,7 +122,8 @@ class GamStrategyTest {
                 .once(integration("Caroline went to a support group on 7 May 2023.", 1, 0))
                 .once(integration("Caroline went to a support group on 7 May 2023 and adopted Biscuit in July.", 1, 2));
         model.on("gam/reflect")
-                .once("{\"enough\": false, \"missing\": \"the dog\", \"followUps\": [\"When did Caroline adopt her dog?\"]}")
+                .once(
+                        "{\"enough\": false, \"missing\": \"the dog\", \"followUps\": [\"When did Caroline adopt her dog?\"]}")
                 .once("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply(call -> answerQuoting(call.user(), "named Biscuit"));
 
@@ -105,15 +132,23 @@ class GamStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Call> plans = model.calls("gam/plan");
         assertThat(plans).hasSize(2);
-        assertThat(plans.get(0).user()).as("the whole memory fits, so the planner sees all of it")
-                .contains("D1-P0: Caroline went to a support group.").contains("D1-P1: Melanie painted a sunrise.")
+        assertThat(plans.get(0).user())
+                .as("the whole memory fits, so the planner sees all of it")
+                .contains("D1-P0: Caroline went to a support group.")
+                .contains("D1-P1: Melanie painted a sunrise.")
                 .contains("D1-P2: Caroline adopted a puppy, Biscuit.");
-        assertThat(plans.get(1).user()).contains("Still missing").contains("When did Caroline adopt her dog?")
+        assertThat(plans.get(1).user())
+                .contains("Still missing")
+                .contains("When did Caroline adopt her dog?")
                 .contains("Caroline went to a support group on 7 May 2023. [D1-P0]");
         JsonNode searches = events(answer, "search");
-        assertThat(searches.get(1).get("searches").get(0).get("query").asString()).isEqualTo("puppy Biscuit adopted");
-        assertThat(searches.get(1).get("searches").get(0).get("pages").get(0).asString()).isEqualTo("D1-P2");
-        assertThat(model.calls("gam/integrate").get(1).user()).contains("<page ref=\"D1-P2\">").contains(DOG);
+        assertThat(searches.get(1).get("searches").get(0).get("query").asString())
+                .isEqualTo("puppy Biscuit adopted");
+        assertThat(searches.get(1).get("searches").get(0).get("pages").get(0).asString())
+                .isEqualTo("D1-P2");
+        assertThat(model.calls("gam/integrate").get(1).user())
+                .contains("<page ref=\"D1-P2\">")
+                .contains(DOG);
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("named Biscuit");
         assertThat(citation.get("turnId").asString()).isEqualTo("D3:1");
@@ -137,7 +172,9 @@ class GamStrategyTest {
 
     @Test
     void thePageIdToolReadsOnlyPagesTheMemosJustify() {
-        model.on("gam/plan").once(plan(List.of(), List.of(), List.of(new int[] {1, 2}, new int[] {1, 99}, new int[] {2, 0})));
+        model.on("gam/plan").once(plan(List.of(), List.of(), List.of(new int[] {1, 2}, new int[] {1, 99}, new int[] {
+            2, 0
+        })));
         model.on("gam/integrate").reply(integration("Biscuit.", 1, 2));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.6}");
@@ -147,13 +184,17 @@ class GamStrategyTest {
         JsonNode plan = events(answer, "plan").get(0);
         assertThat(plan.get("rejectedPages")).extracting(JsonNode::asString).containsExactly("D1-P99", "D2-P0");
         String integrate = model.calls("gam/integrate").getFirst().user();
-        assertThat(integrate).contains("<page ref=\"D1-P2\">").doesNotContain("D1-P99").doesNotContain("D2-P0");
+        assertThat(integrate)
+                .contains("<page ref=\"D1-P2\">")
+                .doesNotContain("D1-P99")
+                .doesNotContain("D2-P0");
         assertThat(integrate).contains("(context: A chat between Caroline and Melanie.)");
     }
 
     @Test
     void aPlanWithOnePageOutOfRangeKeepsTheRestAndAPlainTextAnswerIsKept() {
-        model.on("gam/plan").once(plan(List.of("puppy Biscuit"), List.of(), List.of(new int[] {0, 1}, new int[] {1, 2})));
+        model.on("gam/plan").once(plan(List.of("puppy Biscuit"), List.of(), List.of(new int[] {0, 1}, new int[] {1, 2
+        })));
         model.on("gam/integrate").reply(integration("Caroline adopted Biscuit.", 1, 2));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("Her puppy is called Biscuit.");
@@ -163,30 +204,44 @@ class GamStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Her puppy is called Biscuit.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
-        assertThat(model.calls("gam/plan#repair")).as("the bad page is dropped, not repaired").isEmpty();
+        assertThat(model.calls("gam/plan#repair"))
+                .as("the bad page is dropped, not repaired")
+                .isEmpty();
         assertThat(events(answer, "llm.dropped").get(0).get("path").asString()).isEqualTo("pages[0]");
-        assertThat(events(answer, "llm.dropped").get(0).get("reason").asString()).contains("pages[0].doc").contains("greater than 0");
-        assertThat(model.calls("gam/integrate").getFirst().user()).as("the valid page was read").contains("<page ref=\"D1-P2\">");
+        assertThat(events(answer, "llm.dropped").get(0).get("reason").asString())
+                .contains("pages[0].doc")
+                .contains("greater than 0");
+        assertThat(model.calls("gam/integrate").getFirst().user())
+                .as("the valid page was read")
+                .contains("<page ref=\"D1-P2\">");
         assertThat(events(answer, "llm.plain-text")).hasSize(1);
     }
 
     @Test
     void aQuoteFromAnotherExcerptThanTheOneNamedIsStillCited() {
-        model.on("gam/plan").reply(plan(List.of("puppy named Biscuit", "support group"), List.of(), List.of(new int[] {1, 2}, new int[] {1, 0})));
+        model.on("gam/plan")
+                .reply(plan(
+                        List.of("puppy named Biscuit", "support group"),
+                        List.of(),
+                        List.of(new int[] {1, 2}, new int[] {1, 0})));
         model.on("gam/integrate").reply(integration("Caroline adopted Biscuit.", 1, 2));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply(call -> {
             String prompt = call.user();
             int shown = prompt.split("<excerpt n=\"", -1).length - 1;
-            int right = Integer.parseInt(answerQuoting(prompt, "named Biscuit").replaceAll("(?s).*\"excerpt\": (\\d+).*", "$1"));
+            int right = Integer.parseInt(
+                    answerQuoting(prompt, "named Biscuit").replaceAll("(?s).*\"excerpt\": (\\d+).*", "$1"));
             int wrong = shown > 1 ? right % shown + 1 : 99;
-            return "{\"answer\": \"Biscuit\", \"evidence\": [{\"excerpt\": " + wrong + ", \"quote\": \"named Biscuit\"}], \"confidence\": 0.8}";
+            return "{\"answer\": \"Biscuit\", \"evidence\": [{\"excerpt\": " + wrong
+                    + ", \"quote\": \"named Biscuit\"}], \"confidence\": 0.8}";
         });
 
         JsonNode answer = ask("What is the puppy called?", Map.of("output", "snippets"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString()).containsExactly("named Biscuit");
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .containsExactly("named Biscuit");
     }
 
     @Test
@@ -202,7 +257,9 @@ class GamStrategyTest {
         List<String> tools = new ArrayList<>();
         searches.forEach(s -> tools.add(s.get("tool").asString()));
         assertThat(tools).containsExactly("page");
-        assertThat(model.calls("gam/plan").getFirst().system()).contains("pages:").doesNotContain("keywordQueries:")
+        assertThat(model.calls("gam/plan").getFirst().system())
+                .contains("pages:")
+                .doesNotContain("keywordQueries:")
                 .doesNotContain("vectorQueries:");
     }
 
@@ -229,10 +286,19 @@ class GamStrategyTest {
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply(call -> answerQuoting(call.user(), "rescued 12 people"));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(report, chat), "question", "How many people did the crew rescue?",
-                "strategy", "gam", "options", Map.of("output", "snippets")));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(report, chat),
+                "question",
+                "How many people did the crew rescue?",
+                "strategy",
+                "gam",
+                "options",
+                Map.of("output", "snippets")));
 
-        assertThat(model.calls("gam/plan").getFirst().user()).contains("D1-P0: ").contains("D2-P2: ");
+        assertThat(model.calls("gam/plan").getFirst().user())
+                .contains("D1-P0: ")
+                .contains("D2-P2: ");
         assertThat(events(answer, "plan").get(0).get("rejectedPages")).isEmpty();
         String pages = model.calls("gam/integrate").getFirst().user();
         assertThat(pages).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D2-P2\">");
@@ -249,13 +315,17 @@ class GamStrategyTest {
         model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         // excerpt numbers mean nothing when no excerpts were shown: this evidence must be ignored
-        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [{\"excerpt\": 1, \"quote\": \"Beautiful.\"}], "
-                + "\"confidence\": 0.7}");
+        model.on("gam/answer")
+                .reply("{\"answer\": \"a support group\", \"evidence\": [{\"excerpt\": 1, \"quote\": \"Beautiful.\"}], "
+                        + "\"confidence\": 0.7}");
 
         JsonNode answer = ask("Where did Caroline go?", Map.of("output", "integration"));
 
         String prompt = model.calls("gam/answer").getFirst().user();
-        assertThat(prompt).contains("Caroline went to a support group. [D1-P0]").doesNotContain("<excerpt").doesNotContain(GROUP);
+        assertThat(prompt)
+                .contains("Caroline went to a support group. [D1-P0]")
+                .doesNotContain("<excerpt")
+                .doesNotContain(GROUP);
         JsonNode context = events(answer, "context").get(0);
         assertThat(context.get("output").asString()).isEqualTo("integration");
         assertThat(context.get("excerptTokens").asInt()).isZero();
@@ -266,7 +336,9 @@ class GamStrategyTest {
         for (JsonNode citation : answer.get("citations")) {
             assertThat(citation.get("start").asInt()).isGreaterThanOrEqualTo(page0.start());
             assertThat(citation.get("end").asInt()).isLessThanOrEqualTo(page0.end());
-            assertThat(text.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo(citation.get("quote").asString());
+            assertThat(text.substring(
+                            citation.get("start").asInt(), citation.get("end").asInt()))
+                    .isEqualTo(citation.get("quote").asString());
             assertThat(citation.get("quote").asString()).isNotEqualTo("Beautiful.");
         }
         assertThat(answer.get("citations").toString()).contains("support group");
@@ -275,7 +347,8 @@ class GamStrategyTest {
     @Test
     void pagesOutputShowsWholeCitedPagesWithinThePageTokenBudget() {
         model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
-        model.on("gam/integrate").reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
+        model.on("gam/integrate")
+                .reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
 
@@ -284,13 +357,17 @@ class GamStrategyTest {
         String prompt = model.calls("gam/answer").getFirst().user();
         // the cited pages, whole, in the order the notes cite them; pages read but not cited are left out
         assertThat(excerptPages(prompt)).containsExactly("D1-P2", "D1-P0", "D1-P4");
-        assertThat(prompt).contains(pageText(diary, 2)).contains(pageText(diary, 0)).contains(pageText(diary, 4))
+        assertThat(prompt)
+                .contains(pageText(diary, 2))
+                .contains(pageText(diary, 0))
+                .contains(pageText(diary, 4))
                 .doesNotContain("on day 2.");
 
         model.reset();
         scriptMemorizer();
         model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
-        model.on("gam/integrate").reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
+        model.on("gam/integrate")
+                .reply(integration("Days 3, 1 and 5 matter.", new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 4}));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
 
@@ -303,18 +380,30 @@ class GamStrategyTest {
     @Test
     void snippetsAreAtMostTwoChunksPerSourcePageAndTwelveInAll() {
         model.on("gam/plan").reply(plan(List.of("Kittiwake"), List.of(), List.of()));
-        model.on("gam/integrate").reply(integration("Seven days of westerly wind.", new int[] {1, 0}, new int[] {1, 1}, new int[] {1, 2},
-                new int[] {1, 3}, new int[] {1, 4}, new int[] {1, 5}, new int[] {1, 6}));
+        model.on("gam/integrate")
+                .reply(integration(
+                        "Seven days of westerly wind.",
+                        new int[] {1, 0},
+                        new int[] {1, 1},
+                        new int[] {1, 2},
+                        new int[] {1, 3},
+                        new int[] {1, 4},
+                        new int[] {1, 5},
+                        new int[] {1, 6}));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
 
         JsonNode answer = askDiary("Where did the wind come from?", Map.of("output", "snippets", "pagesPerSearch", 8));
 
-        assertThat(events(answer, "search").get(0).get("searches").get(0).get("pages")).hasSize(8);
+        assertThat(events(answer, "search").get(0).get("searches").get(0).get("pages"))
+                .hasSize(8);
         List<String> pages = excerptPages(model.calls("gam/answer").getFirst().user());
         // seven cited pages of three chunks each: two from each of the first six pages, then the cap of twelve
-        assertThat(pages).hasSize(12).containsExactly("D1-P0", "D1-P0", "D1-P1", "D1-P1", "D1-P2", "D1-P2", "D1-P3", "D1-P3",
-                "D1-P4", "D1-P4", "D1-P5", "D1-P5");
+        assertThat(pages)
+                .hasSize(12)
+                .containsExactly(
+                        "D1-P0", "D1-P0", "D1-P1", "D1-P1", "D1-P2", "D1-P2", "D1-P3", "D1-P3", "D1-P4", "D1-P4",
+                        "D1-P5", "D1-P5");
         assertThat(events(answer, "context").get(0).get("spans")).hasSize(12);
     }
 
@@ -323,8 +412,17 @@ class GamStrategyTest {
     @Test
     void pagesPerSearchPageIdsPagesPerRoundAndFollowUpsAreCapped() {
         model.on("gam/plan")
-                .once(plan(List.of("Kittiwake"), List.of(), List.of(new int[] {1, 0}, new int[] {1, 1}, new int[] {1, 2},
-                        new int[] {1, 3}, new int[] {1, 4}, new int[] {1, 5}, new int[] {1, 6})))
+                .once(plan(
+                        List.of("Kittiwake"),
+                        List.of(),
+                        List.of(
+                                new int[] {1, 0},
+                                new int[] {1, 1},
+                                new int[] {1, 2},
+                                new int[] {1, 3},
+                                new int[] {1, 4},
+                                new int[] {1, 5},
+                                new int[] {1, 6})))
                 .once(plan(List.of(), List.of(), List.of()));
         model.on("gam/integrate").reply(integration("Westerly.", 1, 0));
         model.on("gam/reflect")
@@ -332,27 +430,39 @@ class GamStrategyTest {
                 .once("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"west\", \"evidence\": [], \"confidence\": 0.5}");
 
-        JsonNode answer = askDiary("Where did the wind come from?", Map.of("pagesPerSearch", 3, "maxPagesPerRound", 4, "maxDepth", 2));
+        JsonNode answer = askDiary(
+                "Where did the wind come from?", Map.of("pagesPerSearch", 3, "maxPagesPerRound", 4, "maxDepth", 2));
 
         JsonNode searches = events(answer, "search").get(0).get("searches");
         assertThat(searches.get(0).get("tool").asString()).isEqualTo("keyword");
         assertThat(searches.get(0).get("pages")).as("pagesPerSearch").hasSize(3);
         assertThat(searches.get(1).get("tool").asString()).isEqualTo("page");
-        assertThat(searches.get(1).get("pages")).extracting(JsonNode::asString).as("five page ids at most")
+        assertThat(searches.get(1).get("pages"))
+                .extracting(JsonNode::asString)
+                .as("five page ids at most")
                 .containsExactly("D1-P0", "D1-P1", "D1-P2", "D1-P3", "D1-P4");
-        assertThat(events(answer, "plan").get(0).get("rejectedPages")).extracting(JsonNode::asString).containsExactly("D1-P5", "D1-P6");
+        assertThat(events(answer, "plan").get(0).get("rejectedPages"))
+                .extracting(JsonNode::asString)
+                .containsExactly("D1-P5", "D1-P6");
         String integrate = model.calls("gam/integrate").getFirst().user();
         assertThat(integrate.split("<page ref=", -1)).as("maxPagesPerRound").hasSize(1 + 4);
         assertThat(events(answer, "integrate").get(0).get("pagesRead")).hasSize(4);
         JsonNode reflect = events(answer, "reflect").get(0);
-        assertThat(reflect.get("followUps")).extracting(JsonNode::asString).containsExactly("f1", "f2", "f3", "f4", "f5");
-        assertThat(model.calls("gam/plan").get(1).user()).contains("- f5").doesNotContain("f6").doesNotContain("f7");
+        assertThat(reflect.get("followUps"))
+                .extracting(JsonNode::asString)
+                .containsExactly("f1", "f2", "f3", "f4", "f5");
+        assertThat(model.calls("gam/plan").get(1).user())
+                .contains("- f5")
+                .doesNotContain("f6")
+                .doesNotContain("f7");
     }
 
     @Test
     void aWallTimeBudgetEndsTheResearchWithTheBestAnswerSoFar() {
         // the planner takes longer than the question's one second: no later call is made
-        model.on("gam/plan").delay(java.time.Duration.ofMillis(1300)).reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/plan")
+                .delay(java.time.Duration.ofMillis(1300))
+                .reply(plan(List.of("support group"), List.of(), List.of()));
         model.on("gam/integrate").reply(integration("never", 1, 0));
         model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"never\", \"evidence\": [], \"confidence\": 1}");
@@ -363,7 +473,9 @@ class GamStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(model.calls("gam/integrate")).isEmpty();
         assertThat(model.calls("gam/answer")).isEmpty();
-        assertThat(events(answer, "budget")).extracting(b -> b.get("reason").asString()).allMatch(r -> r.contains("wall time"));
+        assertThat(events(answer, "budget"))
+                .extracting(b -> b.get("reason").asString())
+                .allMatch(r -> r.contains("wall time"));
         assertThat(answer.get("answer").asString()).isNotEqualTo("never");
     }
 
@@ -383,19 +495,30 @@ class GamStrategyTest {
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Call> plans = model.calls("gam/plan");
-        assertThat(plans.get(0).user()).contains("D1-P1: Melanie painted a sunrise.").doesNotContain("D1-P2:").doesNotContain("D1-P0:");
-        assertThat(plans.get(1).user()).as("the follow-up is about the puppy now").contains("D1-P2: Caroline adopted a puppy, Biscuit.")
+        assertThat(plans.get(0).user())
+                .contains("D1-P1: Melanie painted a sunrise.")
+                .doesNotContain("D1-P2:")
+                .doesNotContain("D1-P0:");
+        assertThat(plans.get(1).user())
+                .as("the follow-up is about the puppy now")
+                .contains("D1-P2: Caroline adopted a puppy, Biscuit.")
                 .doesNotContain("D1-P1:");
         List<JsonNode> memos = new ArrayList<>();
         events(answer, "memos").forEach(memos::add);
         assertThat(memos.get(0).get("shown").asInt()).isEqualTo(1);
         assertThat(memos.get(0).get("total").asInt()).isEqualTo(3);
         JsonNode plansTraced = events(answer, "plan");
-        assertThat(plansTraced.get(0).get("rejectedPages")).extracting(JsonNode::asString).as("its memo was not shown yet")
+        assertThat(plansTraced.get(0).get("rejectedPages"))
+                .extracting(JsonNode::asString)
+                .as("its memo was not shown yet")
                 .containsExactly("D1-P2");
-        assertThat(plansTraced.get(1).get("rejectedPages")).extracting(JsonNode::asString)
-                .as("D1-P1 was shown in round 1, D1-P2 in round 2; D1-P0 never").containsExactly("D1-P0");
-        assertThat(model.calls("gam/integrate").get(1).user()).contains("<page ref=\"D1-P1\">").contains("<page ref=\"D1-P2\">");
+        assertThat(plansTraced.get(1).get("rejectedPages"))
+                .extracting(JsonNode::asString)
+                .as("D1-P1 was shown in round 1, D1-P2 in round 2; D1-P0 never")
+                .containsExactly("D1-P0");
+        assertThat(model.calls("gam/integrate").get(1).user())
+                .contains("<page ref=\"D1-P1\">")
+                .contains("<page ref=\"D1-P2\">");
     }
 
     @Test
@@ -413,7 +536,9 @@ class GamStrategyTest {
 
         String second = model.calls("gam/integrate").get(1).user();
         assertThat(second).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D1-P2\">");
-        assertThat(events(answer, "integrate").get(1).get("pagesReadAgain")).extracting(JsonNode::asString).containsExactly("D1-P0");
+        assertThat(events(answer, "integrate").get(1).get("pagesReadAgain"))
+                .extracting(JsonNode::asString)
+                .containsExactly("D1-P0");
 
         model.reset();
         scriptMemorizer();
@@ -429,7 +554,9 @@ class GamStrategyTest {
         ask("What did Caroline do after the support group?", Map.of("reread", false, "maxPagesPerRound", 1));
 
         List<ScriptedChatModel.Call> integrations = model.calls("gam/integrate");
-        assertThat(integrations.get(0).user().split("<page ref=", -1)).as("one page per round").hasSize(2);
+        assertThat(integrations.get(0).user().split("<page ref=", -1))
+                .as("one page per round")
+                .hasSize(2);
         assertThat(integrations.get(1).user()).contains("<page ref=\"D1-P2\">").doesNotContain("<page ref=\"D1-P0\">");
     }
 
@@ -443,22 +570,29 @@ class GamStrategyTest {
         model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
 
         // room for one page per integration call; pages already read are not read again
-        JsonNode answer = ask("What did Caroline do after the support group?", Map.of("roundTokens", 1, "reread", false));
+        JsonNode answer =
+                ask("What did Caroline do after the support group?", Map.of("roundTokens", 1, "reread", false));
 
         JsonNode first = events(answer, "integrate").get(0);
         assertThat(first.get("pagesRead")).extracting(JsonNode::asString).containsExactly("D1-P0");
         assertThat(first.get("pagesLeftOut")).extracting(JsonNode::asString).containsExactly("D1-P2");
-        assertThat(events(answer, "integrate").get(1).get("pagesRead")).extracting(JsonNode::asString)
-                .as("left out for room, not read: so not skipped as read").containsExactly("D1-P2");
+        assertThat(events(answer, "integrate").get(1).get("pagesRead"))
+                .extracting(JsonNode::asString)
+                .as("left out for room, not read: so not skipped as read")
+                .containsExactly("D1-P2");
     }
 
     @Test
     void theResearchersReasoningIsTracedButNeverReachesTheNotesOrTheAnswerer() {
-        model.on("gam/plan").reply("{\"thinking\": \"PLAN-REASONING the dog matters\", \"informationNeeds\": [\"dog\"], "
-                + "\"keywordQueries\": [\"puppy Biscuit\"], \"vectorQueries\": [], \"pages\": []}");
-        model.on("gam/integrate").reply("{\"thinking\": \"INTEGRATE-REASONING page 2 names the dog\", \"summary\": \"Caroline adopted "
-                + "Biscuit.\", \"facts\": [{\"fact\": \"Caroline adopted a puppy named Biscuit.\", \"sources\": [{\"doc\": 1, \"page\": 2}]}]}");
-        model.on("gam/reflect").reply("{\"thinking\": \"REFLECT-REASONING that settles it\", \"enough\": true, \"followUps\": []}");
+        model.on("gam/plan")
+                .reply("{\"thinking\": \"PLAN-REASONING the dog matters\", \"informationNeeds\": [\"dog\"], "
+                        + "\"keywordQueries\": [\"puppy Biscuit\"], \"vectorQueries\": [], \"pages\": []}");
+        model.on("gam/integrate")
+                .reply(
+                        "{\"thinking\": \"INTEGRATE-REASONING page 2 names the dog\", \"summary\": \"Caroline adopted "
+                                + "Biscuit.\", \"facts\": [{\"fact\": \"Caroline adopted a puppy named Biscuit.\", \"sources\": [{\"doc\": 1, \"page\": 2}]}]}");
+        model.on("gam/reflect")
+                .reply("{\"thinking\": \"REFLECT-REASONING that settles it\", \"enough\": true, \"followUps\": []}");
         model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.7}");
 
         JsonNode answer = ask("What is Caroline's puppy called?", Map.of());
@@ -467,11 +601,18 @@ class GamStrategyTest {
         assertThat(model.calls("gam/plan").getFirst().system()).contains("thinking");
         assertThat(model.calls("gam/integrate").getFirst().system()).contains("thinking");
         assertThat(model.calls("gam/reflect").getFirst().system()).contains("thinking");
-        assertThat(model.calls("gam/reflect").getFirst().user()).contains("Caroline adopted a puppy named Biscuit.")
+        assertThat(model.calls("gam/reflect").getFirst().user())
+                .contains("Caroline adopted a puppy named Biscuit.")
                 .doesNotContain("INTEGRATE-REASONING");
         assertThat(model.calls("gam/answer").getFirst().user()).doesNotContain("REASONING");
-        assertThat(events(answer, "plan").get(0).get("plan").get("thinking").asString()).startsWith("PLAN-REASONING");
-        assertThat(events(answer, "integrate").get(0).get("integration").get("thinking").asString()).startsWith("INTEGRATE-REASONING");
+        assertThat(events(answer, "plan").get(0).get("plan").get("thinking").asString())
+                .startsWith("PLAN-REASONING");
+        assertThat(events(answer, "integrate")
+                        .get(0)
+                        .get("integration")
+                        .get("thinking")
+                        .asString())
+                .startsWith("INTEGRATE-REASONING");
         assertThat(events(answer, "reflect").get(0).get("thinking").asString()).startsWith("REFLECT-REASONING");
     }
 
@@ -486,16 +627,22 @@ class GamStrategyTest {
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         String prompt = model.calls("gam/answer").getFirst().user();
-        assertThat(prompt).contains("Caroline adopted a puppy named Biscuit last weekend. [D1-P2]").doesNotContain("<excerpt");
+        assertThat(prompt)
+                .contains("Caroline adopted a puppy named Biscuit last weekend. [D1-P2]")
+                .doesNotContain("<excerpt");
         JsonNode context = events(answer, "context").get(0);
         assertThat(context.get("output").asString()).isEqualTo("integration");
         assertThat(context.get("excerptTokens").asInt()).isZero();
         JsonNode span = context.get("spans").get(0);
-        assertThat(context.get("spans")).as("the context is the page the notes rest on").hasSize(1);
+        assertThat(context.get("spans"))
+                .as("the context is the page the notes rest on")
+                .hasSize(1);
         assertThat(answer.get("citations")).isNotEmpty();
         assertThat(answer.get("citations").get(0).get("quote").asString()).contains("Biscuit");
-        assertThat(answer.get("citations").get(0).get("start").asInt()).isGreaterThanOrEqualTo(span.get("start").asInt());
-        assertThat(answer.get("citations").get(0).get("end").asInt()).isLessThanOrEqualTo(span.get("end").asInt());
+        assertThat(answer.get("citations").get(0).get("start").asInt())
+                .isGreaterThanOrEqualTo(span.get("start").asInt());
+        assertThat(answer.get("citations").get(0).get("end").asInt())
+                .isLessThanOrEqualTo(span.get("end").asInt());
     }
 
     @Test
@@ -510,26 +657,39 @@ class GamStrategyTest {
         JsonNode search = events(answer, "search").get(0).get("searches").get(0);
         assertThat(search.get("tool").asString()).isEqualTo("memo");
         assertThat(search.get("pages")).extracting(JsonNode::asString).containsExactly("D1-P2");
-        assertThat(model.calls("gam/plan").getFirst().system()).contains("search over the memos").doesNotContain("keywordQueries:");
+        assertThat(model.calls("gam/plan").getFirst().system())
+                .contains("search over the memos")
+                .doesNotContain("keywordQueries:");
     }
 
     @Test
     void unknownToolsAndOutputsAreRefused() {
-        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chat), "question", "q", "strategy", "gam",
-                "options", Map.of("tools", List.of("grep"))));
+        Api.Response response = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(chat),
+                        "question",
+                        "q",
+                        "strategy",
+                        "gam",
+                        "options",
+                        Map.of("tools", List.of("grep"))));
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("options.tools");
     }
 
     private JsonNode askDiary(String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(diary), "question", question, "strategy", "gam", "options", options));
+        return api.ask(
+                Map.of("documentIds", List.of(diary), "question", question, "strategy", "gam", "options", options));
     }
 
     /** The page label of every excerpt in an answer prompt, in order. */
     private static List<String> excerptPages(String prompt) {
         List<String> pages = new ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<excerpt n=\"(\\d+)\" page=\"([^\"]+)\">").matcher(prompt);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<excerpt n=\"(\\d+)\" page=\"([^\"]+)\">")
+                .matcher(prompt);
         for (int n = 1; m.find(); n++) {
             assertThat(Integer.parseInt(m.group(1))).isEqualTo(n);
             pages.add(m.group(2));
@@ -546,39 +706,54 @@ class GamStrategyTest {
     }
 
     private JsonNode ask(String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(chat), "question", question, "strategy", "gam", "options", options));
+        return api.ask(
+                Map.of("documentIds", List.of(chat), "question", question, "strategy", "gam", "options", options));
     }
 
     private JsonNode events(JsonNode question, String type) {
         List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals(type)) {
-                found.add(e.get("payload"));
-            }
-        });
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals(type)) {
+                        found.add(e.get("payload"));
+                    }
+                });
         return tools.jackson.databind.json.JsonMapper.builder().build().valueToTree(found);
     }
 
     private static String plan(List<String> keyword, List<String> vector, List<int[]> pages) {
         StringBuilder refs = new StringBuilder();
         for (int[] p : pages) {
-            refs.append(refs.isEmpty() ? "" : ",").append("{\"doc\": ").append(p[0]).append(", \"page\": ").append(p[1]).append('}');
+            refs.append(refs.isEmpty() ? "" : ",")
+                    .append("{\"doc\": ")
+                    .append(p[0])
+                    .append(", \"page\": ")
+                    .append(p[1])
+                    .append('}');
         }
-        return "{\"informationNeeds\": [\"what happened\"], \"keywordQueries\": " + json(keyword) + ", \"vectorQueries\": "
-                + json(vector) + ", \"pages\": [" + refs + "]}";
+        return "{\"informationNeeds\": [\"what happened\"], \"keywordQueries\": " + json(keyword)
+                + ", \"vectorQueries\": " + json(vector) + ", \"pages\": [" + refs + "]}";
     }
 
     private static String integration(String summary, int doc, int page) {
-        return "{\"summary\": \"" + summary + "\", \"facts\": [{\"fact\": \"" + summary + "\", \"sources\": [{\"doc\": " + doc
-                + ", \"page\": " + page + "}]}]}";
+        return "{\"summary\": \"" + summary + "\", \"facts\": [{\"fact\": \"" + summary + "\", \"sources\": [{\"doc\": "
+                + doc + ", \"page\": " + page + "}]}]}";
     }
 
     /** Notes with one fact per source page. */
     private static String integration(String summary, int[]... pages) {
         StringBuilder facts = new StringBuilder();
         for (int[] p : pages) {
-            facts.append(facts.isEmpty() ? "" : ", ").append("{\"fact\": \"On page ").append(p[1]).append("\", \"sources\": [{\"doc\": ")
-                    .append(p[0]).append(", \"page\": ").append(p[1]).append("}]}");
+            facts.append(facts.isEmpty() ? "" : ", ")
+                    .append("{\"fact\": \"On page ")
+                    .append(p[1])
+                    .append("\", \"sources\": [{\"doc\": ")
+                    .append(p[0])
+                    .append(", \"page\": ")
+                    .append(p[1])
+                    .append("}]}");
         }
         return "{\"summary\": \"" + summary + "\", \"facts\": [" + facts + "]}";
     }
@@ -588,8 +763,8 @@ class GamStrategyTest {
         String before = prompt.substring(0, excerpt);
         int n = before.lastIndexOf("<excerpt n=\"");
         String number = before.substring(n + 12, before.indexOf('"', n + 12));
-        return "{\"answer\": \"She adopted a puppy named Biscuit.\", \"evidence\": [{\"excerpt\": " + number + ", \"quote\": \""
-                + quote + "\"}], \"confidence\": 0.8}";
+        return "{\"answer\": \"She adopted a puppy named Biscuit.\", \"evidence\": [{\"excerpt\": " + number
+                + ", \"quote\": \"" + quote + "\"}], \"confidence\": 0.8}";
     }
 
     private static String json(List<String> values) {

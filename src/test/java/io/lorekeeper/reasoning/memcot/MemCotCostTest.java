@@ -44,23 +44,30 @@ class MemCotCostTest {
     private static final Path LOCOMO = Path.of("..", "shared", "data", "locomo", "locomo10_dev3.json");
     private static final int QUESTIONS = 10;
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Pattern PASSAGE = Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
-    private static final Set<String> STOP = Set.of("what", "when", "where", "who", "whom", "which", "why", "how", "did", "does", "do",
-            "is", "was", "were", "are", "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "with", "her", "his", "their",
-            "she", "he", "they", "has", "have", "had", "be", "by", "at", "as", "that", "this", "it", "from", "would", "likely");
+    private static final Pattern PASSAGE =
+            Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+    private static final Set<String> STOP = Set.of(
+            "what", "when", "where", "who", "whom", "which", "why", "how", "did", "does", "do", "is", "was", "were",
+            "are", "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "with", "her", "his", "their", "she",
+            "he", "they", "has", "have", "had", "be", "by", "at", "as", "that", "this", "it", "from", "would",
+            "likely");
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
     @Test
     void measuresCallsTokensAndResponderContextPerQuestionOnLocomo() {
         Assumptions.assumeTrue(Files.exists(LOCOMO), "LoCoMo data is not beside the repository");
-        List<EvalItem> items = Datasets.load("locomo", LOCOMO, 0).stream().filter(i -> i.documentKey().contains("conv-26"))
-                .limit(QUESTIONS).toList();
+        List<EvalItem> items = Datasets.load("locomo", LOCOMO, 0).stream()
+                .filter(i -> i.documentKey().contains("conv-26"))
+                .limit(QUESTIONS)
+                .toList();
         model.reset();
         UUID conversation = api.ingest(items.getFirst().document());
 
@@ -68,14 +75,21 @@ class MemCotCostTest {
         for (EvalItem item : items) {
             model.reset();
             script(item.question());
-            JsonNode answer = api.ask(Map.of("documentIds", List.of(conversation), "question", item.question(), "strategy", "memcot"));
+            JsonNode answer = api.ask(
+                    Map.of("documentIds", List.of(conversation), "question", item.question(), "strategy", "memcot"));
             assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
             UUID id = UUID.fromString(answer.get("id").asString());
-            long[] all = jdbc.sql("SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call"
-                    + " WHERE question_id = ? AND template LIKE 'memcot/%'").param(id)
-                    .query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}).single();
-            long responder = jdbc.sql("SELECT coalesce(sum(prompt_tokens), 0) FROM llm_call WHERE question_id = ? AND template = 'memcot/answer'")
-                    .param(id).query(Long.class).single();
+            long[] all = jdbc.sql(
+                            "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM llm_call"
+                                    + " WHERE question_id = ? AND template LIKE 'memcot/%'")
+                    .param(id)
+                    .query((rs, n) -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)})
+                    .single();
+            long responder = jdbc.sql(
+                            "SELECT coalesce(sum(prompt_tokens), 0) FROM llm_call WHERE question_id = ? AND template = 'memcot/answer'")
+                    .param(id)
+                    .query(Long.class)
+                    .single();
             long memory = 0;
             int steps = 0;
             for (JsonNode e : api.get("/v1/questions/" + id + "/trace").json().get("events")) {
@@ -92,16 +106,25 @@ class MemCotCostTest {
         double completion = mean(costs, 2);
         double responder = mean(costs, 3);
         double memory = mean(costs, 4);
-        System.out.printf(Locale.ROOT, "MemCoT cost on LoCoMo conv-26, %d questions, 2 steps each: %.1f LLM calls, %.0f prompt + %.0f completion"
-                + " = %.0f tokens per question; responder prompt %.0f tokens, of which the evidence memory %.0f%n",
-                QUESTIONS, calls, prompt, completion, prompt + completion, responder, memory);
+        System.out.printf(
+                Locale.ROOT,
+                "MemCoT cost on LoCoMo conv-26, %d questions, 2 steps each: %.1f LLM calls, %.0f prompt + %.0f completion"
+                        + " = %.0f tokens per question; responder prompt %.0f tokens, of which the evidence memory %.0f%n",
+                QUESTIONS,
+                calls,
+                prompt,
+                completion,
+                prompt + completion,
+                responder,
+                memory);
         assertThat(calls).isEqualTo(7.0);
         assertThat(memory).isPositive().isLessThan(responder);
     }
 
     private void script(String question) {
         Set<String> wanted = words(question);
-        model.on("memcot/zoom-in").reply(call -> perception(mostOverlapping(section(call.user(), "Passages found:"), wanted, 2)));
+        model.on("memcot/zoom-in")
+                .reply(call -> perception(mostOverlapping(section(call.user(), "Passages found:"), wanted, 2)));
         model.on("memcot/zoom-out").reply(call -> perception(firstUnmarked(section(call.user(), "Context windows:"))));
         model.on("memcot/judge").reply(call -> {
             List<String> candidates = ids(section(call.user(), "Candidates found in this step:"));
@@ -134,10 +157,15 @@ class MemCotCostTest {
         List<Map.Entry<String, Long>> scored = new ArrayList<>();
         Matcher m = PASSAGE.matcher(passages);
         while (m.find()) {
-            scored.add(Map.entry(m.group(1), words(m.group(3)).stream().filter(wanted::contains).count()));
+            scored.add(Map.entry(
+                    m.group(1),
+                    words(m.group(3)).stream().filter(wanted::contains).count()));
         }
-        return scored.stream().sorted(Comparator.comparingLong((Map.Entry<String, Long> e) -> -e.getValue())).limit(n)
-                .map(Map.Entry::getKey).toList();
+        return scored.stream()
+                .sorted(Comparator.comparingLong((Map.Entry<String, Long> e) -> -e.getValue()))
+                .limit(n)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private static List<String> firstUnmarked(String windows) {
@@ -166,7 +194,8 @@ class MemCotCostTest {
             return List.of(question + " date");
         }
         int mid = content.size() / 2;
-        return List.of(String.join(" ", content.subList(0, mid)), String.join(" ", content.subList(mid, content.size())));
+        return List.of(
+                String.join(" ", content.subList(0, mid)), String.join(" ", content.subList(mid, content.size())));
     }
 
     private static String section(String prompt, String marker) {

@@ -37,6 +37,7 @@ class MemCotOverHttpTest {
 
     @Autowired
     Api api;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -46,7 +47,9 @@ class MemCotOverHttpTest {
     void answersALocomoQuestionWithAVerifiedCitationOfItsTurn() {
         Assumptions.assumeTrue(Files.exists(LOCOMO), "LoCoMo data is not beside the repository");
         EvalItem item = Datasets.load("locomo", LOCOMO, 0).stream()
-                .filter(i -> i.question().equals("When did Caroline go to the LGBTQ support group?")).findFirst().orElseThrow();
+                .filter(i -> i.question().equals("When did Caroline go to the LGBTQ support group?"))
+                .findFirst()
+                .orElseThrow();
         assertThat(item.evidence()).containsExactly("D1:3");
         fake.onTask("gam/memo", completion("{\"memo\": \"A chat.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"Caroline and Melanie talk.\"}"));
@@ -59,17 +62,51 @@ class MemCotOverHttpTest {
         assertThat(pageOf(doc, nextChunk)).isEqualTo(pageOf(doc, evidenceChunk));
         String evidence = "D1-C" + evidenceChunk;
         String next = "D1-C" + nextChunk;
-        fake.onTask("memcot/zoom-in", completion(json(Map.of("thinking", "the group is mentioned", "missingInformation", "the date",
-                "usefulIds", List.of(evidence, "D1-C99999")))));
-        fake.onTask("memcot/zoom-out", completion(json(Map.of("thinking", "what followed", "missingInformation", "",
-                "usefulIds", List.of(next)))));
-        fake.onTask("memcot/judge", completion(json(Map.of("thinking", "Session 1 is dated 8 May 2023 and she went the day before.",
-                "usefulIds", List.of(evidence, next), "canAnswer", true, "newQueries", List.of(), "resolved", List.of()))));
-        fake.onTask("memcot/answer", completion(json(Map.of("answer", "7 May 2023", "confidence", 0.9,
-                "evidence", List.of(Map.of("id", evidence, "quote", QUOTE))))));
+        fake.onTask(
+                "memcot/zoom-in",
+                completion(json(Map.of(
+                        "thinking",
+                        "the group is mentioned",
+                        "missingInformation",
+                        "the date",
+                        "usefulIds",
+                        List.of(evidence, "D1-C99999")))));
+        fake.onTask(
+                "memcot/zoom-out",
+                completion(json(
+                        Map.of("thinking", "what followed", "missingInformation", "", "usefulIds", List.of(next)))));
+        fake.onTask(
+                "memcot/judge",
+                completion(json(Map.of(
+                        "thinking",
+                        "Session 1 is dated 8 May 2023 and she went the day before.",
+                        "usefulIds",
+                        List.of(evidence, next),
+                        "canAnswer",
+                        true,
+                        "newQueries",
+                        List.of(),
+                        "resolved",
+                        List.of()))));
+        fake.onTask(
+                "memcot/answer",
+                completion(json(Map.of(
+                        "answer",
+                        "7 May 2023",
+                        "confidence",
+                        0.9,
+                        "evidence",
+                        List.of(Map.of("id", evidence, "quote", QUOTE))))));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(doc), "question", item.question(), "strategy", "memcot",
-                "options", Map.of("perceptionTemperature", 0.7)));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(doc),
+                "question",
+                item.question(),
+                "strategy",
+                "memcot",
+                "options",
+                Map.of("perceptionTemperature", 0.7)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("7 May 2023");
@@ -77,20 +114,33 @@ class MemCotOverHttpTest {
         assertThat(answer.get("citations")).hasSize(1);
         assertThat(citation.get("turnId").asString()).isEqualTo("D1:3");
         assertThat(citation.get("quote").asString()).isEqualTo(QUOTE);
-        assertThat(api.get("/v1/documents/" + doc + "/text?start=" + citation.get("start").asInt() + "&end=" + citation.get("end").asInt())
-                .json().get("text").asString()).isEqualTo(QUOTE);
+        assertThat(api.get("/v1/documents/" + doc + "/text?start="
+                                + citation.get("start").asInt() + "&end="
+                                + citation.get("end").asInt())
+                        .json()
+                        .get("text")
+                        .asString())
+                .isEqualTo(QUOTE);
 
-        List<FakeOpenAi.Request> calls = fake.requests().stream().filter(r -> task(r).startsWith("memcot/")).toList();
-        assertThat(calls).extracting(MemCotOverHttpTest::task)
+        List<FakeOpenAi.Request> calls = fake.requests().stream()
+                .filter(r -> task(r).startsWith("memcot/"))
+                .toList();
+        assertThat(calls)
+                .extracting(MemCotOverHttpTest::task)
                 .containsExactly("memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer");
         assertThat(calls).allSatisfy(r -> {
             assertThat(r.hasJsonSchema()).isTrue();
             assertThat(r.authorization()).isEqualTo("Bearer " + FakeOpenAi.API_KEY);
         });
-        // the perception agents sample at the requested temperature; the judge (its own role, not the evaluation judge's) at 0
-        assertThat(calls).extracting(r -> r.body().path("temperature").asDouble()).containsExactly(0.7, 0.7, 0.0, 0.0);
+        // the perception agents sample at the requested temperature; the judge (its own role, not the evaluation
+        // judge's) at 0
+        assertThat(calls)
+                .extracting(r -> r.body().path("temperature").asDouble())
+                .containsExactly(0.7, 0.7, 0.0, 0.0);
         String responder = calls.get(3).lastText("user");
-        assertThat(responder).contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"").contains(QUOTE)
+        assertThat(responder)
+                .contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"")
+                .contains(QUOTE)
                 .contains("Session 1 is dated 8 May 2023");
         assertThat(responder.split("<passage ", -1)).hasSize(3);
 
@@ -101,7 +151,9 @@ class MemCotOverHttpTest {
         List<String> unknown = new ArrayList<>();
         for (JsonNode e : trace) {
             if (e.get("type").asString().equals("context")) {
-                e.get("payload").get("units").forEach(u -> u.get("turnIds").forEach(t -> contextTurns.add(t.asString())));
+                e.get("payload")
+                        .get("units")
+                        .forEach(u -> u.get("turnIds").forEach(t -> contextTurns.add(t.asString())));
             }
             if (e.get("type").asString().equals("zoom-in")) {
                 e.get("payload").get("unknownIds").forEach(u -> unknown.add(u.asString()));
@@ -112,17 +164,23 @@ class MemCotOverHttpTest {
     }
 
     private int chunkOf(UUID doc, String turnId) {
-        return jdbc.sql("SELECT ordinal FROM chunk WHERE document_id = ? AND ? = ANY(turn_ids)").params(doc, turnId)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT ordinal FROM chunk WHERE document_id = ? AND ? = ANY(turn_ids)")
+                .params(doc, turnId)
+                .query(Integer.class)
+                .single();
     }
 
     private int pageOf(UUID doc, int chunk) {
-        return jdbc.sql("SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?").params(doc, chunk)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT page_ordinal FROM chunk WHERE document_id = ? AND ordinal = ?")
+                .params(doc, chunk)
+                .query(Integer.class)
+                .single();
     }
 
     private static String task(FakeOpenAi.Request request) {
-        String system = request.messages("system").isEmpty() ? "" : FakeOpenAi.Request.text(request.messages("system").getFirst());
+        String system = request.messages("system").isEmpty()
+                ? ""
+                : FakeOpenAi.Request.text(request.messages("system").getFirst());
         return system.startsWith("[task: ") ? system.substring(7, system.indexOf(']')) : "";
     }
 

@@ -38,13 +38,15 @@ import tools.jackson.databind.json.JsonMapper;
 class MemCotStrategyTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Pattern PASSAGE = Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
+    private static final Pattern PASSAGE =
+            Pattern.compile("<passage id=\"([^\"]+)\"([^>]*)>\\n(.*?)\\n</passage>", Pattern.DOTALL);
     private static final Pattern CONTEXT = Pattern.compile("<context n=\"\\d+\">\\n(.*?)</context>", Pattern.DOTALL);
 
     /** Long enough that every turn is a chunk of its own (turn chunks hold at most 128 tokens). */
-    static final String PADDING = " We talked about it for a long while that evening, going over every small detail more than"
-            + " once, the way old friends do when neither of them is in any hurry to leave the kitchen table and the tea is still warm."
-            + " Outside the rain kept falling on the garden, the dog slept by the stove, and the radio played quietly in the next room.";
+    static final String PADDING =
+            " We talked about it for a long while that evening, going over every small detail more than"
+                    + " once, the way old friends do when neither of them is in any hurry to leave the kitchen table and the tea is still warm."
+                    + " Outside the rain kept falling on the garden, the dog slept by the stove, and the radio played quietly in the next room.";
 
     static final String GROUP = "I went to an LGBTQ support group yesterday and it was so powerful.";
     static final String STORIES = "People shared their transgender stories and I felt accepted.";
@@ -56,6 +58,7 @@ class MemCotStrategyTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -65,12 +68,34 @@ class MemCotStrategyTest {
     void ingest() {
         model.reset();
         chat = api.ingest(aConversation()
-                .session("1:56 pm on 8 May, 2023", "Caroline", GROUP + PADDING, "Melanie", "That's great, Caroline! What happened there?" + PADDING,
-                        "Caroline", STORIES + PADDING, "Melanie", "I am so proud of you for going." + PADDING, "Caroline", COUNSELING + PADDING)
-                .session("8:10 pm on 20 June, 2023", "Melanie", SUNRISE + PADDING, "Caroline", "Beautiful. Did you sell it?" + PADDING,
-                        "Melanie", SISTER + PADDING)
-                .session("2:00 pm on 3 July, 2023", "Caroline", PUPPY + PADDING, "Melanie", "Biscuit is such a cute name." + PADDING,
-                        "Caroline", BEAGLE + PADDING)
+                .session(
+                        "1:56 pm on 8 May, 2023",
+                        "Caroline",
+                        GROUP + PADDING,
+                        "Melanie",
+                        "That's great, Caroline! What happened there?" + PADDING,
+                        "Caroline",
+                        STORIES + PADDING,
+                        "Melanie",
+                        "I am so proud of you for going." + PADDING,
+                        "Caroline",
+                        COUNSELING + PADDING)
+                .session(
+                        "8:10 pm on 20 June, 2023",
+                        "Melanie",
+                        SUNRISE + PADDING,
+                        "Caroline",
+                        "Beautiful. Did you sell it?" + PADDING,
+                        "Melanie",
+                        SISTER + PADDING)
+                .session(
+                        "2:00 pm on 3 July, 2023",
+                        "Caroline",
+                        PUPPY + PADDING,
+                        "Melanie",
+                        "Biscuit is such a cute name." + PADDING,
+                        "Caroline",
+                        BEAGLE + PADDING)
                 .build());
     }
 
@@ -83,25 +108,35 @@ class MemCotStrategyTest {
     void aJudgeThatCanAnswerAfterTheFirstStepStopsTheLoop() {
         model.on("memcot/zoom-in").reply(call -> perception("the date", idOf(call.user(), GROUP)));
         model.on("memcot/zoom-out").reply(call -> perception("", idOf(call.user(), STORIES)));
-        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idOf(call.user(), GROUP), idOf(call.user(), STORIES)));
-        model.on("memcot/answer").reply(call -> answer("7 May 2023", 0.8, evidence(idOf(call.user(), GROUP), "I went to an LGBTQ support group yesterday")));
+        model.on("memcot/judge")
+                .reply(call -> judgement(true, null, List.of(), idOf(call.user(), GROUP), idOf(call.user(), STORIES)));
+        model.on("memcot/answer")
+                .reply(call -> answer(
+                        "7 May 2023",
+                        0.8,
+                        evidence(idOf(call.user(), GROUP), "I went to an LGBTQ support group yesterday")));
 
         JsonNode answer = ask("When did Caroline go to the LGBTQ support group?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer");
         String zoomIn = model.calls("memcot/zoom-in").getFirst().user();
-        assertThat(zoomIn).contains("Current queries:\n1. When did Caroline go to the LGBTQ support group?")
-                .contains("(none: this is the first search)").contains("<memory>\n(nothing yet)\n</memory>")
+        assertThat(zoomIn)
+                .contains("Current queries:\n1. When did Caroline go to the LGBTQ support group?")
+                .contains("(none: this is the first search)")
+                .contains("<memory>\n(nothing yet)\n</memory>")
                 .contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"");
         String zoomOut = model.calls("memcot/zoom-out").getFirst().user();
-        assertThat(passages(zoomOut)).anySatisfy(p -> assertThat(p).startsWith(idOf(zoomOut, GROUP)).contains("selected=\"yes\""));
+        assertThat(passages(zoomOut))
+                .anySatisfy(p -> assertThat(p).startsWith(idOf(zoomOut, GROUP)).contains("selected=\"yes\""));
         assertThat(zoomOut).contains(STORIES).doesNotContain(SUNRISE).doesNotContain(PUPPY);
         String judge = model.calls("memcot/judge").getFirst().user();
         assertThat(candidates(judge)).containsExactly(idOf(judge, GROUP), idOf(judge, STORIES));
         String responder = model.calls("memcot/answer").getFirst().user();
         assertThat(responder.indexOf(GROUP)).isPositive().isLessThan(responder.indexOf(STORIES));
-        assertThat(responder).contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"").doesNotContain(PUPPY);
+        assertThat(responder)
+                .contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"")
+                .doesNotContain(PUPPY);
 
         assertThat(answer.get("answer").asString()).isEqualTo("7 May 2023");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.8);
@@ -119,7 +154,9 @@ class MemCotStrategyTest {
         assertThat(context.get("memoryTokens").asInt()).isPositive();
         assertThat(events(answer, "judge").get(0).get("canAnswer").asBoolean()).isTrue();
         assertThat(events(answer, "zoom-in").get(0).get("missing").asString()).isEqualTo("the date");
-        for (ScriptedChatModel.Call call : model.calls().stream().filter(c -> c.template().startsWith("memcot/")).toList()) {
+        for (ScriptedChatModel.Call call : model.calls().stream()
+                .filter(c -> c.template().startsWith("memcot/"))
+                .toList()) {
             assertThat(call.options().getTemperature()).as(call.template()).isEqualTo(0.0);
         }
     }
@@ -128,10 +165,15 @@ class MemCotStrategyTest {
     void breakReplacesTheQueueWithSubQueriesAndDeleteDropsWhatIsSettled() {
         model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), GROUP, PUPPY)));
         model.on("memcot/zoom-out").reply(perception("", new String[0]));
-        model.on("memcot/judge").reply(inTurn(
-                call -> judgement(false, "BREAK", List.of("Caroline support group", "Caroline adopted a puppy"), idsOf(call.user(), GROUP)),
-                call -> judgementWith(false, "delete", List.of(), List.of(1), idsOf(call.user(), PUPPY)),
-                call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY))));
+        model.on("memcot/judge")
+                .reply(inTurn(
+                        call -> judgement(
+                                false,
+                                "BREAK",
+                                List.of("Caroline support group", "Caroline adopted a puppy"),
+                                idsOf(call.user(), GROUP)),
+                        call -> judgementWith(false, "delete", List.of(), List.of(1), idsOf(call.user(), PUPPY)),
+                        call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY))));
         model.on("memcot/answer").reply(answer("a support group, then a puppy", 0.7));
 
         JsonNode answer = ask("What did Caroline do in May and in July?", Map.of());
@@ -140,36 +182,55 @@ class MemCotStrategyTest {
         JsonNode queries = events(answer, "queries");
         assertThat(queries).hasSize(3);
         assertThat(strings(queries.get(0).get("queries"))).containsExactly("What did Caroline do in May and in July?");
-        assertThat(strings(queries.get(1).get("queries"))).containsExactly("Caroline support group", "Caroline adopted a puppy");
+        assertThat(strings(queries.get(1).get("queries")))
+                .containsExactly("Caroline support group", "Caroline adopted a puppy");
         assertThat(strings(queries.get(2).get("queries"))).containsExactly("Caroline adopted a puppy");
         JsonNode second = events(answer, "queries.next").get(1);
         assertThat(second.get("action").asString()).isEqualTo("DELETE");
         assertThat(strings(second.get("settled"))).containsExactly("Caroline support group");
         List<ScriptedChatModel.Call> judges = model.calls("memcot/judge");
-        assertThat(judges.get(1).user()).contains("Last action: BREAK")
+        assertThat(judges.get(1).user())
+                .contains("Last action: BREAK")
                 .contains("Current queries:\n1. Caroline support group\n2. Caroline adopted a puppy");
-        assertThat(judges.get(2).user()).contains("Last action: DELETE").contains("Current queries:\n1. Caroline adopted a puppy\n");
-        assertThat(model.calls("memcot/zoom-in").get(1).user()).contains("Queries of the previous step:\n1. What did Caroline do in May and in July?");
+        assertThat(judges.get(2).user())
+                .contains("Last action: DELETE")
+                .contains("Current queries:\n1. Caroline adopted a puppy\n");
+        assertThat(model.calls("memcot/zoom-in").get(1).user())
+                .contains("Queries of the previous step:\n1. What did Caroline do in May and in July?");
         // the evidence of step 1 is known in step 2 and not offered again
         String secondZoomIn = model.calls("memcot/zoom-in").get(1).user();
-        assertThat(secondZoomIn.substring(secondZoomIn.indexOf("Passages found:"))).doesNotContain(GROUP);
-        assertThat(secondZoomIn.substring(secondZoomIn.indexOf("<memory>"), secondZoomIn.indexOf("</memory>"))).contains(GROUP);
-        assertThat(turnIds(events(answer, "memory.update").get(2).get("semantic"))).containsExactly("D1:1", "D3:1");
+        assertThat(secondZoomIn.substring(secondZoomIn.indexOf("Passages found:")))
+                .doesNotContain(GROUP);
+        assertThat(secondZoomIn.substring(secondZoomIn.indexOf("<memory>"), secondZoomIn.indexOf("</memory>")))
+                .contains(GROUP);
+        assertThat(turnIds(events(answer, "memory.update").get(2).get("semantic")))
+                .containsExactly("D1:1", "D3:1");
     }
 
     @Test
     void aStepThatAddsNothingEntersTheFailedQueueAndItsQueriesAreNeverSearchedAgain() {
         String question = "What is the name of Caroline's dog?";
-        model.on("memcot/judge").reply(inTurn(
-                call -> judgement(false, "BREAK", List.of("Caroline puppy name"), new String[0]),
-                call -> judgement(false, "BREAK", List.of("  WHAT is the name of Caroline's dog  ", "Caroline puppy name!", "beagle at the beach"),
-                        idsOf(call.user(), PUPPY)),
-                call -> judgement(true, null, List.of(), new String[0])));
-        // zoom-in keeps nothing in step 1, then the puppy in step 2 (through the judge, which sees the zoom-in's candidates)
-        model.on("memcot/zoom-in").reply(call -> call.user().contains("1. Caroline puppy name")
-                ? perception("", idsOf(call.user(), PUPPY)) : perception("the name of the dog", new String[0]));
+        model.on("memcot/judge")
+                .reply(inTurn(
+                        call -> judgement(false, "BREAK", List.of("Caroline puppy name"), new String[0]),
+                        call -> judgement(
+                                false,
+                                "BREAK",
+                                List.of(
+                                        "  WHAT is the name of Caroline's dog  ",
+                                        "Caroline puppy name!",
+                                        "beagle at the beach"),
+                                idsOf(call.user(), PUPPY)),
+                        call -> judgement(true, null, List.of(), new String[0])));
+        // zoom-in keeps nothing in step 1, then the puppy in step 2 (through the judge, which sees the zoom-in's
+        // candidates)
+        model.on("memcot/zoom-in")
+                .reply(call -> call.user().contains("1. Caroline puppy name")
+                        ? perception("", idsOf(call.user(), PUPPY))
+                        : perception("the name of the dog", new String[0]));
         model.on("memcot/zoom-out").reply(perception("", new String[0]));
-        model.on("memcot/answer").reply(call -> answer("Biscuit", 0.9, evidence(idOf(call.user(), PUPPY), "named Biscuit")));
+        model.on("memcot/answer")
+                .reply(call -> answer("Biscuit", 0.9, evidence(idOf(call.user(), PUPPY), "named Biscuit")));
 
         JsonNode answer = ask(question, Map.of());
 
@@ -187,7 +248,8 @@ class MemCotStrategyTest {
         assertThat(strings(next.get("droppedRepeats"))).containsExactly("WHAT is the name of Caroline's dog");
         assertThat(strings(next.get("next"))).containsExactly("Caroline puppy name!", "beagle at the beach");
         JsonNode queries = events(answer, "queries");
-        assertThat(strings(queries.get(2).get("queries"))).containsExactly("Caroline puppy name!", "beagle at the beach");
+        assertThat(strings(queries.get(2).get("queries")))
+                .containsExactly("Caroline puppy name!", "beagle at the beach");
         assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:1");
     }
 
@@ -195,7 +257,8 @@ class MemCotStrategyTest {
     void withNothingNewToSearchTheLoopStopsAndSaysNothingWasFoundWithoutAskingTheResponder() {
         String question = "What colour is Melanie's car?";
         model.on("memcot/zoom-in").reply(perception("the car", new String[0]));
-        model.on("memcot/judge").reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
+        model.on("memcot/judge")
+                .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
 
         JsonNode answer = ask(question, Map.of());
 
@@ -226,29 +289,46 @@ class MemCotStrategyTest {
         assertThat(sessions.get(0).iterator().next()).startsWith("[Session 1,");
         assertThat(sessions.get(1).iterator().next()).startsWith("[Session 3,");
         // ±4 around the last turn of session 1 reaches back to its first turn, but not into session 2
-        assertThat(wide).contains(GROUP).contains(BEAGLE).doesNotContain(SUNRISE).doesNotContain(SISTER);
+        assertThat(wide)
+                .contains(GROUP)
+                .contains(BEAGLE)
+                .doesNotContain(SUNRISE)
+                .doesNotContain(SISTER);
         JsonNode windows = events(answer, "zoom-out").get(0).get("windows");
         assertThat(windows).hasSize(2);
         assertThat(windows.get(0)).hasSize(5);
         assertThat(windows.get(1)).hasSize(3);
 
         String tight = model.calls("memcot/zoom-out").get(1).user();
-        assertThat(tight).doesNotContain(GROUP).contains("I am so proud of you for going.").contains("Biscuit is such a cute name.");
-        assertThat(events(narrow, "zoom-out").get(0).get("windows")).extracting(JsonNode::size).containsExactly(2, 2);
+        assertThat(tight)
+                .doesNotContain(GROUP)
+                .contains("I am so proud of you for going.")
+                .contains("Biscuit is such a cute name.");
+        assertThat(events(narrow, "zoom-out").get(0).get("windows"))
+                .extracting(JsonNode::size)
+                .containsExactly(2, 2);
     }
 
     @Test
     void maxStepsCapsTheLoopAndAnUnsureEndCapsTheConfidence() {
         AtomicInteger n = new AtomicInteger();
         model.on("memcot/zoom-in").reply(call -> perception("", firstId(call.user())));
-        model.on("memcot/judge").reply(call -> judgement(false, "BREAK", List.of("another angle " + n.incrementAndGet()), firstId(call.user())));
-        model.on("memcot/answer").reply(call -> answer("a guess", 0.9, evidence(passages(call.user()).getFirst().split(" ")[0], "")));
+        model.on("memcot/judge")
+                .reply(call -> judgement(
+                        false, "BREAK", List.of("another angle " + n.incrementAndGet()), firstId(call.user())));
+        model.on("memcot/answer")
+                .reply(call -> answer(
+                        "a guess",
+                        0.9,
+                        evidence(passages(call.user()).getFirst().split(" ")[0], "")));
 
         JsonNode answer = ask("What happened?", Map.of("maxSteps", 2, "zoomOut", false));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/zoom-in", "memcot/judge", "memcot/answer");
-        assertThat(model.calls("memcot/answer").getFirst().user()).contains("stopped before its judge found the evidence sufficient");
+        assertThat(memcotCalls())
+                .containsExactly("memcot/zoom-in", "memcot/judge", "memcot/zoom-in", "memcot/judge", "memcot/answer");
+        assertThat(model.calls("memcot/answer").getFirst().user())
+                .contains("stopped before its judge found the evidence sufficient");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
         assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("max-steps");
         assertThat(events(answer, "context").get(0).get("units")).hasSize(2);
@@ -256,16 +336,20 @@ class MemCotStrategyTest {
         JsonNode citation = answer.get("citations").get(0);
         assertThat(answer.get("citations")).hasSize(1);
         assertThat(citation.get("turnId").asString()).startsWith("D");
-        assertThat(sourceText(citation)).isEqualTo(citation.get("quote").asString()).contains(PADDING.strip());
+        assertThat(sourceText(citation))
+                .isEqualTo(citation.get("quote").asString())
+                .contains(PADDING.strip());
     }
 
     @Test
     void aSpentBudgetAnswersFromWhatTheMemoryHolds() {
         model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
-        model.on("memcot/judge").reply(call -> judgement(false, "BREAK", List.of("puppy breed"), idsOf(call.user(), PUPPY)));
+        model.on("memcot/judge")
+                .reply(call -> judgement(false, "BREAK", List.of("puppy breed"), idsOf(call.user(), PUPPY)));
         model.on("memcot/answer").reply(answer("never asked", 1.0));
 
-        JsonNode answer = ask("What pet did Caroline adopt?", Map.of("zoomOut", false, "budget", Map.of("maxCalls", 3)));
+        JsonNode answer =
+                ask("What pet did Caroline adopt?", Map.of("zoomOut", false, "budget", Map.of("maxCalls", 3)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/zoom-in");
@@ -277,22 +361,32 @@ class MemCotStrategyTest {
         assertThat(answer.get("citations")).hasSize(1);
         assertThat(citation.get("turnId").asString()).isEqualTo("D3:1");
         assertThat(citation.get("quote").asString()).isEqualTo("Caroline: " + PUPPY + PADDING);
-        assertThat(answer.get("answer").asString()).startsWith("[Session 3, 2:00 pm on 3 July, 2023]\n").endsWith(citation.get("quote").asString());
+        assertThat(answer.get("answer").asString())
+                .startsWith("[Session 3, 2:00 pm on 3 July, 2023]\n")
+                .endsWith(citation.get("quote").asString());
         assertThat(events(answer, "budget")).hasSize(1);
         assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("budget");
     }
 
     @Test
     void repliesThatAreOnlyPartlyUsableKeepWhatIsUsable() {
-        model.on("memcot/zoom-in").reply(call -> "{\"thinking\": \"t\", \"useful_ids\": [\"D1-C999\", \"" + idOf(call.user(), GROUP).toLowerCase()
-                + "\", \"the second one\", \"" + idOf(call.user(), STORIES) + "\"]}");
+        model.on("memcot/zoom-in")
+                .reply(call -> "{\"thinking\": \"t\", \"useful_ids\": [\"D1-C999\", \""
+                        + idOf(call.user(), GROUP).toLowerCase() + "\", \"the second one\", \""
+                        + idOf(call.user(), STORIES) + "\"]}");
         model.on("memcot/zoom-out").reply("I could not decide which of these turns matter.");
-        model.on("memcot/judge").reply(call -> "Here is my verdict: {\"canAnswer\": true, \"action\": \"delete\", \"usefulIds\": [\"["
-                + idOf(call.user(), GROUP) + "]\", \"" + idOf(call.user(), STORIES) + "\"]}");
-        // the first quote is from STORIES although the model names GROUP's unit; the second item has no id; the third is invented
-        model.on("memcot/answer").reply(call -> answer("She felt accepted.", 0.7,
-                evidence(idOf(call.user(), GROUP), "People shared their transgender stories"), Map.of("quote", "no id here"),
-                evidence("D1-C777", "words nobody said")));
+        model.on("memcot/judge")
+                .reply(call -> "Here is my verdict: {\"canAnswer\": true, \"action\": \"delete\", \"usefulIds\": [\"["
+                        + idOf(call.user(), GROUP) + "]\", \"" + idOf(call.user(), STORIES) + "\"]}");
+        // the first quote is from STORIES although the model names GROUP's unit; the second item has no id; the third
+        // is invented
+        model.on("memcot/answer")
+                .reply(call -> answer(
+                        "She felt accepted.",
+                        0.7,
+                        evidence(idOf(call.user(), GROUP), "People shared their transgender stories"),
+                        Map.of("quote", "no id here"),
+                        evidence("D1-C777", "words nobody said")));
 
         JsonNode answer = ask("How did Caroline feel at the support group?", Map.of());
 
@@ -305,9 +399,14 @@ class MemCotStrategyTest {
         JsonNode zoomOut = events(answer, "zoom-out").get(0);
         assertThat(zoomOut.get("thinking").asString()).isEqualTo("I could not decide which of these turns matter.");
         assertThat(strings(zoomOut.get("kept"))).isEmpty();
-        assertThat(events(answer, "llm.plain-text")).extracting(e -> e.get("template").asString()).containsExactly("memcot/zoom-out");
-        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic"))).containsExactly("D1:1", "D1:3");
-        assertThat(events(answer, "llm.dropped")).extracting(e -> e.get("template").asString()).containsExactly("memcot/answer");
+        assertThat(events(answer, "llm.plain-text"))
+                .extracting(e -> e.get("template").asString())
+                .containsExactly("memcot/zoom-out");
+        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic")))
+                .containsExactly("D1:1", "D1:3");
+        assertThat(events(answer, "llm.dropped"))
+                .extracting(e -> e.get("template").asString())
+                .containsExactly("memcot/answer");
         assertThat(answer.get("citations")).hasSize(1);
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("People shared their transgender stories");
@@ -324,14 +423,18 @@ class MemCotStrategyTest {
         model.on("memcot/zoom-out").reply(perception("", new String[0]));
         model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY)));
         // the repair call's last user message is the repair request: read the ids from the original prompt
-        model.on("memcot/answer").reply(call -> "Her puppy is called Biscuit (see " + idOf(call.messages().get(1).getText(), PUPPY) + ").");
+        model.on("memcot/answer")
+                .reply(call -> "Her puppy is called Biscuit (see "
+                        + idOf(call.messages().get(1).getText(), PUPPY) + ").");
 
         JsonNode answer = ask("What is the name of Caroline's puppy?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).startsWith("Her puppy is called Biscuit");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(MemCotAnswer.PROSE_CONFIDENCE);
-        assertThat(answer.get("citations")).extracting(c -> c.get("turnId").asString()).containsExactly("D3:1");
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("turnId").asString())
+                .containsExactly("D3:1");
         assertThat(events(answer, "llm.plain-text")).hasSize(1);
     }
 
@@ -340,14 +443,18 @@ class MemCotStrategyTest {
         model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
         model.on("memcot/zoom-out").reply(call -> perception("", idsOf(call.user(), BEAGLE)));
         model.on("memcot/judge").reply("{\"canAnswer\": \"perhaps\", \"usefulIds\": 7}");
-        model.on("memcot/answer").reply(call -> answer("a beagle puppy", 0.8, evidence(idOf(call.user(), BEAGLE), "He is a beagle")));
+        model.on("memcot/answer")
+                .reply(call -> answer("a beagle puppy", 0.8, evidence(idOf(call.user(), BEAGLE), "He is a beagle")));
 
         JsonNode answer = ask("What kind of dog did Caroline adopt?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/judge#repair", "memcot/answer");
+        assertThat(memcotCalls())
+                .containsExactly(
+                        "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/judge#repair", "memcot/answer");
         assertThat(events(answer, "judge").get(0).get("failed").asString()).contains("memcot/judge");
-        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic"))).containsExactly("D3:1", "D3:3");
+        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic")))
+                .containsExactly("D3:1", "D3:3");
         assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("judge-failed");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
         assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:3");
@@ -370,20 +477,36 @@ class MemCotStrategyTest {
         model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idOf(call.user(), GROUP)));
         model.on("memcot/answer").reply(answer("yesterday", 0.5));
 
-        ask("When did Caroline go to the support group?", Map.of("perceptionTemperature", 0.7, "responderTemperature", 0.4));
+        ask(
+                "When did Caroline go to the support group?",
+                Map.of("perceptionTemperature", 0.7, "responderTemperature", 0.4));
 
-        assertThat(model.calls("memcot/zoom-in").getFirst().options().getTemperature()).isEqualTo(0.7);
-        assertThat(model.calls("memcot/zoom-out").getFirst().options().getTemperature()).isEqualTo(0.7);
-        assertThat(model.calls("memcot/judge").getFirst().options().getTemperature()).isEqualTo(0.0);
-        assertThat(model.calls("memcot/answer").getFirst().options().getTemperature()).isEqualTo(0.4);
+        assertThat(model.calls("memcot/zoom-in").getFirst().options().getTemperature())
+                .isEqualTo(0.7);
+        assertThat(model.calls("memcot/zoom-out").getFirst().options().getTemperature())
+                .isEqualTo(0.7);
+        assertThat(model.calls("memcot/judge").getFirst().options().getTemperature())
+                .isEqualTo(0.0);
+        assertThat(model.calls("memcot/answer").getFirst().options().getTemperature())
+                .isEqualTo(0.4);
     }
 
     @Test
     void badOptionsAreRefusedNamingTheField() {
-        for (Map.Entry<String, Object> bad : Map.<String, Object>of("window", 99, "maxSteps", 0, "zoomOut", "no", "J", 3,
-                "perceptionTemperature", 3.5).entrySet()) {
-            Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chat), "question", "q", "strategy", "memcot",
-                    "options", Map.of(bad.getKey(), bad.getValue())));
+        for (Map.Entry<String, Object> bad : Map.<String, Object>of(
+                        "window", 99, "maxSteps", 0, "zoomOut", "no", "J", 3, "perceptionTemperature", 3.5)
+                .entrySet()) {
+            Api.Response response = api.post(
+                    "/v1/questions",
+                    Map.of(
+                            "documentIds",
+                            List.of(chat),
+                            "question",
+                            "q",
+                            "strategy",
+                            "memcot",
+                            "options",
+                            Map.of(bad.getKey(), bad.getValue())));
             assertThat(response.status()).as(bad.toString()).isEqualTo(400);
             assertThat(response.json().get("field").asString()).isEqualTo("options." + bad.getKey());
         }
@@ -394,32 +517,44 @@ class MemCotStrategyTest {
 
     /** The n-th reply to the n-th call; the last one for any call after that. */
     @SafeVarargs
-    private static Function<ScriptedChatModel.Call, String> inTurn(Function<ScriptedChatModel.Call, String>... replies) {
+    private static Function<ScriptedChatModel.Call, String> inTurn(
+            Function<ScriptedChatModel.Call, String>... replies) {
         AtomicInteger next = new AtomicInteger();
         return call -> replies[Math.min(next.getAndIncrement(), replies.length - 1)].apply(call);
     }
 
     private JsonNode ask(String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(chat), "question", question, "strategy", "memcot", "options", options));
+        return api.ask(
+                Map.of("documentIds", List.of(chat), "question", question, "strategy", "memcot", "options", options));
     }
 
     private List<String> memcotCalls() {
-        return model.calls().stream().map(ScriptedChatModel.Call::template).filter(t -> t.startsWith("memcot/")).toList();
+        return model.calls().stream()
+                .map(ScriptedChatModel.Call::template)
+                .filter(t -> t.startsWith("memcot/"))
+                .toList();
     }
 
     private JsonNode events(JsonNode question, String type) {
         List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals(type)) {
-                found.add(e.get("payload"));
-            }
-        });
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals(type)) {
+                        found.add(e.get("payload"));
+                    }
+                });
         return JSON.valueToTree(found);
     }
 
     private String sourceText(JsonNode citation) {
-        return api.get("/v1/documents/" + citation.get("documentId").asString() + "/text?start=" + citation.get("start").asInt()
-                + "&end=" + citation.get("end").asInt()).json().get("text").asString();
+        return api.get("/v1/documents/" + citation.get("documentId").asString() + "/text?start="
+                        + citation.get("start").asInt() + "&end="
+                        + citation.get("end").asInt())
+                .json()
+                .get("text")
+                .asString();
     }
 
     /** The id of the passage in the prompt that contains {@code text}. */
@@ -500,14 +635,16 @@ class MemCotStrategyTest {
     }
 
     static String perception(String missing, String... ids) {
-        return JSON.writeValueAsString(Map.of("thinking", "scripted", "missingInformation", missing, "usefulIds", Arrays.asList(ids)));
+        return JSON.writeValueAsString(
+                Map.of("thinking", "scripted", "missingInformation", missing, "usefulIds", Arrays.asList(ids)));
     }
 
     static String judgement(boolean canAnswer, String action, List<String> newQueries, String... useful) {
         return judgementWith(canAnswer, action, newQueries, List.of(), useful);
     }
 
-    static String judgementWith(boolean canAnswer, String action, List<String> newQueries, List<Integer> resolved, String... useful) {
+    static String judgementWith(
+            boolean canAnswer, String action, List<String> newQueries, List<Integer> resolved, String... useful) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("thinking", "scripted judgement");
         out.put("usefulIds", Arrays.asList(useful));

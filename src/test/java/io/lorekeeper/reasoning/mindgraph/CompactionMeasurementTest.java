@@ -38,12 +38,16 @@ import io.lorekeeper.text.TokenCounter;
  * {@code -Dlorekeeper.measure.compaction=true}.
  */
 @LlmIntegrationTest
-@EnabledIfSystemProperty(named = "lorekeeper.measure.compaction", matches = "true",
-        disabledReason = "opt-in measurement: run with -Dlorekeeper.measure.compaction=true (needs ../shared/data/novels)")
+@EnabledIfSystemProperty(
+        named = "lorekeeper.measure.compaction",
+        matches = "true",
+        disabledReason =
+                "opt-in measurement: run with -Dlorekeeper.measure.compaction=true (needs ../shared/data/novels)")
 class CompactionMeasurementTest {
 
     @Autowired
     LlmGateway gateway;
+
     @Autowired
     ScriptedChatModel model;
 
@@ -63,22 +67,47 @@ class CompactionMeasurementTest {
             ConceptGraph graph = ConceptGraph.empty();
             List<Blocks.Block> blocks = Blocks.split(text, 0, 0, 8192);
             for (Blocks.Block block : blocks) {
-                GraphBuilder.step(llm, graph, text, block, blocks.size(), "Who are the main characters and how do their fortunes change?");
+                GraphBuilder.step(
+                        llm,
+                        graph,
+                        text,
+                        block,
+                        blocks.size(),
+                        "Who are the main characters and how do their fortunes change?");
             }
-            GraphSet graphs = new GraphSet(List.of(new GraphSet.Part(UUID.randomUUID(), text,
+            GraphSet graphs = new GraphSet(List.of(new GraphSet.Part(
+                    UUID.randomUUID(),
+                    text,
                     new GraphBuilder.Built(0, graph, blocks.size(), Map.of(), false, null, blocks.size()))));
             GraphTools tools = new GraphTools(graphs, llm, null, 1000, 10, Trace.NONE);
-            llm.withTools(Role.ANSWERER, MindGraphStrategy.TEMPLATE,
-                    MindGraphStrategy.answerVariables("Who are the main characters and how do their fortunes change?", List.of(), graphs),
-                    tools.tools(), 40, MindGraphAnswer.class, (r, t, a, res) -> { });
+            llm.withTools(
+                    Role.ANSWERER,
+                    MindGraphStrategy.TEMPLATE,
+                    MindGraphStrategy.answerVariables(
+                            "Who are the main characters and how do their fortunes change?", List.of(), graphs),
+                    tools.tools(),
+                    40,
+                    MindGraphAnswer.class,
+                    (r, t, a, res) -> {});
             // the paper's f1: the input tokens of the answerer's first call, as the call log records them
-            long input = llm.calls().stream().filter(c -> c.role() == Role.ANSWERER && c.template().equals(MindGraphStrategy.TEMPLATE))
-                    .findFirst().orElseThrow().promptTokens();
+            long input = llm.calls().stream()
+                    .filter(c -> c.role() == Role.ANSWERER && c.template().equals(MindGraphStrategy.TEMPLATE))
+                    .findFirst()
+                    .orElseThrow()
+                    .promptTokens();
             int documentTokens = TokenCounter.count(text);
             int graphTokens = TokenCounter.count(graph.compactJson());
-            System.out.printf("COMPACTION %s: document %d tokens, %d blocks, graph %d nodes %d edges (%d tokens of JSON, graph-only "
-                    + "ratio %.4f), first answer-call input %d tokens, ratio %.4f%n", novel.getFileName(), documentTokens, blocks.size(),
-                    graph.nodeCount(), graph.edgeCount(), graphTokens, (double) graphTokens / documentTokens, input,
+            System.out.printf(
+                    "COMPACTION %s: document %d tokens, %d blocks, graph %d nodes %d edges (%d tokens of JSON, graph-only "
+                            + "ratio %.4f), first answer-call input %d tokens, ratio %.4f%n",
+                    novel.getFileName(),
+                    documentTokens,
+                    blocks.size(),
+                    graph.nodeCount(),
+                    graph.edgeCount(),
+                    graphTokens,
+                    (double) graphTokens / documentTokens,
+                    input,
                     (double) input / documentTokens);
             assertThat(input).isGreaterThan(graphTokens);
             assertThat(graph.nodeCount()).isEqualTo(3 * blocks.size());
@@ -98,11 +127,15 @@ class CompactionMeasurementTest {
             String sentence = sentences.get(i).of(block);
             String[] words = sentence.split("\\s+");
             String quote = String.join(" ", java.util.Arrays.copyOf(words, Math.min(8, words.length)));
-            String summary = "Block " + number + " item " + i + ": " + String.join(" ", java.util.Arrays.copyOf(words, Math.min(12, words.length)));
+            String summary = "Block " + number + " item " + i + ": "
+                    + String.join(" ", java.util.Arrays.copyOf(words, Math.min(12, words.length)));
             ops.add(MindGraphStrategyTest.add("b" + number + "_" + i, types[i], summary, quote));
         }
         for (int i = 1; i < Math.min(3, sentences.size()); i++) {
-            ops.add(MindGraphStrategyTest.edge("b" + number + "_0", "b" + number + "_" + i, "related_to",
+            ops.add(MindGraphStrategyTest.edge(
+                    "b" + number + "_0",
+                    "b" + number + "_" + i,
+                    "related_to",
                     sentences.get(i).of(block).split("\\s+")[0]));
         }
         return MindGraphStrategyTest.ops(ops.toArray(String[]::new));

@@ -15,28 +15,33 @@ import io.lorekeeper.text.Span;
 /** Quote resolution, edit application, block splitting and Leiden communities, without Spring. */
 class GraphUnitTest {
 
-    private static final String TEXT = "Mr. Jaggers, a lawyer of \"Little Britain\", told Pip of his great expectations.\n"
-            + "The benefactor   was not Miss Havisham; it was the convict Magwitch, who had prospered in New South Wales.";
+    private static final String TEXT =
+            "Mr. Jaggers, a lawyer of \"Little Britain\", told Pip of his great expectations.\n"
+                    + "The benefactor   was not Miss Havisham; it was the convict Magwitch, who had prospered in New South Wales.";
 
     @Test
     void quotesResolveExactlyThenIgnoringWhitespaceThenPunctuationThenApproximately() {
         var exact = QuoteResolver.resolve("told Pip", TEXT, 100).orElseThrow();
         assertThat(exact.method()).isEqualTo(QuoteResolver.Method.EXACT);
-        assertThat(TEXT.substring(exact.span().start() - 100, exact.span().end() - 100)).isEqualTo("told Pip");
+        assertThat(TEXT.substring(exact.span().start() - 100, exact.span().end() - 100))
+                .isEqualTo("told Pip");
 
         var spaced = QuoteResolver.resolve("The benefactor was not", TEXT, 0).orElseThrow();
         assertThat(spaced.method()).isEqualTo(QuoteResolver.Method.WHITESPACE);
         assertThat(spaced.span().of(TEXT)).isEqualTo("The benefactor   was not");
 
-        var punctuated = QuoteResolver.resolve("a lawyer of Little Britain told pip", TEXT, 0).orElseThrow();
+        var punctuated = QuoteResolver.resolve("a lawyer of Little Britain told pip", TEXT, 0)
+                .orElseThrow();
         assertThat(punctuated.method()).isEqualTo(QuoteResolver.Method.NORMALIZED);
         assertThat(punctuated.span().of(TEXT)).isEqualTo("a lawyer of \"Little Britain\", told Pip");
 
-        var fuzzy = QuoteResolver.resolve("the convict Magwich, who had prospered in New South Wales", TEXT, 0).orElseThrow();
+        var fuzzy = QuoteResolver.resolve("the convict Magwich, who had prospered in New South Wales", TEXT, 0)
+                .orElseThrow();
         assertThat(fuzzy.method()).isEqualTo(QuoteResolver.Method.FUZZY);
         assertThat(fuzzy.span().of(TEXT)).isEqualTo("the convict Magwitch, who had prospered in New South Wales");
 
-        assertThat(QuoteResolver.resolve("Estella married Bentley Drummle in the spring", TEXT, 0)).isEmpty();
+        assertThat(QuoteResolver.resolve("Estella married Bentley Drummle in the spring", TEXT, 0))
+                .isEmpty();
         assertThat(QuoteResolver.resolve("Pip", "Joe", 0)).isEmpty();
         assertThat(QuoteResolver.resolve("  ", TEXT, 0)).isEmpty();
     }
@@ -45,29 +50,54 @@ class GraphUnitTest {
     void editsApplyInOrderAndBadOnesAreRejectedAndCounted() {
         ConceptGraph graph = ConceptGraph.empty();
         Blocks.Block block = new Blocks.Block(0, 0, TEXT.length());
-        GraphEditor.Report report = GraphEditor.apply(graph, List.of(
-                add("pip", "entity", "Pip, the hero", "told Pip"),
-                add("magwitch", "entity", "a convict", "the convict Magwitch"),
-                edge("magwitch", "pip", "benefactor_of", "it was the convict Magwitch"),
-                edge("magwitch", "estella", "father_of", "Magwitch"),
-                add("estella", "entity", "Estella", "Estella is Magwitch's daughter"),
-                add("pip", "entity", "again", "told Pip"),
-                add("money", "wealth", "money", "great expectations"),
-                new Operation("edit_node", "pip", null, "Pip, whose benefactor is Magwitch", "his great expectations", null, null, null),
-                new Operation("delete_node", "ghost", null, null, null, null, null, null),
-                new Operation("rename_node", "pip", null, null, null, null, null, null)), TEXT, block);
+        GraphEditor.Report report = GraphEditor.apply(
+                graph,
+                List.of(
+                        add("pip", "entity", "Pip, the hero", "told Pip"),
+                        add("magwitch", "entity", "a convict", "the convict Magwitch"),
+                        edge("magwitch", "pip", "benefactor_of", "it was the convict Magwitch"),
+                        edge("magwitch", "estella", "father_of", "Magwitch"),
+                        add("estella", "entity", "Estella", "Estella is Magwitch's daughter"),
+                        add("pip", "entity", "again", "told Pip"),
+                        add("money", "wealth", "money", "great expectations"),
+                        new Operation(
+                                "edit_node",
+                                "pip",
+                                null,
+                                "Pip, whose benefactor is Magwitch",
+                                "his great expectations",
+                                null,
+                                null,
+                                null),
+                        new Operation("delete_node", "ghost", null, null, null, null, null, null),
+                        new Operation("rename_node", "pip", null, null, null, null, null, null)),
+                TEXT,
+                block);
 
-        assertThat(report.applied()).containsEntry("add_node", 3).containsEntry("add_edge", 1).containsEntry("edit_node", 1);
-        assertThat(report.rejected()).containsEntry("unknown-id", 2).containsEntry("quote-not-found", 1)
-                .containsEntry("bad-type", 1).containsEntry("unknown-op", 1).doesNotContainKey("duplicate-id");
-        assertThat(report.tolerated()).as("the second add_node of pip updated it").containsEntry("add_node-existing-id", 1);
+        assertThat(report.applied())
+                .containsEntry("add_node", 3)
+                .containsEntry("add_edge", 1)
+                .containsEntry("edit_node", 1);
+        assertThat(report.rejected())
+                .containsEntry("unknown-id", 2)
+                .containsEntry("quote-not-found", 1)
+                .containsEntry("bad-type", 1)
+                .containsEntry("unknown-op", 1)
+                .doesNotContainKey("duplicate-id");
+        assertThat(report.tolerated())
+                .as("the second add_node of pip updated it")
+                .containsEntry("add_node-existing-id", 1);
         assertThat(graph.nodes()).extracting(ConceptGraph.Node::id).containsExactly("pip", "magwitch");
         ConceptGraph.Node pip = graph.node("pip");
         assertThat(pip.content()).isEqualTo("Pip, whose benefactor is Magwitch");
         assertThat(pip.span().of(TEXT)).isEqualTo("told Pip");
         assertThat(pip.merged()).extracting(s -> s.of(TEXT)).containsExactly("his great expectations");
 
-        GraphEditor.apply(graph, List.of(new Operation("delete_node", "magwitch", null, null, null, null, null, null)), TEXT, block);
+        GraphEditor.apply(
+                graph,
+                List.of(new Operation("delete_node", "magwitch", null, null, null, null, null, null)),
+                TEXT,
+                block);
         assertThat(graph.nodeCount()).isEqualTo(1);
         assertThat(graph.edgeCount()).as("edges of a deleted node go with it").isZero();
     }
@@ -76,8 +106,13 @@ class GraphUnitTest {
     void quotesAreLookedForOnlyInTheBlockTheBuilderSaw() {
         ConceptGraph graph = ConceptGraph.empty();
         int second = TEXT.indexOf("The benefactor");
-        GraphEditor.Report report = GraphEditor.apply(graph, List.of(add("pip", "entity", "Pip", "told Pip"),
-                add("havisham", "entity", "Miss Havisham", "not Miss Havisham")), TEXT, new Blocks.Block(1, second, TEXT.length()));
+        GraphEditor.Report report = GraphEditor.apply(
+                graph,
+                List.of(
+                        add("pip", "entity", "Pip", "told Pip"),
+                        add("havisham", "entity", "Miss Havisham", "not Miss Havisham")),
+                TEXT,
+                new Blocks.Block(1, second, TEXT.length()));
         assertThat(report.rejected()).containsEntry("quote-not-found", 1);
         assertThat(graph.node("havisham").span().start()).isEqualTo(TEXT.indexOf("not Miss Havisham"));
     }
@@ -130,7 +165,9 @@ class GraphUnitTest {
         List<Communities.Community> communities = Communities.detect(graph, 10);
 
         assertThat(communities).hasSize(2);
-        assertThat(communities).flatExtracting(Communities.Community::nodeIds).hasSize(12)
+        assertThat(communities)
+                .flatExtracting(Communities.Community::nodeIds)
+                .hasSize(12)
                 .noneMatch(id -> id.startsWith("loner"));
     }
 
@@ -142,14 +179,21 @@ class GraphUnitTest {
             assertThat(Communities.detect(graph.copy(), 10)).isEqualTo(fixed);
         }
         assertThat(fixed).allSatisfy(c -> assertThat(c.nodeIds().size()).isLessThanOrEqualTo(10));
-        long connected = graph.nodes().stream().filter(n -> graph.edges().stream()
-                .anyMatch(e -> !e.source().equals(e.target()) && (e.source().equals(n.id()) || e.target().equals(n.id())))).count();
-        assertThat(fixed.stream().mapToInt(c -> c.nodeIds().size()).sum()).as("every connected node, and no edgeless one").isEqualTo(connected);
+        long connected = graph.nodes().stream()
+                .filter(n -> graph.edges().stream()
+                        .anyMatch(e -> !e.source().equals(e.target())
+                                && (e.source().equals(n.id()) || e.target().equals(n.id()))))
+                .count();
+        assertThat(fixed.stream().mapToInt(c -> c.nodeIds().size()).sum())
+                .as("every connected node, and no edgeless one")
+                .isEqualTo(connected);
         boolean seedMatters = false;
         for (long seed = 1; seed <= 20 && !seedMatters; seed++) {
             seedMatters = !Communities.detect(graph, 10, seed).equals(fixed);
         }
-        assertThat(seedMatters).as("other seeds partition this graph differently, so stability comes from fixing the seed").isTrue();
+        assertThat(seedMatters)
+                .as("other seeds partition this graph differently, so stability comes from fixing the seed")
+                .isTrue();
     }
 
     static ConceptGraph randomGraph(int nodes, int edges, long seed) {

@@ -28,20 +28,25 @@ class MindGraphStrategyTest {
 
     static final String P1 = "Pip was raised by his sister and her husband Joe Gargery, the village blacksmith. "
             + "One Christmas Eve he met an escaped convict in the marshes.";
-    static final String P2 = "Years later the lawyer Jaggers told Pip that he had great expectations from a secret benefactor. "
-            + "Pip believed the benefactor was Miss Havisham.";
-    static final String P3 = "The convict Magwitch returned from New South Wales and revealed that he was the benefactor. "
-            + "Pip was ashamed at first but came to love him.";
+    static final String P2 =
+            "Years later the lawyer Jaggers told Pip that he had great expectations from a secret benefactor. "
+                    + "Pip believed the benefactor was Miss Havisham.";
+    static final String P3 =
+            "The convict Magwitch returned from New South Wales and revealed that he was the benefactor. "
+                    + "Pip was ashamed at first but came to love him.";
     static final String STORY = P1 + "\n\n" + P2 + "\n\n" + P3;
     static final String WHALE = "Captain Ahab hunted the white whale Moby Dick. Ishmael sailed with him on the Pequod. "
             + "Starbuck, the first mate, argued against the hunt.";
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
     @Autowired
     GraphStore store;
 
@@ -65,15 +70,25 @@ class MindGraphStrategyTest {
     @Test
     void editsApplyInOrderAcrossBlocksAndTheGraphIsReusedForTheSameQuestion() {
         scriptStoryBuild();
-        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\", \"ghost\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/answer")
+                .reply(
+                        "{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\", \"ghost\"], \"confidence\": \"high\"}");
 
         JsonNode answer = ask(story, "Who was Pip's benefactor?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
         assertThat(builds).hasSize(3);
-        assertThat(builds.get(0).user()).contains("Graph so far:\n(empty)").contains("Block 1 of 3").contains(P1).doesNotContain(P2);
-        assertThat(builds.get(1).user()).contains("\"id\":\"pip\"").contains("\"id\":\"convict\"").contains("Block 2 of 3").contains(P2);
+        assertThat(builds.get(0).user())
+                .contains("Graph so far:\n(empty)")
+                .contains("Block 1 of 3")
+                .contains(P1)
+                .doesNotContain(P2);
+        assertThat(builds.get(1).user())
+                .contains("\"id\":\"pip\"")
+                .contains("\"id\":\"convict\"")
+                .contains("Block 2 of 3")
+                .contains(P2);
         assertThat(builds.get(2).user()).contains("\"id\":\"jaggers\"").contains(P3);
         assertThat(builds.get(0).user()).contains("Question: Who was Pip's benefactor?");
 
@@ -91,29 +106,44 @@ class MindGraphStrategyTest {
         assertThat(graph.get("graphTokens").asInt()).isPositive();
         assertThat(graph.get("documentTokens").asInt()).isPositive();
         JsonNode convict = node(graph.get("graph"), "convict");
-        assertThat(convict.get("content").asString()).isEqualTo("Magwitch, the escaped convict and Pip's secret benefactor");
+        assertThat(convict.get("content").asString())
+                .isEqualTo("Magwitch, the escaped convict and Pip's secret benefactor");
         assertThat(convict.get("quote").asString()).isEqualTo("an escaped convict");
         assertThat(convict.get("chunk").asInt()).isZero();
         JsonNode merged = convict.get("mergedSpans").get(0);
         assertThat(STORY.substring(merged.get(0).asInt(), merged.get(1).asInt()))
                 .isEqualTo("The convict Magwitch returned from New South Wales");
-        assertThat(node(graph.get("graph"), "havisham_claim")).as("deleted in block 3").isNull();
+        assertThat(node(graph.get("graph"), "havisham_claim"))
+                .as("deleted in block 3")
+                .isNull();
 
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
         assertThat(answer.get("citations")).hasSize(1);
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("an escaped convict");
-        assertThat(STORY.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo("an escaped convict");
-        assertThat(events(answer, "answer").getFirst().get("unknownNodes").get(0).asString()).isEqualTo("ghost");
+        assertThat(STORY.substring(
+                        citation.get("start").asInt(), citation.get("end").asInt()))
+                .isEqualTo("an escaped convict");
+        assertThat(events(answer, "answer")
+                        .getFirst()
+                        .get("unknownNodes")
+                        .get(0)
+                        .asString())
+                .isEqualTo("ghost");
         String firstAnswerCall = model.calls("mindgraph/answer").getFirst().user();
-        assertThat(firstAnswerCall).contains("4 nodes, 2 edges, built from 3 chunks").contains("\"id\":\"convict\"");
+        assertThat(firstAnswerCall)
+                .contains("4 nodes, 2 edges, built from 3 chunks")
+                .contains("\"id\":\"convict\"");
 
         model.reset();
-        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
         JsonNode again = ask(story, "Who was Pip's benefactor?", Map.of("chunkTokens", 40));
 
         assertThat(again.get("status").asString()).as(again.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/build")).as("the stored graph is reused").isEmpty();
+        assertThat(model.calls("mindgraph/build"))
+                .as("the stored graph is reused")
+                .isEmpty();
         assertThat(events(again, "graph").getFirst().get("reused").asBoolean()).isTrue();
         assertThat(events(again, "graph").getFirst().get("nodes").asInt()).isEqualTo(4);
     }
@@ -122,7 +152,8 @@ class MindGraphStrategyTest {
     void lookupSourceReturnsThePassageAroundTheNodeAndItsQuotesBecomeCitations() {
         scriptStoryBuild();
         model.on("mindgraph/answer")
-                .onceCallTools("lookup_source", "{\"node_id\": \"convict\"}", "lookup_source", "{\"node_id\": \"nobody\"}")
+                .onceCallTools(
+                        "lookup_source", "{\"node_id\": \"convict\"}", "lookup_source", "{\"node_id\": \"nobody\"}")
                 .once("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"medium\", "
                         + "\"quotes\": [{\"node_id\": \"convict\", \"quote\": \"revealed that  he was the benefactor\"},"
                         + " {\"node_id\": \"pip\", \"quote\": \"Pip was raised\"}]}");
@@ -137,13 +168,21 @@ class MindGraphStrategyTest {
         assertThat(tools.get(1).get("result").asString()).startsWith("error: there is no node 'nobody'");
         List<ScriptedChatModel.Call> calls = model.calls("mindgraph/answer");
         assertThat(calls).hasSize(2);
-        assertThat(calls.get(1).messages().stream().anyMatch(m -> String.valueOf(m.getText()).contains("Source of node convict")
-                || m.toString().contains("Source of node convict"))).isTrue();
-        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
+        assertThat(calls.get(1).messages().stream()
+                        .anyMatch(m -> String.valueOf(m.getText()).contains("Source of node convict")
+                                || m.toString().contains("Source of node convict")))
+                .isTrue();
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
                 .as("a quote attributed to a node never looked up is still found in the passage that was read")
                 .containsExactly("an escaped convict", "revealed that he was the benefactor", "Pip was raised");
-        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt()).isZero();
-        assertThat(events(answer, "answer").getFirst().get("quotesFoundInAnotherPassage").asInt()).isEqualTo(1);
+        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt())
+                .isZero();
+        assertThat(events(answer, "answer")
+                        .getFirst()
+                        .get("quotesFoundInAnotherPassage")
+                        .asInt())
+                .isEqualTo(1);
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.6);
     }
 
@@ -171,25 +210,39 @@ class MindGraphStrategyTest {
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Joe");
-        assertThat(events(answer, "graph.build").getFirst().get("rejected").get("unusable-reply").asInt()).isEqualTo(1);
+        assertThat(events(answer, "graph.build")
+                        .getFirst()
+                        .get("rejected")
+                        .get("unusable-reply")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     @Test
     void communitySummariesAreWrittenOnceAndCachedForLaterQuestionsOnTheSameGraph() {
-        model.on("mindgraph/summary").reply(call -> "{\"title\": \"Part " + (call.user().contains("ahab") ? "Ahab" : "crew")
-                + "\", \"rating\": 7, \"summary\": \"Who hunts what.\", \"findings\": [\"Ahab hunts the whale.\"]}");
+        model.on("mindgraph/summary")
+                .reply(
+                        call -> "{\"title\": \"Part " + (call.user().contains("ahab") ? "Ahab" : "crew")
+                                + "\", \"rating\": 7, \"summary\": \"Who hunts what.\", \"findings\": [\"Ahab hunts the whale.\"]}");
         scriptSummaryWalk();
 
         JsonNode first = ask(whale, "Whom did Ahab hunt?", Map.of("graph", "shared"));
 
         assertThat(first.get("status").asString()).as(first.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/build")).as("the shared graph needs no build").isEmpty();
-        int communities = events(first, "graph.communities").getFirst().get("communities").asInt();
+        assertThat(model.calls("mindgraph/build"))
+                .as("the shared graph needs no build")
+                .isEmpty();
+        int communities =
+                events(first, "graph.communities").getFirst().get("communities").asInt();
         assertThat(communities).isPositive();
         assertThat(model.calls("mindgraph/summary")).hasSize(communities);
         List<JsonNode> tools = events(first, "tool");
-        assertThat(tools.get(0).get("result").asString()).startsWith("subgraph_id | title | impact | nodes").contains("| 7.0 |");
-        assertThat(tools.get(1).get("result").asString()).startsWith("Subgraph 1: ").contains("Findings:\n- Ahab hunts the whale.");
+        assertThat(tools.get(0).get("result").asString())
+                .startsWith("subgraph_id | title | impact | nodes")
+                .contains("| 7.0 |");
+        assertThat(tools.get(1).get("result").asString())
+                .startsWith("Subgraph 1: ")
+                .contains("Findings:\n- Ahab hunts the whale.");
         assertThat(first.get("citations").get(0).get("quote").asString()).isEqualTo("the white whale Moby Dick");
 
         model.reset();
@@ -197,9 +250,13 @@ class MindGraphStrategyTest {
         JsonNode second = ask(whale, "What did Starbuck think of the hunt?", Map.of("graph", "shared"));
 
         assertThat(second.get("status").asString()).as(second.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/summary")).as("reports are cached per graph hash").isEmpty();
-        assertThat(events(second, "graph.communities").getFirst().get("cached").asBoolean()).isTrue();
-        assertThat(events(second, "tool").get(1).get("result").asString()).contains("Findings:\n- Ahab hunts the whale.");
+        assertThat(model.calls("mindgraph/summary"))
+                .as("reports are cached per graph hash")
+                .isEmpty();
+        assertThat(events(second, "graph.communities").getFirst().get("cached").asBoolean())
+                .isTrue();
+        assertThat(events(second, "tool").get(1).get("result").asString())
+                .contains("Findings:\n- Ahab hunts the whale.");
     }
 
     @Test
@@ -222,63 +279,103 @@ class MindGraphStrategyTest {
     @Test
     void aBudgetTooSmallForTheWholeBuildAnswersFromThePartialGraphAndTheNextQuestionResumes() {
         scriptStoryBuild();
-        model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
 
         JsonNode limited = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40, "budget", Map.of("maxCalls", 2)));
 
         assertThat(limited.get("status").asString()).as(limited.toString()).isEqualTo("DONE");
         assertThat(limited.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls("mindgraph/build")).as("one block, then the last call is kept for answering").hasSize(1);
+        assertThat(model.calls("mindgraph/build"))
+                .as("one block, then the last call is kept for answering")
+                .hasSize(1);
         assertThat(model.calls("mindgraph/answer")).hasSize(1);
-        assertThat(model.calls("mindgraph/answer").getFirst().user()).contains("3 nodes, 0 edges, built from 1 chunks")
-                .contains("\"id\":\"joe\"").doesNotContain("jaggers");
+        assertThat(model.calls("mindgraph/answer").getFirst().user())
+                .contains("3 nodes, 0 edges, built from 1 chunks")
+                .contains("\"id\":\"joe\"")
+                .doesNotContain("jaggers");
         assertThat(limited.get("answer").asString()).isEqualTo("Joe");
-        assertThat(limited.get("citations").get(0).get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+        assertThat(limited.get("citations").get(0).get("quote").asString())
+                .isEqualTo("Joe Gargery, the village blacksmith");
         JsonNode stopped = events(limited, "graph.stopped").getFirst();
         assertThat(stopped.get("blocksBuilt").asInt()).isEqualTo(1);
         assertThat(stopped.get("blocks").asInt()).isEqualTo(3);
-        assertThat(stopped.get("secondsLeft").asLong()).as("mindgraph's own default wall time, an hour, not the service's 10 minutes")
+        assertThat(stopped.get("secondsLeft").asLong())
+                .as("mindgraph's own default wall time, an hour, not the service's 10 minutes")
                 .isGreaterThan(3000);
-        assertThat(events(limited, "graph").getFirst().get("partial").asBoolean()).isTrue();
-        assertThat(events(limited, "answer").getFirst().get("fromPartialGraph").asBoolean()).isTrue();
+        assertThat(events(limited, "graph").getFirst().get("partial").asBoolean())
+                .isTrue();
+        assertThat(events(limited, "answer").getFirst().get("fromPartialGraph").asBoolean())
+                .isTrue();
 
         JsonNode resumed = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40));
 
         assertThat(resumed.get("budgetLimited").asBoolean()).isFalse();
-        assertThat(model.calls("mindgraph/build")).as("only blocks 2 and 3 are left").hasSize(3);
-        assertThat(events(resumed, "graph.build")).extracting(b -> b.get("block").asInt()).containsExactly(2, 3);
-        assertThat(events(resumed, "graph").getFirst().get("partial").asBoolean()).isFalse();
-        assertThat(resumed.get("citations").get(0).get("quote").asString()).isEqualTo("Joe Gargery, the village blacksmith");
+        assertThat(model.calls("mindgraph/build"))
+                .as("only blocks 2 and 3 are left")
+                .hasSize(3);
+        assertThat(events(resumed, "graph.build"))
+                .extracting(b -> b.get("block").asInt())
+                .containsExactly(2, 3);
+        assertThat(events(resumed, "graph").getFirst().get("partial").asBoolean())
+                .isFalse();
+        assertThat(resumed.get("citations").get(0).get("quote").asString())
+                .isEqualTo("Joe Gargery, the village blacksmith");
     }
 
     @Test
     void aQuestionAwareBuildStartsFromTheEmptyGraphAndStartsFromTheSharedOneOnlyWhenAsked() {
-        model.on("mindgraph/build").reply(ops(add("ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
-        model.on("mindgraph/answer").reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/build")
+                .reply(ops(add(
+                        "ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
 
         JsonNode empty = ask(whale, "What did Ahab hunt?", Map.of());
 
         assertThat(empty.get("status").asString()).as(empty.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/build").getFirst().user()).contains("Graph so far:\n(empty)").doesNotContain("\"id\":\"ahab\"");
+        assertThat(model.calls("mindgraph/build").getFirst().user())
+                .contains("Graph so far:\n(empty)")
+                .doesNotContain("\"id\":\"ahab\"");
         assertThat(events(empty, "graph.seed")).isEmpty();
-        assertThat(events(empty, "graph").getFirst().get("nodes").asInt()).as("only what this question's build added").isEqualTo(1);
-        assertThat(events(empty, "graph").getFirst().get("seededFrom").asString()).isEmpty();
+        assertThat(events(empty, "graph").getFirst().get("nodes").asInt())
+                .as("only what this question's build added")
+                .isEqualTo(1);
+        assertThat(events(empty, "graph").getFirst().get("seededFrom").asString())
+                .isEmpty();
 
         model.reset();
-        model.on("mindgraph/build").reply(ops(add("ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
-        model.on("mindgraph/answer").reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/build")
+                .reply(ops(add(
+                        "ahab_goal", "claim", "Ahab wants to kill the whale", "Captain Ahab hunted the white whale")));
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Moby Dick\", \"cited_nodes\": [\"ahab_goal\"], \"confidence\": \"high\"}");
 
         JsonNode seeded = ask(whale, "What did Ahab hunt?", Map.of("start", "shared"));
 
         assertThat(seeded.get("status").asString()).as(seeded.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/build")).as("a graph of its own, not the empty-start one of the same question").hasSize(1);
-        assertThat(model.calls("mindgraph/build").getFirst().user()).contains("\"id\":\"ahab\"").contains("\"id\":\"starbuck\"");
+        assertThat(model.calls("mindgraph/build"))
+                .as("a graph of its own, not the empty-start one of the same question")
+                .hasSize(1);
+        assertThat(model.calls("mindgraph/build").getFirst().user())
+                .contains("\"id\":\"ahab\"")
+                .contains("\"id\":\"starbuck\"");
         assertThat(events(seeded, "graph.seed").getFirst().get("nodes").asInt()).isEqualTo(5);
         assertThat(events(seeded, "graph").getFirst().get("nodes").asInt()).isEqualTo(6);
-        assertThat(events(seeded, "graph").getFirst().get("seededFrom").asString()).isNotEmpty();
+        assertThat(events(seeded, "graph").getFirst().get("seededFrom").asString())
+                .isNotEmpty();
 
-        Api.Response bad = api.post("/v1/questions", Map.of("documentIds", List.of(whale), "question", "?", "strategy", "mindgraph",
-                "options", Map.of("start", "somewhere")));
+        Api.Response bad = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(whale),
+                        "question",
+                        "?",
+                        "strategy",
+                        "mindgraph",
+                        "options",
+                        Map.of("start", "somewhere")));
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().get("field").asString()).isEqualTo("options.start");
     }
@@ -286,14 +383,21 @@ class MindGraphStrategyTest {
     @Test
     void anEditWithoutAQuoteKeepsTheOldSpanAndReAddingAnIdUpdatesIt() {
         model.on("mindgraph/build")
-                .once(ops(add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
+                .once(ops(
+                        add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
                         add("joe", "entity", "Joe Gargery, blacksmith", "Joe Gargery, the village blacksmith"),
                         add("convict", "entity", "An escaped convict Pip meets", "an escaped convict")))
-                .once(ops("{\"op\": \"edit_node\", \"id\": \"pip\", \"content\": \"Pip, an orphan with great expectations\"}",
+                .once(ops(
+                        "{\"op\": \"edit_node\", \"id\": \"pip\", \"content\": \"Pip, an orphan with great expectations\"}",
                         "{\"op\": \"edit_node\", \"id\": \"joe\", \"content\": \"Joe Gargery, Pip's guardian\", \"src\": \"Joe was kind\"}",
-                        add("convict", "entity", "The convict, whom Pip does not suspect", "Pip believed the benefactor was Miss Havisham")))
+                        add(
+                                "convict",
+                                "entity",
+                                "The convict, whom Pip does not suspect",
+                                "Pip believed the benefactor was Miss Havisham")))
                 .once(ops());
-        model.on("mindgraph/answer").reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Joe\", \"cited_nodes\": [\"joe\"], \"confidence\": \"high\"}");
 
         JsonNode answer = ask(story, "Who looked after Pip as a child?", Map.of("chunkTokens", 40));
 
@@ -317,24 +421,28 @@ class MindGraphStrategyTest {
         assertThat(convict.get("content").asString()).isEqualTo("The convict, whom Pip does not suspect");
         assertThat(convict.get("quote").asString()).isEqualTo("an escaped convict");
         JsonNode merged = convict.get("mergedSpans").get(0);
-        assertThat(STORY.substring(merged.get(0).asInt(), merged.get(1).asInt())).isEqualTo("Pip believed the benefactor was Miss Havisham");
+        assertThat(STORY.substring(merged.get(0).asInt(), merged.get(1).asInt()))
+                .isEqualTo("Pip believed the benefactor was Miss Havisham");
     }
 
     @Test
     void onlyConnectedNodesFormCommunitiesAndReportsKeepAtMostTenFindings() {
-        model.on("mindgraph/build").once(ops(add("pip", "entity", "Pip", "Pip was raised by his sister"),
-                add("joe", "entity", "Joe Gargery", "Joe Gargery, the village blacksmith"),
-                add("convict", "entity", "A convict", "an escaped convict"),
-                add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
-                add("magwitch", "entity", "Magwitch", "The convict Magwitch"),
-                edge("joe", "pip", "raises", "raised by his sister and her husband Joe Gargery"),
-                edge("convict", "pip", "meets", "he met an escaped convict")));
+        model.on("mindgraph/build")
+                .once(ops(
+                        add("pip", "entity", "Pip", "Pip was raised by his sister"),
+                        add("joe", "entity", "Joe Gargery", "Joe Gargery, the village blacksmith"),
+                        add("convict", "entity", "A convict", "an escaped convict"),
+                        add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
+                        add("magwitch", "entity", "Magwitch", "The convict Magwitch"),
+                        edge("joe", "pip", "raises", "raised by his sister and her husband Joe Gargery"),
+                        edge("convict", "pip", "meets", "he met an escaped convict")));
         StringBuilder findings = new StringBuilder();
         for (int i = 1; i <= 12; i++) {
             findings.append(i == 1 ? "" : ", ").append("\"Finding ").append(i).append(".\"");
         }
-        model.on("mindgraph/summary").reply("{\"title\": \"Pip's childhood\", \"rating\": 8, \"summary\": \"Who raised Pip.\", "
-                + "\"findings\": [" + findings + "]}");
+        model.on("mindgraph/summary")
+                .reply("{\"title\": \"Pip's childhood\", \"rating\": 8, \"summary\": \"Who raised Pip.\", "
+                        + "\"findings\": [" + findings + "]}");
         model.on("mindgraph/answer")
                 .onceCallTools("subgraph_summary", "{\"mode\": \"index\"}")
                 .onceCallTools("subgraph_summary", "{\"mode\": \"detail\", \"subgraph_id\": 1}")
@@ -343,11 +451,16 @@ class MindGraphStrategyTest {
         JsonNode answer = ask(story, "Who raised Pip, and whom did he meet?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(model.calls("mindgraph/summary")).as("one report: the two edgeless nodes are no community").hasSize(1);
+        assertThat(model.calls("mindgraph/summary"))
+                .as("one report: the two edgeless nodes are no community")
+                .hasSize(1);
         assertThat(model.calls("mindgraph/summary").getFirst().system()).contains("between 5 and 10 specific findings");
-        assertThat(model.calls("mindgraph/summary").getFirst().user()).contains("\"id\":\"pip\"").doesNotContain("jaggers");
+        assertThat(model.calls("mindgraph/summary").getFirst().user())
+                .contains("\"id\":\"pip\"")
+                .doesNotContain("jaggers");
         List<JsonNode> tools = events(answer, "tool");
-        assertThat(tools.get(0).get("result").asString()).contains("1 | Pip's childhood | 8.0 | 3")
+        assertThat(tools.get(0).get("result").asString())
+                .contains("1 | Pip's childhood | 8.0 | 3")
                 .contains("2 nodes without edges belong to no subgraph");
         String detail = tools.get(1).get("result").asString();
         assertThat(detail).contains("- Finding 10.").doesNotContain("Finding 11.");
@@ -357,26 +470,33 @@ class MindGraphStrategyTest {
     @Test
     void compactionIsTheFirstAnswerCallsInputOverTheDocumentBesideTheGraphOnlyFigure() {
         scriptStoryBuild();
-        model.on("mindgraph/answer").reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"convict\"], \"confidence\": \"high\"}");
 
         JsonNode answer = ask(story, "Who turned out to be the benefactor?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         JsonNode compaction = events(answer, "compaction").getFirst();
-        long logged = jdbc.sql("SELECT prompt_tokens FROM llm_call WHERE question_id = ? AND template = 'mindgraph/answer' ORDER BY id LIMIT 1")
-                .param(UUID.fromString(answer.get("id").asString())).query(Long.class).single();
+        long logged = jdbc.sql(
+                        "SELECT prompt_tokens FROM llm_call WHERE question_id = ? AND template = 'mindgraph/answer' ORDER BY id LIMIT 1")
+                .param(UUID.fromString(answer.get("id").asString()))
+                .query(Long.class)
+                .single();
         assertThat(compaction.get("firstCallInputTokens").asLong()).isEqualTo(logged);
         int documentTokens = io.lorekeeper.text.TokenCounter.count(STORY);
         assertThat(compaction.get("documentTokens").asInt()).isEqualTo(documentTokens);
-        assertThat(compaction.get("compaction").asDouble()).isCloseTo((double) logged / documentTokens, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(compaction.get("graphCompaction").asDouble()).as("the graph alone is a fraction of the first call's input")
+        assertThat(compaction.get("compaction").asDouble())
+                .isCloseTo((double) logged / documentTokens, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(compaction.get("graphCompaction").asDouble())
+                .as("the graph alone is a fraction of the first call's input")
                 .isLessThan(compaction.get("compaction").asDouble());
         assertThat(compaction.get("documentId").asString()).isEqualTo(story.toString());
     }
 
     @Test
     void aSpentBudgetInTheToolLoopReturnsTheLookedUpNodesAsTheBestSoFar() {
-        model.on("mindgraph/answer").onceCallTools("lookup_source", "{\"node_id\": \"starbuck\"}")
+        model.on("mindgraph/answer")
+                .onceCallTools("lookup_source", "{\"node_id\": \"starbuck\"}")
                 .reply("{\"answer\": \"never\", \"cited_nodes\": [], \"confidence\": \"high\"}");
 
         JsonNode answer = ask(whale, "Who argued?", Map.of("graph", "shared", "budget", Map.of("maxCalls", 1)));
@@ -395,7 +515,8 @@ class MindGraphStrategyTest {
         assertThat(graph.get("nodes")).hasSize(5);
         assertThat(graph.get("edges")).hasSize(3);
         for (JsonNode n : graph.get("nodes")) {
-            assertThat(WHALE.substring(n.get("start").asInt(), n.get("end").asInt())).isEqualTo(n.get("quote").asString());
+            assertThat(WHALE.substring(n.get("start").asInt(), n.get("end").asInt()))
+                    .isEqualTo(n.get("quote").asString());
         }
         assertThat(graph.get("communities")).isNotEmpty();
         int members = 0;
@@ -405,7 +526,8 @@ class MindGraphStrategyTest {
         assertThat(members).isEqualTo(5);
         assertThat(graph.get("rejected").get("unknown-id").asInt()).isEqualTo(1);
 
-        assertThat(api.get("/v1/documents/" + UUID.randomUUID() + "/graph").status()).isEqualTo(404);
+        assertThat(api.get("/v1/documents/" + UUID.randomUUID() + "/graph").status())
+                .isEqualTo(404);
         UUID plain = api.ingest(Map.of("text", "Nothing to see here.", "profile", "retrieval-only"));
         Api.Response none = api.get("/v1/documents/" + plain + "/graph");
         assertThat(none.status()).isEqualTo(404);
@@ -418,11 +540,17 @@ class MindGraphStrategyTest {
             String user = call.user();
             String block = user.substring(user.indexOf("<block>\n") + 8, user.lastIndexOf("\n</block>"));
             String number = user.replaceAll("(?s).*Block (\\d+) of \\d+.*", "$1");
-            String line = block.lines().filter(l -> l.contains(": ")).findFirst().orElseThrow();
+            String line =
+                    block.lines().filter(l -> l.contains(": ")).findFirst().orElseThrow();
             return ops(add("turn_" + number, "event", "First turn of block " + number, line));
         });
         UUID chat = api.ingest(io.lorekeeper.support.TestDocuments.aConversation()
-                .session("9:00 am on 2 March, 2024", "Ines", "I start at the Kestrel observatory on Monday.", "Tomas", "Good luck!")
+                .session(
+                        "9:00 am on 2 March, 2024",
+                        "Ines",
+                        "I start at the Kestrel observatory on Monday.",
+                        "Tomas",
+                        "Good luck!")
                 .build());
         assertThat(model.calls("mindgraph/build")).hasSize(1);
         JsonNode stage = null;
@@ -432,33 +560,50 @@ class MindGraphStrategyTest {
             }
         }
         assertThat(stage.get("status").asString()).isEqualTo("DONE");
-        assertThat(stage.get("done").asInt()).isEqualTo(stage.get("total").asInt()).isEqualTo(1);
+        assertThat(stage.get("done").asInt())
+                .isEqualTo(stage.get("total").asInt())
+                .isEqualTo(1);
 
-        Api.Response appended = api.post("/v1/documents/" + chat + "/sessions", Map.of("sessions", List.of(Map.of(
-                "dateTime", "7:05 am on 6 April, 2024", "turns", List.of(Map.of("speaker", "Ines", "text", "Margit is closed until May."))))));
+        Api.Response appended = api.post(
+                "/v1/documents/" + chat + "/sessions",
+                Map.of(
+                        "sessions",
+                        List.of(Map.of(
+                                "dateTime",
+                                "7:05 am on 6 April, 2024",
+                                "turns",
+                                List.of(Map.of("speaker", "Ines", "text", "Margit is closed until May."))))));
         assertThat(appended.status()).as(appended.body()).isEqualTo(202);
         api.awaitDocument(chat, "READY", java.time.Duration.ofMinutes(1));
 
         List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
         assertThat(builds).as("only the appended text is built").hasSize(2);
-        assertThat(builds.get(1).user()).contains("Block 2 of 2").contains("Margit is closed until May.")
-                .doesNotContain("Kestrel observatory on Monday.\n").contains("\"id\":\"turn_1\"");
+        assertThat(builds.get(1).user())
+                .contains("Block 2 of 2")
+                .contains("Margit is closed until May.")
+                .doesNotContain("Kestrel observatory on Monday.\n")
+                .contains("\"id\":\"turn_1\"");
         JsonNode graph = api.get("/v1/documents/" + chat + "/graph").json();
         assertThat(graph.get("blocks").asInt()).isEqualTo(2);
-        assertThat(graph.get("nodes")).extracting(n -> n.get("quote").asString())
-                .containsExactly("Ines: I start at the Kestrel observatory on Monday.", "Ines: Margit is closed until May.");
+        assertThat(graph.get("nodes"))
+                .extracting(n -> n.get("quote").asString())
+                .containsExactly(
+                        "Ines: I start at the Kestrel observatory on Monday.", "Ines: Margit is closed until May.");
     }
 
     @Test
     void aQuestionAwareBuildStartsFromTheSharedGraphAndLeavesItUntouched() {
         // Seeding from the document's shared graph is an option (start=shared); by default a build starts empty.
         long sharedId = store.shared(whale).orElseThrow().id();
-        model.on("mindgraph/build").reply(ops(
-                add("doubt", "claim", "Starbuck thinks the hunt is folly", "argued against the hunt"),
-                edge("doubt", "starbuck", "held_by", "Starbuck, the first mate, argued"),
-                "{\"op\": \"edit_node\", \"id\": \"ahab\", \"content\": \"Captain Ahab, obsessed with the whale\", "
-                        + "\"src\": \"Captain Ahab hunted the white whale\"}"));
-        model.on("mindgraph/answer").reply("{\"answer\": \"Starbuck\", \"cited_nodes\": [\"doubt\", \"pequod\"], \"confidence\": \"high\"}");
+        model.on("mindgraph/build")
+                .reply(ops(
+                        add("doubt", "claim", "Starbuck thinks the hunt is folly", "argued against the hunt"),
+                        edge("doubt", "starbuck", "held_by", "Starbuck, the first mate, argued"),
+                        "{\"op\": \"edit_node\", \"id\": \"ahab\", \"content\": \"Captain Ahab, obsessed with the whale\", "
+                                + "\"src\": \"Captain Ahab hunted the white whale\"}"));
+        model.on("mindgraph/answer")
+                .reply(
+                        "{\"answer\": \"Starbuck\", \"cited_nodes\": [\"doubt\", \"pequod\"], \"confidence\": \"high\"}");
 
         JsonNode answer = ask(whale, "Who doubted the hunt?", Map.of("start", "shared"));
 
@@ -466,7 +611,9 @@ class MindGraphStrategyTest {
         // the builder saw the shared graph's nodes, not an empty graph
         List<ScriptedChatModel.Call> builds = model.calls("mindgraph/build");
         assertThat(builds).hasSize(1);
-        assertThat(builds.getFirst().user()).contains("\"id\":\"starbuck\"").contains("\"id\":\"pequod\"")
+        assertThat(builds.getFirst().user())
+                .contains("\"id\":\"starbuck\"")
+                .contains("\"id\":\"pequod\"")
                 .doesNotContain("Graph so far:\n(empty)");
         JsonNode seed = events(answer, "graph.seed").getFirst();
         assertThat(seed.get("sharedGraph").asLong()).isEqualTo(sharedId);
@@ -476,12 +623,16 @@ class MindGraphStrategyTest {
         assertThat(graph.get("seededFrom").asLong()).isEqualTo(sharedId);
         assertThat(graph.get("nodes").asInt()).isEqualTo(6);
         assertThat(graph.get("edges").asInt()).isEqualTo(4);
-        assertThat(node(graph.get("graph"), "ahab").get("content").asString()).isEqualTo("Captain Ahab, obsessed with the whale");
+        assertThat(node(graph.get("graph"), "ahab").get("content").asString())
+                .isEqualTo("Captain Ahab, obsessed with the whale");
         // a seeded node and a new one are both cited at their exact spans
-        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString())
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
                 .containsExactly("argued against the hunt", "the Pequod");
         for (JsonNode citation : answer.get("citations")) {
-            assertThat(WHALE.substring(citation.get("start").asInt(), citation.get("end").asInt())).isEqualTo(citation.get("quote").asString());
+            assertThat(WHALE.substring(
+                            citation.get("start").asInt(), citation.get("end").asInt()))
+                    .isEqualTo(citation.get("quote").asString());
         }
         // the question's edits went into its own graph: the shared one is as the graph stage left it
         JsonNode shared = api.get("/v1/documents/" + whale + "/graph").json();
@@ -493,8 +644,17 @@ class MindGraphStrategyTest {
 
     @Test
     void unknownOptionsAreRefused() {
-        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(story), "question", "?", "strategy",
-                "mindgraph", "options", Map.of("maxRound", 3)));
+        Api.Response response = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(story),
+                        "question",
+                        "?",
+                        "strategy",
+                        "mindgraph",
+                        "options",
+                        Map.of("maxRound", 3)));
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("options.maxRound");
     }
@@ -502,16 +662,23 @@ class MindGraphStrategyTest {
     /** Block 1 introduces pip, joe and the convict; block 2 adds Jaggers and a claim, with one bad quote and one unknown id; block 3 merges the convict with Magwitch and retracts the claim. */
     private void scriptStoryBuild() {
         model.on("mindgraph/build")
-                .once(ops(add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
+                .once(ops(
+                        add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
                         add("joe", "entity", "Joe Gargery, blacksmith", "Joe Gargery, the village blacksmith"),
                         add("convict", "entity", "An escaped convict Pip meets", "an escaped convict")))
-                .once(ops(add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
+                .once(ops(
+                        add("jaggers", "entity", "Jaggers, a lawyer", "the lawyer Jaggers"),
                         edge("jaggers", "pip", "informs", "the lawyer Jaggers told Pip"),
-                        add("havisham_claim", "claim", "Pip thinks Miss Havisham is his benefactor", "Pip believed the benefactor was Miss Havisham"),
+                        add(
+                                "havisham_claim",
+                                "claim",
+                                "Pip thinks Miss Havisham is his benefactor",
+                                "Pip believed the benefactor was Miss Havisham"),
                         add("estella", "entity", "Estella", "Estella broke his heart"),
                         edge("havisham", "pip", "benefactor_of", "the benefactor was Miss Havisham")))
-                .once(ops("{\"op\": \"edit_node\", \"id\": \"convict\", \"content\": \"Magwitch, the escaped convict and Pip's secret benefactor\", "
-                        + "\"src\": \"The convict Magwitch returned from New South Wales\"}",
+                .once(ops(
+                        "{\"op\": \"edit_node\", \"id\": \"convict\", \"content\": \"Magwitch, the escaped convict and Pip's secret benefactor\", "
+                                + "\"src\": \"The convict Magwitch returned from New South Wales\"}",
                         edge("convict", "pip", "benefactor_of", "revealed that he was the benefactor"),
                         "{\"op\": \"delete_node\", \"id\": \"havisham_claim\"}"));
     }
@@ -524,7 +691,8 @@ class MindGraphStrategyTest {
     }
 
     private static String sharedWhaleGraph() {
-        return ops(add("ahab", "entity", "Captain Ahab", "Captain Ahab"),
+        return ops(
+                add("ahab", "entity", "Captain Ahab", "Captain Ahab"),
                 add("whale", "entity", "Moby Dick, a white whale", "the white whale Moby Dick"),
                 add("ishmael", "entity", "Ishmael, a sailor", "Ishmael sailed"),
                 add("pequod", "entity", "The Pequod, a ship", "the Pequod"),
@@ -561,16 +729,20 @@ class MindGraphStrategyTest {
     }
 
     private JsonNode ask(UUID document, String question, Map<String, Object> options) {
-        return api.ask(Map.of("documentIds", List.of(document), "question", question, "strategy", "mindgraph", "options", options));
+        return api.ask(Map.of(
+                "documentIds", List.of(document), "question", question, "strategy", "mindgraph", "options", options));
     }
 
     private List<JsonNode> events(JsonNode question, String type) {
         List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals(type)) {
-                found.add(e.get("payload"));
-            }
-        });
+        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals(type)) {
+                        found.add(e.get("payload"));
+                    }
+                });
         return found;
     }
 }

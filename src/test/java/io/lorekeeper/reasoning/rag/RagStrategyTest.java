@@ -28,7 +28,8 @@ import tools.jackson.databind.JsonNode;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RagStrategyTest {
 
-    private static final String FIRE = "The fire was started by a lamp that Hector Munro, the miller's apprentice, had left burning in the loft.";
+    private static final String FIRE =
+            "The fire was started by a lamp that Hector Munro, the miller's apprentice, had left burning in the loft.";
     private static final String CHRONICLE = """
             The village of Ardnacross stood at the mouth of a cold river.
 
@@ -39,8 +40,10 @@ class RagStrategyTest {
 
     @Autowired
     Api api;
+
     @Autowired
     ScriptedChatModel model;
+
     @Autowired
     JdbcClient jdbc;
 
@@ -60,7 +63,12 @@ class RagStrategyTest {
     void ingest() {
         chronicle = api.ingest(aText(CHRONICLE).titled("RAG chronicle").build());
         chat = api.ingest(aConversation()
-                .session("1:56 pm on 8 May, 2023", "Caroline", "I went to a support group yesterday.", "Melanie", "Good for you!")
+                .session(
+                        "1:56 pm on 8 May, 2023",
+                        "Caroline",
+                        "I went to a support group yesterday.",
+                        "Melanie",
+                        "Good for you!")
                 .session("3:10 pm on 1 June, 2023", "Caroline", "Next month I start a counselling course.")
                 .build());
         var entries = aConversation().titled("Log of the Kittiwake");
@@ -77,23 +85,34 @@ class RagStrategyTest {
     void answersFromRetrievedPassagesWithVerifiedCitations() {
         model.on("rag/answer").reply(call -> """
                 {"answer": "Hector Munro", "confidence": 0.9,
-                 "evidence": [{"passage": %d, "quote": "a lamp that Hector Munro, the miller's apprentice, had left burning"}]}"""
-                .formatted(passageContaining(call.user(), "Hector Munro")));
+                 "evidence": [{"passage": %d, "quote": "a lamp that Hector Munro, the miller's apprentice, had left burning"}]}""".formatted(passageContaining(call.user(), "Hector Munro")));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the mill fire?", "strategy", "rag"));
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(chronicle), "question", "Who started the mill fire?", "strategy", "rag"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
         assertThat(answer.get("mode").asString()).isEqualTo("generated");
         JsonNode citation = answer.get("citations").get(0);
-        assertThat(citation.get("quote").asString()).isEqualTo("a lamp that Hector Munro, the miller's apprentice, had left burning");
-        assertThat(CHRONICLE.replace("\r", "").substring(citation.get("start").asInt(), citation.get("end").asInt()))
+        assertThat(citation.get("quote").asString())
+                .isEqualTo("a lamp that Hector Munro, the miller's apprentice, had left burning");
+        assertThat(CHRONICLE
+                        .replace("\r", "")
+                        .substring(
+                                citation.get("start").asInt(),
+                                citation.get("end").asInt()))
                 .isEqualTo(citation.get("quote").asString());
         assertThat(model.calls("rag/answer")).hasSize(1);
-        assertThat(model.calls("rag/answer").getFirst().user()).contains("<passage n=\"1\"").contains("Who started the mill fire?");
+        assertThat(model.calls("rag/answer").getFirst().user())
+                .contains("<passage n=\"1\"")
+                .contains("Who started the mill fire?");
         UUID id = UUID.fromString(answer.get("id").asString());
-        assertThat(jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id = ? AND role = 'answerer' AND outcome = 'ok'")
-                .param(id).query(Integer.class).single()).isEqualTo(1);
+        assertThat(jdbc.sql(
+                                "SELECT count(*) FROM llm_call WHERE question_id = ? AND role = 'answerer' AND outcome = 'ok'")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(1);
     }
 
     @Test
@@ -102,17 +121,21 @@ class RagStrategyTest {
                 {"answer": "Hector Munro", "confidence": 0.8,
                  "evidence": [{"passage": 1, "quote": "Hector Munro confessed to the magistrate"}, {"passage": 9, "quote": "x"}]}""");
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who confessed?", "strategy", "rag"));
+        JsonNode answer =
+                api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who confessed?", "strategy", "rag"));
 
         assertThat(answer.get("citations")).isEmpty();
-        JsonNode trace = api.get("/v1/questions/" + answer.get("id").asString() + "/trace").json();
+        JsonNode trace = api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
+                .json();
         JsonNode check = null;
         for (JsonNode event : trace.get("events")) {
             if (event.get("type").asString().equals("citations")) {
                 check = event.get("payload");
             }
         }
-        assertThat(check.get("dropped").asInt()).as("an invented quote, and one from a passage that does not exist").isEqualTo(2);
+        assertThat(check.get("dropped").asInt())
+                .as("an invented quote, and one from a passage that does not exist")
+                .isEqualTo(2);
         assertThat(check.get("droppedQuotes").get(0).asString()).isEqualTo("Hector Munro confessed to the magistrate");
     }
 
@@ -120,14 +143,18 @@ class RagStrategyTest {
     void anInvalidEvidenceItemIsDroppedAndTracedWhileTheRestOfTheReplyIsKept() {
         model.on("rag/answer").reply(call -> """
                 {"answer": "Hector Munro", "confidence": 0.9,
-                 "evidence": [{"passage": 0, "quote": "Hector Munro"}, {"passage": %d, "quote": "the miller's apprentice"}]}"""
-                .formatted(passageContaining(call.user(), "Hector Munro")));
+                 "evidence": [{"passage": 0, "quote": "Hector Munro"}, {"passage": %d, "quote": "the miller's apprentice"}]}""".formatted(passageContaining(call.user(), "Hector Munro")));
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(answer.get("citations")).extracting(c -> c.get("quote").asString()).containsExactly("the miller's apprentice");
-        assertThat(model.calls("rag/answer#repair")).as("dropping the bad item needs no repair call").isEmpty();
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .containsExactly("the miller's apprentice");
+        assertThat(model.calls("rag/answer#repair"))
+                .as("dropping the bad item needs no repair call")
+                .isEmpty();
         JsonNode dropped = event(answer, "llm.dropped");
         assertThat(dropped.get("path").asString()).isEqualTo("evidence[0]");
         assertThat(dropped.get("reason").asString()).contains("passage").contains("greater than 0");
@@ -137,7 +164,8 @@ class RagStrategyTest {
     void aPlainTextAnswerIsKeptUncitedWithLowConfidence() {
         model.on("rag/answer").reply("It was Hector Munro, the miller's apprentice.");
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(chronicle), "question", "Who started the fire?", "strategy", "rag"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("It was Hector Munro, the miller's apprentice.");
@@ -153,12 +181,18 @@ class RagStrategyTest {
             int wrong = passageContaining(call.user(), "support group");
             assertThat(wrong).isNotEqualTo(right);
             return """
-                    {"answer": "a counselling course", "confidence": 0.8, "evidence": [{"passage": %d, "quote": "I start a counselling course"}]}"""
-                    .formatted(wrong);
+                    {"answer": "a counselling course", "confidence": 0.8, "evidence": [{"passage": %d, "quote": "I start a counselling course"}]}""".formatted(wrong);
         });
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chat), "question", "What does Caroline start next month?",
-                "strategy", "rag", "options", Map.of("k", 10)));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(chat),
+                "question",
+                "What does Caroline start next month?",
+                "strategy",
+                "rag",
+                "options",
+                Map.of("k", 10)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         JsonNode citation = answer.get("citations").get(0);
@@ -167,7 +201,9 @@ class RagStrategyTest {
     }
 
     private JsonNode event(JsonNode question, String type) {
-        for (JsonNode event : api.get("/v1/questions/" + question.get("id").asString() + "/trace").json().get("events")) {
+        for (JsonNode event : api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")) {
             if (event.get("type").asString().equals(type)) {
                 return event.get("payload");
             }
@@ -180,9 +216,16 @@ class RagStrategyTest {
         model.on("rag/answer").reply("""
                 {"answer": "7 May 2023", "confidence": 0.7, "evidence": []}""");
 
-        api.ask(Map.of("documentIds", List.of(chat), "question", "When did Caroline go to the support group?", "strategy", "rag"));
+        api.ask(Map.of(
+                "documentIds",
+                List.of(chat),
+                "question",
+                "When did Caroline go to the support group?",
+                "strategy",
+                "rag"));
 
-        assertThat(model.calls("rag/answer").getFirst().user()).contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"");
+        assertThat(model.calls("rag/answer").getFirst().user())
+                .contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"");
     }
 
     @Test
@@ -191,12 +234,21 @@ class RagStrategyTest {
         model.on("rag/answer").reply("""
                 {"answer": "It was built of stone, grey in colour.", "confidence": 0.8, "choice": 1, "evidence": []}""");
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "What was the new mill built of?",
-                "strategy", "rag", "choices", List.of("red brick", "grey stone")));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(chronicle),
+                "question",
+                "What was the new mill built of?",
+                "strategy",
+                "rag",
+                "choices",
+                List.of("red brick", "grey stone")));
 
         assertThat(answer.get("choiceIndex").asInt()).isEqualTo(1);
         assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
-        assertThat(model.calls("rag/answer").getFirst().user()).contains("0. red brick").contains("1. grey stone");
+        assertThat(model.calls("rag/answer").getFirst().user())
+                .contains("0. red brick")
+                .contains("1. grey stone");
     }
 
     @Test
@@ -204,11 +256,20 @@ class RagStrategyTest {
         model.on("rag/answer").reply("""
                 {"answer": "grey stone", "confidence": 0.4, "choice": 5, "evidence": []}""");
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "What was the new mill built of?",
-                "strategy", "rag", "choices", List.of("red brick", "grey stone")));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(chronicle),
+                "question",
+                "What was the new mill built of?",
+                "strategy",
+                "rag",
+                "choices",
+                List.of("red brick", "grey stone")));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(answer.has("choiceIndex") && !answer.get("choiceIndex").isNull()).as("no choice: " + answer).isFalse();
+        assertThat(answer.has("choiceIndex") && !answer.get("choiceIndex").isNull())
+                .as("no choice: " + answer)
+                .isFalse();
         assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
     }
 
@@ -219,39 +280,69 @@ class RagStrategyTest {
                 {"answer": "a brass telescope", "confidence": 0.7,
                  "evidence": [{"passage": 1, "quote": "a brass telescope from the chandler"}]}""");
 
-        JsonNode widened = api.ask(Map.of("documentIds", List.of(log), "question", "Who mended the torn mainsail?",
-                "strategy", "rag", "options", Map.of("k", 1, "window", 1)));
+        JsonNode widened = api.ask(Map.of(
+                "documentIds",
+                List.of(log),
+                "question",
+                "Who mended the torn mainsail?",
+                "strategy",
+                "rag",
+                "options",
+                Map.of("k", 1, "window", 1)));
 
         String prompt = model.calls("rag/answer").getFirst().user();
-        assertThat(prompt).contains(LOG.get(1)).contains(LOG.get(2)).contains(LOG.get(3))
-                .doesNotContain(LOG.get(0)).doesNotContain(LOG.get(4)).doesNotContain("<passage n=\"2\"");
+        assertThat(prompt)
+                .contains(LOG.get(1))
+                .contains(LOG.get(2))
+                .contains(LOG.get(3))
+                .doesNotContain(LOG.get(0))
+                .doesNotContain(LOG.get(4))
+                .doesNotContain("<passage n=\"2\"");
         JsonNode passage = event(widened, "retrieve").get("passages").get(0);
         String text = text(log);
-        assertThat(text.substring(passage.get("start").asInt(), passage.get("end").asInt()))
-                .startsWith("[Session 2").contains(LOG.get(1)).contains(LOG.get(2)).contains(LOG.get(3))
+        assertThat(text.substring(
+                        passage.get("start").asInt(), passage.get("end").asInt()))
+                .startsWith("[Session 2")
+                .contains(LOG.get(1))
+                .contains(LOG.get(2))
+                .contains(LOG.get(3))
                 .doesNotContain(LOG.get(4));
         assertThat(widened.get("citations")).hasSize(1);
         JsonNode citation = widened.get("citations").get(0);
-        assertThat(text.substring(citation.get("start").asInt(), citation.get("end").asInt()))
+        assertThat(text.substring(
+                        citation.get("start").asInt(), citation.get("end").asInt()))
                 .isEqualTo("a brass telescope from the chandler");
 
         model.reset();
         model.on("rag/answer").reply("""
                 {"answer": "a brass telescope", "confidence": 0.7,
                  "evidence": [{"passage": 1, "quote": "a brass telescope from the chandler"}]}""");
-        JsonNode narrow = api.ask(Map.of("documentIds", List.of(log), "question", "Who mended the torn mainsail?",
-                "strategy", "rag", "options", Map.of("k", 1)));
+        JsonNode narrow = api.ask(Map.of(
+                "documentIds",
+                List.of(log),
+                "question",
+                "Who mended the torn mainsail?",
+                "strategy",
+                "rag",
+                "options",
+                Map.of("k", 1)));
 
-        assertThat(model.calls("rag/answer").getFirst().user()).contains(LOG.get(2)).doesNotContain(LOG.get(3));
+        assertThat(model.calls("rag/answer").getFirst().user())
+                .contains(LOG.get(2))
+                .doesNotContain(LOG.get(3));
         JsonNode narrowPassage = event(narrow, "retrieve").get("passages").get(0);
         assertThat(narrowPassage.get("end").asInt() - narrowPassage.get("start").asInt())
                 .isLessThan(passage.get("end").asInt() - passage.get("start").asInt());
-        assertThat(narrow.get("citations")).as("the quote is not in the unwidened passage").isEmpty();
+        assertThat(narrow.get("citations"))
+                .as("the quote is not in the unwidened passage")
+                .isEmpty();
     }
 
     @Test
     void anInvalidReplyIsRepairedOnce() {
-        model.on("rag/answer").once("{\"answer\": \"Munro\"}").reply("{\"answer\": \"Hector Munro\", \"confidence\": 0.6, \"evidence\": []}");
+        model.on("rag/answer")
+                .once("{\"answer\": \"Munro\"}")
+                .reply("{\"answer\": \"Hector Munro\", \"confidence\": 0.6, \"evidence\": []}");
 
         JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who?", "strategy", "rag"));
 
@@ -264,8 +355,15 @@ class RagStrategyTest {
     void aSpentBudgetStopsCleanlyAndSaysSo() {
         model.on("rag/answer").reply("{\"answer\": \"unfinished\"}");
 
-        JsonNode answer = api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who?", "strategy", "rag",
-                "options", Map.of("budget", Map.of("maxCalls", 1))));
+        JsonNode answer = api.ask(Map.of(
+                "documentIds",
+                List.of(chronicle),
+                "question",
+                "Who?",
+                "strategy",
+                "rag",
+                "options",
+                Map.of("budget", Map.of("maxCalls", 1))));
 
         assertThat(answer.get("status").asString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
@@ -274,8 +372,17 @@ class RagStrategyTest {
 
     @Test
     void badBudgetsAreRefusedUpFront() {
-        Api.Response response = api.post("/v1/questions", Map.of("documentIds", List.of(chronicle), "question", "Who?",
-                "strategy", "rag", "options", Map.of("budget", Map.of("maxCalls", -1))));
+        Api.Response response = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(chronicle),
+                        "question",
+                        "Who?",
+                        "strategy",
+                        "rag",
+                        "options",
+                        Map.of("budget", Map.of("maxCalls", -1))));
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("options.budget.maxCalls");
@@ -285,7 +392,9 @@ class RagStrategyTest {
     void usageSumsExactlyTheCallsMadeInTheWindowAsked() {
         Instant from = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // the first question's reply lacks its confidence and is repaired: two answerer calls, then one more
-        model.on("rag/answer").once("{\"answer\": \"x\"}").reply("{\"answer\": \"three\", \"confidence\": 0.5, \"evidence\": []}");
+        model.on("rag/answer")
+                .once("{\"answer\": \"x\"}")
+                .reply("{\"answer\": \"three\", \"confidence\": 0.5, \"evidence\": []}");
         api.ask(Map.of("documentIds", List.of(chronicle), "question", "How many mills?", "strategy", "rag"));
         api.ask(Map.of("documentIds", List.of(chronicle), "question", "How many millers?", "strategy", "rag"));
         Instant to = Instant.now().plusMillis(1);
@@ -306,18 +415,26 @@ class RagStrategyTest {
         }
         assertThat(answerer).as(usage.toString()).isNotNull();
         assertThat(answerer.get("calls").asLong()).isEqualTo(3);
-        assertThat(answerer.get("promptTokens").asLong()).isEqualTo(served.stream().mapToLong(ScriptedChatModel.Reported::promptTokens).sum());
+        assertThat(answerer.get("promptTokens").asLong())
+                .isEqualTo(served.stream()
+                        .mapToLong(ScriptedChatModel.Reported::promptTokens)
+                        .sum());
         assertThat(answerer.get("completionTokens").asLong())
-                .isEqualTo(served.stream().mapToLong(ScriptedChatModel.Reported::completionTokens).sum());
+                .isEqualTo(served.stream()
+                        .mapToLong(ScriptedChatModel.Reported::completionTokens)
+                        .sum());
         assertThat(answerer.get("cacheHits").asLong()).isZero();
         assertThat(answerer.get("errors").asLong()).isZero();
         assertThat(usage.get("total").get("calls").asLong()).isEqualTo(totalCalls);
         // and outside a window that starts after them
-        JsonNode after = api.get("/v1/usage?from=" + to + "&to=" + to.plusSeconds(3600)).json();
+        JsonNode after =
+                api.get("/v1/usage?from=" + to + "&to=" + to.plusSeconds(3600)).json();
         for (JsonNode line : after.get("byRoleAndModel")) {
             assertThat(line.get("role").asString()).isNotEqualTo("answerer");
         }
-        assertThat(api.get("/v1/usage?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z").status()).isEqualTo(400);
+        assertThat(api.get("/v1/usage?from=2030-01-01T00:00:00Z&to=2020-01-01T00:00:00Z")
+                        .status())
+                .isEqualTo(400);
     }
 
     private String text(UUID document) {
@@ -325,7 +442,8 @@ class RagStrategyTest {
     }
 
     private static int passageContaining(String prompt, String text) {
-        Matcher m = Pattern.compile("<passage n=\"(\\d+)\"[^>]*>\\n([^<]*)</passage>").matcher(prompt);
+        Matcher m = Pattern.compile("<passage n=\"(\\d+)\"[^>]*>\\n([^<]*)</passage>")
+                .matcher(prompt);
         while (m.find()) {
             if (m.group(2).contains(text)) {
                 return Integer.parseInt(m.group(1));
