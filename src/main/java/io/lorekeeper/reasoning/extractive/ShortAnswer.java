@@ -669,7 +669,8 @@ final class ShortAnswer {
             if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p))
                     || parts.stream()
                             .anyMatch(p -> asked.contains(stem(p)) && !FILLER.contains(p.toLowerCase(Locale.ROOT)))
-                    || (parts.size() == 1 && startsSentence(sentence, m.start()))) {
+                    || (parts.size() == 1 && startsSentence(sentence, m.start()))
+                    || qualifiesAskedWord(sentence, m.start(), asked)) {
                 continue;
             }
             int start = m.start();
@@ -691,6 +692,17 @@ final class ShortAnswer {
             return Optional.empty();
         }
         return Optional.of(new Answer(best.of(sentence), best, false, Kind.NAMES));
+    }
+
+    private static final Pattern OF_BEFORE = Pattern.compile("(\\p{L}+)\\s+of\\s+$");
+
+    /**
+     * A name that says which of something the question already names ("the mill of Carew" for "what
+     * did the mill grind?") is part of the question's subject, not its answer.
+     */
+    private static boolean qualifiesAskedWord(String sentence, int nameStart, Set<String> asked) {
+        Matcher before = OF_BEFORE.matcher(sentence.substring(Math.max(0, nameStart - 40), nameStart));
+        return before.find() && asked.contains(stem(before.group(1)));
     }
 
     /** "What ...", "Which ...", "... known as what?": a question after a thing, not a reason or a manner. */

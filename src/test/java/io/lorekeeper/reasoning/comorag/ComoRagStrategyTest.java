@@ -85,8 +85,8 @@ class ComoRagStrategyTest {
         JsonNode answer = ask(QUESTION, Map.of(), null, succeedAt(0));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).containsExactly("comorag/answer");
-        String prompt = model.calls().getFirst().user();
+        assertThat(questionCalls()).extracting(ScriptedChatModel.Call::template).containsExactly("comorag/answer");
+        String prompt = questionCalls().getFirst().user();
         assertThat(prompt)
                 .contains("<passage n=\"V1\"")
                 .contains("<summary n=\"S1\"")
@@ -131,7 +131,7 @@ class ComoRagStrategyTest {
                         "comorag/encode x3",
                         "comorag/fuse x1",
                         "comorag/answer x1");
-        assertThat(model.calls()).hasSize(19);
+        assertThat(questionCalls()).hasSize(19);
 
         List<ScriptedChatModel.Call> encodes = model.calls("comorag/encode");
         assertThat(encodes.subList(0, 3)).allSatisfy(c -> assertThat(probeOf(c)).isEqualTo(QUESTION));
@@ -336,9 +336,11 @@ class ComoRagStrategyTest {
 
         assertThat(answer.get("choiceIndex").asInt()).isEqualTo(1);
         assertThat(answer.get("answer").asString()).isEqualTo("Bartholomew the clockmaker");
-        assertThat(model.calls().stream().map(ScriptedChatModel.Call::template).distinct())
+        assertThat(questionCalls().stream()
+                        .map(ScriptedChatModel.Call::template)
+                        .distinct())
                 .contains("comorag/probe", "comorag/encode", "comorag/fuse", "comorag/answer");
-        for (ScriptedChatModel.Call call : model.calls()) {
+        for (ScriptedChatModel.Call call : questionCalls()) {
             String prompt = call.system() + "\n" + call.user();
             for (String choice : choices) {
                 if (call.template().equals("comorag/answer")) {
@@ -360,7 +362,7 @@ class ComoRagStrategyTest {
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls())
+        assertThat(questionCalls())
                 .extracting(ScriptedChatModel.Call::template)
                 .containsExactly(
                         "comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode", "comorag/probe");
@@ -444,7 +446,7 @@ class ComoRagStrategyTest {
 
         JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "memory", false), null, succeedAt(1));
 
-        assertThat(model.calls())
+        assertThat(questionCalls())
                 .extracting(ScriptedChatModel.Call::template)
                 .containsExactly("comorag/answer", "comorag/probe", "comorag/answer");
         String probePrompt = model.calls("comorag/probe").getFirst().user();
@@ -606,11 +608,25 @@ class ComoRagStrategyTest {
     }
 
     /** The templates called, consecutive repeats counted: "comorag/encode x3". */
+    /**
+     * The model calls of answering: the ComoRAG question-time prompts. Enrichment stages of documents
+     * ingested in this shared context (GAM page headers and their retries) may call the model at any
+     * time, and are not what these tests count.
+     */
+    private List<ScriptedChatModel.Call> questionCalls() {
+        return model.calls().stream()
+                .filter(c -> QUESTION_TIME.contains(c.template()))
+                .toList();
+    }
+
+    private static final java.util.Set<String> QUESTION_TIME = java.util.Set.of(
+            "comorag/answer", "comorag/encode", "comorag/encode-layers", "comorag/fuse", "comorag/probe");
+
     private List<String> runs() {
         List<String> out = new ArrayList<>();
         String current = null;
         int n = 0;
-        for (ScriptedChatModel.Call call : model.calls()) {
+        for (ScriptedChatModel.Call call : questionCalls()) {
             if (call.template().equals(current)) {
                 n++;
                 continue;

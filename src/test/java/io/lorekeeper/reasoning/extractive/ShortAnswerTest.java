@@ -153,6 +153,17 @@ class ShortAnswerTest {
     }
 
     @Test
+    void aNameThatOnlySaysWhichOfTheAskedThingsIsNotTheAnswer() {
+        Answer a =
+                answer("What did the mill grind?", "The tide mill of Carew ground corn for four hundred years.", null);
+
+        assertThat(a.text())
+                .as("the phrase the sentence adds, not the name")
+                .isNotEqualTo("Carew")
+                .contains("corn");
+    }
+
+    @Test
     void whatYearAnswersWithTheYearNearestTheQuestionsWords() {
         String sentence = "Carla Reni (born 3 May 1956) is an Italian physicist who has worked in Spain since 2001.";
 
