@@ -62,7 +62,7 @@ public class Documents {
             DocumentInfo doc = found.get(id);
             if (doc == null) {
                 throw new ApiProblem(
-                        org.springframework.http.HttpStatus.NOT_FOUND,
+                        ApiProblem.Kind.NOT_FOUND,
                         "not-found",
                         "Document not found",
                         "document " + id + " does not exist",

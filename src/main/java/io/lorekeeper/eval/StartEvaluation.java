@@ -149,7 +149,7 @@ record StartEvaluation(
             String field = problem.field() == null || !problem.field().startsWith(questionField)
                     ? root
                     : root + problem.field().substring(questionField.length());
-            throw new ApiProblem(problem.status(), problem.type(), problem.title(), problem.getMessage(), field);
+            throw new ApiProblem(problem.kind(), problem.type(), problem.title(), problem.getMessage(), field);
         }
     }
 

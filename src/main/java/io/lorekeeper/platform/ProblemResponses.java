@@ -51,16 +51,30 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        ProblemDetail body = problem(problem.status(), problem.type(), problem.title(), problem.getMessage());
+        HttpStatus status = statusOf(problem.kind());
+        ProblemDetail body = problem(status, problem.type(), problem.title(), problem.getMessage());
         problem.properties().forEach(body::setProperty);
         if (problem.field() != null) {
             body.setProperty("field", problem.field());
             body.setProperty("errors", List.of(Map.of("field", problem.field(), "message", problem.getMessage())));
         }
         ResponseEntity.BodyBuilder response =
-                ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+                ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         problem.headers().forEach((name, value) -> response.header(name, value));
         return response.body(body);
+    }
+
+    /** The status code of each kind of refusal: the one place a domain refusal becomes HTTP. */
+    static HttpStatus statusOf(ApiProblem.Kind kind) {
+        return switch (kind) {
+            case INVALID -> HttpStatus.BAD_REQUEST;
+            case FORBIDDEN -> HttpStatus.FORBIDDEN;
+            case NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case CONFLICT -> HttpStatus.CONFLICT;
+            case TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
+            case UNSUPPORTED_MEDIA_TYPE -> HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+            case TOO_MANY_REQUESTS -> HttpStatus.TOO_MANY_REQUESTS;
+        };
     }
 
     /** The security firewall checks parameter names when they are first read, inside the handler. */

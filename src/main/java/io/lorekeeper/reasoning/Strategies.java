@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
 import io.lorekeeper.llm.LlmSettings;
@@ -46,7 +45,7 @@ public class Strategies {
         AnswerStrategy strategy = byName.get(wanted);
         if (strategy == null) {
             ApiProblem problem = new ApiProblem(
-                    HttpStatus.BAD_REQUEST,
+                    ApiProblem.Kind.INVALID,
                     "unknown-strategy",
                     "Unknown strategy",
                     "unknown strategy '" + wanted + "'; available: " + String.join(", ", names()),
@@ -55,7 +54,7 @@ public class Strategies {
         }
         if (strategy.requirements().needsLlm() && !llm.isConfigured()) {
             throw new ApiProblem(
-                    HttpStatus.BAD_REQUEST,
+                    ApiProblem.Kind.INVALID,
                     "llm-not-configured",
                     "No LLM configured",
                     "strategy '" + wanted + "' needs an LLM, and none is configured; set OPENAI_API_KEY or "

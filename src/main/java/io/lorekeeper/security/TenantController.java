@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.dao.DataIntegrityViolationException;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -186,7 +185,7 @@ class TenantController {
     private void requireKeysMode() {
         if (!settings.keysRequired()) {
             throw new ApiProblem(
-                    HttpStatus.FORBIDDEN,
+                    ApiProblem.Kind.FORBIDDEN,
                     "authentication-off",
                     "Authentication is off",
                     "tenants and keys need an admin key: set LOREKEEPER_ADMIN_KEY (lorekeeper.security.admin-key) and restart",

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.platform.ApiProblem;
@@ -46,7 +45,7 @@ public class TenantQuotas {
         long maxDocuments = caller.quotas().documents();
         if (addedDocuments > 0 && maxDocuments > 0 && stored.documents() + addedDocuments > maxDocuments) {
             throw quota(
-                            HttpStatus.CONTENT_TOO_LARGE,
+                            ApiProblem.Kind.TOO_LARGE,
                             "documents",
                             "Document quota exceeded",
                             "this tenant may store " + maxDocuments + " documents and has " + stored.documents()
@@ -57,7 +56,7 @@ public class TenantQuotas {
         long maxBytes = caller.quotas().storedBytes();
         if (maxBytes > 0 && stored.bytes() + addedBytes > maxBytes) {
             throw quota(
-                            HttpStatus.CONTENT_TOO_LARGE,
+                            ApiProblem.Kind.TOO_LARGE,
                             "stored-bytes",
                             "Storage quota exceeded",
                             "this tenant may store " + maxBytes + " bytes of text and has " + stored.bytes()
@@ -82,7 +81,7 @@ public class TenantQuotas {
             long retryAfter =
                     Math.max(1, resets.getEpochSecond() - Instant.now().getEpochSecond());
             throw quota(
-                            HttpStatus.TOO_MANY_REQUESTS,
+                            ApiProblem.Kind.TOO_MANY_REQUESTS,
                             "llm-tokens-per-day",
                             "LLM token quota exceeded",
                             "this tenant has spent " + spent + " of its " + limit
@@ -114,8 +113,8 @@ public class TenantQuotas {
         return bytes;
     }
 
-    private static ApiProblem quota(HttpStatus status, String quota, String title, String detail, long limit) {
-        return new ApiProblem(status, "quota-exceeded", title, detail, null)
+    private static ApiProblem quota(ApiProblem.Kind kind, String quota, String title, String detail, long limit) {
+        return new ApiProblem(kind, "quota-exceeded", title, detail, null)
                 .with("quota", quota)
                 .with("limit", limit);
     }

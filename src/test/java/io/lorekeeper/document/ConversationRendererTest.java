@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpStatus;
 import org.springframework.util.unit.DataSize;
 
 import io.lorekeeper.document.CanonicalText.RenderedSession;
@@ -51,7 +50,7 @@ class ConversationRendererTest {
         ApiProblem problem =
                 catchThrowableOfType(ApiProblem.class, () -> ConversationRenderer.render(sessions, limits));
         assertThat(problem).as("rendering is refused").isNotNull();
-        assertThat(problem.status()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(problem.kind()).isEqualTo(ApiProblem.Kind.INVALID);
         assertThat(problem.type()).isEqualTo("invalid-request");
         return problem;
     }

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
@@ -164,7 +163,7 @@ class EvaluationControllerTest {
     @Test
     void aSpentTokenQuotaIs429WithItsRetryAfterAndNothingIsQueued() {
         doThrow(new ApiProblem(
-                                HttpStatus.TOO_MANY_REQUESTS,
+                                ApiProblem.Kind.TOO_MANY_REQUESTS,
                                 "quota-exceeded",
                                 "LLM token quota exceeded",
                                 "spent for today",

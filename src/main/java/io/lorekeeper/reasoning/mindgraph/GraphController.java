@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -118,7 +117,7 @@ class GraphController {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         GraphStore.GraphRow row = store.shared(id)
                 .orElseThrow(() -> new ApiProblem(
-                        HttpStatus.NOT_FOUND,
+                        ApiProblem.Kind.NOT_FOUND,
                         "no-graph",
                         "No graph",
                         "document " + id
