@@ -77,11 +77,19 @@ public final class EntityJobs {
          * transaction. A job already running is left alone: it finds its entity gone and stops.
          */
         public void cancelWaiting(Collection<UUID> ids) {
-            for (UUID id : ids) {
+            // One read of this task's (few) unfinished jobs rather than a lookup per entity: a tenant's
+            // finished questions or documents, usually nearly all of them, have no job left to cancel.
+            java.util.Set<String> wanted =
+                    ids.stream().map(UUID::toString).collect(java.util.stream.Collectors.toSet());
+            for (var waiting : scheduler.getScheduledExecutionsForTask(task.getName())) {
+                if (waiting.isPicked()
+                        || !wanted.contains(waiting.getTaskInstance().getId())) {
+                    continue;
+                }
                 try {
-                    scheduler.cancel(task.instance(id.toString()));
+                    scheduler.cancel(waiting.getTaskInstance());
                 } catch (TaskInstanceNotFoundException | TaskInstanceCurrentlyExecutingException finishedOrRunning) {
-                    // nothing waiting
+                    // finished or picked up since the read: nothing waiting
                 }
             }
         }
