@@ -5,8 +5,8 @@ import java.util.UUID;
 
 /**
  * A stored chunk as searches and zoom-outs return it: its span ({@code [start, end)} of the
- * canonical text), text, page and conversation turns, and the score of the search that found it
- * (0 for a chunk read by ordinal).
+ * canonical text), text, page, conversation turns and their speakers, and the score of the search
+ * that found it (0 for a chunk read by ordinal).
  */
 public record ChunkHit(
         UUID documentId,
@@ -16,6 +16,7 @@ public record ChunkHit(
         int end,
         String text,
         List<String> turnIds,
+        List<String> speakers,
         double score) {
 
     /** Identity of the chunk, independent of the score. */

@@ -10,13 +10,14 @@ import java.util.UUID;
 final class ChunkRows {
 
     static final String COLUMNS =
-            "c.document_id, c.ordinal, c.page_ordinal, c.start_offset, c.end_offset, c.text, c.turn_ids";
+            "c.document_id, c.ordinal, c.page_ordinal, c.start_offset, c.end_offset, c.text, c.turn_ids, c.speakers";
 
     private ChunkRows() {}
 
     static ChunkHit hit(ResultSet rs, double score) throws SQLException {
         Array turns = rs.getArray("turn_ids");
         List<String> turnIds = turns == null ? List.of() : List.of((String[]) turns.getArray());
+        Array speakers = rs.getArray("speakers");
         return new ChunkHit(
                 rs.getObject("document_id", UUID.class),
                 rs.getInt("ordinal"),
@@ -25,6 +26,7 @@ final class ChunkRows {
                 rs.getInt("end_offset"),
                 rs.getString("text"),
                 turnIds,
+                speakers == null ? List.of() : List.of((String[]) speakers.getArray()),
                 score);
     }
 }

@@ -293,8 +293,9 @@ class DocumentStore {
     void appendSegmentation(UUID documentId, Segmentation segmentation) {
         List<Segmentation.Chunk> chunks = segmentation.chunks();
         jdbcTemplate.batchUpdate("""
-                INSERT INTO chunk (document_id, ordinal, page_ordinal, start_offset, end_offset, text, token_count, turn_ids)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""", new BatchPreparedStatementSetter() {
+                INSERT INTO chunk (document_id, ordinal, page_ordinal, start_offset, end_offset, text, token_count, turn_ids,
+                                   lead, speakers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", new BatchPreparedStatementSetter() {
             @Override
             public void setValues(PreparedStatement ps, int i) throws SQLException {
                 Segmentation.Chunk c = chunks.get(i);
@@ -308,6 +309,10 @@ class DocumentStore {
                 Array turnIds =
                         ps.getConnection().createArrayOf("text", c.turnIds().toArray());
                 ps.setArray(8, turnIds);
+                ps.setString(9, c.lead());
+                ps.setArray(
+                        10,
+                        ps.getConnection().createArrayOf("text", c.speakers().toArray()));
             }
 
             @Override

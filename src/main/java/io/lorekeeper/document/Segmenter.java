@@ -17,8 +17,11 @@ import io.lorekeeper.text.TokenCounter;
  * <p>Texts: sentence-aligned chunks of about {@code chunkTokens} tokens (a sentence longer than
  * {@code maxChunkTokens} is cut at word boundaries so every chunk fits the embedding model's
  * window), grouped into pages of at most {@code pageTokens}. Conversations: a chunk holds one turn
- * or a few short consecutive turns of one session, never crossing sessions, and each session is one
- * page, because a session is the natural unit a conversation memory is written about.
+ * (a few very short consecutive turns share one), never crossing sessions, and each session is one
+ * page, because a session is the natural unit a conversation memory is written about. One-turn units
+ * let a fixed context budget hold turns from more places (multi-hop questions' evidence is spread
+ * over sessions); each carries the unit before it as its lead (a turn often answers the one before,
+ * which holds the question's words) and its speakers. Measured in docs/benchmarks.md (2026-11-25).
  */
 final class Segmenter {
 
@@ -35,7 +38,7 @@ final class Segmenter {
     }
 
     static Segmenter standard() {
-        return new Segmenter(256, 320, 128, 2048);
+        return new Segmenter(256, 320, 32, 2048);
     }
 
     Segmentation segment(CanonicalText canonical) {
@@ -90,7 +93,7 @@ final class Segmenter {
                 pageStartChunk = i;
                 pageTokensSoFar = 0;
             }
-            chunks.add(new Segmentation.Chunk(i, pages.size(), span, chunkText, tokens, List.of()));
+            chunks.add(new Segmentation.Chunk(i, pages.size(), span, chunkText, tokens, List.of(), null, List.of()));
             pageTokensSoFar += tokens;
         }
         if (!chunks.isEmpty()) {
@@ -112,7 +115,7 @@ final class Segmenter {
         // The header line ("[Session 3, 7:55 pm on 9 June, 2023]") opens the session's first
         // chunk, so that the date travels with what was said. -1: start at the next turn.
         int openStart = session.span().start();
-        List<String> pendingTurns = new ArrayList<>();
+        List<RenderedTurn> pendingTurns = new ArrayList<>();
         int pendingEnd = -1;
         int pendingTokens = 0;
         for (RenderedTurn turn : turns) {
@@ -127,7 +130,8 @@ final class Segmenter {
                         pageOrdinal,
                         new Span(openStart, pendingEnd),
                         text,
-                        pendingTurns));
+                        pendingTurns,
+                        lead(chunks, firstChunk)));
                 openStart = -1;
                 pendingTurns = new ArrayList<>();
                 pendingEnd = -1;
@@ -147,12 +151,18 @@ final class Segmenter {
                 List<Span> parts = pack(text, pieces, chunkTokens);
                 for (int p = 0; p < parts.size(); p++) {
                     Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
-                    chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, part, text, List.of(turn.id())));
+                    chunks.add(chunk(
+                            from.nextChunk() + chunks.size(),
+                            pageOrdinal,
+                            part,
+                            text,
+                            List.of(turn),
+                            lead(chunks, firstChunk)));
                 }
                 openStart = -1;
                 continue;
             }
-            pendingTurns.add(turn.id());
+            pendingTurns.add(turn);
             pendingEnd = turn.span().end();
             pendingTokens += turnTokens;
         }
@@ -162,7 +172,8 @@ final class Segmenter {
                     pageOrdinal,
                     new Span(openStart, pendingEnd),
                     text,
-                    pendingTurns));
+                    pendingTurns,
+                    lead(chunks, firstChunk)));
         }
         if (chunks.size() > firstChunk) {
             int tokens = chunks.subList(firstChunk, chunks.size()).stream()
@@ -180,10 +191,23 @@ final class Segmenter {
         }
     }
 
-    private Segmentation.Chunk chunk(int ordinal, int page, Span span, String text, List<String> turnIds) {
+    private Segmentation.Chunk chunk(
+            int ordinal, int page, Span span, String text, List<RenderedTurn> turns, String lead) {
         String chunkText = span.of(text);
         return new Segmentation.Chunk(
-                ordinal, page, span, chunkText, TokenCounter.count(chunkText), List.copyOf(turnIds));
+                ordinal,
+                page,
+                span,
+                chunkText,
+                TokenCounter.count(chunkText),
+                turns.stream().map(RenderedTurn::id).toList(),
+                lead,
+                turns.stream().map(RenderedTurn::speaker).distinct().sorted().toList());
+    }
+
+    /** The lead of the next chunk of a session: the chunk before it, when the session has one yet. */
+    private static String lead(List<Segmentation.Chunk> chunks, int sessionFirstChunk) {
+        return chunks.size() > sessionFirstChunk ? chunks.getLast().text() : null;
     }
 
     private static Segmentation.Page page(

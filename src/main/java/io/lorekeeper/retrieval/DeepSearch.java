@@ -71,7 +71,8 @@ class DeepSearch {
                 () -> Retriever.hits(chunks.keyword(documentIds, query, depth)), parallel);
         List<SearchHit> byVector = Retriever.hits(chunks.nearest(documentIds, queryVector, depth));
         List<SearchHit> byKeywordFirst = byKeyword.join();
-        List<SearchHit> first = RankFusion.fuse(List.of(byVector, byKeywordFirst), depth);
+        List<SearchHit> first =
+                SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, byKeywordFirst), depth), query, depth);
         if (first.isEmpty()) {
             return first;
         }
@@ -93,7 +94,9 @@ class DeepSearch {
                 : Retriever.hits(chunks.nearest(
                         documentIds, rocchio(queryVector, chunks.vectorsOf(feedback), settings.rocchio()), depth));
         double w = settings.secondPassWeight();
-        return RankFusion.fuse(List.of(byVector, byKeywordFirst, moved, expanded.join()), new double[] {1, 1, w, w}, k);
+        List<SearchHit> fused = RankFusion.fuse(
+                List.of(byVector, byKeywordFirst, moved, expanded.join()), new double[] {1, 1, w, w}, depth);
+        return SpeakerFocus.apply(fused, query, k);
     }
 
     /**

@@ -46,6 +46,7 @@ public class Retriever {
                 chunk.end(),
                 chunk.text(),
                 chunk.turnIds(),
+                chunk.speakers(),
                 chunk.score());
     }
 
@@ -71,16 +72,17 @@ public class Retriever {
     }
 
     /**
-     * Vector and keyword rankings, each three times deeper than k, fused by reciprocal rank. The
-     * two searches run concurrently (each on its own connection), so hybrid costs about the slower
-     * of the two rather than their sum.
+     * Vector and keyword rankings, each three times deeper than k, fused by reciprocal rank, a
+     * conversation's turns by the speaker the query names raised ({@link SpeakerFocus}). The two
+     * searches run concurrently (each on its own connection), so hybrid costs about the slower of
+     * the two rather than their sum.
      */
     public List<SearchHit> hybrid(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
         CompletableFuture<List<SearchHit>> byKeyword =
                 CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
         List<SearchHit> byVector = vector(documentIds, query, depth);
-        return RankFusion.fuse(List.of(byVector, byKeyword.join()), k);
+        return SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, byKeyword.join()), depth), query, k);
     }
 
     /**

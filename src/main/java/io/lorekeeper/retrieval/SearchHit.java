@@ -5,8 +5,8 @@ import java.util.UUID;
 
 /**
  * A chunk found by a search: where it is ({@code [start, end)} of the document's canonical text),
- * its text, the page it belongs to, the conversation turns it covers, and its score under the mode
- * that found it (cosine similarity, BM25, or fused reciprocal rank).
+ * its text, the page it belongs to, the conversation turns it covers and who speaks in them, and its
+ * score under the mode that found it (cosine similarity, BM25, or fused reciprocal rank).
  */
 public record SearchHit(
         UUID documentId,
@@ -16,10 +16,11 @@ public record SearchHit(
         int end,
         String text,
         List<String> turnIds,
+        List<String> speakers,
         double score) {
 
     public SearchHit withScore(double newScore) {
-        return new SearchHit(documentId, chunkOrdinal, pageOrdinal, start, end, text, turnIds, newScore);
+        return new SearchHit(documentId, chunkOrdinal, pageOrdinal, start, end, text, turnIds, speakers, newScore);
     }
 
     /** Identity of the chunk, independent of the score. */

@@ -438,6 +438,24 @@ class SegmenterTest {
                 assertThat(chunk.turnIds())
                         .as("turn ids of chunk %d", chunk.ordinal())
                         .isEqualTo(turnsOverlapping(canonical, chunk.span()));
+                assertThat(chunk.speakers())
+                        .as("speakers of chunk %d", chunk.ordinal())
+                        .isEqualTo(canonical.turns().stream()
+                                .filter(t -> chunk.turnIds().contains(t.id()))
+                                .map(RenderedTurn::speaker)
+                                .distinct()
+                                .sorted()
+                                .toList());
+            }
+            assertThat(own.getFirst().lead())
+                    .as("a session's first chunk has no lead")
+                    .isNull();
+            for (int i = 1; i < own.size(); i++) {
+                assertThat(own.get(i).lead())
+                        .as(
+                                "lead of chunk %d is the chunk before it",
+                                own.get(i).ordinal())
+                        .isEqualTo(own.get(i - 1).text());
             }
             for (int i = 1; i < own.size(); i++) {
                 String gap = text.substring(
@@ -477,6 +495,41 @@ class SegmenterTest {
             assertThat(segmentation.pages())
                     .extracting(Segmentation.Page::sessionId)
                     .containsExactly("1", "2");
+        }
+
+        @Test
+        void turnsOfOrdinaryLengthAreUnitsOfTheirOwnLedByTheTurnBefore() {
+            CanonicalText canonical = conversation(session(
+                    "1:56 pm on 8 May, 2023",
+                    turn("Caroline", "What did you end up doing at the lake last weekend with the whole family?"),
+                    turn("Melanie", "We rented a little boat and the kids spent the afternoon fishing off the pier."),
+                    turn("Caroline", "That sounds lovely, I should take my niece there some time this summer.")));
+
+            Segmentation segmentation = Segmenter.standard().segment(canonical);
+
+            assertConversation(canonical, segmentation);
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::turnIds)
+                    .containsExactly(List.of("D1:1"), List.of("D1:2"), List.of("D1:3"));
+            assertThat(segmentation.chunks())
+                    .extracting(Segmentation.Chunk::speakers)
+                    .containsExactly(List.of("Caroline"), List.of("Melanie"), List.of("Caroline"));
+            assertThat(segmentation.chunks().get(1).lead())
+                    .isEqualTo("[Session 1, 1:56 pm on 8 May, 2023]\nCaroline: What did you end up doing at the"
+                            + " lake last weekend with the whole family?");
+            assertThat(segmentation.chunks().get(1).text())
+                    .as("the lead is indexed with the chunk, not part of it")
+                    .startsWith("Melanie: ");
+        }
+
+        @Test
+        void textChunksHaveNoLeadAndNoSpeakers() {
+            Segmentation segmentation = segmentText(Segmenter.standard(), prose(200));
+
+            assertThat(segmentation.chunks()).hasSizeGreaterThan(1).allSatisfy(chunk -> {
+                assertThat(chunk.lead()).isNull();
+                assertThat(chunk.speakers()).isEmpty();
+            });
         }
 
         @Test

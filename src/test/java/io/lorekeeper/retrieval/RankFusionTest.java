@@ -23,6 +23,7 @@ class RankFusionTest {
                 ordinal * 100 + 99,
                 "chunk " + ordinal,
                 List.of("D1:" + ordinal),
+                List.of(),
                 score);
     }
 

@@ -45,6 +45,7 @@ class SearchApiTest {
     UUID island;
     UUID other;
     UUID chat;
+    UUID askAndAnswer;
 
     @BeforeAll
     void ingest() {
@@ -64,6 +65,14 @@ class SearchApiTest {
                         "Isla",
                         "Where will she sail it?")
                 .session("4:40 pm on 9 March, 2024", "Ewan", "She took the dinghy to Loch Lomond on Sunday.")
+                .build());
+        askAndAnswer = api.ingest(aConversation()
+                .session(
+                        "6:15 pm on 2 April, 2024",
+                        "Fiona",
+                        "Did you ever find out who took the lighthouse keeper's old brass telescope from the museum?",
+                        "Callum",
+                        "Aye, it turned out the harbourmaster borrowed it for the regatta and forgot to bring it back.")
                 .build());
     }
 
@@ -154,6 +163,19 @@ class SearchApiTest {
                 .contains("[Session 2, 4:40 pm on 9 March, 2024]")
                 .contains("Loch Lomond");
         assertThat(top.get("turnIds")).extracting(JsonNode::asString).containsExactly("D2:1");
+    }
+
+    @Test
+    void aTurnIsFoundByTheWordsOfTheTurnItAnswersWithoutThemInItsText() {
+        List<SearchHit> hits = retriever.keyword(List.of(askAndAnswer), "brass telescope", 5);
+
+        assertThat(hits).extracting(SearchHit::turnIds).containsExactly(List.of("D1:1"), List.of("D1:2"));
+        SearchHit answer = hits.get(1);
+        assertThat(answer.text()).startsWith("Callum: Aye").doesNotContain("telescope");
+        assertThat(answer.speakers()).containsExactly("Callum");
+        assertThat(retriever.hybrid(List.of(askAndAnswer), "who borrowed the telescope", 2))
+                .extracting(SearchHit::speakers)
+                .containsExactlyInAnyOrder(List.of("Fiona"), List.of("Callum"));
     }
 
     @Test

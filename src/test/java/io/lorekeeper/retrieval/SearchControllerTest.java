@@ -157,6 +157,7 @@ class SearchControllerTest {
                 chunk * 10 + 10,
                 TEXT.substring(chunk * 10, chunk * 10 + 10),
                 turnIds,
+                List.of(),
                 score);
     }
 

@@ -224,6 +224,7 @@ final class TryAnswer {
                         e.span().end(),
                         e.text(),
                         List.of(),
+                        List.of(),
                         e.score()))
                 .toList();
         AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, index, support.quote());

@@ -57,6 +57,7 @@ final class Excerpts {
                         page.end(),
                         page.text(),
                         List.of(),
+                        List.of(),
                         0));
             }
             return pages;

@@ -134,6 +134,7 @@ class RagStrategy implements AnswerStrategy {
                 end,
                 documents.text(hit.documentId()).substring(start, end),
                 hit.turnIds(),
+                hit.speakers(),
                 hit.score());
     }
 

@@ -19,7 +19,7 @@ class BridgeEntitiesTest {
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < texts.length; i++) {
             hits.add(new SearchHit(
-                    DOC, i, 0, i * 1000, i * 1000 + texts[i].length(), texts[i], List.of(), 1.0 - i * 0.1));
+                    DOC, i, 0, i * 1000, i * 1000 + texts[i].length(), texts[i], List.of(), List.of(), 1.0 - i * 0.1));
         }
         return hits;
     }
