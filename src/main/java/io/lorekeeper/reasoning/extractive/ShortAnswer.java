@@ -593,6 +593,12 @@ final class ShortAnswer {
         if (found.isEmpty()) {
             return Optional.empty();
         }
+        if (TimeExpressions.asksForBirth(question)) {
+            Optional<TimeExpressions.Found> birth = TimeExpressions.birth(sentence);
+            if (birth.isPresent()) {
+                found = List.of(birth.get());
+            }
+        }
         List<Span> near = questionWordSpans(sentence, words(question));
         TimeExpressions.Found best = found.getFirst();
         int bestDistance = Integer.MAX_VALUE;

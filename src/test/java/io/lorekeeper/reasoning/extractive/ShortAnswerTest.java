@@ -295,4 +295,15 @@ class ShortAnswerTest {
         assertThat(a.kind()).isEqualTo(Kind.PHRASE);
         assertThat(a.text()).isEqualTo("brought up by hand");
     }
+
+    @Test
+    void askedForABirthYearTheLifespansFirstDateAnswersNotTheNearestOne() {
+        String sentence =
+                "Ada Quill (3 June 1865 – 20 January 1936) was queen of Norland from 1910 until her death in 1936.";
+
+        Answer a = answer("In which year was the queen of Norland born?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("1865");
+        assertThat(a.span().of(sentence)).isEqualTo("3 June 1865");
+    }
 }
