@@ -184,7 +184,16 @@ class ExtractiveStrategy implements AnswerStrategy {
                 : ShortAnswer.of(question, type, best.candidate().text(), said);
         Candidate source = best.candidate();
         List<Citation> citations = new ArrayList<>();
-        if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+        java.util.Optional<DescribedSubject.Found> described =
+                !conversation && (type == AnswerType.OTHER || type == AnswerType.PERSON)
+                        ? DescribedSubject.in(question, scored)
+                        : java.util.Optional.empty();
+        if (described.isPresent() && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+            source = described.get().sentence();
+            shortAnswer = described.get().answer();
+            citations.add(citation(source));
+            context.trace().record("described", Map.of("evidence", source.text()));
+        } else if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
             Map<Candidate, Double> scores = new java.util.HashMap<>();
             scored.forEach(s -> scores.put(s.candidate(), s.score()));
             java.util.Optional<SecondHop.Hop> hop =
