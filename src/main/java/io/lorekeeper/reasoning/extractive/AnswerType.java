@@ -72,8 +72,12 @@ enum AnswerType {
     boolean foundIn(String sentence, String question) {
         return switch (this) {
             case PERSON -> hasNewName(sentence, question);
+            // asked when someone was born, a sentence with other dates but no birth date holds no answer
             case TIME ->
-                MONTHS.matcher(sentence).find() || TIME_WORDS.matcher(sentence).find();
+                TimeExpressions.asksForBirth(question)
+                        ? TimeExpressions.birth(sentence).isPresent()
+                        : MONTHS.matcher(sentence).find()
+                                || TIME_WORDS.matcher(sentence).find();
             case QUANTITY -> NUMBER.matcher(sentence).find();
             case PLACE -> PLACE_PHRASE.matcher(sentence).find();
             case OTHER -> false;

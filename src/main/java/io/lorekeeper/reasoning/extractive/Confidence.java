@@ -55,11 +55,19 @@ final class Confidence {
 
     /**
      * The model's inputs for one answer. Kinds are one-hot ({@code kind_date} is 1 for a resolved
-     * date), so each kind of short answer gets its own base rate.
+     * date), so each kind of short answer gets its own base rate. {@code prose} is 1 when the answer
+     * comes from a text that is not a conversation: titled encyclopedia paragraphs answer by other
+     * rules (definitions, second hops) than chat turns, and are right at another rate.
      */
     static Map<String, Double> features(
-            double best, double runnerUp, boolean typeMatch, AnswerType type, ShortAnswer.Answer answer) {
+            double best,
+            double runnerUp,
+            boolean typeMatch,
+            AnswerType type,
+            ShortAnswer.Answer answer,
+            boolean prose) {
         Map<String, Double> f = new LinkedHashMap<>();
+        f.put("prose", prose ? 1.0 : 0.0);
         f.put("best", best);
         f.put("lead", Math.max(0, best - runnerUp));
         f.put("typeMatch", typeMatch ? 1.0 : 0.0);

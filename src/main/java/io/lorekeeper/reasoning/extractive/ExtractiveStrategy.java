@@ -184,7 +184,16 @@ class ExtractiveStrategy implements AnswerStrategy {
                 : ShortAnswer.of(question, type, best.candidate().text(), said);
         Candidate source = best.candidate();
         List<Citation> citations = new ArrayList<>();
-        if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+        java.util.Optional<DescribedSubject.Found> described =
+                !conversation && (type == AnswerType.OTHER || type == AnswerType.PERSON)
+                        ? DescribedSubject.in(question, scored)
+                        : java.util.Optional.empty();
+        if (described.isPresent() && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
+            source = described.get().sentence();
+            shortAnswer = described.get().answer();
+            citations.add(citation(source));
+            context.trace().record("described", Map.of("evidence", source.text()));
+        } else if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
             Map<Candidate, Double> scores = new java.util.HashMap<>();
             scored.forEach(s -> scores.put(s.candidate(), s.score()));
             java.util.Optional<SecondHop.Hop> hop =
@@ -232,7 +241,8 @@ class ExtractiveStrategy implements AnswerStrategy {
                 citations.add(c);
             }
         }
-        Map<String, Double> features = Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer);
+        Map<String, Double> features =
+                Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer, !conversation);
         double confidence = Confidence.of(features);
         context.trace()
                 .record(
@@ -329,11 +339,25 @@ class ExtractiveStrategy implements AnswerStrategy {
                                         "chosen",
                                         alternatives.get(chosen)));
                 Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
+                double confidence = Confidence.of(features);
+                // recorded like every other answer's, so that a fit sees how often a decision by years is right
+                context.trace()
+                        .record(
+                                "answer",
+                                Map.of(
+                                        "answer",
+                                        alternatives.get(chosen),
+                                        "confidence",
+                                        confidence,
+                                        "citations",
+                                        2,
+                                        "confidenceFeatures",
+                                        features));
                 return new StrategyResult(
                         alternatives.get(chosen),
                         StrategyResult.EXTRACTIVE,
                         List.of(citation(evidence[0]), citation(evidence[1])),
-                        Confidence.of(features),
+                        confidence,
                         null,
                         false);
             }

@@ -500,9 +500,11 @@ final class ShortAnswer {
             case PLACE -> place(question, sentence);
             case QUANTITY -> number(question, sentence);
             case OTHER ->
-                asksWhat(question)
-                        ? subject(question, sentence).or(() -> namedThing(question, sentence))
-                        : Optional.empty();
+                asksNationality(question)
+                        ? nationality(sentence)
+                        : asksWhat(question)
+                                ? subject(question, sentence).or(() -> namedThing(question, sentence))
+                                : Optional.empty();
         };
         if (typed.isPresent()) {
             return typed.get();
@@ -592,6 +594,12 @@ final class ShortAnswer {
         List<TimeExpressions.Found> found = TimeExpressions.in(sentence, null);
         if (found.isEmpty()) {
             return Optional.empty();
+        }
+        if (TimeExpressions.asksForBirth(question)) {
+            Optional<TimeExpressions.Found> birth = TimeExpressions.birth(sentence);
+            if (birth.isPresent()) {
+                found = List.of(birth.get());
+            }
         }
         List<Span> near = questionWordSpans(sentence, words(question));
         TimeExpressions.Found best = found.getFirst();
@@ -703,6 +711,24 @@ final class ShortAnswer {
     private static boolean qualifiesAskedWord(String sentence, int nameStart, Set<String> asked) {
         Matcher before = OF_BEFORE.matcher(sentence.substring(Math.max(0, nameStart - 40), nameStart));
         return before.find() && asked.contains(stem(before.group(1)));
+    }
+
+    private static final Pattern NATIONALITY =
+            Pattern.compile("\\b(?:what|which)\\s+nationalit(?:y|ies)\\b", Pattern.CASE_INSENSITIVE);
+
+    static boolean asksNationality(String question) {
+        return NATIONALITY.matcher(question).find();
+    }
+
+    /** "What nationality ...?": the sentence's first adjective of nationality ("was a British anthropologist" answers "British"). */
+    static Optional<Answer> nationality(String sentence) {
+        Matcher w = WORD.matcher(sentence);
+        while (w.find()) {
+            if (Character.isUpperCase(w.group().charAt(0)) && isDemonym(w.group())) {
+                return Optional.of(new Answer(w.group(), new Span(w.start(), w.end()), false, Kind.PHRASE));
+            }
+        }
+        return Optional.empty();
     }
 
     /** "What ...", "Which ...", "... known as what?": a question after a thing, not a reason or a manner. */
@@ -875,7 +901,9 @@ final class ShortAnswer {
             }
             Answer answer =
                     new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER);
-            if (counted != null && asked.contains(stem(counted))) {
+            if (counted != null
+                    && !FILLER.contains(counted.toLowerCase(Locale.ROOT))
+                    && asked.contains(stem(counted))) {
                 return Optional.of(answer);
             }
             if (first == null) {

@@ -111,6 +111,39 @@ final class TimeExpressions {
         return all.isEmpty() ? Optional.empty() : Optional.of(all.getFirst());
     }
 
+    /** "born", "birth", "birthday": the question asks when someone was born, not when anything else happened. */
+    private static final Pattern ASKS_BIRTH = Pattern.compile("\\b(born|birth|birthdate)\\b", Pattern.CASE_INSENSITIVE);
+    /** "born", then up to 40 characters of the same clause ("born in Muncie, Indiana, on"), ending where the date starts. */
+    private static final Pattern BORN_BEFORE = Pattern.compile("\\bborn\\b[^;()–—]{0,40}$", Pattern.CASE_INSENSITIVE);
+    /** What follows the first date of a lifespan: a dash and the second ("1865 – 20 January 1936"). */
+    private static final Pattern LIFESPAN_DASH = Pattern.compile("^\\s*[–—-]\\s*\\S");
+
+    static boolean asksForBirth(String question) {
+        return ASKS_BIRTH.matcher(question).find();
+    }
+
+    /**
+     * The date someone was born on, as an encyclopedia writes it: after "born" ("(born April 1,
+     * 1949)") or as the first date of a bracketed lifespan ("(3 June 1865 – 20 January 1936)"). A
+     * question after a birth year is not answered by the death date or any other date beside it.
+     */
+    static Optional<Found> birth(String text) {
+        for (Found f : in(text, null)) {
+            String before =
+                    text.substring(Math.max(0, f.span().start() - 60), f.span().start());
+            if (BORN_BEFORE.matcher(before).find()) {
+                return Optional.of(f);
+            }
+            int open = before.lastIndexOf('(');
+            boolean inBrackets = open >= 0 && before.indexOf(')', open) < 0;
+            if (inBrackets
+                    && LIFESPAN_DASH.matcher(text.substring(f.span().end())).find()) {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
+    }
+
     /**
      * In a text that is not a dated conversation, a bare year ("(1881 – 1927)", "between 1903–1912")
      * is a time expression too; in conversation a bare four-digit number is as often a count or a price.

@@ -196,4 +196,16 @@ class AnswerTypeTest {
     void placeIsNotFound(String sentence) {
         assertThat(AnswerType.PLACE.foundIn(sentence, "Where did he live?")).isFalse();
     }
+
+    @Test
+    void askedWhenSomeoneWasBornOnlyASentenceWithABirthDateHoldsTheAnswer() {
+        String question = "When was the lobbyist who worked on the Reed campaign born?";
+
+        assertThat(AnswerType.TIME.foundIn("Tom Reed (born April 1, 1949) is a lobbyist.", question))
+                .isTrue();
+        assertThat(AnswerType.TIME.foundIn("He worked on the 2016 Reed campaign.", question))
+                .isFalse();
+        assertThat(AnswerType.TIME.foundIn("He worked on the 2016 Reed campaign.", "When did he work on it?"))
+                .isTrue();
+    }
 }

@@ -313,4 +313,25 @@ class SentenceScorerTest {
         assertThat(SentenceScorer.askedSpeakers("What did the kids paint?", candidates))
                 .isEmpty();
     }
+
+    @Test
+    void aSentenceCountingWhatTheQuestionCountsOutranksOneWithAnotherNumber() {
+        Pool pool = new Pool()
+                .add("The Best of Tamsin is a collection of 25 of the stories of Tamsin Ward.", 0.1, 1.0)
+                .add("Her books have sold more than 40 million copies.", 0.3, 1.0)
+                .add("The marshes were silent.", 1.2, 1.0);
+        String question = "How many copies of Tamsin Ward's stories were sold?";
+        List<Scored> unboosted = pool.score(question, AnswerType.OTHER);
+
+        List<Scored> scored = pool.score(question, AnswerType.QUANTITY);
+
+        assertThat(scored.getFirst().candidate().text()).isEqualTo("Her books have sold more than 40 million copies.");
+        assertThat(scoredFor(scored, "Her books have sold more than 40 million copies.")
+                        .score())
+                .isCloseTo(
+                        SentenceScorer.COUNTED
+                                * scoredFor(unboosted, "Her books have sold more than 40 million copies.")
+                                        .score(),
+                        within(EPS));
+    }
 }

@@ -295,4 +295,35 @@ class ShortAnswerTest {
         assertThat(a.kind()).isEqualTo(Kind.PHRASE);
         assertThat(a.text()).isEqualTo("brought up by hand");
     }
+
+    @Test
+    void askedForABirthYearTheLifespansFirstDateAnswersNotTheNearestOne() {
+        String sentence =
+                "Ada Quill (3 June 1865 – 20 January 1936) was queen of Norland from 1910 until her death in 1936.";
+
+        Answer a = answer("In which year was the queen of Norland born?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("1865");
+        assertThat(a.span().of(sentence)).isEqualTo("3 June 1865");
+    }
+
+    @Test
+    void askedForANationalityTheAdjectiveOfNationalityAnswers() {
+        String sentence = "Sir Ivo Brandt (7 May 1910 – 6 June 1989) was a Norwegian social anthropologist.";
+
+        Answer a = answer("What nationality were the anthropologists Ivo Brandt and Pia Holm?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("Norwegian");
+        assertThat(a.span().of(sentence)).isEqualTo("Norwegian");
+    }
+
+    @Test
+    void aNumberBeforeAFunctionWordTheQuestionAlsoHoldsIsNotWhatIsCounted() {
+        String sentence = "One of the largest service firms, it has offices in more than 70 countries.";
+
+        Answer a = answer(
+                "Pia Holm is a critic of Velden and a firm that has offices in how many countries?", sentence, null);
+
+        assertThat(a.text()).isEqualTo("70 countries");
+    }
 }

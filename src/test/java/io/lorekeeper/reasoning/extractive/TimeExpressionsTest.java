@@ -103,4 +103,31 @@ class TimeExpressionsTest {
                 .containsExactly("1903", "1912");
         assertThat(TimeExpressions.in(text, java.time.LocalDate.of(2023, 5, 8))).isEmpty();
     }
+
+    @Test
+    void aBirthDateFollowsBornOrOpensABracketedLifespan() {
+        assertThat(TimeExpressions.birth("Ada Quill (3 June 1865 – 20 January 1936) was queen of Norland."))
+                .map(TimeExpressions.Found::resolved)
+                .contains("3 June 1865");
+        assertThat(TimeExpressions.birth("Tom Reed (born April 1, 1949) is a lawyer who joined the firm in 1980."))
+                .map(TimeExpressions.Found::written)
+                .contains("April 1, 1949");
+        assertThat(TimeExpressions.birth("Pia Holm was born in Velden, Tarn, in 1971 and moved away in 1990."))
+                .map(TimeExpressions.Found::written)
+                .contains("1971");
+        assertThat(TimeExpressions.birth("In 1995 the novel won the Harrow Prize."))
+                .isEmpty();
+        assertThat(TimeExpressions.birth("1964) is a lobbyist who worked on the 2016 campaign."))
+                .isEmpty();
+    }
+
+    @Test
+    void birthIsAskedByBornOrBirthButNotByBirthday() {
+        assertThat(TimeExpressions.asksForBirth("In which year was the playwright born?"))
+                .isTrue();
+        assertThat(TimeExpressions.asksForBirth("What is the date of birth of Ada Quill?"))
+                .isTrue();
+        assertThat(TimeExpressions.asksForBirth("When is Ada's birthday party?"))
+                .isFalse();
+    }
 }
