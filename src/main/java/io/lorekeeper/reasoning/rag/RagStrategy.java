@@ -23,9 +23,12 @@ import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.text.TokenCounter;
 
 /**
- * The single-shot baseline every comparison table starts from: hybrid retrieval of the top-k
- * chunks with the question, one answer call over them, citations located in the passages the
- * model quotes. No iteration, no memory beyond the index.
+ * The single-shot baseline every comparison table starts from: hybrid retrieval of the best chunks
+ * for the question, in rank order while they fit a context budget, one answer call over them,
+ * citations located in the passages the model quotes. No iteration, no memory beyond the index.
+ *
+ * <p>The budget is in tokens, not chunks, because chunks differ in size by kind of document: 8
+ * chunks of a novel are about 2,000 tokens, 8 turns of a conversation (one chunk each) about 300.
  */
 @Component
 class RagStrategy implements AnswerStrategy {
@@ -36,12 +39,21 @@ class RagStrategy implements AnswerStrategy {
         this.documents = documents;
     }
 
-    private static final Set<String> OPTIONS = Set.of("k", "window");
+    private static final Set<String> OPTIONS = Set.of("k", "window", "tokens");
 
-    private record Settings(int k, int window) {
+    /**
+     * @param k at most this many passages
+     * @param window each passage widened by this many neighbouring chunks on either side
+     * @param tokens passages are taken in rank order while their tokens fit (the first always is);
+     *               the default holds the 8 chunks of a text that {@code k} used to mean
+     */
+    private record Settings(int k, int window, int tokens) {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
-            return new Settings(options.intValue("k", 8, 1, 50), options.intValue("window", 0, 0, 5));
+            return new Settings(
+                    options.intValue("k", 50, 1, 50),
+                    options.intValue("window", 0, 0, 5),
+                    options.intValue("tokens", 2048, 1, 100_000));
         }
     }
 
@@ -53,7 +65,7 @@ class RagStrategy implements AnswerStrategy {
     @Override
     public StrategyRequirements requirements() {
         return new StrategyRequirements(
-                true, Set.of(), "single-shot baseline: hybrid top-k retrieval and one answer call");
+                true, Set.of(), "single-shot baseline: hybrid retrieval within a token budget and one answer call");
     }
 
     @Override
@@ -65,10 +77,17 @@ class RagStrategy implements AnswerStrategy {
     public StrategyResult answer(QuestionContext context) {
         Settings settings = Settings.of(context.options());
         List<SearchHit> hits = context.retriever().hybrid(context.documentIds(), context.question(), settings.k());
-        List<Passages.Passage> passages = hits.stream()
-                .map(hit -> new Passages.Passage(
-                        settings.window() == 0 ? hit : widen(context, hit, settings.window()), session(context, hit)))
-                .toList();
+        List<Passages.Passage> passages = new ArrayList<>();
+        int tokens = 0;
+        for (SearchHit hit : hits) {
+            SearchHit shown = settings.window() == 0 ? hit : widen(context, hit, settings.window());
+            int more = TokenCounter.count(shown.text());
+            if (!passages.isEmpty() && tokens + more > settings.tokens()) {
+                break;
+            }
+            passages.add(new Passages.Passage(shown, session(context, hit)));
+            tokens += more;
+        }
         PromptMarkup rendered = Passages.render(passages);
         context.trace()
                 .record(
@@ -80,6 +99,8 @@ class RagStrategy implements AnswerStrategy {
                                 "hybrid",
                                 "k",
                                 settings.k(),
+                                "tokens",
+                                settings.tokens(),
                                 "passages",
                                 Passages.summary(passages),
                                 "contextTokens",

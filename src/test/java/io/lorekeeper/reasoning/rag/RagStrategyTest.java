@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.text.TokenCounter;
 import tools.jackson.databind.JsonNode;
 
 @LlmIntegrationTest
@@ -271,6 +272,53 @@ class RagStrategyTest {
                 .as("no choice: " + answer)
                 .isFalse();
         assertThat(answer.get("answer").asString()).isEqualTo("grey stone");
+    }
+
+    @Test
+    void passagesAreTakenInRankOrderWhileTheyFitTheTokenBudget() {
+        String reply = """
+                {"answer": "Morag", "confidence": 0.5,
+                 "evidence": [{"passage": 1, "quote": "Fog kept us in harbour"}]}""";
+        String question = "What happened aboard the Kittiwake?";
+        model.on("rag/answer").reply(reply);
+        JsonNode whole = api.ask(Map.of("documentIds", List.of(log), "question", question, "strategy", "rag"));
+        JsonNode all = event(whole, "retrieve").get("passages");
+        assertThat(all).as("the default budget holds the whole small log").hasSize(LOG.size());
+        String text = text(log);
+        int firstTwo = tokens(text, all.get(0)) + tokens(text, all.get(1));
+
+        model.reset();
+        model.on("rag/answer").reply(reply);
+        JsonNode budgeted = api.ask(Map.of(
+                "documentIds",
+                List.of(log),
+                "question",
+                question,
+                "strategy",
+                "rag",
+                "options",
+                Map.of("tokens", firstTwo + 1)));
+
+        JsonNode some = event(budgeted, "retrieve").get("passages");
+        assertThat(some).as("the third passage did not fit").hasSize(2);
+        assertThat(some.get(0).get("start").asInt())
+                .isEqualTo(all.get(0).get("start").asInt());
+        assertThat(some.get(1).get("start").asInt())
+                .isEqualTo(all.get(1).get("start").asInt());
+        assertThat(event(budgeted, "retrieve").get("tokens").asInt()).isEqualTo(firstTwo + 1);
+
+        model.reset();
+        model.on("rag/answer").reply(reply);
+        JsonNode tiny = api.ask(Map.of(
+                "documentIds", List.of(log), "question", question, "strategy", "rag", "options", Map.of("tokens", 1)));
+        assertThat(event(tiny, "retrieve").get("passages"))
+                .as("the best passage is always shown")
+                .hasSize(1);
+    }
+
+    private static int tokens(String text, JsonNode passage) {
+        return TokenCounter.count(
+                text.substring(passage.get("start").asInt(), passage.get("end").asInt()));
     }
 
     @Test
