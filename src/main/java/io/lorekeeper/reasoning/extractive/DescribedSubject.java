@@ -67,7 +67,9 @@ final class DescribedSubject {
     /** The sentence's subject, when the sentence defines it by the question's description and the question does not name it. */
     static Optional<ShortAnswer.Answer> definedBy(
             String sentence, List<String> description, Set<String> questionStems) {
-        int body = titleEnd(sentence);
+        // any short first line counts ("Yellowcraigs" above "Yellowcraig, also known as ..., is"), not
+        // only a heading the text takes up: a definition must open its own line
+        int body = ShortAnswer.titleLineEnd(sentence);
         Matcher m = DEFINITION.matcher(sentence.substring(body));
         if (!m.find()) {
             return Optional.empty();
@@ -93,28 +95,6 @@ final class DescribedSubject {
         int start = body + m.start(1);
         return Optional.of(new ShortAnswer.Answer(
                 subject, new Span(start, start + subject.length()), false, ShortAnswer.Kind.NAMES));
-    }
-
-    /**
-     * Where the text starts under a title line: {@link ShortAnswer#headingEnd}, or any short first
-     * line without closing punctuation ("Yellowcraigs" above "Yellowcraig, also known as ..., is"),
-     * since a definition must open its own line.
-     */
-    private static int titleEnd(String sentence) {
-        int body = ShortAnswer.headingEnd(sentence);
-        int newline = sentence.indexOf('\n');
-        if (body > 0 || newline <= 0 || newline > 120) {
-            return body;
-        }
-        String first = sentence.substring(0, newline).strip();
-        if (first.isEmpty() || ".!?:;,".indexOf(first.charAt(first.length() - 1)) >= 0) {
-            return 0;
-        }
-        int start = newline;
-        while (start < sentence.length() && Character.isWhitespace(sentence.charAt(start))) {
-            start++;
-        }
-        return start;
     }
 
     /** How many content words the category repeats from the description's start, in order, before the two part. */

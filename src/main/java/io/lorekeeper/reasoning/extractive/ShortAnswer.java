@@ -524,21 +524,11 @@ final class ShortAnswer {
      * followed by a line break, as titles stand above their paragraph. 0 when there is none.
      */
     static int headingEnd(String sentence) {
-        int newline = sentence.indexOf('\n');
-        if (newline <= 0 || newline > 120) {
+        int start = titleLineEnd(sentence);
+        if (start == 0) {
             return 0;
         }
-        String first = sentence.substring(0, newline).strip();
-        if (first.isEmpty() || ".!?:;,".indexOf(first.charAt(first.length() - 1)) >= 0) {
-            return 0;
-        }
-        int start = newline;
-        while (start < sentence.length() && Character.isWhitespace(sentence.charAt(start))) {
-            start++;
-        }
-        if (start >= sentence.length()) {
-            return 0;
-        }
+        String first = sentence.substring(0, sentence.indexOf('\n')).strip();
         // a title is taken up by the text under it ("Kiss and Tell (1945 film)" / "Kiss and Tell is a 1945 film");
         // a hard-wrapped line of a book is simply continued by the next one
         String opening = sentence.substring(start, Math.min(sentence.length(), start + 200))
@@ -552,6 +542,26 @@ final class ShortAnswer {
                 .map(w -> w.toLowerCase(Locale.ROOT))
                 .anyMatch(openingWords::contains);
         return takenUp ? start : 0;
+    }
+
+    /**
+     * Where the text starts under a short first line without closing punctuation (a title, or a
+     * hard-wrapped line of a book: {@link #headingEnd} tells them apart); 0 when there is none.
+     */
+    static int titleLineEnd(String sentence) {
+        int newline = sentence.indexOf('\n');
+        if (newline <= 0 || newline > 120) {
+            return 0;
+        }
+        String first = sentence.substring(0, newline).strip();
+        if (first.isEmpty() || ".!?:;,".indexOf(first.charAt(first.length() - 1)) >= 0) {
+            return 0;
+        }
+        int start = newline;
+        while (start < sentence.length() && Character.isWhitespace(sentence.charAt(start))) {
+            start++;
+        }
+        return start >= sentence.length() ? 0 : start;
     }
 
     /**
