@@ -79,6 +79,9 @@ class SearchController {
             @Schema(description = "Conversation turns the chunk overlaps (conversations only)")
             List<String> turnIds,
 
+            @Schema(description = "Who speaks in those turns (conversations only)")
+            List<String> speakers,
+
             @Schema(description = "The chunk with its neighbours, when `window` > 0")
             Context context) {}
 
@@ -143,6 +146,7 @@ class SearchController {
                     h.score(),
                     h.text(),
                     h.turnIds().isEmpty() ? null : h.turnIds(),
+                    h.speakers().isEmpty() ? null : h.speakers(),
                     window == 0 ? null : context(h, window)));
         }
         return new SearchResponse(

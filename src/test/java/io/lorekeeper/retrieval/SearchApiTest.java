@@ -163,6 +163,7 @@ class SearchApiTest {
                 .contains("[Session 2, 4:40 pm on 9 March, 2024]")
                 .contains("Loch Lomond");
         assertThat(top.get("turnIds")).extracting(JsonNode::asString).containsExactly("D2:1");
+        assertThat(top.get("speakers")).extracting(JsonNode::asString).containsExactly("Ewan");
     }
 
     @Test

@@ -116,6 +116,7 @@ class SearchControllerTest {
         assertThat(hit.path("text").asString()).isEqualTo("Chunk two.");
         assertThat(hit.has("context")).as("no window, no context").isFalse();
         assertThat(hit.has("turnIds")).as("a text's hit names no turns").isFalse();
+        assertThat(hit.has("speakers")).as("nor speakers").isFalse();
         verify(retriever, never()).neighbours(any(), anyInt(), anyInt());
     }
 
