@@ -8,7 +8,16 @@ import org.springframework.util.unit.DataSize;
 
 import io.lorekeeper.platform.ApiProblem;
 
-/** Intake limits; each has a property under {@code lorekeeper.documents}. */
+/**
+ * Intake limits; each has a property under {@code lorekeeper.documents}. A request over one is
+ * refused with a problem naming the field.
+ *
+ * @param maxTextSize        the largest text, in UTF-8 bytes (413 above it)
+ * @param maxTitleLength     the longest title, in characters
+ * @param maxSessions        the most sessions a conversation may hold, appended ones included
+ * @param maxTurnsPerSession the most turns one session may hold
+ * @param maxMetadataSize    the largest metadata object, as JSON
+ */
 @ConfigurationProperties("lorekeeper.documents")
 record DocumentLimits(
         @DefaultValue("20MB") DataSize maxTextSize,

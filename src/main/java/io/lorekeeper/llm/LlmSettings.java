@@ -12,13 +12,25 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * role (memorizer, builder, planner, researcher, judge, answerer, critic) to a profile name. Setting only
  * an API key (OpenAI) or only a base URL (Ollama, vLLM, llama.cpp) is enough to enable everything.
  *
+ * @param baseUrl        an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp); unset with a key, OpenAI's
  * @param apiKey         never logged or traced
+ * @param model          the model every call of this profile names
+ * @param temperature    sampling temperature; replies at 0 are cached and repeat from run to run
  * @param maxOutputTokens the reply limit; unset, each role gets one that fits what it returns ({@link OutputLimits})
  * @param contextWindow  the model's context length in tokens, prompt and reply together (128,000 for
  *                       gpt-4o-mini, the default model); strategies that read a document in large
  *                       chunks size them to fit it
+ * @param structuredOutput {@code native} sends the JSON schema as the response format; {@code prompt}
+ *                       describes it in the prompt and parses the reply leniently, for servers without
+ *                       schema support
+ * @param maxConcurrency calls of this profile in flight at once, per replica
+ * @param tokensPerMinute tokens of this profile per minute, per replica; 0 for no limit
+ * @param timeout        how long one HTTP call may take
  * @param reasoningModel the model is an o-series/gpt-5 style reasoning model: it takes
  *                       {@code max_completion_tokens} and no temperature
+ * @param profiles       named profiles; a field a profile leaves out is the default profile's
+ * @param roles          which profile each role uses (memorizer, builder, planner, researcher, judge,
+ *                       answerer, critic); a role not named uses the default profile
  */
 @ConfigurationProperties("lorekeeper.llm")
 public record LlmSettings(
@@ -92,6 +104,7 @@ public record LlmSettings(
     /**
      * @param maxAttempts   calls per request, first included, on 429, 5xx and timeouts
      * @param initialBackoff first wait, doubled each attempt, with full jitter
+     * @param maxBackoff    the longest wait between two attempts (a longer Retry-After is still honoured)
      * @param maxWait       the longest wait done in-process; longer Retry-After windows re-queue the job
      */
     public record Retry(
@@ -103,7 +116,14 @@ public record LlmSettings(
     /** @param enabled cache replies of temperature-0 calls, keyed by model, messages and parameters */
     public record Cache(@DefaultValue("true") boolean enabled) {}
 
-    /** Default per-question budget; a question's {@code options.budget} may lower or raise it. */
+    /**
+     * Default per-question budget; a question's {@code options.budget} may lower or raise it. A
+     * strategy that runs out answers with what it has, flagged {@code budgetLimited}.
+     *
+     * @param maxCalls    model calls a question may make
+     * @param maxTokens   prompt and completion tokens a question may spend
+     * @param maxWallTime how long after it starts a question may still call the model
+     */
     public record Budget(
             @DefaultValue("200") int maxCalls,
             @DefaultValue("2000000") long maxTokens,

@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxWallTime   a question still running after this long is stopped (its strategy sees cancellation)
  * @param maxWait       upper bound of the {@code waitSeconds} a client may ask for
  * @param eventsTimeout how long a server-sent event stream stays open
+ * @param maxQuestionLength the longest question accepted, in characters
+ * @param maxDocuments  the most documents one question may name
  * @param maxMemoryWait how long a question may wait for a memory its strategy needs to be built, from when it was asked
  * @param memoryPoll    how often a waiting question looks again
  */
