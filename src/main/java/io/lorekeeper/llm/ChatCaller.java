@@ -63,8 +63,13 @@ class ChatCaller {
             List<ToolCallback> tools) {}
 
     Reply call(Request request, Budget budget) {
+        return call(request, budget, false);
+    }
+
+    /** @param forAnswer the call writes the answer, and may use the part of the budget kept for it */
+    Reply call(Request request, Budget budget, boolean forAnswer) {
         ModelProfile profile = request.profile();
-        budget.beginCall();
+        budget.beginCall(forAnswer);
         boolean cacheable = settings.cache().enabled() && profile.temperature() == 0.0;
         String key = cacheable ? ResponseCache.key(canonical(request)) : null;
         if (cacheable) {
@@ -93,14 +98,15 @@ class ChatCaller {
                     throw empty;
                 }
                 budget.spend(reply.promptTokens(), reply.completionTokens());
+                budget.tookMillis(latency);
                 if (cutAtLimit(response)) {
+                    String setting = profile.name().equals(ModelProfiles.DEFAULT)
+                            ? "lorekeeper.llm.max-output-tokens"
+                            : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens";
                     String reason = "the reply to " + request.template() + " was cut at the output limit of "
                             + profile.maxOutputTokens()
-                            + " tokens (finish_reason length); raise "
-                            + (profile.name().equals(ModelProfiles.DEFAULT)
-                                    ? "lorekeeper.llm.max-output-tokens"
-                                    : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens")
-                            + " for the " + request.role().key() + " role";
+                            + " tokens (finish_reason length); raise " + setting + " for the "
+                            + request.role().key() + " role";
                     record(
                             request,
                             reply.promptTokens(),
@@ -109,7 +115,7 @@ class ChatCaller {
                             false,
                             "truncated",
                             reason);
-                    throw new LlmException(reason);
+                    throw new TruncatedReplyException(reason, setting, reply.text());
                 }
                 record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
                 if (cacheable) {

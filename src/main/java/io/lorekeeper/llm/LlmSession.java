@@ -33,7 +33,8 @@ public final class LlmSession {
     private final ChatCaller caller;
     private final StructuredOutput output;
     private volatile Consumer<ReplyIssue> issues = LlmSession::log;
-    private final List<CallUsage> usage = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<CallUsage> usage;
+    private final boolean answering;
 
     LlmSession(
             CallScope scope,
@@ -42,12 +43,45 @@ public final class LlmSession {
             PromptTemplates templates,
             ChatCaller caller,
             StructuredOutput output) {
+        this(
+                scope,
+                budget,
+                profiles,
+                templates,
+                caller,
+                output,
+                false,
+                java.util.Collections.synchronizedList(new ArrayList<>()));
+    }
+
+    private LlmSession(
+            CallScope scope,
+            Budget budget,
+            ModelProfiles profiles,
+            PromptTemplates templates,
+            ChatCaller caller,
+            StructuredOutput output,
+            boolean answering,
+            List<CallUsage> usage) {
         this.scope = scope;
         this.budget = budget;
         this.profiles = profiles;
         this.templates = templates;
         this.caller = caller;
         this.output = output;
+        this.answering = answering;
+        this.usage = usage;
+    }
+
+    /**
+     * This session for the call that writes the answer: it may use the part of the budget kept for
+     * the answer (the last call, the last stretch of the wall time), which research steps may not.
+     * Same budget, call log and issue listener.
+     */
+    public LlmSession answering() {
+        LlmSession derived = new LlmSession(scope, budget, profiles, templates, caller, output, true, usage);
+        derived.issues = issue -> issues.accept(issue);
+        return derived;
     }
 
     public Budget budget() {
@@ -63,8 +97,8 @@ public final class LlmSession {
         if (temperature < 0 || temperature > 2 || Double.isNaN(temperature)) {
             throw new IllegalArgumentException("temperature must be within [0, 2], was " + temperature);
         }
-        LlmSession derived =
-                new LlmSession(scope, budget, profiles.atTemperature(temperature), templates, caller, output);
+        LlmSession derived = new LlmSession(
+                scope, budget, profiles.atTemperature(temperature), templates, caller, output, answering, usage);
         derived.issues = issue -> issues.accept(issue); // whoever listens to this session hears the derived one too
         return derived;
     }
@@ -81,7 +115,9 @@ public final class LlmSession {
     /**
      * Something a reply got wrong that was worked around rather than failed on.
      *
-     * @param kind   {@code dropped} (an invalid item left out) or {@code plain-text} (prose accepted where JSON was asked)
+     * @param kind   {@code dropped} (an invalid item left out), {@code plain-text} (prose accepted where JSON
+     *               was asked) or {@code truncated} (a reply cut at the output limit: retried with a larger
+     *               limit, or its complete part kept; the reason names the setting to raise)
      * @param path   where in the reply ({@code pages[2]}), or null
      * @param reason what was wrong
      */
@@ -127,9 +163,34 @@ public final class LlmSession {
         List<Message> messages =
                 messages(prompt, profile.structuredOutput() == StructuredOutputMode.PROMPT ? schema : null);
         String nativeSchema = profile.structuredOutput() == StructuredOutputMode.NATIVE ? schema : null;
-        String reply = call(request(role, profile, template, messages, nativeSchema, null))
-                .text();
+        String reply;
+        try {
+            reply = call(request(role, profile, template, messages, nativeSchema, null))
+                    .text();
+        } catch (TruncatedReplyException cut) {
+            return completePartOf(template, cut, type);
+        }
         return bindOrRepair(role, profile, template, messages, reply, type, schema, nativeSchema, fromPlainText);
+    }
+
+    /**
+     * What can be kept of a reply that stayed cut at the output limit: the JSON up to the last complete
+     * item, closed (a list of twenty facts cut in the twentieth keeps nineteen). Throws the cut when
+     * nothing complete is left.
+     */
+    private <T> T completePartOf(String template, TruncatedReplyException cut, Class<T> type) {
+        StructuredOutput.Parsed<T> parsed;
+        try {
+            parsed = output.readCut(cut.partial(), type);
+        } catch (StructuredOutput.InvalidReply nothingComplete) {
+            throw cut;
+        }
+        issues.accept(new ReplyIssue(
+                template,
+                "truncated",
+                null,
+                "kept the complete part of a reply cut at the output limit; raise " + cut.setting()));
+        return keep(template, parsed);
     }
 
     /** Binds a reply to {@code type}; if it does not parse or validate, one repair call shows the model its error. */
@@ -150,8 +211,13 @@ public final class LlmSession {
             repair.add(new AssistantMessage(reply == null ? "" : reply));
             repair.add(new UserMessage("That reply cannot be used: " + invalid.getMessage()
                     + ". Answer again with only one JSON object that matches this schema:\n" + schema));
-            String repaired = call(request(role, profile, template + "#repair", repair, nativeSchema, null))
-                    .text();
+            String repaired;
+            try {
+                repaired = call(request(role, profile, template + "#repair", repair, nativeSchema, null))
+                        .text();
+            } catch (TruncatedReplyException cut) {
+                return completePartOf(template, cut, type);
+            }
             try {
                 return keep(template, output.read(repaired, type));
             } catch (StructuredOutput.InvalidReply stillInvalid) {
@@ -215,7 +281,12 @@ public final class LlmSession {
         Map<String, LlmTool> byName = tools.stream().collect(Collectors.toMap(LlmTool::name, Function.identity()));
         List<ToolCallback> callbacks = tools.stream().map(LlmSession::callback).toList();
         for (int round = 1; round <= maxRounds; round++) {
-            Reply reply = call(request(role, profile, template, messages, null, callbacks));
+            Reply reply;
+            try {
+                reply = call(request(role, profile, template, messages, null, callbacks));
+            } catch (TruncatedReplyException cut) {
+                return completePartOf(template, cut, type);
+            }
             if (!reply.wantsTools()) {
                 return bindOrRepair(role, profile, template, messages, reply.text(), type, schema, null, fromPlainText);
             }
@@ -246,7 +317,12 @@ public final class LlmSession {
         }
         messages.add(
                 new UserMessage("No more tool calls are possible. Give your final answer now as one JSON object."));
-        Reply last = call(request(role, profile, template + "#final", messages, null, null));
+        Reply last;
+        try {
+            last = call(request(role, profile, template + "#final", messages, null, null));
+        } catch (TruncatedReplyException cut) {
+            return completePartOf(template, cut, type);
+        }
         return bindOrRepair(role, profile, template, messages, last.text(), type, schema, null, fromPlainText);
     }
 
@@ -271,8 +347,54 @@ public final class LlmSession {
         }
     }
 
+    /**
+     * One call; a reply cut at the output limit is asked again once with twice the limit, where the
+     * model's context window has room for the prompt and that much reply.
+     */
     private Reply call(ChatCaller.Request request) {
-        Reply reply = caller.call(request, budget);
+        try {
+            return callOnce(request);
+        } catch (TruncatedReplyException cut) {
+            int larger = largerLimit(request);
+            issues.accept(new ReplyIssue(
+                    request.template(),
+                    "truncated",
+                    null,
+                    cut.getMessage()
+                            + (larger > 0
+                                    ? "; asked again with a limit of " + larger + " tokens"
+                                    : "; the context window leaves no room to ask again with a larger limit")));
+            if (larger <= 0) {
+                throw cut;
+            }
+            return callOnce(new ChatCaller.Request(
+                    request.scope(),
+                    request.role(),
+                    request.profile().withMaxOutputTokens(larger),
+                    request.template(),
+                    request.messages(),
+                    request.jsonSchema(),
+                    request.tools()));
+        }
+    }
+
+    /** Twice the request's reply limit, or less where the context window ends; 0 when that is not a quarter more. */
+    static int largerLimit(ChatCaller.Request request) {
+        ModelProfile profile = request.profile();
+        long prompt = request.messages().stream()
+                        .mapToLong(m -> io.lorekeeper.text.TokenCounter.count(String.valueOf(m.getText())))
+                        .sum()
+                + (request.jsonSchema() == null ? 0 : io.lorekeeper.text.TokenCounter.count(request.jsonSchema()));
+        long room = profile.contextWindow() - prompt - PROMPT_MARGIN;
+        long larger = Math.min(2L * profile.maxOutputTokens(), room);
+        return larger >= profile.maxOutputTokens() * 5L / 4 ? (int) larger : 0;
+    }
+
+    /** Tokens a prompt may take beyond what the tokenizer counts (chat markup, tool schemas, a different tokenizer). */
+    private static final int PROMPT_MARGIN = 512;
+
+    private Reply callOnce(ChatCaller.Request request) {
+        Reply reply = caller.call(request, budget, answering);
         usage.add(new CallUsage(request.role(), request.template(), reply.promptTokens(), reply.completionTokens()));
         return reply;
     }

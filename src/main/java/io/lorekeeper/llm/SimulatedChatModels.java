@@ -64,6 +64,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code chain-of-agents/worker}: the summary so far plus the chunk's first sentence in double quotes;
  * {@code chain-of-agents/manage}: the summary's first quoted passage, quoting it (none: "not available");</li>
  * <li>{@code comorag/*}: see {@link SimulatedComoRag};</li>
+ * <li>{@code last-resort/answer}: the first sentence of evidence 1, as plain text;</li>
  * <li>{@code eval/judge}: correct when every word of one reference answer (lower case, a/an/the/and dropped)
  * appears in the candidate, or, when the reference says the information is not available, when the
  * candidate says so too.</li>
@@ -95,6 +96,8 @@ class SimulatedChatModels implements ChatModelProvider {
                 Pattern.compile("<excerpt n=\"1\"[^>]*>\\n(.*?)\\n</excerpt>", Pattern.DOTALL);
         private static final Pattern PAGE_REF = Pattern.compile(
                 "<page ref=\"D(\\d+)-P(\\d+)\">\\n(?:\\(context: [^\\n]*\\)\\n)?(.*?)\\n</page>", Pattern.DOTALL);
+        private static final Pattern EVIDENCE =
+                Pattern.compile("<evidence n=\"1\">\\n(.*?)\\n</evidence>", Pattern.DOTALL);
         private static final Pattern PAGE = Pattern.compile("<page>\\n(.*?)\\n</page>", Pattern.DOTALL);
         private static final Pattern BLOCK = Pattern.compile("<block>\\n(.*?)\\n</block>", Pattern.DOTALL);
         private static final Pattern BLOCK_NUMBER = Pattern.compile("Block (\\d+) of \\d+:");
@@ -131,6 +134,14 @@ class SimulatedChatModels implements ChatModelProvider {
             String template = task.find() ? task.group(1) : "(none)";
             if (template.equals("mindgraph/answer")) {
                 return respond(mindGraphAnswer(user, toolResult(messages)), messages);
+            }
+            if (template.equals("last-resort/answer")) {
+                String first = firstSentences(group(EVIDENCE, user, 1), 1);
+                return respond(
+                        AssistantMessage.builder()
+                                .content(first.isEmpty() ? NOT_AVAILABLE : first)
+                                .build(),
+                        messages);
             }
             return respond(
                     AssistantMessage.builder()

@@ -116,6 +116,87 @@ final class StructuredOutput {
     }
 
     /**
+     * The complete part of a reply cut at the output limit: the JSON object up to its last complete
+     * item, with the lists and objects still open closed after it, bound as {@link #read} binds. Tries
+     * the latest cut points first; fails when no prefix binds (the cut fell inside a required field).
+     */
+    <T> Parsed<T> readCut(String partial, Class<T> type) {
+        String text = plainText(partial);
+        int fence = text.indexOf("```");
+        if (fence >= 0) {
+            text = text.substring(fence + 3).replaceFirst("^json", "");
+        }
+        int start = text.indexOf('{');
+        if (start < 0) {
+            throw new InvalidReply("the cut reply holds no JSON object");
+        }
+        List<String> candidates = cutPoints(text.substring(start));
+        InvalidReply last = new InvalidReply("the cut reply holds no complete item");
+        for (int i = candidates.size() - 1, tried = 0; i >= 0 && tried < MAX_CUT_ATTEMPTS; i--, tried++) {
+            try {
+                return read(candidates.get(i), type);
+            } catch (InvalidReply invalid) {
+                last = invalid;
+            }
+        }
+        throw last;
+    }
+
+    /** Cut points a reply is tried at, from its end backwards; each costs a parse. */
+    private static final int MAX_CUT_ATTEMPTS = 40;
+
+    /**
+     * Every prefix of {@code json} that ends after a complete value inside an object or list (before
+     * a comma, after a closing bracket), closed into a whole JSON text; in order of position.
+     */
+    static List<String> cutPoints(String json) {
+        List<String> out = new ArrayList<>();
+        StringBuilder open = new StringBuilder();
+        boolean inString = false;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            switch (c) {
+                case '"' -> inString = true;
+                case '{', '[' -> open.append(c);
+                case '}', ']' -> {
+                    if (open.isEmpty()) {
+                        return out;
+                    }
+                    open.setLength(open.length() - 1);
+                    if (open.isEmpty()) {
+                        out.add(json.substring(0, i + 1));
+                        return out;
+                    }
+                    out.add(json.substring(0, i + 1) + closing(open));
+                }
+                case ',' -> {
+                    if (!open.isEmpty()) {
+                        out.add(json.substring(0, i) + closing(open));
+                    }
+                }
+                default -> {}
+            }
+        }
+        return out;
+    }
+
+    private static String closing(CharSequence open) {
+        StringBuilder out = new StringBuilder();
+        for (int i = open.length() - 1; i >= 0; i--) {
+            out.append(open.charAt(i) == '{' ? '}' : ']');
+        }
+        return out.toString();
+    }
+
+    /**
      * Removes the list elements the violations lie in (the innermost list element of each path), and
      * cuts lists that are only too long. False when some violation is outside every list: the reply's
      * top level is wrong, and only the model can fix that.

@@ -127,9 +127,17 @@ class Question {
     }
 
     /** The strategy runs without the named optional memories, and the answer will say so. */
+    /** Adds to the answer's {@code degraded} list (missing memories, a fallback); earlier entries stay. */
     void degrade(JsonNode missing) {
         require("run degraded", RUNNING);
-        degraded = missing;
+        if (degraded instanceof tools.jackson.databind.node.ArrayNode earlier
+                && missing instanceof tools.jackson.databind.node.ArrayNode more) {
+            tools.jackson.databind.node.ArrayNode both = earlier.deepCopy();
+            both.addAll(more);
+            degraded = both;
+        } else {
+            degraded = missing;
+        }
     }
 
     /** A long rate limit stopped the run: QUEUED for its job's next attempt. */

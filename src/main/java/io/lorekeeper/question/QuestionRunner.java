@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,9 +15,11 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
@@ -101,15 +104,19 @@ class QuestionRunner {
         try {
             trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
             AnswerStrategy strategy = strategies.require(question.strategy());
-            // a strategy that declares a longer wall time (MindGraph over a long book) gets it; its budget stops it
-            // first
-            Instant deadline = clock.instant()
-                    .plus(strategy.defaultWallTime()
-                            .filter(w -> w.compareTo(settings.maxWallTime()) > 0)
-                            .map(w -> w.plus(java.time.Duration.ofMinutes(1)))
-                            .orElse(settings.maxWallTime()));
             List<DocumentInfo> docs =
                     documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
+            QuestionOptions options = new QuestionOptions(question.options());
+            java.util.Optional<java.time.Duration> strategyWallTime = strategy.defaultWallTime(options, docs);
+            LlmSession llm = gateway.open(
+                            CallScope.question(question.tenantId(), id),
+                            QuestionBudget.of(options, gateway, strategyWallTime))
+                    .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
+            // The budget stops the strategy's loop and leaves it time to answer; the hard stop comes a minute
+            // after the budget's end (or the service's limit, when later), for a strategy that does not stop.
+            java.time.Duration budgetWall = llm.budget().maxWallTime().plus(java.time.Duration.ofMinutes(1));
+            Instant deadline = clock.instant()
+                    .plus(budgetWall.compareTo(settings.maxWallTime()) > 0 ? budgetWall : settings.maxWallTime());
             if (!memory.degraded().isEmpty()) {
                 // an optional memory is missing: the strategy runs without it, and the answer says so
                 List<Map<String, Object>> degraded = MemoryReadiness.describe(memory.degraded());
@@ -117,14 +124,14 @@ class QuestionRunner {
                 trace.record("degraded", Map.of("missing", degraded));
             }
             Cancellation cancellation = () -> clock.instant().isAfter(deadline);
-            QuestionOptions options = new QuestionOptions(question.options());
-            LlmSession llm = gateway.open(
-                            CallScope.question(question.tenantId(), id),
-                            QuestionBudget.of(options, gateway, strategy.defaultWallTime()))
-                    .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
             QuestionContext context = new QuestionContext(
                     id, question.question(), question.choices(), options, docs, retriever, llm, trace, cancellation);
-            StrategyResult result = strategy.answer(context);
+            StrategyResult result;
+            try {
+                result = strategy.answer(context);
+            } catch (BudgetExhaustedException | UnusableReplyException | CancellationException stopped) {
+                result = withoutModel(id, strategy, context, stopped);
+            }
             CitationVerifier.Verification verification =
                     verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
             Map<String, Object> check = new LinkedHashMap<>();
@@ -181,6 +188,51 @@ class QuestionRunner {
             fail(id, trace, e);
         }
     }
+
+    /**
+     * The answer of a strategy that stopped without one (its budget, its time or an unusable reply ended
+     * even its last resort): the extractive strategy's, which needs no model, marked as a fallback in the
+     * trace and the answer's {@code degraded} list. A failing endpoint is not covered: that question fails
+     * with the model's reason, and can be retried.
+     */
+    private StrategyResult withoutModel(
+            UUID id, AnswerStrategy strategy, QuestionContext context, RuntimeException stopped) {
+        if (strategy.name().equals(FALLBACK)) {
+            throw stopped;
+        }
+        String reason = stopped instanceof CancellationException
+                ? "the question ran past its wall-time limit"
+                : Failures.describe(stopped);
+        Map<String, Object> fallback = new LinkedHashMap<>();
+        fallback.put("strategy", strategy.name());
+        fallback.put("fallback", FALLBACK);
+        fallback.put("reason", reason);
+        context.trace().record("fallback", fallback);
+        store.change(id, q -> q.degrade(json.valueToTree(List.of(fallback))));
+        StrategyResult answer = strategies
+                .require(FALLBACK)
+                .answer(new QuestionContext(
+                        id,
+                        context.question(),
+                        context.choices(),
+                        QuestionOptions.none(),
+                        context.documents(),
+                        context.retriever(),
+                        context.llm(),
+                        context.trace(),
+                        Cancellation.NEVER));
+        boolean limited = !(stopped instanceof UnusableReplyException);
+        return new StrategyResult(
+                answer.answer(),
+                answer.mode(),
+                answer.citations(),
+                answer.confidence(),
+                answer.choiceIndex(),
+                limited || answer.budgetLimited());
+    }
+
+    /** The strategy that answers when another stopped without an answer: it needs no model. */
+    private static final String FALLBACK = "extractive";
 
     private void fail(UUID id, TraceRecorder trace, Throwable e) {
         String reason = reason(e);

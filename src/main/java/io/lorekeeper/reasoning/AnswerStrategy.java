@@ -38,5 +38,15 @@ public interface AnswerStrategy {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The wall time for this question when its options do not say: by default {@link #defaultWallTime()};
+     * a strategy that knows how much work a question has (a walk over every chunk of its documents)
+     * scales it with that work.
+     */
+    default java.util.Optional<java.time.Duration> defaultWallTime(
+            QuestionOptions options, java.util.List<io.lorekeeper.document.DocumentInfo> documents) {
+        return defaultWallTime();
+    }
+
     StrategyResult answer(QuestionContext context);
 }
