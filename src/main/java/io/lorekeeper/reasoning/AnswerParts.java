@@ -36,6 +36,17 @@ public final class AnswerParts {
     }
 
     /**
+     * The final-answer prompt's rule on missing information ({@code {{abstainRule}}}): by default the
+     * answer is the best the material supports, as in the papers' prompts, and the confidence carries
+     * the doubt; with {@code options.abstain} the answerer may say that the information is not available.
+     */
+    public static String abstainRule(QuestionContext context) {
+        return context.options().abstain()
+                ? "- If the material does not contain the answer, say that the information is not available in the documents, with confidence 0."
+                : "- Always give your best answer from the material, even when it is incomplete or indirect; say how sure you are through the confidence, not by declining to answer.";
+    }
+
+    /**
      * The question with its numbered choices appended, for steps before the answer that should
      * read the question the way the answerer will (COSMIR's planner and workers, say).
      */

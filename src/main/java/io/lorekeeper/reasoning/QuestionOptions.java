@@ -16,6 +16,18 @@ public final class QuestionOptions {
     /** Options every strategy accepts: the question's LLM budget. */
     public static final String BUDGET = "budget";
 
+    /**
+     * Options every strategy accepts: {@code abstain} (default false) lets the final answer say that
+     * the documents do not hold the answer, where the papers' prompts always answer from what they
+     * have; {@code buildMemories} (default true) lets a question start building an on-demand memory
+     * its strategy needs, where false refuses it at once.
+     */
+    public static final String ABSTAIN = "abstain";
+
+    public static final String BUILD_MEMORIES = "buildMemories";
+
+    private static final Set<String> EVERY_STRATEGY = Set.of(BUDGET, ABSTAIN, BUILD_MEMORIES);
+
     private final Map<String, Object> values;
     private final String path;
 
@@ -137,14 +149,25 @@ public final class QuestionOptions {
 
     /**
      * Rejects options no one reads, so that a typo ("maxDeph") is an error rather than a silent
-     * default. At the top level, {@value #BUDGET} is always allowed.
+     * default. At the top level, {@value #BUDGET}, {@value #ABSTAIN} and {@value #BUILD_MEMORIES} are
+     * always allowed.
      */
     public void allowOnly(Set<String> known) {
         for (String name : values.keySet()) {
-            if (!known.contains(name) && !(name.equals(BUDGET) && path.equals("options"))) {
+            if (!known.contains(name) && !(EVERY_STRATEGY.contains(name) && path.equals("options"))) {
                 throw ApiProblem.invalid(field(name), "unknown option '" + name + "'; accepted: " + known);
             }
         }
+    }
+
+    /** Whether the final answer may abstain ({@value #ABSTAIN}); by default it answers from what it has, as the papers do. */
+    public boolean abstain() {
+        return booleanValue(ABSTAIN, false);
+    }
+
+    /** Whether a question may start building an on-demand memory its strategy needs ({@value #BUILD_MEMORIES}). */
+    public boolean buildMemories() {
+        return booleanValue(BUILD_MEMORIES, true);
     }
 
     private String field(String name) {
