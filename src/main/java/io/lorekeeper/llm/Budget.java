@@ -26,10 +26,18 @@ public final class Budget {
     private final AtomicLong callMillis = new AtomicLong();
     private final AtomicInteger timedCalls = new AtomicInteger();
 
+    private final java.util.function.LongSupplier clock;
+
     public Budget(int maxCalls, long maxTokens, Duration maxWallTime) {
+        this(maxCalls, maxTokens, maxWallTime, System::nanoTime);
+    }
+
+    /** @param clock {@link System#nanoTime()}, or a test's own */
+    Budget(int maxCalls, long maxTokens, Duration maxWallTime, java.util.function.LongSupplier clock) {
         this.maxCalls = maxCalls;
         this.maxTokens = maxTokens;
-        this.deadlineNanos = System.nanoTime() + maxWallTime.toNanos();
+        this.clock = clock;
+        this.deadlineNanos = clock.getAsLong() + maxWallTime.toNanos();
         this.maxWallTime = maxWallTime;
     }
 
@@ -47,7 +55,7 @@ public final class Budget {
      * the reserve kept for it; any other call may not.
      */
     void beginCall(boolean forAnswer) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (now > deadlineNanos) {
             throw new BudgetExhaustedException("wall time");
         }
@@ -96,7 +104,7 @@ public final class Budget {
     public boolean affords(int moreCalls, long moreTokens) {
         return calls.get() + (long) moreCalls <= maxCalls
                 && tokens.get() + moreTokens <= maxTokens
-                && System.nanoTime() < deadlineNanos;
+                && clock.getAsLong() < deadlineNanos;
     }
 
     /**
@@ -108,7 +116,7 @@ public final class Budget {
         long expectedNanos = stepCalls * meanCallMillis() * 1_000_000L;
         return calls.get() + (long) stepCalls <= (long) maxCalls - reservedCalls()
                 && tokens.get() < maxTokens
-                && System.nanoTime() + expectedNanos <= deadlineNanos - reserveNanos();
+                && clock.getAsLong() + expectedNanos <= deadlineNanos - reserveNanos();
     }
 
     /** Why {@link #stepFits} said no, for the trace. */
@@ -133,7 +141,7 @@ public final class Budget {
 
     /** Time left before the wall-time limit; never negative. */
     public Duration remaining() {
-        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+        return Duration.ofNanos(Math.max(0, deadlineNanos - clock.getAsLong()));
     }
 
     /** The last call is the answer's, when there is more than one. */

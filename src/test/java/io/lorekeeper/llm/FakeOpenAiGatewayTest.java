@@ -186,17 +186,81 @@ class FakeOpenAiGatewayTest {
     }
 
     @Test
-    void aReplyCutAtTheOutputLimitIsReportedAsSuchWithTheSettingToRaiseAndNotRepaired() {
+    void aReplyCutAtTheOutputLimitIsAskedAgainWithTwiceTheLimitThenRefusedNamingTheSettingToRaise() {
         fake.always(FakeOpenAi.truncated("{\"answer\": \"Magw"));
+        List<LlmSession.ReplyIssue> issues = new java.util.ArrayList<>();
 
-        assertThatThrownBy(() -> session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class))
-                .isInstanceOf(LlmException.class)
-                .hasMessageContaining("cut at the output limit of 2048 tokens")
+        assertThatThrownBy(() -> session.reportIssuesTo(issues::add)
+                        .structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class))
+                .isInstanceOf(TruncatedReplyException.class)
+                .isInstanceOf(UnusableReplyException.class)
+                .hasMessageContaining("cut at the output limit of 4096 tokens")
                 .hasMessageContaining("lorekeeper.llm.max-output-tokens");
-        assertThat(fake.requestCount())
-                .as("no repair call: it would be cut the same way")
-                .isEqualTo(1);
-        assertThat(calls()).extracting(Row::outcome).containsExactly("truncated");
+        assertThat(fake.requests())
+                .as("one retry with twice the limit, and no repair call: it would be cut the same way")
+                .extracting(r -> r.body().path("max_tokens").asInt())
+                .containsExactly(2_048, 4_096);
+        assertThat(calls()).extracting(Row::outcome).containsExactly("truncated", "truncated");
+        assertThat(issues).extracting(LlmSession.ReplyIssue::kind).containsExactly("truncated");
+        assertThat(issues.getFirst().reason())
+                .contains("lorekeeper.llm.max-output-tokens")
+                .contains("asked again with a limit of 4096 tokens");
+    }
+
+    @Test
+    void aCutReplyIsUsedWhenTheLargerLimitLetsTheModelFinish() {
+        fake.sequence(
+                FakeOpenAi.truncated("{\"answer\": \"Magw"),
+                completion("{\"answer\": \"Magwitch\", \"confidence\": 90}"));
+
+        Verdict verdict = session.structured(Role.ANSWERER, "test/verdict", verdict(), Verdict.class);
+
+        assertThat(verdict).isEqualTo(new Verdict("Magwitch", 90));
+        assertThat(calls()).extracting(Row::outcome).containsExactly("truncated", "ok");
+    }
+
+    record Names(@jakarta.validation.constraints.NotEmpty List<@NotBlank String> names) {}
+
+    @Test
+    void aListCutTwiceKeepsItsCompleteItemsAndSaysWhatToRaise() {
+        fake.always(FakeOpenAi.truncated("{\"names\": [\"Pip\", \"Joe\", \"Magw"));
+        List<LlmSession.ReplyIssue> issues = new java.util.ArrayList<>();
+
+        Names names =
+                session.reportIssuesTo(issues::add).structured(Role.ANSWERER, "test/verdict", verdict(), Names.class);
+
+        assertThat(names.names()).containsExactly("Pip", "Joe");
+        assertThat(issues).extracting(LlmSession.ReplyIssue::kind).containsExactly("truncated", "truncated");
+        assertThat(issues.getLast().reason())
+                .contains("kept the complete part")
+                .contains("lorekeeper.llm.max-output-tokens");
+    }
+
+    @Test
+    void noLargerRetryWhenTheContextWindowHasNoRoomForIt() {
+        ModelProfile roomy = new ModelProfile(
+                "default", null, null, "m", 0, 2_048, 128_000, null, 1, 0, Duration.ofSeconds(5), false);
+        ModelProfile tight =
+                new ModelProfile("default", null, null, "m", 0, 2_048, 3_000, null, 1, 0, Duration.ofSeconds(5), false);
+        List<org.springframework.ai.chat.messages.Message> prompt =
+                List.of(new org.springframework.ai.chat.messages.UserMessage("word ".repeat(200)));
+
+        assertThat(LlmSession.largerLimit(request(roomy, prompt))).isEqualTo(4_096);
+        assertThat(LlmSession.largerLimit(request(tight, prompt)))
+                .as("3,000 tokens of window leave no room for a quarter more reply")
+                .isZero();
+    }
+
+    private static ChatCaller.Request request(
+            ModelProfile profile, List<org.springframework.ai.chat.messages.Message> messages) {
+        return new ChatCaller.Request(
+                CallScope.question(UUID.randomUUID(), UUID.randomUUID()),
+                Role.ANSWERER,
+                profile,
+                "test/verdict",
+                messages,
+                null,
+                null);
     }
 
     @Test
@@ -667,18 +731,25 @@ class FakeOpenAiGatewayTest {
     // ------------------------------------------------------------------ budget and cache
 
     @Test
-    void theBudgetStopsTheThirdCall() {
+    void theBudgetKeepsItsLastCallForTheAnswer() {
         fake.reply("ok");
         LlmSession limited = gateway.open(
-                CallScope.question(UUID.randomUUID(), questionId), new Budget(2, 1_000_000, Duration.ofMinutes(1)));
+                CallScope.question(UUID.randomUUID(), questionId), new Budget(3, 1_000_000, Duration.ofMinutes(1)));
 
-        limited.text(Role.ANSWERER, "test/echo", echo("one"));
-        limited.text(Role.ANSWERER, "test/echo", echo("two"));
-        assertThatThrownBy(() -> limited.text(Role.ANSWERER, "test/echo", echo("three")))
+        limited.text(Role.RESEARCHER, "test/echo", echo("one"));
+        limited.text(Role.RESEARCHER, "test/echo", echo("two"));
+        assertThatThrownBy(() -> limited.text(Role.RESEARCHER, "test/echo", echo("three")))
                 .isInstanceOf(BudgetExhaustedException.class)
-                .hasMessageContaining("calls (2)");
-        assertThat(fake.requestCount()).isEqualTo(2);
-        assertThat(limited.budget().calls()).isEqualTo(2);
+                .hasMessageContaining("kept for the answer");
+        limited.answering().text(Role.ANSWERER, "test/echo", echo("answer"));
+        assertThatThrownBy(() -> limited.answering().text(Role.ANSWERER, "test/echo", echo("again")))
+                .isInstanceOf(BudgetExhaustedException.class)
+                .hasMessageContaining("calls (3)");
+        assertThat(fake.requestCount()).isEqualTo(3);
+        assertThat(limited.budget().calls()).isEqualTo(3);
+        assertThat(limited.answering().calls())
+                .as("the answering view shares the session's call log")
+                .hasSize(3);
     }
 
     @Test

@@ -188,4 +188,48 @@ class StructuredOutputTest {
         assertThat(StructuredOutput.containsJson("Using {curly} braces, the answer is Magwitch."))
                 .isFalse();
     }
+
+    // ------------------------------------------------------------------ replies cut at the output limit
+
+    record Facts(@NotEmpty List<@jakarta.validation.Valid Fact> facts, String note) {}
+
+    record Fact(@NotBlank String text, @NotBlank String quote) {}
+
+    @Test
+    void aCutListKeepsItsCompleteItemsAndLosesTheOneItWasCutIn() {
+        String cut = "{\"facts\": [{\"text\": \"Pip is an orphan\", \"quote\": \"my father's family name\"},"
+                + " {\"text\": \"Joe is a smith\", \"quote\": \"Joe Gargery\"}, {\"text\": \"Magwitch sen";
+
+        Facts facts = output.readCut(cut, Facts.class).value();
+
+        assertThat(facts.facts()).extracting(Fact::text).containsExactly("Pip is an orphan", "Joe is a smith");
+    }
+
+    @Test
+    void aCutItemMissingARequiredFieldIsLeftOutRatherThanKeptHalf() {
+        // cut after the text of the second fact: that fact lacks its quote, so only the first one is complete
+        String cut = "```json\n{\"facts\": [{\"text\": \"a\", \"quote\": \"b\"}, {\"text\": \"c\", \"quo";
+
+        assertThat(output.readCut(cut, Facts.class).value().facts())
+                .extracting(Fact::text)
+                .containsExactly("a");
+    }
+
+    @Test
+    void aReplyCutInsideItsOnlyRequiredFieldHasNothingToKeep() {
+        assertThatThrownBy(() -> output.readCut("{\"answer\": \"Magw", Answer.class))
+                .isInstanceOf(StructuredOutput.InvalidReply.class);
+        assertThatThrownBy(() -> output.readCut("I think the answer is", Answer.class))
+                .isInstanceOf(StructuredOutput.InvalidReply.class);
+    }
+
+    @Test
+    void cutPointsCloseWhatIsOpenAndIgnoreBracketsInsideStrings() {
+        assertThat(StructuredOutput.cutPoints("{\"a\": [1, \"x],{\", {\"b\": 2}, 3"))
+                .containsExactly(
+                        "{\"a\": [1]}",
+                        "{\"a\": [1, \"x],{\"]}",
+                        "{\"a\": [1, \"x],{\", {\"b\": 2}]}",
+                        "{\"a\": [1, \"x],{\", {\"b\": 2}]}");
+    }
 }
