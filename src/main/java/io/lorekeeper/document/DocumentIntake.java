@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -195,9 +195,14 @@ class DocumentIntake {
                         pipeline.definitions());
                 scheduler.schedule(id);
             });
-        } catch (DuplicateKeyException raced) {
+        } catch (DataIntegrityViolationException raced) {
             // Another request stored the same content between our lookup and insert (outside the failed transaction).
-            return accepted(store.findByContentHash(tenantId, hash).orElseThrow(), false);
+            // JPA reports the unique (tenant, content hash) key as a plain integrity violation, not a duplicate key.
+            Optional<UUID> stored = store.findByContentHash(tenantId, hash);
+            if (stored.isEmpty()) {
+                throw raced;
+            }
+            return accepted(stored.get(), false);
         }
         return new Accepted(id, DocumentStatus.QUEUED, true);
     }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -66,7 +66,11 @@ class SessionAppender {
                 scheduler.schedule(id);
                 return done;
             });
-        } catch (DuplicateKeyException sameContent) {
+        } catch (DataIntegrityViolationException violation) {
+            // through JPA the unique (tenant, content hash) key is reported as a plain integrity violation
+            if (!String.valueOf(violation.getMostSpecificCause().getMessage()).contains("content_hash")) {
+                throw violation;
+            }
             throw ApiProblem.conflict(
                     "duplicate-content",
                     "Duplicate content",

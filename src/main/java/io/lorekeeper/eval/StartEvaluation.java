@@ -1,6 +1,5 @@
 package io.lorekeeper.eval;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,14 +80,13 @@ record StartEvaluation(
         if (path == null || path.isBlank()) {
             throw ApiProblem.invalid("path", "give a path (relative to the data folder) or inline items");
         }
-        Path file = dataDir.resolve(path).normalize();
-        if (!file.startsWith(dataDir) || !Files.exists(file)) {
-            throw ApiProblem.invalid("path", "no such file or folder in the data folder: " + path);
-        }
+        Path file = DataFolder.resolve(dataDir, path, dataset.equals("comorag"));
         try {
             return Datasets.load(dataset, file, max);
         } catch (RuntimeException e) {
-            throw ApiProblem.invalid("path", "cannot load " + path + " as " + dataset + ": " + e.getMessage());
+            throw ApiProblem.invalid(
+                    "path",
+                    "cannot load " + path + " as " + dataset + ": " + DataFolder.withoutContent(e.getMessage()));
         }
     }
 

@@ -77,6 +77,61 @@ class HostileRequestsTest {
     private UUID evaluation;
     private final UUID absent = UUID.randomUUID();
 
+    /**
+     * The concurrent section: eight identical uploads at once, as JSON and as files, and eight identical
+     * appends. Each gets 200 or 202 naming the same one document (the unique content hash used to
+     * surface as 500 for all but one), and the tenant ends up with exactly one document of that content.
+     */
+    @Test
+    void identicalUploadsAtTheSameMomentMakeOneDocumentAndNo5xx() throws Exception {
+        String text = "The lighthouse at Ardnamurchan " + UUID.randomUUID() + " was lit in 1849.";
+        List<Api.Response> json =
+                concurrently(8, () -> api.post("/v1/documents", Map.of("title", "Light", "text", text)));
+        String file = "The pier at Tobermory " + UUID.randomUUID() + " was rebuilt in 1864.";
+        List<Api.Response> files = concurrently(
+                8,
+                () -> api.upload(
+                        "/v1/documents/files",
+                        "pier.txt",
+                        "text/plain",
+                        file.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        Map.of()));
+
+        for (List<Api.Response> responses : List.of(json, files)) {
+            assertThat(responses)
+                    .allSatisfy(r -> assertThat(r.status()).as(r.body()).isIn(200, 202));
+            assertThat(responses.stream()
+                            .map(r -> r.json().get("id").asString())
+                            .distinct())
+                    .as("every request names the one document")
+                    .hasSize(1);
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM document_text WHERE text IN (?, ?)")
+                        .params(text, file)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(2);
+    }
+
+    private static List<Api.Response> concurrently(int n, java.util.concurrent.Callable<Api.Response> request)
+            throws Exception {
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(n);
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<java.util.concurrent.Future<Api.Response>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                futures.add(threads.submit(() -> {
+                    start.await();
+                    return request.call();
+                }));
+            }
+            List<Api.Response> out = new ArrayList<>();
+            for (var f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        }
+    }
+
     @Test
     void noHostileRequestGetsA5xxOrAnythingButAProblemOrChangesWhatIsStored() throws Exception {
         createFixtures();
