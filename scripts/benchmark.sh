@@ -2,7 +2,7 @@
 # Benchmarks Lorekeeper over HTTP and prints Markdown blocks for the README (also saved under
 # bench-results/). A benchmark, not a test: numbers depend on the machine and its load.
 #
-#   scripts/benchmark.sh [ingest] [scale] [throughput] [strategies]      (default: all four, ~35 min on 2 cores)
+#   scripts/benchmark.sh [ingest] [scale] [throughput] [strategies] [burst]   (default: the first four, ~35 min on 2 cores)
 #
 #   ingest      ingestion throughput of each novel, total and per stage, and its ratio to the raw
 #               speed of the embedding model on the same chunks (the service's embedding-benchmark
@@ -16,6 +16,9 @@
 #               again, each in a fresh service process: a baseline measured in the same run.
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
+#   burst       LK_BENCH_BURST_CLIENTS (32) extractive questions at the same moment on a document just
+#               READY (the first LK_BENCH_BURST_CHARS, 200000, of the novel), then the same again warm:
+#               p50/p95 of each burst and the cold/warm p95 ratio.
 #
 # Each phase resets its own database of scripts/pg-local.sh (never the lorekeeper one), starts the
 # service from a private copy of the jar on a free port (18080 upward) with the phase's settings,
@@ -46,7 +49,7 @@ scale_state=bench-results/scale-$db.state
 log() { printf '[benchmark] %s\n' "$*" >&2; }
 
 for phase in "${phases[@]}"; do
-  case $phase in ingest|scale|throughput|strategies) ;; *) log "unknown phase: $phase (ingest, scale, throughput, strategies)"; exit 2 ;; esac
+  case $phase in ingest|scale|throughput|strategies|burst) ;; *) log "unknown phase: $phase (ingest, scale, throughput, strategies, burst)"; exit 2 ;; esac
 done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
@@ -168,6 +171,11 @@ for phase in "${phases[@]}"; do
         --lorekeeper.llm.base-url=http://simulated.invalid/v1 --lorekeeper.llm.cache.enabled=false
       bench strategies "$base" "$novel" "${LK_BENCH_CHARS:-400000}" "$latency" \
         "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
+      stop_service
+      ;;
+    burst)
+      start_service burst
+      bench burst "$base" "$novel" "${LK_BENCH_BURST_CHARS:-200000}" "${LK_BENCH_BURST_CLIENTS:-32}"
       stop_service
       ;;
   esac

@@ -8,6 +8,7 @@
 //   throughput-report <stateFile> <resultsFile>
 //   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed>      hybrid vs deep latency, one client
 //   strategies <baseUrl> <novel> <chars> <latencyMs> <strategies> <questions> <concurrency>
+//   burst <baseUrl> <novel> <chars> <clients>                             extractive questions at once, cold then warm
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,6 +36,7 @@ public final class Main {
                     String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(state(args[1], "tokens"))));
             case "strategies" -> StrategyBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),
                     list(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
+            case "burst" -> BurstBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> usage();
         }
     }
