@@ -36,6 +36,7 @@ class ChatCaller {
     private final CallLog calls;
     private final RetryPolicy retry;
     private final LlmSettings settings;
+    private final EndpointProbe endpoint;
     private final JsonMapper json = JsonMapper.builder().build();
 
     ChatCaller(
@@ -43,7 +44,9 @@ class ChatCaller {
             ProfileLimiter limiter,
             ResponseCache cache,
             CallLog calls,
-            LlmSettings settings) {
+            LlmSettings settings,
+            EndpointProbe endpoint) {
+        this.endpoint = endpoint;
         this.models = models;
         this.limiter = limiter;
         this.cache = cache;
@@ -99,6 +102,7 @@ class ChatCaller {
                 }
                 budget.spend(reply.promptTokens(), reply.completionTokens());
                 budget.tookMillis(latency);
+                endpoint.observed(profile, true, null);
                 if (cutAtLimit(response)) {
                     String setting = profile.name().equals(ModelProfiles.DEFAULT)
                             ? "lorekeeper.llm.max-output-tokens"
@@ -135,6 +139,9 @@ class ChatCaller {
                 long latency = (System.nanoTime() - started) / 1_000_000;
                 RetryPolicy.Failure failure = RetryPolicy.classify(e);
                 String reason = redact(failure.reason(), profile);
+                // a server that answered with a client error (a bad request, a refused key, a rate limit) is
+                // reachable; connection failures, timeouts and 5xx say the endpoint is down
+                endpoint.observed(profile, !failure.endpointDown(), reason);
                 if (!failure.retryable()) {
                     record(request, 0, 0, latency, false, "error", reason);
                     throw new LlmException(

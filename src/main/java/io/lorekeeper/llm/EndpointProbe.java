@@ -22,9 +22,11 @@ import org.springframework.stereotype.Component;
 /**
  * Asks each configured model endpoint once, at start, whether it answers ({@code GET /models},
  * which OpenAI, Azure's v1 API, Ollama, vLLM and llama.cpp all serve), so that an operator sees a
- * wrong URL or key on the health page rather than in the first failed job. The result is
- * reported, never enforced: an endpoint that is down now may be up when the first call is made,
- * and readiness must not depend on a third party.
+ * wrong URL or key on the health page rather than in the first failed job; from then on the
+ * outcome of real calls keeps it current: {@value #FAILURES_TO_UNREACHABLE} failed attempts in a
+ * row to reach a profile's endpoint mark it unreachable, one answer marks it reachable again. The
+ * result is reported, never enforced on readiness (a third party must not take the service out of
+ * a load balancer); {@code auto} reads it to route around a model that is down.
  */
 @Component("llm")
 class EndpointProbe implements HealthIndicator {
@@ -38,6 +40,10 @@ class EndpointProbe implements HealthIndicator {
     private final LlmSettings settings;
     private final ModelProfiles profiles;
     private final Map<String, Result> results = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> failuresInARow = new ConcurrentHashMap<>();
+
+    /** Failed attempts in a row (retries included) after which an endpoint counts as unreachable. */
+    static final int FAILURES_TO_UNREACHABLE = 3;
 
     EndpointProbe(LlmSettings settings, ModelProfiles profiles) {
         this.settings = settings;
@@ -111,6 +117,43 @@ class EndpointProbe implements HealthIndicator {
                 message = message.replace(profile.apiKey(), "****");
             }
             return new Result(base, false, "connection failed: " + message, Instant.now());
+        }
+    }
+
+    /**
+     * What a real call found: {@code answered} when the endpoint replied (whatever the reply's use),
+     * false when it could not be reached or failed with a server error.
+     */
+    void observed(ModelProfile profile, boolean answered, String detail) {
+        if (!settings.isConfigured()) {
+            return;
+        }
+        var failures =
+                failuresInARow.computeIfAbsent(profile.name(), n -> new java.util.concurrent.atomic.AtomicInteger());
+        Result before = results.get(profile.name());
+        if (answered) {
+            failures.set(0);
+            if (before == null || !Boolean.TRUE.equals(before.reachable())) {
+                results.put(profile.name(), new Result(baseUrl(profile), true, "answered a call", Instant.now()));
+                log.info("Model endpoint of profile {} ({}) answers again", profile.name(), baseUrl(profile));
+            }
+            return;
+        }
+        int inARow = failures.incrementAndGet();
+        if (inARow >= FAILURES_TO_UNREACHABLE && (before == null || !Boolean.FALSE.equals(before.reachable()))) {
+            results.put(
+                    profile.name(),
+                    new Result(
+                            baseUrl(profile),
+                            false,
+                            inARow + " calls in a row failed; last: " + detail,
+                            Instant.now()));
+            log.warn(
+                    "Model endpoint of profile {} ({}) marked unreachable after {} failed calls in a row: {}",
+                    profile.name(),
+                    baseUrl(profile),
+                    inARow,
+                    detail);
         }
     }
 

@@ -42,8 +42,17 @@ public class LlmGateway {
     }
 
     /**
+     * Whether a model can be used now: one is configured and no endpoint of it is known to be down
+     * (by the probe at start or by a run of failed calls since). Strategies that need a model are
+     * routed around it otherwise.
+     */
+    public boolean isReachable() {
+        return settings.isConfigured() && !Boolean.FALSE.equals(endpointStatus().reachable());
+    }
+
+    /**
      * What is known about the model endpoint: configured or not, and whether it answered the probe
-     * made at start (null until then).
+     * made at start or the calls made since (null until either).
      */
     public record EndpointStatus(boolean configured, Boolean reachable, String detail) {}
 

@@ -29,7 +29,16 @@ final class RetryPolicy {
         this.settings = settings;
     }
 
-    record Failure(boolean retryable, Optional<Duration> retryAfter, String reason) {}
+    /**
+     * @param endpointDown the endpoint could not be reached or failed on its side (a connection
+     *                     failure, a timeout, a 5xx), as opposed to answering with a refusal (4xx)
+     */
+    record Failure(boolean retryable, Optional<Duration> retryAfter, String reason, boolean endpointDown) {
+
+        Failure(boolean retryable, Optional<Duration> retryAfter, String reason) {
+            this(retryable, retryAfter, reason, false);
+        }
+    }
 
     static Failure classify(Throwable error) {
         return classify(error, InstantSource.system());
@@ -45,7 +54,8 @@ final class RetryPolicy {
                         retryable,
                         retryAfter(service.headers().values("retry-after-ms"), true, clock)
                                 .or(() -> retryAfter(service.headers().values("retry-after"), false, clock)),
-                        "HTTP " + status + describe(service));
+                        "HTTP " + status + describe(service),
+                        status >= 500);
             }
             if (t instanceof OpenAIInvalidDataException invalid && !readFailed(invalid)) {
                 // 200 with a body that is not a chat completion (truncated JSON, an HTML page behind a wrong base URL):
@@ -65,7 +75,8 @@ final class RetryPolicy {
                         Optional.empty(),
                         (timeout != null ? "timed out" : "connection failed") + " ("
                                 + shown.getClass().getSimpleName()
-                                + (shown.getMessage() == null ? "" : ": " + firstLine(shown.getMessage())) + ")");
+                                + (shown.getMessage() == null ? "" : ": " + firstLine(shown.getMessage())) + ")",
+                        true);
             }
         }
         return new Failure(false, Optional.empty(), error.getClass().getSimpleName() + ": " + error.getMessage());

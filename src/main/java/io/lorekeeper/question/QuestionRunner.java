@@ -23,6 +23,7 @@ import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
+import io.lorekeeper.platform.WorkerName;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Cancellation;
@@ -55,6 +56,7 @@ class QuestionRunner {
     private final LlmGateway gateway;
     private final MemoryReadiness memories;
     private final InstantSource clock;
+    private final WorkerName worker;
 
     QuestionRunner(
             QuestionStore store,
@@ -66,7 +68,9 @@ class QuestionRunner {
             JsonMapper json,
             LlmGateway gateway,
             MemoryReadiness memories,
-            InstantSource clock) {
+            InstantSource clock,
+            WorkerName worker) {
+        this.worker = worker;
         this.memories = memories;
         this.clock = clock;
         this.gateway = gateway;
@@ -102,7 +106,7 @@ class QuestionRunner {
         }
         long started = System.nanoTime();
         try {
-            trace.record("status", Map.of("status", "RUNNING", "strategy", question.strategy()));
+            recordRunStart(id, question.strategy(), trace);
             AnswerStrategy strategy = strategies.require(question.strategy());
             List<DocumentInfo> docs =
                     documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
@@ -187,6 +191,26 @@ class QuestionRunner {
             }
             fail(id, trace, e);
         }
+    }
+
+    /**
+     * The RUNNING status event, naming the worker; after a run that stopped without finishing (its
+     * replica died, or a long rate limit re-queued it), first a {@code run.restarted} event saying where
+     * that run's events began and ended, since the trace keeps them and the new run's follow.
+     */
+    private void recordRunStart(UUID id, String strategy, TraceRecorder trace) {
+        store.lastRunStart(id).ifPresent(earlier -> {
+            Map<String, Object> restarted = new LinkedHashMap<>();
+            restarted.put("earlierRunFrom", earlier);
+            restarted.put("earlierRunTo", trace.nextSeq() - 1);
+            restarted.put("worker", worker.value());
+            restarted.put(
+                    "reason",
+                    "an earlier run of this question stopped before it finished (its worker stopped, or it was"
+                            + " re-queued); its events above are kept, this run's follow");
+            trace.record("run.restarted", restarted);
+        });
+        trace.record("status", Map.of("status", "RUNNING", "strategy", strategy, "worker", worker.value()));
     }
 
     /**

@@ -108,6 +108,16 @@ class QuestionStore {
                 .single();
     }
 
+    /** Where the last run of the question began: the seq of its last RUNNING status event, or empty before any run. */
+    Optional<Integer> lastRunStart(UUID questionId) {
+        return jdbc.sql("""
+                        SELECT max(seq) FROM trace_event
+                        WHERE question_id = ? AND type = 'status' AND payload->>'status' = 'RUNNING'""")
+                .param(questionId)
+                .query((rs, n) -> (Integer) rs.getObject(1))
+                .optional();
+    }
+
     void appendTrace(UUID questionId, int seq, String type, String payloadJson) {
         jdbc.sql("INSERT INTO trace_event (question_id, seq, type, payload) VALUES (?, ?, ?, ?::jsonb)")
                 .params(questionId, seq, type, payloadJson)

@@ -21,6 +21,11 @@ final class TraceRecorder implements Trace {
         this.seq = new AtomicInteger(store.nextTraceSeq(questionId));
     }
 
+    /** The seq the next event will get. */
+    int nextSeq() {
+        return seq.get();
+    }
+
     @Override
     public synchronized void record(String type, Object payload) {
         store.appendTrace(questionId, seq.getAndIncrement(), type, json.writeValueAsString(payload));

@@ -466,6 +466,29 @@ class FakeOpenAiGatewayTest {
     }
 
     @Test
+    void aRunOfFailedCallsMarksTheEndpointUnreachableAndOneAnswerMarksItReachableAgain() {
+        fake.reply("ok");
+        session.text(Role.ANSWERER, "test/echo", echo("up"));
+        assertThat(gateway.isReachable()).isTrue();
+
+        fake.serverError();
+        assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("down")))
+                .isInstanceOf(LlmException.class);
+        assertThat(gateway.isReachable()).as("five 500s in a row").isFalse();
+        assertThat(gateway.endpointStatus().detail())
+                .contains("calls in a row failed")
+                .contains("HTTP 500");
+
+        fake.reset();
+        fake.always(FakeOpenAi.error(400, "Invalid 'messages'", "invalid_request_error"));
+        assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("refused")))
+                .isInstanceOf(LlmException.class);
+        assertThat(gateway.isReachable())
+                .as("a refusal is an answer: the endpoint is there")
+                .isTrue();
+    }
+
+    @Test
     void aServerErrorThenSuccessCostsOneRetry() {
         fake.sequence(FakeOpenAi.error(503, "overloaded", null), completion("ok", 10, 1));
 

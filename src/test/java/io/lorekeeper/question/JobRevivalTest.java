@@ -79,6 +79,11 @@ class JobRevivalTest {
         jdbc.sql("""
                 INSERT INTO question (id, tenant_id, document_ids, question, strategy, status, started_at)
                 VALUES (?, ?, ARRAY[?]::uuid[], 'When does the ferry leave?', 'test-scripted', 'RUNNING', now() - interval '1 hour')""").params(question, CurrentTenant.DEFAULT, asked).update();
+        // the dead run had got as far as one step of its own
+        jdbc.sql("""
+                INSERT INTO trace_event (question_id, seq, type, payload) VALUES
+                (?, 1, 'status', '{"status": "RUNNING", "strategy": "test-scripted", "worker": "dead-1"}'::jsonb),
+                (?, 2, 'retrieve', '{"hits": 3}'::jsonb)""").params(question, question).update();
         scripted.script(context -> new StrategyResult(
                 "revived: " + context.question(), StrategyResult.GENERATED, List.of(), 0.7, null, false));
         deadJob(AnswerJob.TASK, question);
@@ -90,14 +95,20 @@ class JobRevivalTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("revived: When does the ferry leave?");
         List<String> trace = new ArrayList<>();
-        api.get("/v1/questions/" + question + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> trace.add(e.get("type").asString()
-                        + (e.get("type").asString().equals("status")
-                                ? ":" + e.get("payload").get("status").asString()
-                                : "")));
-        assertThat(trace).containsExactly("status:RUNNING", "citations", "status:DONE");
+        JsonNode events = api.get("/v1/questions/" + question + "/trace").json().get("events");
+        events.forEach(e -> trace.add(e.get("type").asString()
+                + (e.get("type").asString().equals("status")
+                        ? ":" + e.get("payload").get("status").asString()
+                        : "")));
+        assertThat(trace)
+                .containsExactly(
+                        "status:RUNNING", "retrieve", "run.restarted", "status:RUNNING", "citations", "status:DONE");
+        JsonNode restarted = events.get(2).get("payload");
+        assertThat(restarted.get("earlierRunFrom").asInt()).isEqualTo(1);
+        assertThat(restarted.get("earlierRunTo").asInt()).isEqualTo(2);
+        assertThat(restarted.get("worker").asString())
+                .isEqualTo(events.get(3).get("payload").get("worker").asString())
+                .isNotEqualTo("dead-1");
 
         assertThat(jdbc.sql("SELECT count(*) FROM chunk WHERE document_id = ? AND embedding IS NOT NULL")
                         .param(ingesting)
