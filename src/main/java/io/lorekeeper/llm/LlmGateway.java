@@ -42,12 +42,18 @@ public class LlmGateway {
     }
 
     /**
-     * Whether a model can be used now: one is configured and no endpoint of it is known to be down
-     * (by the probe at start or by a run of failed calls since). Strategies that need a model are
-     * routed around it otherwise.
+     * Whether the model of each role can be used now: one is configured and the endpoint of the role's
+     * profile is not known to be down (by the probe at start or a run of failed calls since).
+     * Strategies that need a model are routed around it otherwise.
      */
-    public boolean isReachable() {
-        return settings.isConfigured() && !Boolean.FALSE.equals(endpointStatus().reachable());
+    public boolean isReachable(Role role, Role... more) {
+        if (!settings.isConfigured()) {
+            return false;
+        }
+        var results = probe.results();
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(role), java.util.Arrays.stream(more))
+                .map(r -> results.get(profiles.forRole(r).name()))
+                .noneMatch(r -> r != null && Boolean.FALSE.equals(r.reachable()));
     }
 
     /**

@@ -469,12 +469,15 @@ class FakeOpenAiGatewayTest {
     void aRunOfFailedCallsMarksTheEndpointUnreachableAndOneAnswerMarksItReachableAgain() {
         fake.reply("ok");
         session.text(Role.ANSWERER, "test/echo", echo("up"));
-        assertThat(gateway.isReachable()).isTrue();
+        assertThat(gateway.isReachable(Role.ANSWERER)).isTrue();
+        assertThat(gateway.isReachable(Role.JUDGE))
+                .as("the judge's profile points at a closed port")
+                .isFalse();
 
         fake.serverError();
         assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("down")))
                 .isInstanceOf(LlmException.class);
-        assertThat(gateway.isReachable()).as("five 500s in a row").isFalse();
+        assertThat(gateway.isReachable(Role.ANSWERER)).as("five 500s in a row").isFalse();
         assertThat(gateway.endpointStatus().detail())
                 .contains("calls in a row failed")
                 .contains("HTTP 500");
@@ -483,7 +486,7 @@ class FakeOpenAiGatewayTest {
         fake.always(FakeOpenAi.error(400, "Invalid 'messages'", "invalid_request_error"));
         assertThatThrownBy(() -> session.text(Role.ANSWERER, "test/echo", echo("refused")))
                 .isInstanceOf(LlmException.class);
-        assertThat(gateway.isReachable())
+        assertThat(gateway.isReachable(Role.ANSWERER))
                 .as("a refusal is an answer: the endpoint is there")
                 .isTrue();
     }
