@@ -80,6 +80,27 @@ class AutoStrategy implements AnswerStrategy {
         });
     }
 
+    /**
+     * On a long text auto may pick COSMIR, which reads the whole text one chunk per call: the wall time
+     * COSMIR would ask for, so that such a pick is not cut off by the service's default. Shorter texts
+     * keep the service's default.
+     */
+    @Override
+    public Optional<java.time.Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
+        AnswerStrategy reader = others().get(CHAIN_READER);
+        long tokens = docs.stream().mapToLong(DocumentInfo::tokenCount).sum();
+        if (reader == null || tokens <= Situation.LONG_TEXT_TOKENS) {
+            return Optional.empty();
+        }
+        try {
+            return reader.defaultWallTime(new QuestionOptions(options(Candidate.of(CHAIN_READER), options)), docs);
+        } catch (RuntimeException refused) {
+            return Optional.empty(); // its options do not fit COSMIR; it will not be the pick's limit either
+        }
+    }
+
+    private static final String CHAIN_READER = "cosmir";
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         Map<String, AnswerStrategy> others = others();

@@ -85,24 +85,7 @@ final class TryAnswer {
         vars.put("episodic", e);
         vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
         vars.put("question", context.question());
-        Replies.Attempt reply;
-        try {
-            reply = context.llm()
-                    .structuredOrText(
-                            Role.ANSWERER,
-                            MetacognitiveLoop.ANSWER,
-                            vars,
-                            Replies.Attempt.class,
-                            text -> Replies.Attempt.fromPlainText(
-                                    text, context.choices().size()));
-        } catch (UnusableReplyException unusable) {
-            // nothing usable: this try failed, and the loop goes on as after any failure
-            context.trace()
-                    .record(
-                            "step.failed",
-                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
-            reply = new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
-        }
+        Replies.Attempt reply = ask(cycle, vars);
 
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> supports = new ArrayList<>();
@@ -155,6 +138,27 @@ final class TryAnswer {
                                         TokenCounter.count(shownHistory))));
         context.trace().record("try-answer", event);
         return outcome;
+    }
+
+    /** The answerer's reply; one with nothing usable (or cut with nothing complete) is a failed try. */
+    private Replies.Attempt ask(int cycle, Map<String, Object> vars) {
+        try {
+            return context.llm()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            MetacognitiveLoop.ANSWER,
+                            vars,
+                            Replies.Attempt.class,
+                            text -> Replies.Attempt.fromPlainText(
+                                    text, context.choices().size()));
+        } catch (UnusableReplyException unusable) {
+            // nothing usable: this try failed, and the loop goes on as after any failure
+            context.trace()
+                    .record(
+                            "step.failed",
+                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
+            return new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
+        }
     }
 
     /**

@@ -209,7 +209,7 @@ class ComoRagIndexTest {
                 "strategy",
                 "comorag",
                 "options",
-                Map.of("maxCycles", 0)));
+                Map.of("maxCycles", 0, "abstain", true)));
         assertThat(accepted.get("status").asString())
                 .as("the index now exists: " + accepted)
                 .isEqualTo("DONE");

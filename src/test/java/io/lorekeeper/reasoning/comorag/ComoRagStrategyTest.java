@@ -362,8 +362,8 @@ class ComoRagStrategyTest {
         assertThat(budget.get("reason").asString()).contains("wall time");
         assertThat(events(answer, "answer").getLast().get("outcome").asString()).isEqualTo("budget");
         assertThat(answer.get("answer").asString())
-                .as("the best-supported tentative answer")
-                .isEqualTo(events(answer, "try-answer").getFirst().get("answer").asString());
+                .as("the best-supported tentative answer: the latest of equally confident tries")
+                .isEqualTo(events(answer, "try-answer").getLast().get("answer").asString());
         assertThat(events(answer, "fallback")).isEmpty();
     }
 
@@ -381,7 +381,8 @@ class ComoRagStrategyTest {
         assertThat(events(answer, "memory.encode")).isEmpty();
         assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
                 .isPositive();
-        assertCitationsAreSource(answer, 1);
+        assertThat(answer.get("citations")).as("the passages the try was shown").isNotEmpty();
+        assertCitationsAreSource(answer, answer.get("citations").size());
     }
 
     @Test
