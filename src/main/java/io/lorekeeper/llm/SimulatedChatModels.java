@@ -286,8 +286,10 @@ class SimulatedChatModels implements ChatModelProvider {
                 }
                 case "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/answer" ->
                     MemCot.reply(template, user, out);
-                case "cosmir/plan" ->
+                case "cosmir/plan" -> {
+                    out.put("thinking", "simulated: the question itself is the only open question");
                     out.put("questions", List.of(group(QUESTION, user, 1).strip()));
+                }
                 case "cosmir/extract" -> {
                     String first = firstSentences(group(SOURCE, user, 1), 1);
                     out.put("facts", first.isEmpty() ? List.of() : List.of(Map.of("fact", first, "quote", first)));

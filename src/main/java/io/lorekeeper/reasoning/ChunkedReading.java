@@ -75,6 +75,18 @@ public final class ChunkedReading {
         return chunks;
     }
 
+    /**
+     * About how many chunks {@link #of} will make of these documents, from their token counts alone
+     * (each document at least one), for sizing a question's wall time before its texts are read.
+     */
+    public static int expectedChunks(List<DocumentInfo> documents, int chunkTokens) {
+        long chunks = 0;
+        for (DocumentInfo document : documents) {
+            chunks += Math.max(1, (document.tokenCount() + (long) chunkTokens - 1) / chunkTokens);
+        }
+        return (int) Math.min(Integer.MAX_VALUE / 4, chunks);
+    }
+
     private record Block(UUID documentId, int documentNumber, Span span, String text) {}
 
     /** A question's chunk length, and whether the paper's default was lowered to fit the model. */

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.MessageType;
+import org.springframework.ai.chat.metadata.ChatGenerationMetadata;
 import org.springframework.ai.chat.metadata.ChatResponseMetadata;
 import org.springframework.ai.chat.metadata.DefaultUsage;
 import org.springframework.ai.chat.model.ChatModel;
@@ -165,6 +166,27 @@ public class ScriptedChatModel implements ChatModel {
                 once.add(call -> response(text, List.of(), call));
             }
             return this;
+        }
+
+        /**
+         * A one-shot reply cut at the output limit: {@code partialText} with finish reason "length", as a
+         * provider returns a reply that ran out of output tokens.
+         */
+        public Script cutOnce(String partialText) {
+            synchronized (once) {
+                once.add(call -> cut(response(partialText, List.of(), call)));
+            }
+            return this;
+        }
+
+        private static ChatResponse cut(ChatResponse whole) {
+            return new ChatResponse(
+                    List.of(new Generation(
+                            whole.getResult().getOutput(),
+                            ChatGenerationMetadata.builder()
+                                    .finishReason("length")
+                                    .build())),
+                    whole.getMetadata());
         }
 
         /** A one-shot reply asking to call tools: pairs of (tool name, JSON arguments). */

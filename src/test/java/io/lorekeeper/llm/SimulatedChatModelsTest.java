@@ -276,10 +276,14 @@ class SimulatedChatModelsTest {
                         "chunkLabel",
                         "Chunk 2 of 3",
                         "chunk",
-                        "Joe was a smith. He lived by the marsh."));
+                        "Joe was a smith. He lived by the marsh.",
+                        "maxFacts",
+                        30,
+                        "maxWords",
+                        40));
         assertThat(extract.path("facts").get(0).path("fact").asString()).isEqualTo("Joe was a smith.");
         assertThat(extract.path("facts").get(0).path("quote").asString()).isEqualTo("Joe was a smith.");
-        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory));
+        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory, "maxInferences", 10));
         assertThat(infer.path("inferred").get(0).path("basis").get(0).asString())
                 .isEqualTo("G4");
         assertThat(infer.path("inferred").get(0).path("fact").asString()).isEqualTo("The text states: Joe is a smith.");
@@ -287,8 +291,8 @@ class SimulatedChatModelsTest {
         assertThat(refine.path("questions"))
                 .extracting(JsonNode::asString)
                 .containsExactly("Who helped Pip?", "Where?");
-        Map<String, Object> manage =
-                new java.util.HashMap<>(Map.of("question", "q", "memory", memory, "choices", "", "choiceRules", ""));
+        Map<String, Object> manage = new java.util.HashMap<>(
+                Map.of("question", "q", "memory", memory, "choices", "", "choiceRules", "", "abstainRule", ""));
         JsonNode answer = rendered(models, "cosmir/manage", manage);
         assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
         assertThat(answer.path("citedFacts").get(0).asString()).isEqualTo("G3");
@@ -322,7 +326,7 @@ class SimulatedChatModelsTest {
         JsonNode answer = rendered(
                 models,
                 "chain-of-agents/manage",
-                Map.of("question", "q", "summary", second, "choices", "", "choiceRules", ""));
+                Map.of("question", "q", "summary", second, "choices", "", "choiceRules", "", "abstainRule", ""));
         assertThat(answer.path("answer").asString()).isEqualTo("Pip met a convict.");
         assertThat(answer.path("quotes").get(0).asString()).isEqualTo("Pip met a convict.");
     }

@@ -15,8 +15,11 @@ import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.MemoryState;
+import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerStrategy;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.Strategies;
@@ -31,7 +34,11 @@ import io.lorekeeper.reasoning.StrategyResult;
  * without an LLM (then it answers extractively). The pick, the rule and the reasons are traced as
  * an {@code auto} event, and the picked strategy's own trace follows.
  *
- * <p>Options: {@code budget}, and per strategy an object of that strategy's options used when it is
+ * <p>When the picked strategy stops without an answer, {@link LastResort} answers from the question's
+ * best passages.
+ *
+ * <p>Options: {@code budget}, {@code abstain} and {@code buildMemories} (passed on to the picked
+ * strategy), and per strategy an object of that strategy's options used when it is
  * picked ({@code {"gam": {"maxDepth": 2}}}).
  */
 @Component
@@ -73,6 +80,27 @@ class AutoStrategy implements AnswerStrategy {
         });
     }
 
+    /**
+     * On a long text auto may pick COSMIR, which reads the whole text one chunk per call: the wall time
+     * COSMIR would ask for, so that such a pick is not cut off by the service's default. Shorter texts
+     * keep the service's default.
+     */
+    @Override
+    public Optional<java.time.Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
+        AnswerStrategy reader = others().get(CHAIN_READER);
+        long tokens = docs.stream().mapToLong(DocumentInfo::tokenCount).sum();
+        if (reader == null || tokens <= Situation.LONG_TEXT_TOKENS) {
+            return Optional.empty();
+        }
+        try {
+            return reader.defaultWallTime(new QuestionOptions(options(Candidate.of(CHAIN_READER), options)), docs);
+        } catch (RuntimeException refused) {
+            return Optional.empty(); // its options do not fit COSMIR; it will not be the pick's limit either
+        }
+    }
+
+    private static final String CHAIN_READER = "cosmir";
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         Map<String, AnswerStrategy> others = others();
@@ -113,7 +141,34 @@ class AutoStrategy implements AnswerStrategy {
                 context.llm(),
                 context.trace(),
                 context.cancellation());
-        return others.get(choice.candidate().strategy()).answer(delegated);
+        try {
+            return others.get(choice.candidate().strategy()).answer(delegated);
+        } catch (BudgetExhaustedException | UnusableReplyException stopped) {
+            return afterStop(context, choice.candidate().strategy(), stopped);
+        }
+    }
+
+    /**
+     * The picked strategy stopped without an answer (its budget, or an unusable reply its own steps did
+     * not absorb): the last resort answers from the question's best passages, with what is left of the
+     * budget for the answer. If that fails too, the question module answers without a model.
+     */
+    private static StrategyResult afterStop(QuestionContext context, String picked, RuntimeException stopped) {
+        context.trace()
+                .record(
+                        "step.failed",
+                        Map.of(
+                                "step",
+                                picked,
+                                "reason",
+                                stopped.getMessage() == null
+                                        ? stopped.getClass().getSimpleName()
+                                        : stopped.getMessage()));
+        return LastResort.answer(
+                context,
+                picked + " stopped without an answer: " + stopped.getMessage(),
+                List.of(),
+                stopped instanceof BudgetExhaustedException);
     }
 
     private Situation situation(QuestionContext context) {
@@ -157,12 +212,21 @@ class AutoStrategy implements AnswerStrategy {
         return Optional.empty();
     }
 
-    /** The candidate's own options, then the question's options for that strategy, and the question's budget. */
+    /** Options every strategy accepts, passed on to the picked one as the question gave them. */
+    private static final List<String> PASSED_ON =
+            List.of(QuestionOptions.BUDGET, QuestionOptions.ABSTAIN, QuestionOptions.BUILD_MEMORIES);
+
+    /**
+     * The candidate's own options, then the question's options for that strategy, and the question's
+     * budget, {@code abstain} and {@code buildMemories}.
+     */
     private static Map<String, Object> options(Candidate candidate, QuestionOptions asked) {
         Map<String, Object> options = new LinkedHashMap<>(candidate.options());
         options.putAll(asked.nested(candidate.strategy()).asMap());
-        if (asked.has(QuestionOptions.BUDGET)) {
-            options.put(QuestionOptions.BUDGET, asked.asMap().get(QuestionOptions.BUDGET));
+        for (String name : PASSED_ON) {
+            if (asked.has(name)) {
+                options.put(name, asked.asMap().get(name));
+            }
         }
         return options;
     }

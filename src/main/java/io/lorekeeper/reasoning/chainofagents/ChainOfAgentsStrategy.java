@@ -1,5 +1,6 @@
 package io.lorekeeper.reasoning.chainofagents;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -7,11 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.ContextLimit;
 import io.lorekeeper.llm.LlmGateway;
@@ -21,6 +24,7 @@ import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.ChunkedReading;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.SpanLocator;
@@ -38,8 +42,10 @@ import io.lorekeeper.text.TokenCounter;
  *
  * <p>A summary is not source text, so nothing in it is cited as such: the manager may hand back
  * words the summary carried in quotation marks, and only those found verbatim in the documents
- * become citations. When the budget would not cover the next chunk and the answer, reading stops
- * and the manager answers from the summary so far.
+ * become citations. When the next worker would not finish before the part of the budget kept for the
+ * answer, reading stops and the manager answers from the summary so far. A worker whose reply is
+ * unusable or cut leaves the summary as it was ({@code step.failed}); when the manager's is,
+ * {@link LastResort} answers from the summary.
  */
 @Component
 class ChainOfAgentsStrategy implements AnswerStrategy {
@@ -98,82 +104,120 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
     }
 
+    /**
+     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
+     * each call (one worker per chunk, the manager), so that a long book is not cut off by the service's
+     * default; the service's default still applies when it is longer.
+     */
+    @Override
+    public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
+        Settings settings = Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
+        int chunks = ChunkedReading.expectedChunks(docs, settings.chunkTokens());
+        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (chunks + 1L)));
+    }
+
+    /** What one call to the model is expected to take at most, for the default wall time. */
+    static final long SECONDS_PER_CALL = 30;
+
+    /**
+     * The longest summary a worker is asked for, in tokens: its whole reply (the summary as a JSON
+     * string, escaped) must fit the researcher's 8,192-token output limit with room to spare. The
+     * paper's cap ({@code memoryFraction} × the chunk, 8,000 tokens) still bounds what is kept.
+     */
+    static final int WORKER_SUMMARY_TOKENS = 4_000;
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
-        context.trace()
-                .record(
-                        "reading",
-                        Map.of(
-                                "documents",
-                                context.documents().size(),
-                                "chunks",
-                                chunks.size(),
-                                "chunkTokens",
-                                settings.chunkTokens(),
-                                "chunkLowered",
-                                settings.chunkLowered(),
-                                "summaryTokens",
-                                settings.summaryTokens(),
-                                "choicesInQuery",
-                                settings.choicesInQuery(),
-                                "expectedCalls",
-                                chunks.size() + 1));
+        recordReading(context, settings, chunks);
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
+        Reading reading = read(context, settings, query, chunks);
+        return manage(context, reading.summary(), reading.limited());
+    }
+
+    private static void recordReading(QuestionContext context, Settings settings, List<ChunkedReading.Chunk> chunks) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("documents", context.documents().size());
+        event.put("chunks", chunks.size());
+        event.put("chunkTokens", settings.chunkTokens());
+        event.put("chunkLowered", settings.chunkLowered());
+        event.put("summaryTokens", settings.summaryTokens());
+        event.put("requestedSummaryTokens", requestedSummaryTokens(settings));
+        event.put("choicesInQuery", settings.choicesInQuery());
+        event.put("expectedCalls", chunks.size() + 1);
+        context.trace().record("reading", event);
+    }
+
+    /** The summary after the chain, and whether the budget (or the clock) stopped it early. */
+    private record Reading(String summary, boolean limited) {}
+
+    /** One worker per chunk, each started only when its call fits before the answer's reserve. */
+    private static Reading read(
+            QuestionContext context, Settings settings, String query, List<ChunkedReading.Chunk> chunks) {
         String summary = "";
-        boolean limited = false;
         int read = 0;
         try {
             for (ChunkedReading.Chunk chunk : chunks) {
-                context.cancellation().throwIfCancelled();
                 long tokens = TokenCounter.count(chunk.text())
-                        + 2L * (TokenCounter.count(summary) + ChunkedReading.PROMPT_ALLOWANCE)
-                        + settings.summaryTokens();
-                if (!context.llm().budget().affords(2, tokens)) {
-                    limited = true;
-                    context.trace()
-                            .record(
-                                    "budget",
-                                    Map.of(
-                                            "phase",
-                                            "reading",
-                                            "chunksRead",
-                                            read,
-                                            "chunks",
-                                            chunks.size(),
-                                            "reason",
-                                            "the budget left would not cover this chunk's worker call and the manager's"));
-                    break;
+                        + TokenCounter.count(summary)
+                        + ChunkedReading.PROMPT_ALLOWANCE
+                        + requestedSummaryTokens(settings);
+                String stop = whyNot(context, tokens);
+                if (stop != null) {
+                    stopped(context, read, chunks.size(), stop);
+                    return new Reading(summary, true);
                 }
                 summary = work(context, settings, query, chunk, summary);
                 read++;
             }
+            return new Reading(summary, false);
         } catch (BudgetExhaustedException spent) {
-            limited = true;
-            context.trace()
-                    .record(
-                            "budget",
-                            Map.of(
-                                    "phase",
-                                    "reading",
-                                    "chunksRead",
-                                    read,
-                                    "chunks",
-                                    chunks.size(),
-                                    "reason",
-                                    spent.getMessage()));
+            stopped(context, read, chunks.size(), spent.getMessage());
+            return new Reading(summary, true);
         }
-        return manage(context, summary, limited);
     }
 
-    /** One worker: the summary rewritten with what the chunk adds, cut to the cap; an unusable reply leaves it as it was. */
+    /** Why the next worker should not start, or null when it may. */
+    private static String whyNot(QuestionContext context, long tokens) {
+        if (context.cancellation().isCancelled()) {
+            return "the question was cancelled or ran out of time";
+        }
+        Budget budget = context.llm().budget();
+        if (!budget.stepFits(1)) {
+            return "the next worker would not finish before the answer's reserve: " + budget.whyStepDoesNotFit(1);
+        }
+        if (budget.tokens() + tokens > budget.maxTokens()) {
+            return "the next worker's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
+                    + budget.maxTokens() + " spent)";
+        }
+        return null;
+    }
+
+    private static void stopped(QuestionContext context, int read, int chunks, String reason) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("phase", "reading");
+        event.put("chunksRead", read);
+        event.put("chunks", chunks);
+        event.put("reason", reason);
+        context.trace().record("budget", event);
+    }
+
+    /** The summary length a worker is asked to keep to: the paper's cap, or less where the output limit needs it. */
+    static int requestedSummaryTokens(Settings settings) {
+        return Math.min(settings.summaryTokens(), WORKER_SUMMARY_TOKENS);
+    }
+
+    /**
+     * One worker: the summary rewritten with what the chunk adds, cut to the cap; an unusable reply (or
+     * one cut at the output limit with nothing complete) leaves it as it was.
+     */
     private static String work(
             QuestionContext context, Settings settings, String query, ChunkedReading.Chunk chunk, String previous) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("query", query);
         vars.put("summary", previous.isEmpty() ? "(nothing yet: this is the first part)" : previous);
-        vars.put("summaryWords", settings.summaryTokens() * 3 / 4);
+        vars.put("summaryWords", Math.max(1, requestedSummaryTokens(settings) * 3 / 5));
         vars.put("chunkLabel", chunk.heading(context.documents().size()));
         vars.put("chunk", chunk.text());
         String written;
@@ -228,21 +272,20 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("question", context.question());
         vars.put("summary", summary.isEmpty() ? "(empty: nothing was read)" : summary);
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         CoaReplies.Answer reply;
         try {
             reply = context.llm()
+                    .answering()
                     .structuredOrText(
                             Role.ANSWERER,
                             "chain-of-agents/manage",
                             vars,
                             CoaReplies.Answer.class,
                             prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
-        } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
-            return withoutManager(context, summary, true);
         } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
-            return withoutManager(context, summary, limited);
+            return lastResort(context, summary, "the manager's reply was unusable: " + unusable.getMessage(), limited);
         }
         List<Citation> citations = new ArrayList<>();
         List<String> unlocated = new ArrayList<>();
@@ -261,10 +304,21 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
     }
 
-    /** The summary itself is all the chain has when its manager cannot answer; it cites nothing. */
-    private static StrategyResult withoutManager(QuestionContext context, String summary, boolean limited) {
-        context.trace().record("manage.skipped", Map.of("answer", summary));
-        return new StrategyResult(summary, StrategyResult.GENERATED, List.of(), 0.0, null, limited);
+    private static final Pattern QUOTED = Pattern.compile("[\"“]([^\"”]{10,})[\"”]");
+
+    /**
+     * The answer when the manager cannot give one: one plain call over the summary, with the passages it
+     * quoted that are found in the documents as the evidence to cite.
+     */
+    private StrategyResult lastResort(QuestionContext context, String summary, String reason, boolean limited) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        evidence.add(LastResort.Evidence.note(summary));
+        Set<String> quotes = new LinkedHashSet<>();
+        QUOTED.matcher(summary).results().map(m -> m.group(1).strip()).forEach(quotes::add);
+        for (String quote : quotes) {
+            locate(context.documents(), quote).ifPresent(c -> evidence.add(new LastResort.Evidence(c.quote(), c)));
+        }
+        return LastResort.answer(context, reason, evidence, limited);
     }
 
     /** Quotes shorter than this many words pin down no particular place in a long text, and are not cited. */

@@ -15,6 +15,8 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Scored;
@@ -72,53 +74,14 @@ final class MetacognitiveLoop {
         }
     }
 
+    /**
+     * Step 0, then the cycles, each started only when its calls fit before the part of the budget kept
+     * for the answer. When no try succeeds, the answer is the best-supported tentative one or, failing
+     * that, the last resort's over the memory pool and the evidence shown ({@link #unsettled}).
+     */
     StrategyResult run() {
         try {
-            Probed first = retrieve(0, context.question(), questionVector, workspace.seen());
-            TryAnswer.Outcome outcome = tryAnswer.attempt(0, List.of(first), "");
-            if (outcome.answered()) {
-                return finish(outcome.result(false), "answered", 0);
-            }
-            lastFailure = outcome;
-            if (options.maxCycles() == 0) {
-                return finish(tryAnswer.bestSupported(false), "not-settled", 0);
-            }
-            if (options.memory()) {
-                update(0, encode(0, List.of(first)));
-            } else {
-                workspace.see(first.all());
-                update(0, List.of());
-            }
-            int tried = 0;
-            for (int cycle = 1; cycle <= options.maxCycles(); cycle++) {
-                context.cancellation().throwIfCancelled();
-                List<String> probes = options.probing() ? selfProbe(cycle) : List.of(context.question());
-                if (probes.isEmpty()) {
-                    context.trace().record("stop", Map.of("cycle", cycle, "reason", "self-probe found no new probe"));
-                    break;
-                }
-                List<Probed> found = retrieveAll(cycle, probes);
-                if (found.stream().allMatch(p -> p.all().isEmpty())) {
-                    context.trace().record("stop", Map.of("cycle", cycle, "reason", "no layer returned new evidence"));
-                    break;
-                }
-                List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
-                String history = options.memory() ? fuse(cycle) : "";
-                outcome = tryAnswer.attempt(cycle, found, history);
-                tried = cycle;
-                if (outcome.answered()) {
-                    return finish(outcome.result(false), "answered", cycle);
-                }
-                lastFailure = outcome;
-                if (options.memory()) {
-                    update(cycle, units);
-                } else {
-                    found.forEach(p -> workspace.see(p.all()));
-                    update(cycle, List.of());
-                }
-                probes.forEach(workspace::addProbe);
-            }
-            return finish(tryAnswer.bestSupported(false), "not-settled", tried);
+            return loop();
         } catch (BudgetExhaustedException spent) {
             context.trace()
                     .record(
@@ -128,8 +91,139 @@ final class MetacognitiveLoop {
                                     spent.getMessage(),
                                     "poolSize",
                                     workspace.pool().size()));
-            return finish(tryAnswer.bestSupported(true), "budget", -1);
+            return unsettled(true, "budget", -1, "the budget ran out: " + spent.getMessage());
         }
+    }
+
+    private StrategyResult loop() {
+        Probed first = retrieve(0, context.question(), questionVector, workspace.seen());
+        TryAnswer.Outcome outcome = tryAnswer.attempt(0, List.of(first), "");
+        if (outcome.answered()) {
+            return finish(outcome.result(false), "answered", 0);
+        }
+        lastFailure = outcome;
+        if (options.maxCycles() == 0) {
+            return unsettled(false, "not-settled", 0, "the first try did not settle the question");
+        }
+        if (options.memory()) {
+            update(0, encode(0, List.of(first)));
+        } else {
+            workspace.see(first.all());
+            update(0, List.of());
+        }
+        int tried = 0;
+        for (int cycle = 1; cycle <= options.maxCycles(); cycle++) {
+            String stop = whyNot(callsPerCycle());
+            if (stop != null) {
+                context.trace()
+                        .record(
+                                "budget",
+                                Map.of(
+                                        "cycle",
+                                        cycle,
+                                        "reason",
+                                        stop,
+                                        "poolSize",
+                                        workspace.pool().size()));
+                return unsettled(true, "budget", tried, stop);
+            }
+            Cycle result = cycle(cycle);
+            if (result.stopped()) {
+                break;
+            }
+            tried = cycle;
+            if (result.outcome().answered()) {
+                return finish(result.outcome().result(false), "answered", cycle);
+            }
+        }
+        return unsettled(false, "not-settled", tried, "no try settled the question in " + tried + " cycles");
+    }
+
+    /** What one cycle came to: stopped before its try (no new probe, no new evidence), or its try's outcome. */
+    private record Cycle(boolean stopped, TryAnswer.Outcome outcome) {}
+
+    /** Self-Probe → Tri-Retrieve → Mem-Encode → Mem-Fuse → Try-Answer → Mem-Update. */
+    private Cycle cycle(int cycle) {
+        List<String> probes = options.probing() ? selfProbe(cycle) : List.of(context.question());
+        if (probes.isEmpty()) {
+            context.trace().record("stop", Map.of("cycle", cycle, "reason", "self-probe found no new probe"));
+            return new Cycle(true, null);
+        }
+        List<Probed> found = retrieveAll(cycle, probes);
+        if (found.stream().allMatch(p -> p.all().isEmpty())) {
+            context.trace().record("stop", Map.of("cycle", cycle, "reason", "no layer returned new evidence"));
+            return new Cycle(true, null);
+        }
+        List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
+        String history = options.memory() ? fuse(cycle) : "";
+        TryAnswer.Outcome outcome = tryAnswer.attempt(cycle, found, history);
+        if (outcome.answered()) {
+            return new Cycle(false, outcome);
+        }
+        lastFailure = outcome;
+        if (options.memory()) {
+            update(cycle, units);
+        } else {
+            found.forEach(p -> workspace.see(p.all()));
+            update(cycle, List.of());
+        }
+        probes.forEach(workspace::addProbe);
+        return new Cycle(false, outcome);
+    }
+
+    /** The calls one cycle makes at most: a probe, an encode per probe (and layer), a fuse and a try. */
+    private int callsPerCycle() {
+        int layers = (int) ComoRagOptions.LAYERS.stream().filter(options::uses).count();
+        int encodes = !options.memory()
+                ? 0
+                : options.encode().equals(ComoRagOptions.PER_PROBE)
+                        ? options.maxProbes()
+                        : options.maxProbes() * Math.max(1, layers);
+        return (options.probing() ? 1 : 0) + encodes + (options.memory() ? 1 : 0) + 1;
+    }
+
+    /** Why the next cycle should not start, or null when it may. */
+    private String whyNot(int calls) {
+        if (context.cancellation().isCancelled()) {
+            return "the question was cancelled or ran out of time";
+        }
+        if (!llm.budget().stepFits(calls)) {
+            return "the next cycle (up to " + calls + " calls) would not finish before the answer's reserve: "
+                    + llm.budget().whyStepDoesNotFit(calls);
+        }
+        return null;
+    }
+
+    /**
+     * The answer when no try settled the question: the best-supported tentative answer of the tries; else,
+     * with {@code options.abstain}, an explicit "not settled"; else the last resort's answer over the
+     * memory pool's cues (closest to the question first), the tries' tentative answers and the source
+     * passages they were shown.
+     */
+    private StrategyResult unsettled(boolean limited, String outcome, int cycle, String reason) {
+        java.util.Optional<StrategyResult> supported = tryAnswer.supported(limited);
+        if (supported.isPresent()) {
+            return finish(supported.get(), outcome, cycle);
+        }
+        if (context.options().abstain()) {
+            return finish(tryAnswer.bestSupported(limited), outcome, cycle);
+        }
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        workspace.mostRelevant(questionVector, 1.0).stream()
+                .map(s -> s.item().cue())
+                .filter(cue -> !cue.startsWith("(no finding"))
+                .forEach(cue -> evidence.add(LastResort.Evidence.note(cue)));
+        tryAnswer.tentativeAnswers().forEach(a -> evidence.add(LastResort.Evidence.note("A tentative answer: " + a)));
+        for (Evidence shown : tryAnswer.sourcesShown()) {
+            evidence.add(new LastResort.Evidence(
+                    shown.text(),
+                    Citation.of(
+                            shown.documentId(),
+                            shown.span().start(),
+                            shown.span().end(),
+                            shown.text())));
+        }
+        return finish(LastResort.answer(context, reason, evidence, limited), outcome, cycle);
     }
 
     // ---------------------------------------------------------------- Tri-Retrieve
@@ -237,72 +331,86 @@ final class MetacognitiveLoop {
     private record Encoded(Probed probed, String layer, List<String> findings) {}
 
     private List<MemoryUnit> encode(int cycle, List<Probed> found) {
+        List<Encoded> encoded = options.encode().equals(ComoRagOptions.PER_PROBE)
+                ? encodePerProbe(cycle, found)
+                : encodePerLayer(cycle, found);
+        return remember(cycle, encoded);
+    }
+
+    /** One encode call per probe, over all its layers (the {@code per-probe} option). */
+    private List<Encoded> encodePerProbe(int cycle, List<Probed> found) {
         List<Encoded> encoded = new ArrayList<>();
-        if (options.encode().equals(ComoRagOptions.PER_PROBE)) {
-            List<Probed> withEvidence =
-                    found.stream().filter(p -> !p.all().isEmpty()).toList();
-            List<Replies.LayeredCue> replies = Parallel.map(
-                    withEvidence,
-                    withEvidence.size(),
-                    p -> usableOr(
-                            cycle,
-                            () -> llm.structured(
-                                    Role.RESEARCHER,
-                                    ENCODE_LAYERS,
-                                    Map.of(
-                                            "question",
-                                            context.question(),
-                                            "probe",
-                                            p.probe(),
-                                            "layers",
-                                            Prompts.layers(p.layers())),
-                                    Replies.LayeredCue.class),
-                            new Replies.LayeredCue(List.of(), List.of(), List.of())));
-            for (int i = 0; i < withEvidence.size(); i++) {
-                Probed p = withEvidence.get(i);
-                for (LayerResult r : p.layers().values()) {
-                    if (!r.items().isEmpty()) {
-                        encoded.add(new Encoded(p, r.layer(), replies.get(i).of(r.layer())));
-                    }
+        List<Probed> withEvidence =
+                found.stream().filter(p -> !p.all().isEmpty()).toList();
+        List<Replies.LayeredCue> replies = Parallel.map(
+                withEvidence,
+                withEvidence.size(),
+                p -> usableOr(
+                        cycle,
+                        () -> llm.structured(
+                                Role.RESEARCHER,
+                                ENCODE_LAYERS,
+                                Map.of(
+                                        "question",
+                                        context.question(),
+                                        "probe",
+                                        p.probe(),
+                                        "layers",
+                                        Prompts.layers(p.layers())),
+                                Replies.LayeredCue.class),
+                        new Replies.LayeredCue(List.of(), List.of(), List.of())));
+        for (int i = 0; i < withEvidence.size(); i++) {
+            Probed p = withEvidence.get(i);
+            for (LayerResult r : p.layers().values()) {
+                if (!r.items().isEmpty()) {
+                    encoded.add(new Encoded(p, r.layer(), replies.get(i).of(r.layer())));
                 }
             }
-        } else {
-            List<Task> tasks = new ArrayList<>();
-            found.forEach(p -> p.layers().values().stream()
-                    .filter(r -> !r.items().isEmpty())
-                    .forEach(r -> tasks.add(new Task(p, r.layer()))));
-            List<Replies.Cue> replies = Parallel.map(
-                    tasks,
-                    tasks.size(),
-                    t -> usableOr(
-                            cycle,
-                            () -> llm.structuredOrText(
-                                    Role.RESEARCHER,
-                                    ENCODE,
-                                    Map.of(
-                                            "question",
-                                            context.question(),
-                                            "probe",
-                                            t.probed().probe(),
-                                            "layer",
-                                            Prompts.layerName(t.layer()),
-                                            "evidence",
-                                            Prompts.evidence(
-                                                    t.probed()
-                                                            .layers()
-                                                            .get(t.layer())
-                                                            .items(),
-                                                    "P")),
-                                    Replies.Cue.class,
-                                    Replies.Cue::fromPlainText),
-                            new Replies.Cue(List.of())));
-            for (int i = 0; i < tasks.size(); i++) {
-                encoded.add(new Encoded(
-                        tasks.get(i).probed(),
-                        tasks.get(i).layer(),
-                        replies.get(i).list()));
-            }
         }
+        return encoded;
+    }
+
+    /** One encode call per probe and layer with evidence, as in the paper. */
+    private List<Encoded> encodePerLayer(int cycle, List<Probed> found) {
+        List<Encoded> encoded = new ArrayList<>();
+        List<Task> tasks = new ArrayList<>();
+        found.forEach(p -> p.layers().values().stream()
+                .filter(r -> !r.items().isEmpty())
+                .forEach(r -> tasks.add(new Task(p, r.layer()))));
+        List<Replies.Cue> replies = Parallel.map(
+                tasks,
+                tasks.size(),
+                t -> usableOr(
+                        cycle,
+                        () -> llm.structuredOrText(
+                                Role.RESEARCHER,
+                                ENCODE,
+                                Map.of(
+                                        "question",
+                                        context.question(),
+                                        "probe",
+                                        t.probed().probe(),
+                                        "layer",
+                                        Prompts.layerName(t.layer()),
+                                        "evidence",
+                                        Prompts.evidence(
+                                                t.probed()
+                                                        .layers()
+                                                        .get(t.layer())
+                                                        .items(),
+                                                "P")),
+                                Replies.Cue.class,
+                                Replies.Cue::fromPlainText),
+                        new Replies.Cue(List.of())));
+        for (int i = 0; i < tasks.size(); i++) {
+            encoded.add(new Encoded(
+                    tasks.get(i).probed(), tasks.get(i).layer(), replies.get(i).list()));
+        }
+        return encoded;
+    }
+
+    /** The encoded findings as memory units, each with its cue embedded, traced as {@code memory.encode}. */
+    private List<MemoryUnit> remember(int cycle, List<Encoded> encoded) {
         List<String> cues = encoded.stream().map(e -> cue(e.findings())).toList();
         List<float[]> vectors = embeddings.passages(cues);
         List<MemoryUnit> units = new ArrayList<>();
@@ -394,7 +502,7 @@ final class MetacognitiveLoop {
     private void stepFailed(int cycle, String step, UnusableReplyException unusable) {
         synchronized (context.trace()) {
             context.trace()
-                    .record("step-failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
+                    .record("step.failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
         }
     }
 

@@ -46,6 +46,7 @@ final class TryAnswer {
     private final ComoRagStore store;
     private final Function<UUID, String> texts;
     private final List<Outcome> attempts = new ArrayList<>();
+    private final Map<String, Evidence> sourcesShown = new LinkedHashMap<>();
 
     TryAnswer(QuestionContext context, ComoRagOptions options, ComoRagStore store, Function<UUID, String> texts) {
         this.context = context;
@@ -73,6 +74,7 @@ final class TryAnswer {
         List<Evidence> veridical = pick(found, ComoRagOptions.VERIDICAL);
         List<Evidence> semantic = pick(found, ComoRagOptions.SEMANTIC);
         List<Evidence> episodic = pick(found, ComoRagOptions.EPISODIC);
+        veridical.forEach(item -> sourcesShown.putIfAbsent(item.id(), item));
         String shownHistory = truncate(history, options.historyTokens());
         PromptMarkup v = Prompts.evidence(veridical, "V");
         PromptMarkup s = Prompts.evidence(semantic, "S");
@@ -83,24 +85,7 @@ final class TryAnswer {
         vars.put("episodic", e);
         vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
         vars.put("question", context.question());
-        Replies.Attempt reply;
-        try {
-            reply = context.llm()
-                    .structuredOrText(
-                            Role.ANSWERER,
-                            MetacognitiveLoop.ANSWER,
-                            vars,
-                            Replies.Attempt.class,
-                            text -> Replies.Attempt.fromPlainText(
-                                    text, context.choices().size()));
-        } catch (UnusableReplyException unusable) {
-            // nothing usable: this try failed, and the loop goes on as after any failure
-            context.trace()
-                    .record(
-                            "step-failed",
-                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
-            reply = new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
-        }
+        Replies.Attempt reply = ask(cycle, vars);
 
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> supports = new ArrayList<>();
@@ -155,23 +140,63 @@ final class TryAnswer {
         return outcome;
     }
 
+    /** The answerer's reply; one with nothing usable (or cut with nothing complete) is a failed try. */
+    private Replies.Attempt ask(int cycle, Map<String, Object> vars) {
+        try {
+            return context.llm()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            MetacognitiveLoop.ANSWER,
+                            vars,
+                            Replies.Attempt.class,
+                            text -> Replies.Attempt.fromPlainText(
+                                    text, context.choices().size()));
+        } catch (UnusableReplyException unusable) {
+            // nothing usable: this try failed, and the loop goes on as after any failure
+            context.trace()
+                    .record(
+                            "step.failed",
+                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
+            return new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
+        }
+    }
+
     /**
      * When no attempt succeeded: the attempt with an answer that has at least one citation found in
      * the source (most confident first, later cycles on ties), with low confidence; otherwise an
      * explicit "not settled", never an unsupported answer.
      */
     StrategyResult bestSupported(boolean budgetLimited) {
-        Optional<Outcome> best = attempts.stream()
+        return supported(budgetLimited)
+                .orElse(new StrategyResult(NOT_SETTLED, StrategyResult.GENERATED, List.of(), 0.0, null, budgetLimited));
+    }
+
+    /** The best attempt with an answer that has a citation found in the source, with low confidence; if any. */
+    Optional<StrategyResult> supported(boolean budgetLimited) {
+        return attempts.stream()
                 .filter(o -> !o.answer().isEmpty() && !o.citations().isEmpty())
-                .max(Comparator.comparingDouble(Outcome::confidence).thenComparingInt(Outcome::cycle));
-        return best.map(o -> new StrategyResult(
+                .max(Comparator.comparingDouble(Outcome::confidence).thenComparingInt(Outcome::cycle))
+                .map(o -> new StrategyResult(
                         o.answer(),
                         StrategyResult.GENERATED,
                         o.citations(),
                         Math.min(o.confidence(), UNCOMMITTED_CONFIDENCE),
                         o.choice(),
-                        budgetLimited))
-                .orElse(new StrategyResult(NOT_SETTLED, StrategyResult.GENERATED, List.of(), 0.0, null, budgetLimited));
+                        budgetLimited));
+    }
+
+    /** The answers the tries gave without committing to them, latest first, each once. */
+    List<String> tentativeAnswers() {
+        return attempts.reversed().stream()
+                .map(Outcome::answer)
+                .filter(a -> !a.isEmpty())
+                .distinct()
+                .toList();
+    }
+
+    /** Every source passage a try was shown, in the order first shown. */
+    List<Evidence> sourcesShown() {
+        return List.copyOf(sourcesShown.values());
     }
 
     /** A layer's items of every probe of the step, taken in turns, within the layer's share of the context. */

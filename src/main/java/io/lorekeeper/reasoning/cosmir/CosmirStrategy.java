@@ -1,15 +1,19 @@
 package io.lorekeeper.reasoning.cosmir;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
@@ -18,6 +22,7 @@ import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.ChunkedReading;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.StrategyRequirements;
@@ -31,9 +36,10 @@ import io.lorekeeper.text.TokenCounter;
  * the manager answers from the memory and names the facts it rests on, whose spans become the
  * citations. 1 + 3 × chunks + 1 calls.
  *
- * <p>Before each chunk the strategy checks that the budget still affords the chunk's three calls
- * and the manager's; when it does not, it stops reading and the manager answers from the memory
- * so far ({@code budgetLimited}).
+ * <p>Before the planner and each chunk the strategy checks that the step's calls fit before the part
+ * of the budget kept for the answer; when they do not, it stops reading and the manager answers from
+ * the memory so far ({@code budgetLimited}). A step whose reply is unusable or cut changes nothing
+ * ({@code step.failed}); when the manager's is, {@link LastResort} answers from the gathered facts.
  */
 @Component
 class CosmirStrategy implements AnswerStrategy {
@@ -68,20 +74,25 @@ class CosmirStrategy implements AnswerStrategy {
         return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
     }
 
+    /**
+     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
+     * each call the reading makes (the planner, three per chunk, the manager), so that a long book is not
+     * cut off by the service's default; the service's default still applies when it is longer.
+     */
+    @Override
+    public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> documents) {
+        int chunks = ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
+        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (2L + 3L * chunks)));
+    }
+
+    /** What one call to the model is expected to take at most, for the default wall time. */
+    static final long SECONDS_PER_CALL = 30;
+
     @Override
     public StrategyResult answer(QuestionContext context) {
         CosmirSettings settings = settings(context.options());
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
-        Map<String, Object> reading = new LinkedHashMap<>();
-        reading.put("documents", context.documents().size());
-        reading.put("chunks", chunks.size());
-        reading.put("chunkTokens", settings.chunkTokens());
-        reading.put("chunkLowered", settings.chunkLowered());
-        reading.put("capTokens", settings.memoryTokens());
-        reading.put("choicesInQuery", settings.choicesInQuery());
-        reading.put("expectedCalls", 2 + 3 * chunks.size());
-        context.trace().record("reading", reading);
-
+        recordReading(context, settings, chunks);
         Memory memory = new Memory();
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
         Worker worker = new Worker(
@@ -91,67 +102,102 @@ class CosmirStrategy implements AnswerStrategy {
                 query,
                 settings.memoryTokens(),
                 context.documents().size());
-        boolean limited = false;
+        boolean limited = read(context, worker, memory, chunks);
+        return manage(context, memory, limited);
+    }
+
+    private static void recordReading(
+            QuestionContext context, CosmirSettings settings, List<ChunkedReading.Chunk> chunks) {
+        Map<String, Object> reading = new LinkedHashMap<>();
+        reading.put("documents", context.documents().size());
+        reading.put("chunks", chunks.size());
+        reading.put("chunkTokens", settings.chunkTokens());
+        reading.put("chunkLowered", settings.chunkLowered());
+        reading.put("capTokens", settings.memoryTokens());
+        reading.put("choicesInQuery", settings.choicesInQuery());
+        reading.put("expectedCalls", 2 + 3 * chunks.size());
+        context.trace().record("reading", reading);
+    }
+
+    /**
+     * PLANNER, then one worker micro-cycle per chunk, each started only when its calls fit before the
+     * answer's reserve (and the question is not cancelled). Returns whether the budget cut the reading short.
+     */
+    private static boolean read(
+            QuestionContext context, Worker worker, Memory memory, List<ChunkedReading.Chunk> chunks) {
         int read = 0;
         try {
+            String stop = whyNot(context, 1, 0);
+            if (stop != null) {
+                return stopped(context, "plan", read, chunks.size(), stop);
+            }
             worker.plan();
             for (ChunkedReading.Chunk chunk : chunks) {
-                context.cancellation().throwIfCancelled();
                 long cycle =
-                        TokenCounter.count(chunk.text()) + 4L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
-                if (!context.llm().budget().affords(4, cycle)) {
-                    limited = true;
-                    context.trace()
-                            .record(
-                                    "budget",
-                                    Map.of(
-                                            "phase",
-                                            "reading",
-                                            "chunksRead",
-                                            read,
-                                            "chunks",
-                                            chunks.size(),
-                                            "reason",
-                                            "the budget left would not cover this chunk's three calls and the manager's"));
-                    break;
+                        TokenCounter.count(chunk.text()) + 3L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
+                stop = whyNot(context, Worker.CALLS_PER_CHUNK, cycle);
+                if (stop != null) {
+                    return stopped(context, "reading", read, chunks.size(), stop);
                 }
                 worker.read(chunk);
                 read++;
             }
+            return false;
         } catch (BudgetExhaustedException spent) {
-            limited = true;
-            context.trace()
-                    .record(
-                            "budget",
-                            Map.of(
-                                    "phase",
-                                    "reading",
-                                    "chunksRead",
-                                    read,
-                                    "chunks",
-                                    chunks.size(),
-                                    "reason",
-                                    spent.getMessage()));
+            return stopped(context, "reading", read, chunks.size(), spent.getMessage());
         }
-        return manage(context, memory, limited);
     }
 
-    /** MANAGER: the answer from the memory; citations are the spans of the facts it names. */
+    /** Why a step of {@code calls} calls bringing about {@code tokens} tokens should not start, or null when it may. */
+    static String whyNot(QuestionContext context, int calls, long tokens) {
+        if (context.cancellation().isCancelled()) {
+            return "the question was cancelled or ran out of time";
+        }
+        Budget budget = context.llm().budget();
+        if (!budget.stepFits(calls)) {
+            return "the next step (" + calls + " calls) would not finish before the answer's reserve: "
+                    + budget.whyStepDoesNotFit(calls);
+        }
+        if (budget.tokens() + tokens > budget.maxTokens()) {
+            return "the next step's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
+                    + budget.maxTokens() + " spent)";
+        }
+        return null;
+    }
+
+    private static boolean stopped(QuestionContext context, String phase, int read, int chunks, String reason) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("phase", phase);
+        event.put("chunksRead", read);
+        event.put("chunks", chunks);
+        event.put("reason", reason);
+        context.trace().record("budget", event);
+        return true;
+    }
+
+    /**
+     * MANAGER: the answer from the memory; citations are the spans of the facts it names. When its reply
+     * is unusable (or cut with nothing complete), the last resort answers from the facts gathered.
+     */
     private StrategyResult manage(QuestionContext context, Memory memory, boolean limited) {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("question", context.question());
         vars.put("memory", memory.render());
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         Replies.Managed reply;
         try {
             reply = context.llm()
+                    .answering()
                     .structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
-        } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("phase", "manage", "reason", spent.getMessage()));
-            return withoutManager(context, memory, true);
         } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
-            return withoutManager(context, memory, limited);
+            return lastResort(context, memory, "the manager's reply was unusable: " + unusable.getMessage(), limited);
         }
+        return managed(context, memory, reply, limited);
+    }
+
+    private static StrategyResult managed(
+            QuestionContext context, Memory memory, Replies.Managed reply, boolean limited) {
         List<Citation> citations = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         List<String> uncitable = new ArrayList<>();
@@ -185,29 +231,23 @@ class CosmirStrategy implements AnswerStrategy {
     }
 
     /**
-     * The best answer the memory holds when the manager cannot speak: the newest inferred fact (the
-     * workers' latest conclusion about the question), else the newest gathered fact that can be
-     * cited, with the spans it rests on; confidence 0. Nothing is made up: an empty memory gives an
-     * empty answer.
+     * The answer when the manager cannot give one: one plain call over the memory's facts, the newest
+     * inferred first (the workers' latest conclusions), then the gathered facts with the quotes they
+     * were taken from as citations.
      */
-    private static StrategyResult withoutManager(QuestionContext context, Memory memory, boolean limited) {
-        List<Fact> candidates = new ArrayList<>(memory.inferred().reversed());
-        memory.gathered().reversed().stream().filter(f -> f.evidence() != null).forEach(candidates::add);
-        Fact best = candidates.isEmpty() ? null : candidates.getFirst();
-        String answer = best == null ? "" : best.text();
-        List<Citation> citations = best == null
-                ? List.of()
-                : memory.groundsOf(best.id()).stream()
-                        .filter(f -> f.evidence() != null)
-                        .map(CosmirStrategy::citation)
-                        .toList();
-        memory.setAnswer(answer);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("fromFact", best == null ? "" : best.id());
-        event.put("memory", memory.snapshot());
-        context.trace().record("manage.skipped", event);
-        return new StrategyResult(answer, StrategyResult.GENERATED, citations, 0.0, null, limited);
+    private static StrategyResult lastResort(QuestionContext context, Memory memory, String reason, boolean limited) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        memory.inferred().reversed().forEach(f -> evidence.add(LastResort.Evidence.note(f.text())));
+        for (Fact fact : memory.gathered().reversed()) {
+            evidence.add(
+                    fact.evidence() == null
+                            ? LastResort.Evidence.note(fact.text())
+                            : new LastResort.Evidence(
+                                    fact.text() + "\n\"" + fact.evidence().source() + "\"", citation(fact)));
+        }
+        StrategyResult result = LastResort.answer(context, reason, evidence, limited);
+        memory.setAnswer(result.answer());
+        return result;
     }
 
     private static Citation citation(Fact fact) {

@@ -25,7 +25,7 @@ final class PlainText {
     private PlainText() {}
 
     static Replies.Plan plan(String prose) {
-        return new Replies.Plan(questions(prose));
+        return new Replies.Plan(null, questions(prose));
     }
 
     static Replies.Refined refined(String prose) {

@@ -15,8 +15,12 @@ final class Replies {
 
     private Replies() {}
 
-    /** The planner's seed questions. */
-    record Plan(@NotNull List<String> questions) {}
+    /**
+     * The planner's seed questions, after its reasoning: the paper's planner works through three steps
+     * (deconstruct the query, choose its angles, write the questions) before it writes them; the
+     * reasoning goes to the trace only.
+     */
+    record Plan(String thinking, @NotNull List<String> questions) {}
 
     /** EXTRACT: only the facts new in this chunk, each with the words of the chunk that show it. */
     record Extracted(@NotNull List<@Valid NewFact> facts) {

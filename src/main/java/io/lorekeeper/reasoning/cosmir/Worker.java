@@ -32,6 +32,20 @@ final class Worker {
     /** The open-question list is cut to this many, so that it cannot crowd out the facts. */
     static final int MAX_QUESTIONS = 12;
 
+    /**
+     * Facts one extract reply may add, and conclusions one infer reply may add: with the length limits
+     * the prompts set (a sentence and a quote of at most {@value #MAX_FACT_WORDS} words each), a reply
+     * stays well inside the researcher's output limit even over a 64,000-token chunk.
+     */
+    static final int MAX_FACTS = 30;
+
+    static final int MAX_INFERENCES = 10;
+
+    static final int MAX_FACT_WORDS = 40;
+
+    /** Calls of one micro-cycle: extract, infer, refine. */
+    static final int CALLS_PER_CHUNK = 3;
+
     private final LlmSession llm;
     private final Trace trace;
     private final Memory memory;
@@ -62,6 +76,7 @@ final class Worker {
                         ? List.of(query)
                         : questions.stream().limit(MAX_QUESTIONS).toList());
         Map<String, Object> event = new LinkedHashMap<>();
+        event.put("thinking", reply == null || reply.thinking() == null ? "" : reply.thinking());
         event.put("questions", memory.questions());
         event.put("fallback", fallback);
         event.put("cut", Math.max(0, questions.size() - MAX_QUESTIONS));
@@ -85,6 +100,8 @@ final class Worker {
         vars.put("memory", memory.render());
         vars.put("chunkLabel", chunk.heading(documents));
         vars.put("chunk", chunk.text());
+        vars.put("maxFacts", MAX_FACTS);
+        vars.put("maxWords", MAX_FACT_WORDS);
         Replies.Extracted reply = attempt(
                 "extract",
                 chunk.number(),
@@ -94,9 +111,11 @@ final class Worker {
         List<String> unlocated = new ArrayList<>();
         Map<String, Integer> found = new TreeMap<>();
         int repeated = 0;
+        List<Replies.Extracted.NewFact> items = reply == null ? List.<Replies.Extracted.NewFact>of() : reply.facts();
+        int overLimit = Math.max(0, items.size() - MAX_FACTS);
         Set<String> held = new java.util.HashSet<>(
                 memory.gathered().stream().map(f -> normalised(f.text())).toList());
-        for (Replies.Extracted.NewFact item : reply == null ? List.<Replies.Extracted.NewFact>of() : reply.facts()) {
+        for (Replies.Extracted.NewFact item : items.subList(0, items.size() - overLimit)) {
             if (!held.add(normalised(item.fact()))) {
                 repeated++;
                 continue;
@@ -117,6 +136,7 @@ final class Worker {
         event.put("unlocated", unlocated);
         event.put("quotesFound", found);
         event.put("repeated", repeated);
+        event.put("overLimit", overLimit);
         event.put("pruned", pruned.stream().map(Memory::view).toList());
         event.put("gatheredTokens", memory.gatheredTokens());
         event.put("capTokens", capTokens);
@@ -144,7 +164,7 @@ final class Worker {
     }
 
     private void infer(Chunk chunk) {
-        Map<String, Object> vars = Map.of("query", query, "memory", memory.render());
+        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxInferences", MAX_INFERENCES);
         Replies.Inferred reply = attempt(
                 "infer",
                 chunk.number(),
@@ -153,8 +173,10 @@ final class Worker {
         List<String> added = new ArrayList<>();
         Set<String> unknownIds = new LinkedHashSet<>();
         int ungrounded = 0;
-        for (Replies.Inferred.Inference item :
-                reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred()) {
+        List<Replies.Inferred.Inference> items =
+                reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred();
+        int overLimit = Math.max(0, items.size() - MAX_INFERENCES);
+        for (Replies.Inferred.Inference item : items.subList(0, items.size() - overLimit)) {
             List<String> basis = new ArrayList<>();
             for (String raw : item.basis()) {
                 String id = factId(raw);
@@ -177,6 +199,7 @@ final class Worker {
         event.put("chunk", chunk.number());
         event.put("added", added);
         event.put("ungrounded", ungrounded);
+        event.put("overLimit", overLimit);
         event.put("unknownIds", List.copyOf(unknownIds));
         event.put("pruned", pruned.stream().map(Memory::view).toList());
         event.put("inferredTokens", memory.inferredTokens());
@@ -207,8 +230,9 @@ final class Worker {
     }
 
     /**
-     * One step's call. A reply with nothing usable (after the gateway's repair) changes nothing and is
-     * traced; a spent budget and a failing endpoint are not this step's to absorb.
+     * One step's call. A reply with nothing usable (after the gateway's repair), or cut at the output
+     * limit with nothing complete, changes nothing and is traced as {@code step.failed}; a spent budget
+     * and a failing endpoint are not this step's to absorb.
      */
     private <T> T attempt(String step, int chunk, Supplier<T> call) {
         try {

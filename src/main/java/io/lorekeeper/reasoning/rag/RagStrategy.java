@@ -12,9 +12,11 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.StrategyRequirements;
@@ -106,22 +108,31 @@ class RagStrategy implements AnswerStrategy {
                                 "contextTokens",
                                 TokenCounter.count(rendered.text())));
 
+        List<SearchHit> shown = passages.stream().map(Passages.Passage::hit).toList();
         RagReply reply;
         try {
             reply = context.llm()
+                    .answering()
                     .structuredOrText(
                             Role.ANSWERER,
                             "rag/answer",
                             variables(context, rendered),
                             RagReply.class,
                             RagReply::plainText);
+        } catch (UnusableReplyException unusable) {
+            context.trace().record("step.failed", Map.of("step", "answer", "reason", unusable.getMessage()));
+            return LastResort.answer(
+                    context,
+                    "the answer's reply was unusable: " + unusable.getMessage(),
+                    shown.stream().map(LastResort.Evidence::of).toList(),
+                    false);
         } catch (BudgetExhaustedException spent) {
+            // not even the answer's reserve is left: the question module answers without a model
             context.trace().record("budget", Map.of("reason", spent.getMessage()));
-            return new StrategyResult("", StrategyResult.GENERATED, List.of(), 0.0, null, true);
+            throw spent;
         }
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> located = new ArrayList<>();
-        List<SearchHit> shown = passages.stream().map(Passages.Passage::hit).toList();
         for (RagReply.Evidence evidence : reply.evidence() == null ? List.<RagReply.Evidence>of() : reply.evidence()) {
             // a passage number out of range or a quote from another passage is looked up in every passage shown
             AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, evidence.passage() - 1, evidence.quote());
@@ -139,6 +150,7 @@ class RagStrategy implements AnswerStrategy {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("passages", passages);
         vars.put("question", context.question());
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         return vars;
     }
 

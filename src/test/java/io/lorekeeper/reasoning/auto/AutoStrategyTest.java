@@ -145,6 +145,53 @@ class AutoStrategyTest {
     }
 
     @Test
+    void abstainAndBuildMemoriesReachThePickAndAPickThatStopsStillEndsInAnAnswer() {
+        model.on("rag/answer").reply("{\"answer\": \"Not available.\", \"evidence\": [], \"confidence\": 0}");
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        options.put("budget", Map.of("maxCalls", 2));
+        options.put("abstain", true);
+        options.put("buildMemories", false);
+
+        JsonNode abstained = ask(withMemos, "When did Ines start at the observatory?", options);
+
+        assertThat(abstained.get("status").asString()).as(abstained.toString()).isEqualTo("DONE");
+        JsonNode passed = event(abstained, "auto").get("options");
+        assertThat(passed.get("abstain").asBoolean()).isTrue();
+        assertThat(passed.get("buildMemories").asBoolean()).isFalse();
+        assertThat(model.calls("rag/answer").getFirst().system())
+                .contains("say that the information is not available in the documents");
+
+        model.reset();
+        String cut = "{\"answer\": \"On Mon";
+        model.on("rag/answer").cutOnce(cut).cutOnce(cut);
+        // rag's own last resort gets nothing usable, so rag stops without an answer
+        model.on("last-resort/answer").once("   ").reply("On Monday 4 March 2024.");
+
+        JsonNode answer = ask(
+                withMemos, "When did Ines start at the observatory?", Map.of("budget", Map.of("maxTokens", 19_000)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(event(answer, "auto").get("chosen").asString()).isEqualTo("rag");
+        assertThat(answer.get("answer").asString()).isEqualTo("On Monday 4 March 2024.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(io.lorekeeper.reasoning.LastResort.CONFIDENCE);
+        assertThat(model.calls("last-resort/answer")).hasSize(2);
+        List<String> failed = new ArrayList<>();
+        api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals("step.failed")) {
+                        failed.add(e.get("payload").get("step").asString());
+                    }
+                });
+        assertThat(failed).containsExactly("answer", "rag");
+        JsonNode degraded = answer.get("degraded");
+        assertThat(degraded == null || degraded.isNull() || degraded.isEmpty())
+                .as("auto answered itself: no fallback to the extractive strategy")
+                .isTrue();
+    }
+
+    @Test
     void unknownOptionsAndBadOptionsOfAStrategyAreRefused() {
         Api.Response unknown = api.post(
                 "/v1/questions",

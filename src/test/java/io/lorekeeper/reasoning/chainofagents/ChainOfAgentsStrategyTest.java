@@ -15,7 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.DocumentStatus;
 import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.reasoning.LastResort;
+import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import io.lorekeeper.text.Blocks;
@@ -46,6 +51,9 @@ class ChainOfAgentsStrategyTest {
 
     @Autowired
     ScriptedChatModel model;
+
+    @Autowired
+    ChainOfAgentsStrategy strategy;
 
     UUID story;
 
@@ -140,7 +148,7 @@ class ChainOfAgentsStrategyTest {
         assertThat(model.calls("chain-of-agents/worker").get(1).user())
                 .contains(first)
                 .doesNotContain("escaped convict one Christmas");
-        assertThat(model.calls("chain-of-agents/worker").get(0).system()).contains("under " + cap * 3 / 4 + " words");
+        assertThat(model.calls("chain-of-agents/worker").get(0).system()).contains("under " + cap * 3 / 5 + " words");
     }
 
     @Test
@@ -202,6 +210,122 @@ class ChainOfAgentsStrategyTest {
         assertThat(events(answer, "llm.plain-text"))
                 .extracting(e -> e.get("template").asString())
                 .containsExactly("chain-of-agents/worker", "chain-of-agents/manage");
+    }
+
+    @Test
+    void aCutWorkerReplyLeavesTheSummaryAndACutManagerLeavesTheLastResortToAnswerFromIt() {
+        String s1 = "Pip, raised by Joe Gargery, \"met an escaped convict in the marshes\".";
+        String cutSummary = "{\"summary\": \"Pip, raised by Joe";
+        String cutAnswer = "{\"answer\": \"Mag";
+        model.on("chain-of-agents/worker")
+                .once(summary(s1))
+                .cutOnce(cutSummary)
+                .cutOnce(cutSummary)
+                .reply(call -> summary(s1));
+        model.on("chain-of-agents/manage").cutOnce(cutAnswer).cutOnce(cutAnswer);
+        model.on("last-resort/answer").reply("The escaped convict.");
+
+        JsonNode answer = ask("Who was Pip's benefactor?", ROOMY);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(events(answer, "step.failed"))
+                .extracting(e -> e.get("step").asString())
+                .containsExactly("worker", "manage");
+        assertThat(events(answer, "step.failed").getFirst().get("chunk").asInt())
+                .isEqualTo(2);
+        assertThat(events(answer, "llm.truncated"))
+                .extracting(e -> e.get("template").asString())
+                .contains("chain-of-agents/worker", "chain-of-agents/manage");
+        assertThat(model.calls("chain-of-agents/worker").get(3).user())
+                .as("the cut step left the summary as it was")
+                .contains(s1);
+        assertThat(answer.get("answer").asString()).isEqualTo("The escaped convict.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(model.calls("last-resort/answer").getFirst().user()).contains(s1);
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .as("the summary's quote, found in the text, is cited")
+                .containsExactly("met an escaped convict in the marshes");
+    }
+
+    @Test
+    void theDeadlinePassingMidReadingStopsTheChainAndTheManagerAnswers() {
+        model.on("chain-of-agents/worker")
+                .delay(java.time.Duration.ofMillis(1500))
+                .reply(call -> summary("So far: Pip \"met an escaped convict in the marshes\"."));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of("answer", "Perhaps the convict", "confidence", 0.3, "quotes", List.of())));
+
+        JsonNode answer = ask(
+                "Who was Pip's benefactor?",
+                Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 50, "budget", Map.of("maxSeconds", 3)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
+        assertThat(model.calls("chain-of-agents/worker")).hasSizeLessThan(3);
+        assertThat(events(answer, "budget").getFirst().get("reason").asString()).contains("wall time");
+        assertThat(events(answer, "fallback")).isEmpty();
+    }
+
+    @Test
+    void anEmptySummaryStillEndsInAnAnswerAndTheManagerAbstainsOnlyWhenAsked() {
+        model.on("chain-of-agents/worker").reply("{\"notes\": 1}");
+        model.on("chain-of-agents/manage").reply("{}");
+        model.on("last-resort/answer").reply("Magwitch");
+
+        JsonNode answer = ask("Who was Pip's benefactor?", ROOMY);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+                .isTrue();
+        assertThat(model.calls("chain-of-agents/manage").getFirst().user()).contains("(empty: nothing was read)");
+        assertThat(model.calls("chain-of-agents/manage").getFirst().system())
+                .doesNotContain("not available")
+                .contains("Always give your best answer");
+
+        model.reset();
+        model.on("chain-of-agents/worker").reply(call -> summary("Nothing yet."));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of("answer", "Not available.", "confidence", 0, "quotes", List.of())));
+        Map<String, Object> abstain = new LinkedHashMap<>(ROOMY);
+        abstain.put("abstain", true);
+        JsonNode abstained = ask("Who was Pip's benefactor?", abstain);
+        assertThat(abstained.get("status").asString()).as(abstained.toString()).isEqualTo("DONE");
+        assertThat(model.calls("chain-of-agents/manage").getFirst().system())
+                .contains("say that the information is not available in the documents");
+    }
+
+    @Test
+    void workersAreAskedForASummaryThatFitsTheirOutputLimitAndTheWallTimeGrowsWithTheChunks() {
+        model.on("chain-of-agents/worker").reply(call -> summary("Kept."));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of("answer", "unknown", "confidence", 0.1, "quotes", List.of())));
+
+        JsonNode answer = ask("Who was Pip's benefactor?", Map.of("chunkTokens", 64_000));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(model.calls("chain-of-agents/worker").getFirst().system())
+                .as("the paper's 8,000-token cap would ask for about the whole 8,192-token output limit")
+                .contains("under " + ChainOfAgentsStrategy.WORKER_SUMMARY_TOKENS * 3 / 5 + " words");
+        assertThat(events(answer, "reading").getFirst().get("summaryTokens").asInt())
+                .isEqualTo(8_000);
+
+        DocumentInfo book = new DocumentInfo(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "a long book",
+                DocumentKind.TEXT,
+                "default",
+                DocumentStatus.READY,
+                2_000_000,
+                640_000,
+                2_000);
+        assertThat(strategy.defaultWallTime(new QuestionOptions(Map.of()), List.of(book)))
+                .as("10 chunks of 64,000 tokens: 10 workers and the manager, 30 s each")
+                .contains(java.time.Duration.ofSeconds(11 * 30));
     }
 
     @Test

@@ -92,7 +92,7 @@ class ComoRagIndexTest {
                 "strategy",
                 "comorag",
                 "options",
-                Map.of("layers", List.of("veridical"), "maxCycles", 0)));
+                Map.of("layers", List.of("veridical"), "maxCycles", 0, "abstain", true)));
         assertThat(ablated.get("status").asString()).as(ablated.toString()).isEqualTo("DONE");
         assertThat(ablated.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
         model.reset();
@@ -209,7 +209,7 @@ class ComoRagIndexTest {
                 "strategy",
                 "comorag",
                 "options",
-                Map.of("maxCycles", 0)));
+                Map.of("maxCycles", 0, "abstain", true)));
         assertThat(accepted.get("status").asString())
                 .as("the index now exists: " + accepted)
                 .isEqualTo("DONE");

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import tools.jackson.databind.JsonNode;
@@ -242,7 +243,45 @@ class ComoRagStrategyTest {
     }
 
     @Test
-    void anAnswerNoSourceSupportsIsNeverReturned() {
+    void anAnswerNoSourceSupportsIsNeverReturnedAsItIsTheLastResortAnswersOrTheLoopAbstainsWhenAsked() {
+        model.on("comorag/answer")
+                .reply(json(Map.of(
+                        "canAnswer",
+                        false,
+                        "answer",
+                        "Perhaps the king.",
+                        "confidence",
+                        0.4,
+                        "evidence",
+                        List.of(Map.of("item", "V1", "quote", "the king took the compass")))));
+        model.on("comorag/probe").reply(json(Map.of("probes", List.of("the king"))));
+        model.on("last-resort/answer").reply("The king, perhaps.");
+        scriptEncodeAndFuse();
+
+        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1), null, null);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("The king, perhaps.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "try-answer")
+                        .getFirst()
+                        .get("evidence")
+                        .get(0)
+                        .get("located")
+                        .asBoolean())
+                .isFalse();
+        JsonNode resort = events(answer, "last-resort").getFirst();
+        assertThat(resort.get("retrieved").asBoolean()).isFalse();
+        assertThat(events(answer, "answer").getLast().get("outcome").asString()).isEqualTo("not-settled");
+        String prompt = model.calls("last-resort/answer").getFirst().user();
+        assertThat(prompt)
+                .as("the pool's cues, the tries' tentative answers and the passages shown")
+                .contains("finding for")
+                .contains("A tentative answer: Perhaps the king.")
+                .contains(ComoRagFixtures.firstSentence(
+                        group(V1, model.calls("comorag/answer").getFirst().user())));
+
+        model.reset();
         model.on("comorag/answer")
                 .reply(json(Map.of(
                         "canAnswer",
@@ -255,19 +294,95 @@ class ComoRagStrategyTest {
                         List.of(Map.of("item", "V1", "quote", "the king took the compass")))));
         model.on("comorag/probe").reply(json(Map.of("probes", List.of("the king"))));
         scriptEncodeAndFuse();
+        JsonNode abstained = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1, "abstain", true), null, null);
+        assertThat(abstained.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
+        assertThat(abstained.get("confidence").asDouble()).isZero();
+        assertThat(abstained.get("citations")).isEmpty();
+        assertThat(model.calls("last-resort/answer")).isEmpty();
+    }
 
-        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1), null, null);
+    @Test
+    void aCutReplyAtEachStepCostsOnlyThatStepAndTheQuestionEndsInAnAnswer() {
+        String cutAnswer = "{\"understanding\": \"a chron";
+        model.on("comorag/answer").cutOnce(cutAnswer).cutOnce(cutAnswer);
+        ScriptedChatModel.Script encode = model.on("comorag/encode");
+        for (int i = 0; i < 6; i++) {
+            encode.cutOnce("{\"findings\": [\"Adel");
+        }
+        String cutProbe = "{\"probes\": [\"the compa";
+        model.on("comorag/probe").cutOnce(cutProbe).cutOnce(cutProbe);
+        model.on("last-resort/answer").reply("Bartholomew.");
 
-        assertThat(answer.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
-        assertThat(answer.get("confidence").asDouble()).isZero();
-        assertThat(answer.get("citations")).isEmpty();
-        assertThat(events(answer, "try-answer")
-                        .getFirst()
-                        .get("evidence")
-                        .get(0)
-                        .get("located")
-                        .asBoolean())
+        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(0));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(events(answer, "step.failed"))
+                .extracting(e -> e.get("step").asString())
+                .containsExactly("try-answer", "encode", "encode", "encode", "probe");
+        assertThat(events(answer, "llm.truncated"))
+                .extracting(e -> e.get("template").asString())
+                .contains("comorag/answer", "comorag/encode", "comorag/probe");
+        assertThat(events(answer, "stop").getFirst().get("reason").asString()).contains("no new probe");
+        assertThat(answer.get("answer").asString()).isEqualTo("Bartholomew.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+                .as("the passages the failed try was shown are the evidence")
                 .isFalse();
+
+        model.reset();
+        model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
+        model.on("comorag/encode").reply(call -> json(Map.of("findings", List.of("finding for " + probeOf(call)))));
+        String cutFuse = "{\"history\": \"Adela";
+        model.on("comorag/fuse").cutOnce(cutFuse).cutOnce(cutFuse);
+
+        JsonNode fused = ask(QUESTION, SMALL, null, succeedAt(1));
+
+        assertThat(fused.get("status").asString()).as(fused.toString()).isEqualTo("DONE");
+        assertThat(events(fused, "step.failed"))
+                .extracting(e -> e.get("step").asString())
+                .containsExactly("fuse");
+        assertThat(model.calls("comorag/answer").get(1).user()).contains("<notes>\n(none yet)\n</notes>");
+        assertThat(events(fused, "answer").getLast().get("outcome").asString()).isEqualTo("answered");
+    }
+
+    @Test
+    void theDeadlinePassingMidLoopStopsBeforeACycleThatWouldNotFinishAndAnswersFromTheTries() {
+        model.on("comorag/probe")
+                .delay(java.time.Duration.ofMillis(1500))
+                .reply(call -> json(Map.of("probes", List.of("probe " + UUID.randomUUID()))));
+        scriptEncodeAndFuse();
+
+        JsonNode answer =
+                ask(QUESTION, Map.of("contextTokens", 1000, "budget", Map.of("maxSeconds", 3)), null, succeedAt(99));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(model.calls("comorag/probe")).hasSizeLessThan(3);
+        JsonNode budget = events(answer, "budget").getFirst();
+        assertThat(budget.get("reason").asString()).contains("wall time");
+        assertThat(events(answer, "answer").getLast().get("outcome").asString()).isEqualTo("budget");
+        assertThat(answer.get("answer").asString())
+                .as("the best-supported tentative answer: the latest of equally confident tries")
+                .isEqualTo(events(answer, "try-answer").getLast().get("answer").asString());
+        assertThat(events(answer, "fallback")).isEmpty();
+    }
+
+    @Test
+    void anEmptyMemoryPoolStillEndsInAnAnswer() {
+        model.on("comorag/answer")
+                .reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1, "evidence", List.of())));
+        model.on("last-resort/answer").reply("Adela kept it.");
+
+        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0), null, null);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Adela kept it.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "memory.encode")).isEmpty();
+        assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
+                .isPositive();
+        assertThat(answer.get("citations")).as("the passages the try was shown").isNotEmpty();
+        assertCitationsAreSource(answer, answer.get("citations").size());
     }
 
     @Test
@@ -364,9 +479,10 @@ class ComoRagStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(questionCalls())
                 .extracting(ScriptedChatModel.Call::template)
-                .containsExactly(
-                        "comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode", "comorag/probe");
+                .as("a cycle of up to 12 calls does not fit the 4 calls left before the answer's")
+                .containsExactly("comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode");
         assertThat(events(answer, "budget")).hasSize(1);
+        assertThat(events(answer, "budget").getFirst().get("reason").asString()).contains("calls");
         assertThat(events(answer, "answer").getFirst().get("outcome").asString())
                 .isEqualTo("budget");
         String tentative = events(answer, "try-answer").getFirst().get("answer").asString();
@@ -431,7 +547,7 @@ class ComoRagStrategyTest {
         assertThat(model.calls("comorag/encode#repair"))
                 .as("each unusable cue got its one repair")
                 .hasSize(6);
-        assertThat(events(answer, "step-failed"))
+        assertThat(events(answer, "step.failed"))
                 .hasSize(6)
                 .allSatisfy(e -> assertThat(e.get("step").asString()).isEqualTo("encode"));
         assertThat(events(answer, "memory.encode"))

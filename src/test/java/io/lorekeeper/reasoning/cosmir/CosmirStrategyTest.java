@@ -15,7 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.DocumentStatus;
 import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.reasoning.LastResort;
+import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import io.lorekeeper.text.Blocks;
@@ -58,6 +63,9 @@ class CosmirStrategyTest {
 
     @Autowired
     ScriptedChatModel model;
+
+    @Autowired
+    CosmirStrategy strategy;
 
     UUID story;
     UUID lifeboat;
@@ -430,7 +438,7 @@ class CosmirStrategyTest {
     }
 
     @Test
-    void aManagerWithNothingUsableLeavesTheNewestInferredFactAsTheAnswer() {
+    void aManagerWithNothingUsableLeavesTheLastResortToAnswerFromTheFacts() {
         model.on("cosmir/plan").reply(json(Map.of("questions", PLAN)));
         model.on("cosmir/extract")
                 .once(facts(fact("Pip helped a convict.", "met an escaped convict in the marshes")))
@@ -440,20 +448,160 @@ class CosmirStrategyTest {
                 .reply(json(Map.of("inferred", List.of())));
         model.on("cosmir/refine").reply(json(Map.of("questions", PLAN)));
         model.on("cosmir/manage").reply("{\"rationale\": \"I cannot tell.\"}");
+        model.on("last-resort/answer").reply("The convict he helped.");
 
         JsonNode answer = ask(story, "Who was Pip's benefactor?", ROOMY);
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(answer.get("answer").asString()).isEqualTo("Pip owes nothing yet.");
-        assertThat(answer.get("confidence").asDouble()).isZero();
+        assertThat(answer.get("answer").asString()).isEqualTo("The convict he helped.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
         assertThat(answer.get("budgetLimited").asBoolean()).isFalse();
         assertThat(answer.get("citations"))
                 .extracting(c -> c.get("quote").asString())
                 .containsExactly("met an escaped convict in the marshes");
         assertThat(events(answer, "step.failed").getFirst().get("step").asString())
                 .isEqualTo("manage");
-        assertThat(events(answer, "manage.skipped").getFirst().get("fromFact").asString())
-                .isEqualTo("I1");
+        assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
+                .isEqualTo(2);
+        String prompt = model.calls("last-resort/answer").getFirst().user();
+        assertThat(prompt).contains("Pip owes nothing yet.").contains("Pip helped a convict.");
+    }
+
+    @Test
+    void aReplyCutAtTheOutputLimitCostsOnlyItsStepAndTheQuestionStillEnds() {
+        String cutPlan = "{\"thinking\": \"First the benefactor";
+        String cutExtract = "{\"facts\": [{\"fact\": \"Pip helped a convict.\", \"quote\": "
+                + "\"met an escaped convict in the marshes\"}, {\"fact\": \"Joe";
+        String cutInfer = "{\"inferred\": [{\"fact\": \"Pip";
+        String cutRefine = "{\"questions\": [\"Who";
+        String cutManage = "{\"answer\": \"Mag";
+        model.on("cosmir/plan").cutOnce(cutPlan).cutOnce(cutPlan).reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/extract").cutOnce(cutExtract).cutOnce(cutExtract).reply(facts());
+        model.on("cosmir/infer").cutOnce(cutInfer).cutOnce(cutInfer).reply(json(Map.of("inferred", List.of())));
+        model.on("cosmir/refine").cutOnce(cutRefine).cutOnce(cutRefine).reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/manage").cutOnce(cutManage).cutOnce(cutManage);
+        model.on("last-resort/answer").reply("Magwitch");
+
+        JsonNode answer = ask(story, "Who was Pip's benefactor?", ROOMY);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(events(answer, "step.failed"))
+                .extracting(e -> e.get("step").asString())
+                .containsExactly("plan", "infer", "refine", "manage");
+        assertThat(events(answer, "step.failed"))
+                .allSatisfy(e -> assertThat(e.get("reason").asString()).contains("output limit"));
+        assertThat(events(answer, "plan").getFirst().get("fallback").asBoolean())
+                .isTrue();
+        assertThat(strings(events(answer, "extract").getFirst().get("added")))
+                .as("the complete fact of the cut reply is kept")
+                .containsExactly("G1");
+        assertThat(events(answer, "llm.truncated"))
+                .extracting(e -> e.get("template").asString())
+                .contains("cosmir/plan", "cosmir/extract", "cosmir/infer", "cosmir/refine", "cosmir/manage");
+        assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "last-resort")).hasSize(1);
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .containsExactly("met an escaped convict in the marshes");
+    }
+
+    @Test
+    void theDeadlinePassingMidReadingStopsBeforeAChunkThatWouldNotFinishAndTheManagerAnswers() {
+        model.on("cosmir/plan").reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/extract")
+                .delay(java.time.Duration.ofMillis(1500))
+                .reply(facts(fact("Pip helped an escaped convict.", "met an escaped convict")));
+        model.on("cosmir/infer").reply(json(Map.of("inferred", List.of())));
+        model.on("cosmir/refine").reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/manage")
+                .reply(json(Map.of("answer", "Perhaps the convict", "citedFacts", List.of("G1"), "confidence", 0.3)));
+
+        JsonNode answer = ask(
+                story,
+                "Who was Pip's benefactor?",
+                Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 50, "budget", Map.of("maxSeconds", 3)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
+        assertThat(model.calls("cosmir/extract")).hasSize(1);
+        JsonNode budget = events(answer, "budget").getFirst();
+        assertThat(budget.get("chunksRead").asInt()).isEqualTo(1);
+        assertThat(budget.get("reason").asString()).contains("wall time");
+        assertThat(events(answer, "fallback")).isEmpty();
+    }
+
+    @Test
+    void anEmptyMemoryStillEndsInAnAnswerAndTheManagerAbstainsOnlyWhenAsked() {
+        model.on("cosmir/plan")
+                .reply(json(
+                        Map.of("thinking", "1. Pip and his benefactor. 2. Follow both. 3. Ask.", "questions", PLAN)));
+        model.on("cosmir/extract").reply(facts());
+        model.on("cosmir/infer").reply(json(Map.of("inferred", List.of())));
+        model.on("cosmir/refine").reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/manage").reply("{}");
+        model.on("last-resort/answer").reply("Magwitch");
+
+        JsonNode answer = ask(story, "Who was Pip's benefactor?", ROOMY);
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+                .as("with no facts gathered, the question's best passages stand in")
+                .isTrue();
+        assertThat(events(answer, "plan").getFirst().get("thinking").asString())
+                .startsWith("1. Pip and his benefactor.");
+        assertThat(model.calls("cosmir/plan").getFirst().system())
+                .contains("Start with \"thinking\"")
+                .contains("three steps");
+        String manager = model.calls("cosmir/manage").getFirst().system();
+        assertThat(manager).doesNotContain("not available").contains("Always give your best answer");
+
+        model.reset();
+        model.on("cosmir/plan").reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/extract").reply(facts());
+        model.on("cosmir/infer").reply(json(Map.of("inferred", List.of())));
+        model.on("cosmir/refine").reply(json(Map.of("questions", PLAN)));
+        model.on("cosmir/manage")
+                .reply(json(Map.of("answer", "Not available.", "citedFacts", List.of(), "confidence", 0)));
+        JsonNode abstained = ask(
+                story,
+                "Who was Pip's benefactor?",
+                Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 50, "abstain", true));
+        assertThat(abstained.get("status").asString()).as(abstained.toString()).isEqualTo("DONE");
+        assertThat(model.calls("cosmir/manage").getFirst().system())
+                .contains("say that the information is not available in the documents");
+    }
+
+    @Test
+    void theDefaultWallTimeGrowsWithTheChunksToRead() {
+        DocumentInfo book = new DocumentInfo(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "a long book",
+                DocumentKind.TEXT,
+                "default",
+                DocumentStatus.READY,
+                2_000_000,
+                640_000,
+                2_000);
+        assertThat(strategy.defaultWallTime(new QuestionOptions(Map.of()), List.of(book)))
+                .as("10 chunks of 64,000 tokens: 1 + 3 × 10 + 1 calls of 30 s")
+                .contains(java.time.Duration.ofSeconds(32 * 30));
+        DocumentInfo small = new DocumentInfo(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                "a note",
+                DocumentKind.TEXT,
+                "default",
+                DocumentStatus.READY,
+                200,
+                50,
+                1);
+        assertThat(strategy.defaultWallTime(new QuestionOptions(Map.of()), List.of(small)))
+                .contains(java.time.Duration.ofSeconds(5 * 30));
     }
 
     @Test

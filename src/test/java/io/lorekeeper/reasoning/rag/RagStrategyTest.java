@@ -20,6 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.llm.ScriptedChatModel;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import io.lorekeeper.text.TokenCounter;
@@ -397,6 +398,63 @@ class RagStrategyTest {
         assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro");
         assertThat(model.calls("rag/answer#repair")).hasSize(1);
         assertThat(model.calls("rag/answer#repair").getFirst().user()).contains("confidence");
+    }
+
+    @Test
+    void aCutOrUnusableAnswerLeavesTheLastResortToAnswerFromThePassages() {
+        String cut = "{\"answer\": \"Hector";
+        model.on("rag/answer").cutOnce(cut).cutOnce(cut);
+        model.on("last-resort/answer").reply("Hector Munro, the miller's apprentice.");
+
+        JsonNode answer = api.ask(
+                Map.of("documentIds", List.of(chronicle), "question", "Who started the mill fire?", "strategy", "rag"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Hector Munro, the miller's apprentice.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(answer.get("budgetLimited").asBoolean()).isFalse();
+        assertThat(event(answer, "step.failed").get("step").asString()).isEqualTo("answer");
+        assertThat(event(answer, "llm.truncated").get("template").asString()).isEqualTo("rag/answer");
+        assertThat(event(answer, "last-resort").get("retrieved").asBoolean())
+                .as("the passages shown to the answerer are the evidence")
+                .isFalse();
+        assertThat(answer.get("citations")).isNotEmpty();
+        assertThat(model.calls("last-resort/answer").getFirst().user()).contains("Hector Munro");
+
+        model.reset();
+        model.on("rag/answer").reply("{\"confidence\": 0.5}");
+        model.on("last-resort/answer").reply("Hector Munro");
+        JsonNode unusable = api.ask(
+                Map.of("documentIds", List.of(chronicle), "question", "Who started the mill fire?", "strategy", "rag"));
+        assertThat(unusable.get("status").asString()).as(unusable.toString()).isEqualTo("DONE");
+        assertThat(unusable.get("answer").asString()).isEqualTo("Hector Munro");
+        assertThat(unusable.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
+        assertThat(event(unusable, "last-resort").get("reason").asString()).contains("unusable");
+    }
+
+    @Test
+    void theAnswerPromptAnswersFromThePassagesAndAbstainsOnlyWhenAsked() {
+        model.on("rag/answer").reply("{\"answer\": \"Hector Munro\", \"confidence\": 0.6, \"evidence\": []}");
+
+        api.ask(Map.of("documentIds", List.of(chronicle), "question", "Who?", "strategy", "rag"));
+        assertThat(model.calls("rag/answer").getFirst().system())
+                .doesNotContain("not available")
+                .contains("Always give your best answer");
+
+        model.reset();
+        model.on("rag/answer").reply("{\"answer\": \"Not available.\", \"confidence\": 0, \"evidence\": []}");
+        JsonNode abstained = api.ask(Map.of(
+                "documentIds",
+                List.of(chronicle),
+                "question",
+                "Who?",
+                "strategy",
+                "rag",
+                "options",
+                Map.of("abstain", true)));
+        assertThat(abstained.get("status").asString()).as(abstained.toString()).isEqualTo("DONE");
+        assertThat(model.calls("rag/answer").getFirst().system())
+                .contains("say that the information is not available in the documents");
     }
 
     @Test
