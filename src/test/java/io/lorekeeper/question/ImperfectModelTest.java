@@ -151,11 +151,29 @@ class ImperfectModelTest {
             JsonNode extractive = api.ask(Map.of(
                     "documentIds", List.of(story), "question", "Who started the fire?", "strategy", "extractive"));
             assertThat(extractive.get("status").asString()).isEqualTo("DONE");
+            // the failed calls above marked the endpoint unreachable: auto routes around it
+            JsonNode auto = api.ask(
+                    Map.of("documentIds", List.of(story), "question", "Who started the fire?", "strategy", "auto"));
+            assertThat(auto.get("status").asString()).as(auto.toString()).isEqualTo("DONE");
+            JsonNode route = event(auto, "auto");
+            assertThat(route.get("chosen").asString()).isEqualTo("extractive");
+            assertThat(route.get("reasons").get(0).asString()).contains("model endpoint does not answer");
             assertThat(api.get("/v1/documents/" + story).json().get("status").asString())
                     .isEqualTo("READY");
         } finally {
             model.up();
         }
+    }
+
+    private JsonNode event(JsonNode question, String type) {
+        for (JsonNode e : api.get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")) {
+            if (e.get("type").asString().equals(type)) {
+                return e.get("payload");
+            }
+        }
+        throw new AssertionError("no " + type + " event in " + question);
     }
 
     private List<String> types(JsonNode question) {

@@ -17,6 +17,7 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.MemoryState;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.LastResort;
@@ -173,14 +174,17 @@ class AutoStrategy implements AnswerStrategy {
 
     private Situation situation(QuestionContext context) {
         List<DocumentInfo> docs = context.documents();
+        // a configured endpoint that a run of failed calls (or the probe at start) found down counts as none
+        boolean reachable = gateway.isReachable(Role.ANSWERER);
         return new Situation(
-                gateway.isConfigured(),
+                reachable,
                 docs.stream().allMatch(d -> d.kind() == DocumentKind.CONVERSATION),
                 docs.stream().mapToLong(DocumentInfo::tokenCount).sum(),
                 docs.stream().mapToInt(DocumentInfo::chunkCount).sum(),
                 QuestionForm.of(context.question(), context.isMultipleChoice()),
                 context.llm().budget().maxCalls(),
-                context.llm().budget().maxTokens());
+                context.llm().budget().maxTokens(),
+                gateway.isConfigured() && !reachable ? gateway.endpointStatus().detail() : null);
     }
 
     /** Why the candidate cannot answer this question here and now, if it cannot. */

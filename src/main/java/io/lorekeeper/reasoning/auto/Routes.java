@@ -66,7 +66,13 @@ final class Routes {
     private static Rule rule(Situation s) {
         QuestionForm q = s.form();
         if (!s.llm()) {
-            return new Rule("no-llm", List.of("no LLM is configured"), List.of(Candidate.of("extractive")));
+            return new Rule(
+                    "no-llm",
+                    List.of(
+                            s.llmDown() == null
+                                    ? "no LLM is configured"
+                                    : "the model endpoint does not answer (" + s.llmDown() + ")"),
+                    List.of(Candidate.of("extractive")));
         }
         if (s.maxCalls() < Situation.FEW_CALLS || s.maxTokens() < Situation.FEW_TOKENS) {
             return new Rule(

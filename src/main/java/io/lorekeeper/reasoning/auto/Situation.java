@@ -12,7 +12,26 @@ package io.lorekeeper.reasoning.auto;
  * @param maxTokens     model tokens the question's budget allows
  */
 record Situation(
-        boolean llm, boolean conversation, long tokens, int chunks, QuestionForm form, int maxCalls, long maxTokens) {
+        boolean llm,
+        boolean conversation,
+        long tokens,
+        int chunks,
+        QuestionForm form,
+        int maxCalls,
+        long maxTokens,
+        String llmDown) {
+
+    /** @param llm a model is configured and its endpoint answers */
+    Situation(
+            boolean llm,
+            boolean conversation,
+            long tokens,
+            int chunks,
+            QuestionForm form,
+            int maxCalls,
+            long maxTokens) {
+        this(llm, conversation, tokens, chunks, form, maxCalls, maxTokens, null);
+    }
 
     /** Above this a text is long (a novel, a long report): more than a few dozen pages. */
     static final long LONG_TEXT_TOKENS = 64_000;
