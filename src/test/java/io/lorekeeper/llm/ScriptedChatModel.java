@@ -167,6 +167,29 @@ public class ScriptedChatModel implements ChatModel {
             return this;
         }
 
+        /**
+         * A one-shot reply cut at the output limit ({@code finish_reason: length}) after {@code partialText},
+         * as a model that ran out of output tokens returns it. The gateway asks once more with a larger
+         * limit where the context window has room: script a second cut to make the step fail.
+         */
+        public Script cutOnce(String partialText) {
+            synchronized (once) {
+                once.add(call -> cut(response(partialText, List.of(), call)));
+            }
+            return this;
+        }
+
+        private static ChatResponse cut(ChatResponse response) {
+            Generation generation = response.getResult();
+            return new ChatResponse(
+                    List.of(new Generation(
+                            generation.getOutput(),
+                            org.springframework.ai.chat.metadata.ChatGenerationMetadata.builder()
+                                    .finishReason("length")
+                                    .build())),
+                    response.getMetadata());
+        }
+
         /** A one-shot reply asking to call tools: pairs of (tool name, JSON arguments). */
         public Script onceCallTools(String... nameAndArguments) {
             List<AssistantMessage.ToolCall> toolCalls = new ArrayList<>();
