@@ -11,6 +11,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.text.TokenCounter;
@@ -18,15 +19,17 @@ import io.lorekeeper.text.TokenCounter;
 /**
  * Answers from the short-term memory and nothing else. Unlike the authors' code, a loop that ends
  * unsure does not fall back to reading the whole document (that would be a full-context baseline in
- * disguise): the responder still answers from the memory, and the confidence is capped. When the model
- * cannot be asked (budget spent) or gives nothing usable, the answer is the evidence itself, verbatim.
+ * disguise): the responder still answers from the memory, and the confidence is capped. The responder
+ * uses the part of the budget kept for the answer, so a loop stopped by its budget still answers
+ * (budget-limited). An empty memory, or a responder reply with nothing usable, is answered by the last
+ * resort: one plain call over the memory's units (over the question's best passages when the memory is
+ * empty). Only when the budget refuses even the answer is the evidence itself the answer, verbatim.
  */
 final class Responder {
 
     /** The most confidence an answer gets when the judge never said the memory was enough. */
     static final double UNSURE_CONFIDENCE = 0.3;
 
-    static final String NOTHING_FOUND = "The information is not available in the documents.";
     private static final int FALLBACK_UNITS = 3;
 
     private final QuestionContext context;
@@ -49,19 +52,13 @@ final class Responder {
         shown.put("units", evidence.stream().map(Unit::summary).toList());
         shown.put("memoryTokens", TokenCounter.count(memory.text()));
         context.trace().record("context", shown);
-        if (outcome.budgetLimited()) {
-            return fromMemory(outcome, "the budget ran out", true);
-        }
         if (evidence.isEmpty()) {
-            context.trace()
-                    .record(
-                            "answer",
-                            Map.of("answer", NOTHING_FOUND, "confidence", 0.0, "reason", "the memory is empty"));
-            return new StrategyResult(NOTHING_FOUND, StrategyResult.GENERATED, List.of(), 0.0, null, false);
+            return lastResort(outcome, evidence, "the short-term memory is empty");
         }
         MemCotAnswer reply;
         try {
             reply = context.llm()
+                    .answering()
                     .atTemperature(settings.responderTemperature())
                     .structuredOrText(
                             Role.ANSWERER,
@@ -71,9 +68,10 @@ final class Responder {
                             MemCotAnswer::fromProse);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("phase", "answer", "reason", spent.getMessage()));
-            return fromMemory(outcome, "the budget ran out", true);
+            return fromMemory(outcome, spent);
         } catch (UnusableReplyException unusable) {
-            return fromMemory(outcome, "the responder's reply was unusable: " + unusable.getMessage(), false);
+            context.trace().record("step.failed", Map.of("step", "responder", "reason", unusable.getMessage()));
+            return lastResort(outcome, evidence, "the responder's reply was unusable: " + unusable.getMessage());
         }
         List<Citation> citations = new ArrayList<>();
         List<Map<String, Object>> checked = new ArrayList<>();
@@ -99,7 +97,8 @@ final class Responder {
         event.put("confidenceCapped", unsure && reply.confidence() > UNSURE_CONFIDENCE);
         event.put("evidence", checked);
         context.trace().record("answer", event);
-        return new StrategyResult(answer, StrategyResult.GENERATED, citations, confidence, choice, false);
+        return new StrategyResult(
+                answer, StrategyResult.GENERATED, citations, confidence, choice, outcome.budgetLimited());
     }
 
     /**
@@ -132,22 +131,50 @@ final class Responder {
                     .strip();
         }
         vars.put("notes", notes.isEmpty() ? "(none)" : notes);
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         return vars;
     }
 
-    /** The evidence itself as the answer: the judge's earliest picks, verbatim, with no model involved. */
-    private StrategyResult fromMemory(MemCotLoop.Outcome outcome, String reason, boolean budgetLimited) {
+    /**
+     * One plain call over the memory's units, passages with their citations (the question's best hybrid
+     * hits when the memory is empty), and the judge's last assessment as a note.
+     */
+    private StrategyResult lastResort(MemCotLoop.Outcome outcome, List<Unit> evidence, String reason) {
+        List<LastResort.Evidence> material = new ArrayList<>();
+        evidence.forEach(u -> material.add(LastResort.Evidence.of(u.hit())));
+        if (!outcome.lastThinking().isBlank()) {
+            material.add(LastResort.Evidence.note("The search's last assessment: " + outcome.lastThinking()));
+        }
+        try {
+            return LastResort.answer(context, reason, material, outcome.budgetLimited());
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("phase", "last-resort", "reason", spent.getMessage()));
+            return fromMemory(outcome, spent);
+        }
+    }
+
+    /**
+     * The evidence itself as the answer, when the budget refuses even the answer's call: the judge's
+     * earliest pick, verbatim, with no model involved. With an empty memory there is nothing to give,
+     * and the budget stop goes to the question module, which answers without a model.
+     */
+    private StrategyResult fromMemory(MemCotLoop.Outcome outcome, BudgetExhaustedException spent) {
         List<Unit> first =
                 outcome.memory().evidence().stream().limit(FALLBACK_UNITS).toList();
-        String answer = first.isEmpty() ? "" : first.getFirst().hit().text();
+        if (first.isEmpty()) {
+            throw spent;
+        }
+        String answer = first.getFirst().hit().text();
         context.trace()
-                .record("answer", Map.of("answer", answer, "confidence", 0.0, "fromMemory", true, "reason", reason));
+                .record(
+                        "answer",
+                        Map.of("answer", answer, "confidence", 0.0, "fromMemory", true, "reason", spent.getMessage()));
         return new StrategyResult(
                 answer,
                 StrategyResult.EXTRACTIVE,
                 first.stream().flatMap(u -> u.citations().stream()).toList(),
                 0.0,
                 null,
-                budgetLimited);
+                true);
     }
 }
