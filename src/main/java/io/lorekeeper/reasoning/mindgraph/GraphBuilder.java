@@ -32,6 +32,8 @@ import io.lorekeeper.text.Blocks;
 class GraphBuilder {
 
     static final String TEMPLATE = "mindgraph/build";
+    /** Edits the builder may return for one block: its reply stays well inside the builder's output limit. */
+    static final int MAX_OPERATIONS = 40;
     /** Marks the scope of a graph that started from the shared graph, so it never passes for an empty-start one. */
     private static final String SEEDED_SCOPE = "+shared";
 
@@ -152,8 +154,12 @@ class GraphBuilder {
         int calls = 0;
         int built = row.blocksDone();
         for (Blocks.Block block : remaining) {
-            cancellation.throwIfCancelled();
-            if (!reserve.leavesRoomAfterAnotherCall(llm.budget())) {
+            String stop = cancellation.isCancelled()
+                    ? "the question ran out of wall time"
+                    : reserve.leavesRoomAfterAnotherCall(llm.budget())
+                            ? null
+                            : "the rest of the question's budget is kept for answering from the graph so far";
+            if (stop != null) {
                 trace.record(
                         "graph.stopped",
                         Map.of(
@@ -164,14 +170,14 @@ class GraphBuilder {
                                 "blocks",
                                 total,
                                 "reason",
-                                "the rest of the question's budget is kept for answering from the graph so far",
+                                stop,
                                 "callsLeft",
                                 llm.budget().maxCalls() - llm.budget().calls(),
                                 "secondsLeft",
                                 llm.budget().remaining().toSeconds()));
                 return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
             }
-            GraphEditor.Report report = step(llm, graph, text, block, total, question);
+            GraphEditor.Report report = step(llm, graph, text, block, total, question, trace);
             calls++;
             built = block.index() + 1;
             report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
@@ -217,9 +223,25 @@ class GraphBuilder {
                 row.id(), store.load(row.id()), row.blocksDone(), row.rejected(), false, row.seededFrom(), 0, true);
     }
 
-    /** One builder call over one block, its edits applied to {@code graph}. */
+    /** One builder call over one block, outside a question (nothing traced). */
     static GraphEditor.Report step(
             LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
+        return step(llm, graph, text, block, total, question, Trace.NONE);
+    }
+
+    /**
+     * One builder call over one block, its edits applied to {@code graph}. A reply with nothing usable
+     * (cut at the output limit with no complete edit, say) adds nothing, is traced as {@code step.failed},
+     * and the build goes on with the next block.
+     */
+    static GraphEditor.Report step(
+            LlmSession llm,
+            ConceptGraph graph,
+            String text,
+            Blocks.Block block,
+            int total,
+            String question,
+            Trace trace) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("question", question == null ? NO_QUESTION : question);
         vars.put("focus", question == null ? SHARED_FOCUS : QUESTION_FOCUS);
@@ -227,11 +249,14 @@ class GraphBuilder {
         vars.put("blockNumber", block.index() + 1);
         vars.put("blocks", total);
         vars.put("block", text.substring(block.start(), block.end()));
+        vars.put("maxOperations", MAX_OPERATIONS);
         BuildReply reply;
         try {
             reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
         } catch (UnusableReplyException unusable) {
-            // a block whose reply had nothing usable adds nothing; the graph goes on with the next block
+            trace.record(
+                    "step.failed",
+                    Map.of("step", "build", "block", block.index() + 1, "reason", unusable.getMessage()));
             return GraphEditor.apply(graph, List.of(), text, block)
                     .withRejection("unusable-reply", unusable.getMessage());
         }
