@@ -205,13 +205,31 @@ class MindGraphStrategy implements AnswerStrategy {
         int[] rounds = {0};
         MindGraphAnswer reply;
         try {
-            reply = context.llm()
+            // without room for a tool round and the answer after it, the answer is one call over the graph, with no
+            // tools
+            boolean toolRounds = context.llm().budget().stepFits(2)
+                    && !context.cancellation().isCancelled();
+            if (!toolRounds) {
+                context.trace()
+                        .record(
+                                "budget",
+                                Map.of(
+                                        "reason",
+                                        context.llm().budget().whyStepDoesNotFit(2),
+                                        "phase",
+                                        "answer",
+                                        "rounds",
+                                        0,
+                                        "withoutTools",
+                                        true));
+            }
+            reply = (toolRounds ? context.llm() : context.llm().answering())
                     .withTools(
                             Role.ANSWERER,
                             TEMPLATE,
                             vars,
                             tools.tools(),
-                            settings.maxRounds(),
+                            toolRounds ? settings.maxRounds() : 0,
                             MindGraphAnswer.class,
                             (round, tool, arguments, result) -> {
                                 rounds[0] = round;
@@ -219,6 +237,7 @@ class MindGraphStrategy implements AnswerStrategy {
                                 stopUnlessNextRoundFits(context);
                             },
                             MindGraphAnswer::plainText);
+            partial |= !toolRounds;
         } catch (RoundsStopped stopped) {
             context.trace()
                     .record("budget", Map.of("reason", stopped.getMessage(), "phase", "answer", "rounds", rounds[0]));
@@ -336,7 +355,8 @@ class MindGraphStrategy implements AnswerStrategy {
     /**
      * The last resort over the graph the question has: the passages the tool loop looked up, then the
      * nodes sharing most words with the question (content, with the words of the text behind it), each
-     * citing its spans. When the budget refuses even that call, the best-matching node is the answer.
+     * citing its spans. When the budget refuses even that call, the node looked up last (else the
+     * best-matching node) is the answer, with its quotes.
      */
     private static StrategyResult lastResort(
             QuestionContext context, GraphSet graphs, GraphTools tools, String reason, boolean budgetLimited) {
@@ -358,10 +378,14 @@ class MindGraphStrategy implements AnswerStrategy {
             return LastResort.answer(context, reason, evidence, budgetLimited);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
-            if (best.isEmpty()) {
+            List<GraphSet.Located> looked = tools.lookedUp().keySet().stream()
+                    .map(graphs::find)
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            GraphSet.Located node = !looked.isEmpty() ? looked.getLast() : best.isEmpty() ? null : best.getFirst();
+            if (node == null) {
                 throw spent;
             }
-            GraphSet.Located node = best.getFirst();
             context.trace()
                     .record(
                             "answer",
@@ -414,7 +438,7 @@ class MindGraphStrategy implements AnswerStrategy {
      */
     private static void recordCompaction(QuestionContext context, GraphSet graphs) {
         LlmSession.CallUsage first = context.llm().calls().stream()
-                .filter(c -> c.role() == Role.ANSWERER && c.template().equals(TEMPLATE))
+                .filter(c -> c.role() == Role.ANSWERER && c.template().startsWith(TEMPLATE))
                 .findFirst()
                 .orElse(null);
         if (first == null) {
