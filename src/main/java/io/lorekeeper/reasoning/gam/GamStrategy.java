@@ -34,7 +34,9 @@ import io.lorekeeper.text.TokenCounter;
  * requests that drive the next plan). Plan, integrate and reflect reason in a leading
  * {@code thinking} field before their JSON, as the paper's prompts think before they answer; that
  * reasoning is traced and never enters the notes. The answerer then writes the short answer from
- * the notes alone (the paper's default output), or from the notes and the source pages or snippets.
+ * the notes alone (the paper's default output), or from the notes and the source pages or snippets,
+ * with the part of the budget kept for the answer ({@link GamResearch} stops before it). An answer
+ * reply with nothing usable is answered by the last resort over the notes and the pages read.
  */
 @Component
 class GamStrategy implements AnswerStrategy {

@@ -119,17 +119,7 @@ final class MemCotLoop {
                 if (step >= settings.maxSteps()) {
                     return new Outcome(memory, Stop.MAX_STEPS, lastThinking, step);
                 }
-                NextQueries.Next next =
-                        NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
-                Map<String, Object> planned = new LinkedHashMap<>();
-                planned.put("step", step);
-                planned.put("action", action);
-                planned.put("next", next.queries());
-                planned.put("droppedRepeats", next.repeats());
-                planned.put("settled", next.settled());
-                planned.put("unknownSettled", next.unknownSettled());
-                planned.put("fellBackToQuestion", next.fellBack());
-                context.trace().record("queries.next", planned);
+                NextQueries.Next next = nextQueries(step, queries, judgement, action);
                 if (next.queries().isEmpty()) {
                     return new Outcome(memory, Stop.NO_NEW_QUERIES, lastThinking, step);
                 }
@@ -142,6 +132,22 @@ final class MemCotLoop {
             context.trace().record("budget", Map.of("step", step, "reason", spent.getMessage()));
             return new Outcome(memory, Stop.BUDGET, lastThinking, step);
         }
+    }
+
+    /** The queries of the next step after the judge's action (BREAK, DELETE), traced. */
+    private NextQueries.Next nextQueries(int step, List<String> queries, Judgement judgement, String action) {
+        NextQueries.Next next =
+                NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
+        Map<String, Object> planned = new LinkedHashMap<>();
+        planned.put("step", step);
+        planned.put("action", action);
+        planned.put("next", next.queries());
+        planned.put("droppedRepeats", next.repeats());
+        planned.put("settled", next.settled());
+        planned.put("unknownSettled", next.unknownSettled());
+        planned.put("fellBackToQuestion", next.fellBack());
+        context.trace().record("queries.next", planned);
+        return next;
     }
 
     private boolean mayStart(int step, String phase, int calls) {

@@ -43,7 +43,11 @@ import io.lorekeeper.text.TokenCounter;
  *
  * <p>The build leaves part of the question's budget for answering: when a long document would
  * spend it, the build stops and the question is answered from the graph so far, marked
- * budget-limited; the next question with the same (document, question) resumes the build.
+ * budget-limited; the next question with the same (document, question) resumes the build. The
+ * answer stage checks the budget before each tool round: with no room for a round it answers in one
+ * call over the graph without tools, and when the budget ends its rounds, or its final reply has
+ * nothing usable, the last resort answers over the passages it looked up and the nodes matching the
+ * question best. It never answers with nothing.
  */
 @Component
 class MindGraphStrategy implements AnswerStrategy {
