@@ -21,9 +21,10 @@ import io.lorekeeper.text.TokenCounter;
  * unsure does not fall back to reading the whole document (that would be a full-context baseline in
  * disguise): the responder still answers from the memory, and the confidence is capped. The responder
  * uses the part of the budget kept for the answer, so a loop stopped by its budget still answers
- * (budget-limited). An empty memory, or a responder reply with nothing usable, is answered by the last
- * resort: one plain call over the memory's units (over the question's best passages when the memory is
- * empty). Only when the budget refuses even the answer is the evidence itself the answer, verbatim.
+ * (budget-limited). With an empty memory the responder reads the question's best passages instead
+ * (top-K hybrid hits), its confidence capped. A responder reply with nothing usable is answered by the
+ * last resort: one plain call over the same units. Only when the budget refuses even the answer is the
+ * evidence itself the answer, verbatim.
  */
 final class Responder {
 
@@ -43,7 +44,10 @@ final class Responder {
     }
 
     StrategyResult answer(MemCotLoop.Outcome outcome) {
-        List<Unit> evidence = units.inDocumentOrder(outcome.memory().evidence());
+        List<Unit> remembered = units.inDocumentOrder(outcome.memory().evidence());
+        // an empty memory: the responder reads the question's best passages rather than answer from nothing
+        boolean retrieved = remembered.isEmpty();
+        List<Unit> evidence = retrieved ? bestPassages() : remembered;
         PromptMarkup memory = units.render(evidence, "(no evidence was found)");
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("steps", outcome.steps());
@@ -51,9 +55,10 @@ final class Responder {
                 "stop", outcome.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         shown.put("units", evidence.stream().map(Unit::summary).toList());
         shown.put("memoryTokens", TokenCounter.count(memory.text()));
+        shown.put("retrieved", retrieved);
         context.trace().record("context", shown);
         if (evidence.isEmpty()) {
-            return lastResort(outcome, evidence, "the short-term memory is empty");
+            return lastResort(outcome, evidence, "the short-term memory is empty and retrieval found nothing");
         }
         MemCotAnswer reply;
         try {
@@ -63,7 +68,7 @@ final class Responder {
                     .structuredOrText(
                             Role.ANSWERER,
                             "memcot/answer",
-                            variables(outcome, memory),
+                            variables(outcome, memory, retrieved),
                             MemCotAnswer.class,
                             MemCotAnswer::fromProse);
         } catch (BudgetExhaustedException spent) {
@@ -89,7 +94,7 @@ final class Responder {
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        boolean unsure = outcome.stop() != MemCotLoop.Stop.ANSWERABLE;
+        boolean unsure = retrieved || outcome.stop() != MemCotLoop.Stop.ANSWERABLE;
         double confidence = unsure ? Math.min(reply.confidence(), UNSURE_CONFIDENCE) : reply.confidence();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("answer", answer);
@@ -119,13 +124,26 @@ final class Responder {
         return new Cited(named == null ? List.of() : named.citations(), false);
     }
 
-    private Map<String, Object> variables(MemCotLoop.Outcome outcome, PromptMarkup memory) {
+    /** The question's top-K hybrid hits, as units in document order: the evidence when the memory is empty. */
+    private List<Unit> bestPassages() {
+        List<Unit> found = new ArrayList<>();
+        context.retriever().hybrid(context.documentIds(), context.question(), settings.k()).stream()
+                .map(units::of)
+                .filter(u -> !found.contains(u))
+                .forEach(found::add);
+        return units.inDocumentOrder(found);
+    }
+
+    private Map<String, Object> variables(MemCotLoop.Outcome outcome, PromptMarkup memory, boolean retrieved) {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("question", context.question());
         vars.put("memory", memory);
         String notes =
                 outcome.lastThinking().isBlank() ? "" : "The search's last assessment: " + outcome.lastThinking();
-        if (outcome.stop() != MemCotLoop.Stop.ANSWERABLE) {
+        if (retrieved) {
+            notes = (notes + "\nThe search kept no evidence; these are the passages that match the question best.")
+                    .strip();
+        } else if (outcome.stop() != MemCotLoop.Stop.ANSWERABLE) {
             notes = (notes
                             + "\nThe search stopped before its judge found the evidence sufficient; it may be incomplete.")
                     .strip();

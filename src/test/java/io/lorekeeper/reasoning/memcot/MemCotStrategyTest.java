@@ -259,25 +259,27 @@ class MemCotStrategyTest {
     }
 
     @Test
-    void withNothingNewToSearchAndAnEmptyMemoryTheLastResortAnswersFromTheQuestionsBestPassages() {
+    void withNothingNewToSearchAndAnEmptyMemoryTheResponderReadsTheQuestionsBestPassages() {
         String question = "What colour is Melanie's car?";
         model.on("memcot/zoom-in").reply(perception("the car", new String[0]));
         model.on("memcot/judge")
                 .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
-        model.on("last-resort/answer").reply("The passages do not name a colour; perhaps blue.");
+        model.on("memcot/answer").reply(answer("Probably blue; no passage names the colour.", 0.6));
 
         JsonNode answer = ask(question, Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge");
-        assertThat(model.calls("last-resort/answer")).hasSize(1);
-        assertThat(answer.get("answer").asString()).isEqualTo("The passages do not name a colour; perhaps blue.");
-        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
-        JsonNode lastResort = events(answer, "last-resort").get(0);
-        assertThat(lastResort.get("reason").asString()).contains("memory is empty");
-        assertThat(lastResort.get("retrieved").asBoolean())
-                .as("the question's best passages")
-                .isTrue();
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
+        assertThat(model.calls("last-resort/answer")).isEmpty();
+        assertThat(answer.get("answer").asString()).isEqualTo("Probably blue; no passage names the colour.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
+        String responder = model.calls("memcot/answer").getFirst().user();
+        assertThat(responder)
+                .contains("the passages that match the question best")
+                .contains("<passage id=");
+        JsonNode context = events(answer, "context").get(0);
+        assertThat(context.get("retrieved").asBoolean()).isTrue();
+        assertThat(context.get("units")).isNotEmpty();
         JsonNode next = events(answer, "queries.next").get(0);
         assertThat(strings(next.get("droppedRepeats"))).containsExactly("what colour is melanie's car");
         assertThat(strings(next.get("next"))).isEmpty();
@@ -549,8 +551,8 @@ class MemCotStrategyTest {
         JsonNode failed = events(answer, "step.failed").get(0);
         assertThat(failed.get("step").asString()).isEqualTo(step.equals("answer") ? "responder" : step);
         assertThat(failed.get("reason").asString()).contains("output limit");
-        if (step.equals("zoom-in") || step.equals("answer")) {
-            // nothing was kept (an empty memory), or the responder gave nothing: the last resort answers
+        if (step.equals("answer")) {
+            // the responder gave nothing: the last resort answers over the memory
             assertThat(events(answer, "last-resort")).hasSize(1);
             assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
         } else {
