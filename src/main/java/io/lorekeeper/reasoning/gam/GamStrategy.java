@@ -102,11 +102,10 @@ class GamStrategy implements AnswerStrategy {
                             GamAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer"));
-            return notesAsAnswer(context, settings, search, research, spent);
+            return notesAsAnswer(context, search, research, spent);
         } catch (UnusableReplyException unusable) {
             context.trace().record("step.failed", Map.of("step", "answer", "reason", unusable.getMessage()));
-            return lastResort(
-                    context, settings, search, research, "the answer reply was unusable: " + unusable.getMessage());
+            return lastResort(context, search, research, "the answer reply was unusable: " + unusable.getMessage());
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
@@ -249,7 +248,7 @@ class GamStrategy implements AnswerStrategy {
      * an integration (integrated or not). When even that call cannot be made, the notes are the answer.
      */
     private static StrategyResult lastResort(
-            QuestionContext context, GamSettings settings, PageSearch search, GamResearch research, String reason) {
+            QuestionContext context, PageSearch search, GamResearch research, String reason) {
         List<LastResort.Evidence> evidence = new ArrayList<>();
         if (!research.integration().summary().isBlank()
                 || !research.integration().facts().isEmpty()) {
@@ -260,7 +259,7 @@ class GamStrategy implements AnswerStrategy {
             return LastResort.answer(context, reason, evidence, research.limited());
         } catch (BudgetExhaustedException spent) {
             context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
-            return notesAsAnswer(context, settings, search, research, spent);
+            return notesAsAnswer(context, search, research, spent);
         }
     }
 
@@ -285,11 +284,7 @@ class GamStrategy implements AnswerStrategy {
      * budget stop goes to the question module, which answers without a model.
      */
     private static StrategyResult notesAsAnswer(
-            QuestionContext context,
-            GamSettings settings,
-            PageSearch search,
-            GamResearch research,
-            BudgetExhaustedException spent) {
+            QuestionContext context, PageSearch search, GamResearch research, BudgetExhaustedException spent) {
         Integration integration = research.integration();
         if (integration.summary().isBlank()) {
             throw spent;
