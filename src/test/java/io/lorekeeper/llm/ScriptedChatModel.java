@@ -169,8 +169,9 @@ public class ScriptedChatModel implements ChatModel {
         }
 
         /**
-         * A one-shot reply cut at the output limit: {@code partialText} with finish reason "length", as a
-         * provider returns a reply that ran out of output tokens.
+         * A one-shot reply cut at the output limit ({@code finish_reason: length}) after {@code partialText},
+         * as a model that ran out of output tokens returns it. The gateway asks once more with a larger
+         * limit where the context window has room: script a second cut to make the step fail.
          */
         public Script cutOnce(String partialText) {
             synchronized (once) {

@@ -233,6 +233,7 @@ class SimulatedChatModelsTest {
 
         Map<String, Object> answerVars =
                 new java.util.HashMap<>(Map.of("question", "q", "notes", "(none)", "choices", "", "choiceRules", ""));
+        answerVars.put("abstainRule", "- Always give your best answer from the material.");
         answerVars.put(
                 "memory", PromptMarkup.of("<passage id=\"D1-C5\">\nBo: I sold the boat. It leaked.\n</passage>"));
         JsonNode answer = rendered(models, "memcot/answer", answerVars);

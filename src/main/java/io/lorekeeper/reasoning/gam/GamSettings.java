@@ -40,6 +40,10 @@ record GamSettings(
     static final String INTEGRATION = "integration";
     static final int MAX_FOLLOW_UPS = 5;
     static final int MAX_PAGE_IDS = 5;
+    /** Queries per tool the planner is asked for: its plan stays well inside the planner's output limit. */
+    static final int MAX_QUERIES = 5;
+    /** Facts the integrator's notes may hold: the rewritten notes stay well inside the researcher's output limit. */
+    static final int MAX_FACTS = 30;
 
     private static final Set<String> OPTIONS = Set.of(
             "maxDepth",

@@ -1,30 +1,26 @@
 package io.lorekeeper.reasoning.gam;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.StrategyRequirements;
 import io.lorekeeper.reasoning.StrategyResult;
-import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
@@ -38,13 +34,12 @@ import io.lorekeeper.text.TokenCounter;
  * requests that drive the next plan). Plan, integrate and reflect reason in a leading
  * {@code thinking} field before their JSON, as the paper's prompts think before they answer; that
  * reasoning is traced and never enters the notes. The answerer then writes the short answer from
- * the notes alone (the paper's default output), or from the notes and the source pages or snippets.
+ * the notes alone (the paper's default output), or from the notes and the source pages or snippets,
+ * with the part of the budget kept for the answer ({@link GamResearch} stops before it). An answer
+ * reply with nothing usable is answered by the last resort over the notes and the pages read.
  */
 @Component
 class GamStrategy implements AnswerStrategy {
-
-    /** Tokens a research prompt takes besides what is measured (instructions, tool list, schema, markup), with room to spare. */
-    private static final int PROMPT_OVERHEAD = 1500;
 
     private final LlmGateway gateway;
 
@@ -75,217 +70,100 @@ class GamStrategy implements AnswerStrategy {
     @Override
     public StrategyResult answer(QuestionContext context) {
         GamSettings settings = GamSettings.of(context.options());
-        LlmSession llm = context.llm();
         PageSearch search = new PageSearch(context.retriever(), context.documentIds());
-        MemoBook memos = MemoBook.of(context.retriever().memos(context.documentIds()), context.documentIds());
-        Function<String, Map<PageRef, Double>> similarity = request -> {
-            Map<PageRef, Double> out = new LinkedHashMap<>();
-            context.retriever()
-                    .memoVector(context.documentIds(), request, memos.total())
-                    .forEach(m -> out.put(
-                            new PageRef(context.documentIds().indexOf(m.documentId()) + 1, m.pageOrdinal()),
-                            m.score()));
-            return out;
-        };
-
-        Integration integration = Integration.empty();
-        Map<PageRef, PageSearch.Found> read = new LinkedHashMap<>();
-        Map<PageRef, Span> pageSpans = new LinkedHashMap<>();
-        Set<PageRef> memosShown = new LinkedHashSet<>();
-        String request = context.question();
-        boolean limited = false;
-        try {
-            for (int round = 1; round <= settings.maxDepth(); round++) {
-                context.cancellation().throwIfCancelled();
-                MemoBook.Shown shown = memos.select(request, memoBudget(settings, integration, request), similarity);
-                memosShown.addAll(shown.refs());
-                context.trace()
-                        .record(
-                                "memos",
-                                Map.of(
-                                        "round",
-                                        round,
-                                        "shown",
-                                        shown.refs().size(),
-                                        "total",
-                                        memos.total(),
-                                        "tokens",
-                                        shown.tokens(),
-                                        "totalTokens",
-                                        memos.totalTokens()));
-                ResearchPlan plan = llm.structured(
-                        Role.PLANNER,
-                        "gam/plan",
-                        Map.of(
-                                "memos",
-                                shown.rendered(),
-                                "integration",
-                                integration.render(),
-                                "request",
-                                request,
-                                "toolList",
-                                toolList(settings),
-                                "maxPages",
-                                GamSettings.MAX_PAGE_IDS),
-                        ResearchPlan.class);
-                PageSearch.Result found = search.run(plan, settings, memosShown);
-                context.trace()
-                        .record(
-                                "plan",
-                                Map.of(
-                                        "round",
-                                        round,
-                                        "request",
-                                        request,
-                                        "plan",
-                                        plan,
-                                        "rejectedPages",
-                                        found.rejected().stream()
-                                                .map(PageRef::label)
-                                                .toList()));
-                context.trace()
-                        .record(
-                                "search",
-                                Map.of(
-                                        "round",
-                                        round,
-                                        "searches",
-                                        found.searches().stream()
-                                                .map(s -> Map.of(
-                                                        "tool",
-                                                        s.tool(),
-                                                        "query",
-                                                        s.query(),
-                                                        "pages",
-                                                        s.pages().stream()
-                                                                .map(PageRef::label)
-                                                                .toList()))
-                                                .toList()));
-                // the paper integrates the union of the round's pages, including pages read before:
-                // integration is lossy, and a later, sharper search may find a page's missed fact again
-                List<PageSearch.Found> toRead = found.pages().stream()
-                        .filter(p -> settings.reread() || !read.containsKey(p.ref()))
-                        .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound())
-                        .toList();
-                Set<PageRef> readBefore = new HashSet<>(read.keySet());
-                if (toRead.isEmpty()) {
-                    context.trace()
-                            .record(
-                                    "integrate",
-                                    Map.of("round", round, "skipped", "the searches found no page to read"));
-                } else {
-                    PageBundle pages =
-                            pages(context, search, toRead, pageBudget(settings, integration, context.question()));
-                    toRead.stream()
-                            .filter(p -> pages.spans().containsKey(p.ref()))
-                            .forEach(p -> read.put(p.ref(), p));
-                    pages.spans().forEach(pageSpans::putIfAbsent);
-                    integration = llm.structured(
-                            Role.RESEARCHER,
-                            "gam/integrate",
-                            Map.of(
-                                    "question",
-                                    context.question(),
-                                    "integration",
-                                    integration.render(),
-                                    "pages",
-                                    pages.markup()),
-                            Integration.class);
-                    Map<String, Object> event = new LinkedHashMap<>();
-                    event.put("round", round);
-                    event.put("pagesRead", pages.labels());
-                    event.put(
-                            "pagesReadAgain",
-                            pages.spans().keySet().stream()
-                                    .filter(readBefore::contains)
-                                    .map(PageRef::label)
-                                    .toList());
-                    event.put("pagesLeftOut", pages.leftOut());
-                    event.put("pageTokens", pages.tokens());
-                    event.put("integration", integration);
-                    context.trace().record("integrate", event);
-                }
-                Reflection reflection = llm.structured(
-                        Role.RESEARCHER,
-                        "gam/reflect",
-                        Map.of(
-                                "question",
-                                context.question(),
-                                "integration",
-                                integration.render(),
-                                "maxFollowUps",
-                                GamSettings.MAX_FOLLOW_UPS),
-                        Reflection.class);
-                List<String> followUps = reflection.followUps().stream()
-                        .limit(GamSettings.MAX_FOLLOW_UPS)
-                        .toList();
-                context.trace()
-                        .record(
-                                "reflect",
-                                Map.of(
-                                        "round",
-                                        round,
-                                        "enough",
-                                        reflection.enough(),
-                                        "missing",
-                                        reflection.missing() == null ? "" : reflection.missing(),
-                                        "followUps",
-                                        followUps,
-                                        "thinking",
-                                        reflection.thinking() == null ? "" : reflection.thinking()));
-                if (reflection.enough() || followUps.isEmpty()) {
-                    break;
-                }
-                request = context.question() + "\nStill missing:\n- " + String.join("\n- ", followUps);
-            }
-        } catch (BudgetExhaustedException spent) {
-            limited = true;
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "research"));
-        } catch (UnusableReplyException unusable) {
-            // a reply with nothing usable ends the research; the answer is written from the notes so far
-            context.trace().record("step-failed", Map.of("phase", "research", "reason", unusable.getMessage()));
-        }
-        return answer(context, settings, search, integration, read, pageSpans, limited);
+        GamResearch research = new GamResearch(context, settings, gateway, search).run();
+        return answer(context, settings, search, research);
     }
 
+    /**
+     * The answerer over the notes (and the excerpts, in the paper's other output formats), through the
+     * part of the budget kept for the answer. A reply with nothing usable is answered by the last
+     * resort over the notes and the pages read; a budget spent even for the answer leaves the notes
+     * themselves as the answer.
+     */
     private StrategyResult answer(
-            QuestionContext context,
-            GamSettings settings,
-            PageSearch search,
-            Integration integration,
-            Map<PageRef, PageSearch.Found> read,
-            Map<PageRef, Span> pageSpans,
-            boolean limited) {
+            QuestionContext context, GamSettings settings, PageSearch search, GamResearch research) {
+        Integration integration = research.integration();
         boolean shown = !settings.output().equals(GamSettings.INTEGRATION);
+        List<SearchHit> excerpts = shown ? excerpts(context, settings, search, research) : List.of();
+        recordContext(context, settings, search, research, excerpts);
+        GamAnswer reply;
+        try {
+            reply = context.llm()
+                    .answering()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            "gam/answer",
+                            answerVariables(
+                                    context,
+                                    integration,
+                                    shown ? Excerpts.render(excerpts, search) : PromptMarkup.of("")),
+                            GamAnswer.class,
+                            GamAnswer::plainText);
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer"));
+            return notesAsAnswer(context, search, research, spent);
+        } catch (UnusableReplyException unusable) {
+            context.trace().record("step.failed", Map.of("step", "answer", "reason", unusable.getMessage()));
+            return lastResort(context, search, research, "the answer reply was unusable: " + unusable.getMessage());
+        }
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
+        String answer = choice != null ? context.choices().get(choice) : reply.answer();
+        boolean abstained = choice == null && abstains(context, reply);
+        List<Citation> citations =
+                abstained ? List.of() : citations(context, settings, search, research, excerpts, reply);
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("answer", answer);
+        event.put("confidence", reply.confidence());
+        if (abstained) {
+            event.put("abstained", true);
+        }
+        context.trace().record("answer", event);
+        return new StrategyResult(
+                answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, research.limited());
+    }
+
+    /** The source pages or snippets shown beside the notes ({@code output} pages or snippets). */
+    private List<SearchHit> excerpts(
+            QuestionContext context, GamSettings settings, PageSearch search, GamResearch research) {
+        if (research.read().isEmpty()) {
+            return List.of();
+        }
         int excerptBudget = settings.pageTokens() > 0
                 ? settings.pageTokens()
                 : Math.max(
                         1000,
                         gateway.contextLimit(Role.ANSWERER).promptTokens()
-                                - TokenCounter.count(integration.render())
-                                - PROMPT_OVERHEAD);
-        List<SearchHit> excerpts = read.isEmpty() || !shown
-                ? List.of()
-                : Excerpts.select(
-                        settings.output(),
-                        integration,
-                        read,
-                        search,
-                        context.retriever(),
-                        context.question(),
-                        excerptBudget);
+                                - TokenCounter.count(research.integration().render())
+                                - GamResearch.PROMPT_OVERHEAD);
+        return Excerpts.select(
+                settings.output(),
+                research.integration(),
+                research.read(),
+                search,
+                context.retriever(),
+                context.question(),
+                excerptBudget);
+    }
+
+    /** The answerer's context, for the trace: the notes, the excerpts, and the spans of the text they stand for. */
+    private static void recordContext(
+            QuestionContext context,
+            GamSettings settings,
+            PageSearch search,
+            GamResearch research,
+            List<SearchHit> excerpts) {
+        boolean shown = !settings.output().equals(GamSettings.INTEGRATION);
+        Integration integration = research.integration();
         // with the integration alone (the paper's default), the answerer's context is the notes, built from the pages
         // they cite
-        List<Span> notesRestOn = Excerpts.sources(integration, read).stream()
-                .map(pageSpans::get)
-                .filter(java.util.Objects::nonNull)
-                .toList();
+        List<PageRef> sources = Excerpts.sources(integration, research.read());
         List<Map<String, Object>> spans = new ArrayList<>();
         if (shown) {
             excerpts.forEach(e -> spans.add(Map.of("documentId", e.documentId(), "start", e.start(), "end", e.end())));
         } else {
-            Excerpts.sources(integration, read).forEach(ref -> {
-                Span span = pageSpans.get(ref);
+            sources.forEach(ref -> {
+                Span span = research.pageSpans().get(ref);
                 if (span != null) {
                     spans.add(Map.of("documentId", search.document(ref), "start", span.start(), "end", span.end()));
                 }
@@ -302,32 +180,23 @@ class GamStrategy implements AnswerStrategy {
                                 "excerptTokens",
                                 shown ? Excerpts.tokens(excerpts) : 0,
                                 "pagesBehindNotes",
-                                notesRestOn.size(),
+                                sources.stream()
+                                        .filter(research.pageSpans()::containsKey)
+                                        .count(),
                                 "spans",
                                 spans));
-        GamAnswer reply;
-        try {
-            reply = context.llm()
-                    .structuredOrText(
-                            Role.ANSWERER,
-                            "gam/answer",
-                            answerVariables(
-                                    context,
-                                    integration,
-                                    shown ? Excerpts.render(excerpts, search) : PromptMarkup.of("")),
-                            GamAnswer.class,
-                            GamAnswer::plainText);
-        } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer"));
-            return notesAsAnswer(
-                    integration, supporting(context, settings, search, integration, read, context.question()), true);
-        } catch (UnusableReplyException unusable) {
-            context.trace().record("step-failed", Map.of("phase", "answer", "reason", unusable.getMessage()));
-            return notesAsAnswer(
-                    integration, supporting(context, settings, search, integration, read, context.question()), limited);
-        }
+    }
+
+    /** The quotes the answerer copied from the excerpts, or the chunks behind the notes that share most words with the answer. */
+    private static List<Citation> citations(
+            QuestionContext context,
+            GamSettings settings,
+            PageSearch search,
+            GamResearch research,
+            List<SearchHit> excerpts,
+            GamAnswer reply) {
         List<Citation> citations = new ArrayList<>();
-        if (shown) {
+        if (!settings.output().equals(GamSettings.INTEGRATION)) {
             for (GamAnswer.Evidence evidence : reply.evidence()) {
                 citations.add(AnswerParts.quotedIn(excerpts, evidence.excerpt() - 1, evidence.quote())
                         .citation());
@@ -335,19 +204,33 @@ class GamStrategy implements AnswerStrategy {
         } else {
             // the answerer saw only the notes: cite the chunks of the pages behind them that share most words with the
             // answer
-            supporting(context, settings, search, integration, read, context.question() + " " + reply.answer())
+            supporting(
+                            context,
+                            search,
+                            research.integration(),
+                            research.read(),
+                            context.question() + " " + reply.answer())
                     .forEach(e -> citations.add(Citation.of(e.documentId(), e.start(), e.end(), e.text())));
         }
-        Integer choice = AnswerParts.validChoice(context, reply.choice());
-        String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        context.trace().record("answer", Map.of("answer", answer, "confidence", reply.confidence()));
-        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
+        return citations;
     }
+
+    /**
+     * Whether the answerer declined to answer: an answer saying the information is not there, or, where
+     * {@code options.abstain} allows declining, a confidence of 0. Such an answer cites nothing.
+     */
+    static boolean abstains(QuestionContext context, GamAnswer reply) {
+        return (context.options().abstain() && reply.confidence() == 0.0)
+                || ABSTENTION.matcher(reply.answer()).find();
+    }
+
+    private static final java.util.regex.Pattern ABSTENTION = java.util.regex.Pattern.compile(
+            "\\b(not available|not (mentioned|stated|specified|given|found)|no information|cannot be determined)\\b",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
 
     /** At most three chunks of the pages behind the notes, those sharing most words with {@code wanted} and the notes. */
     private static List<SearchHit> supporting(
             QuestionContext context,
-            GamSettings settings,
             PageSearch search,
             Integration integration,
             Map<PageRef, PageSearch.Found> read,
@@ -360,13 +243,58 @@ class GamStrategy implements AnswerStrategy {
         return snippets.size() > 3 ? snippets.subList(0, 3) : snippets;
     }
 
-    /** The best answer without the answerer: the notes themselves, backed by the excerpts they rest on. */
-    private static StrategyResult notesAsAnswer(Integration integration, List<SearchHit> excerpts, boolean limited) {
-        List<Citation> citations = excerpts.stream()
-                .limit(3)
-                .map(e -> Citation.of(e.documentId(), e.start(), e.end(), e.text()))
-                .toList();
-        return new StrategyResult(integration.summary(), StrategyResult.GENERATED, citations, 0.0, null, limited);
+    /**
+     * The last resort over what the research gathered: the notes, then excerpts of every page fetched for
+     * an integration (integrated or not). When even that call cannot be made, the notes are the answer.
+     */
+    private static StrategyResult lastResort(
+            QuestionContext context, PageSearch search, GamResearch research, String reason) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        if (!research.integration().summary().isBlank()
+                || !research.integration().facts().isEmpty()) {
+            evidence.add(LastResort.Evidence.note(research.integration().render()));
+        }
+        supportingAll(context, search, research).forEach(hit -> evidence.add(LastResort.Evidence.of(hit)));
+        try {
+            return LastResort.answer(context, reason, evidence, research.limited());
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
+            return notesAsAnswer(context, search, research, spent);
+        }
+    }
+
+    /** Excerpts of every page fetched, those sharing most words with the question and the notes first. */
+    private static List<SearchHit> supportingAll(QuestionContext context, PageSearch search, GamResearch research) {
+        if (research.fetched().isEmpty()) {
+            return List.of();
+        }
+        return Excerpts.select(
+                "snippets",
+                research.integration(),
+                research.fetched(),
+                search,
+                context.retriever(),
+                context.question(),
+                Integer.MAX_VALUE);
+    }
+
+    /**
+     * The best answer without the answerer, when the budget refuses even the answer's call: the notes
+     * themselves, backed by the excerpts they rest on. With no notes there is nothing to say, and the
+     * budget stop goes to the question module, which answers without a model.
+     */
+    private static StrategyResult notesAsAnswer(
+            QuestionContext context, PageSearch search, GamResearch research, BudgetExhaustedException spent) {
+        Integration integration = research.integration();
+        if (integration.summary().isBlank()) {
+            throw spent;
+        }
+        List<Citation> citations =
+                supporting(context, search, integration, research.read(), context.question()).stream()
+                        .map(e -> Citation.of(e.documentId(), e.start(), e.end(), e.text()))
+                        .toList();
+        context.trace().record("answer", Map.of("answer", integration.summary(), "confidence", 0.0, "fromNotes", true));
+        return new StrategyResult(integration.summary(), StrategyResult.GENERATED, citations, 0.0, null, true);
     }
 
     private static Map<String, Object> answerVariables(
@@ -375,90 +303,7 @@ class GamStrategy implements AnswerStrategy {
         vars.put("integration", integration.render());
         vars.put("excerpts", excerpts);
         vars.put("question", context.question());
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         return vars;
-    }
-
-    private record PageBundle(
-            PromptMarkup markup, List<String> labels, Map<PageRef, Span> spans, int tokens, List<String> leftOut) {}
-
-    /**
-     * The round's pages as tagged text, each with its header, ranked as the search merged them
-     * and within the token budget; those that do not fit are left out and named in the trace.
-     */
-    private static PageBundle pages(
-            QuestionContext context, PageSearch search, List<PageSearch.Found> pages, int budget) {
-        StringBuilder out = new StringBuilder();
-        List<String> labels = new ArrayList<>();
-        List<String> leftOut = new ArrayList<>();
-        Map<PageRef, Span> spans = new LinkedHashMap<>();
-        int used = 0;
-        for (PageSearch.Found found : pages) {
-            PageText page = context.retriever()
-                    .page(search.document(found.ref()), found.ref().page())
-                    .orElse(null);
-            if (page == null) {
-                continue;
-            }
-            if (!labels.isEmpty() && used + page.tokenCount() > budget) {
-                leftOut.add(found.ref().label());
-                continue;
-            }
-            used += page.tokenCount();
-            labels.add(found.ref().label());
-            spans.put(found.ref(), new Span(page.start(), page.end()));
-            out.append("<page ref=\"").append(found.ref().label()).append("\">\n");
-            if (page.header() != null && !page.header().isBlank()) {
-                out.append("(context: ")
-                        .append(PromptMarkup.data(page.header().strip()))
-                        .append(")\n");
-            }
-            out.append(PromptMarkup.data(page.text())).append("\n</page>\n\n");
-        }
-        return new PageBundle(PromptMarkup.of(out.toString()), labels, spans, used, leftOut);
-    }
-
-    /** Tokens of memos the planner may see this round: the cap asked for, or what its context window leaves. */
-    private int memoBudget(GamSettings settings, Integration integration, String request) {
-        if (settings.memoTokens() > 0) {
-            return settings.memoTokens();
-        }
-        return Math.max(
-                500,
-                gateway.contextLimit(Role.PLANNER).promptTokens()
-                        - TokenCounter.count(integration.render())
-                        - TokenCounter.count(request)
-                        - PROMPT_OVERHEAD);
-    }
-
-    /** Tokens of pages one integration call may read: {@code roundTokens}, or what the researcher's context window leaves. */
-    private int pageBudget(GamSettings settings, Integration integration, String question) {
-        if (settings.roundTokens() > 0) {
-            return settings.roundTokens();
-        }
-        return Math.max(
-                2048,
-                gateway.contextLimit(Role.RESEARCHER).promptTokens()
-                        - TokenCounter.count(integration.render())
-                        - TokenCounter.count(question)
-                        - PROMPT_OVERHEAD);
-    }
-
-    private static String toolList(GamSettings settings) {
-        List<String> tools = new ArrayList<>();
-        if (settings.uses(GamSettings.KEYWORD)) {
-            tools.add("- keywordQueries: BM25 keyword search over the pages");
-        }
-        if (settings.uses(GamSettings.VECTOR) && settings.uses(GamSettings.MEMO)) {
-            tools.add(
-                    "- vectorQueries: semantic (embedding) search over the pages, and over the memos (finding the pages they describe)");
-        } else if (settings.uses(GamSettings.VECTOR)) {
-            tools.add("- vectorQueries: semantic (embedding) search over the pages");
-        } else if (settings.uses(GamSettings.MEMO)) {
-            tools.add("- vectorQueries: semantic (embedding) search over the memos, finding the pages they describe");
-        }
-        if (settings.uses(GamSettings.PAGE)) {
-            tools.add("- pages: read whole pages by reference (e.g. {\"doc\": 1, \"page\": 12} for D1-P12)");
-        }
-        return String.join("\n", tools);
     }
 }

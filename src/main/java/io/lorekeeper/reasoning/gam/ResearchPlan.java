@@ -15,4 +15,9 @@ record ResearchPlan(
         @NotNull List<String> informationNeeds,
         @NotNull @Size(max = 10) List<String> keywordQueries,
         @NotNull @Size(max = 10) List<String> vectorQueries,
-        @NotNull @Size(max = 20) List<@Valid PageRef> pages) {}
+        @NotNull @Size(max = 20) List<@Valid PageRef> pages) {
+    /** The request itself as one keyword and one vector query: the plan of a round whose planner reply was unusable. */
+    static ResearchPlan ofRequest(String request) {
+        return new ResearchPlan(null, List.of(request), List.of(request), List.of(request), List.of());
+    }
+}

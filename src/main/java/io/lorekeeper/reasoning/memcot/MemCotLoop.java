@@ -67,14 +67,25 @@ final class MemCotLoop {
         try {
             while (true) {
                 step++;
-                context.cancellation().throwIfCancelled();
+                if (!mayStart(step, "zoom-in", 1)) {
+                    return new Outcome(memory, Stop.BUDGET, lastThinking, step - 1);
+                }
                 context.trace().record("queries", Map.of("step", step, "queries", queries));
                 List<Unit> fresh = zoomInCandidates(queries);
                 Perception zoomIn = zoomIn(step, queries, previous, fresh);
                 List<Unit> kept = units.select(zoomIn.usefulIds(), fresh).units();
-                List<Unit> widened = settings.zoomOut() && !kept.isEmpty() ? zoomOut(step, queries, kept) : List.of();
+                // zoom-out and the judge must both fit; without room for both, the step goes straight to the judge
+                List<Unit> widened = settings.zoomOut() && !kept.isEmpty() && mayStart(step, "zoom-out", 2, false)
+                        ? zoomOut(step, queries, kept)
+                        : List.of();
                 List<Unit> candidates = new ArrayList<>(kept);
                 widened.stream().filter(u -> !candidates.contains(u)).forEach(candidates::add);
+                if (!mayStart(step, "judge", 1)) {
+                    // no verdict can be had: the readers' own picks stand
+                    List<Unit> added = memory.add(candidates);
+                    evolve(step, queries, lastAction, zoomIn, kept, widened, "", added, false);
+                    return new Outcome(memory, Stop.BUDGET, lastThinking, step);
+                }
 
                 Judgement judgement = judge(
                         step, queries, units.inDocumentOrder(candidates), zoomIn.missingInformation(), lastAction);
@@ -108,17 +119,7 @@ final class MemCotLoop {
                 if (step >= settings.maxSteps()) {
                     return new Outcome(memory, Stop.MAX_STEPS, lastThinking, step);
                 }
-                NextQueries.Next next =
-                        NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
-                Map<String, Object> planned = new LinkedHashMap<>();
-                planned.put("step", step);
-                planned.put("action", action);
-                planned.put("next", next.queries());
-                planned.put("droppedRepeats", next.repeats());
-                planned.put("settled", next.settled());
-                planned.put("unknownSettled", next.unknownSettled());
-                planned.put("fellBackToQuestion", next.fellBack());
-                context.trace().record("queries.next", planned);
+                NextQueries.Next next = nextQueries(step, queries, judgement, action);
                 if (next.queries().isEmpty()) {
                     return new Outcome(memory, Stop.NO_NEW_QUERIES, lastThinking, step);
                 }
@@ -127,9 +128,57 @@ final class MemCotLoop {
                 lastAction = action;
             }
         } catch (BudgetExhaustedException spent) {
+            // a call refused all the same (tokens spent by a long reply, say): the responder answers from the memory
             context.trace().record("budget", Map.of("step", step, "reason", spent.getMessage()));
             return new Outcome(memory, Stop.BUDGET, lastThinking, step);
         }
+    }
+
+    /** The queries of the next step after the judge's action (BREAK, DELETE), traced. */
+    private NextQueries.Next nextQueries(int step, List<String> queries, Judgement judgement, String action) {
+        NextQueries.Next next =
+                NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
+        Map<String, Object> planned = new LinkedHashMap<>();
+        planned.put("step", step);
+        planned.put("action", action);
+        planned.put("next", next.queries());
+        planned.put("droppedRepeats", next.repeats());
+        planned.put("settled", next.settled());
+        planned.put("unknownSettled", next.unknownSettled());
+        planned.put("fellBackToQuestion", next.fellBack());
+        context.trace().record("queries.next", planned);
+        return next;
+    }
+
+    private boolean mayStart(int step, String phase, int calls) {
+        return mayStart(step, phase, calls, true);
+    }
+
+    /**
+     * Whether a part of a step ({@code calls} calls) can start and finish before the answer's reserve of
+     * the budget, and the question still has time; if not, a {@code budget} event says why, and the
+     * loop stops ({@code stops}) or skips that part.
+     */
+    private boolean mayStart(int step, String phase, int calls, boolean stops) {
+        String reason = context.cancellation().isCancelled()
+                ? "the question ran out of wall time"
+                : context.llm().budget().stepFits(calls)
+                        ? null
+                        : context.llm().budget().whyStepDoesNotFit(calls);
+        if (reason == null) {
+            return true;
+        }
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("step", step);
+        event.put("phase", phase);
+        event.put("reason", reason);
+        event.put(stops ? "stopped" : "skipped", true);
+        context.trace().record("budget", event);
+        return false;
+    }
+
+    private void failed(int step, String phase, UnusableReplyException unusable) {
+        context.trace().record("step.failed", Map.of("step", phase, "round", step, "reason", unusable.getMessage()));
     }
 
     /** The top-K hits of every query, once each, without the units the memory already holds. */
@@ -162,7 +211,7 @@ final class MemCotLoop {
         vars.put("previousQueries", previous.isEmpty() ? "(none: this is the first search)" : numbered(previous));
         vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));
         vars.put("results", units.render(fresh, ""));
-        Perception reply = perceive("memcot/zoom-in", vars, event);
+        Perception reply = perceive(step, "memcot/zoom-in", vars, event);
         Units.Selection kept = units.select(reply.usefulIds(), fresh);
         event.put("kept", kept.ids());
         event.put("unknownIds", kept.unknown());
@@ -219,7 +268,7 @@ final class MemCotLoop {
         vars.put("queries", numbered(queries));
         vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));
         vars.put("windows", renderWindows(merged, kept));
-        Perception reply = perceive("memcot/zoom-out", vars, event);
+        Perception reply = perceive(step, "memcot/zoom-out", vars, event);
         Units.Selection added = units.select(reply.usefulIds(), offered);
         event.put("kept", added.ids());
         event.put("unknownIds", added.unknown());
@@ -233,12 +282,13 @@ final class MemCotLoop {
      * A perception call. Prose instead of JSON still counts for the ids it names; a reply with nothing
      * usable at all (after the gateway's repair) keeps nothing, and the loop goes on to the judge.
      */
-    private Perception perceive(String template, Map<String, Object> vars, Map<String, Object> event) {
+    private Perception perceive(int step, String template, Map<String, Object> vars, Map<String, Object> event) {
         try {
             return perceivers.structuredOrText(
                     Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
         } catch (UnusableReplyException unusable) {
             event.put("failed", unusable.getMessage());
+            failed(step, template.substring(template.indexOf('/') + 1), unusable);
             return new Perception("", "", List.of());
         }
     }
@@ -262,6 +312,7 @@ final class MemCotLoop {
         } catch (UnusableReplyException unusable) {
             event.put("failed", unusable.getMessage());
             context.trace().record("judge", event);
+            failed(step, "judge", unusable);
             return null;
         }
         // Ids of evidence already in memory are fine to repeat; only ids naming neither are unknown.

@@ -6,7 +6,10 @@ import io.lorekeeper.llm.Budget;
  * The part of a question's budget the build leaves for the answer stage: a long book can take more
  * builder calls, tokens or time than the question has, and a build that spends everything leaves
  * nothing to answer with. The build stops while {@code share} of each budget dimension is still
- * unspent (at least one call), and the question is answered from the graph so far.
+ * unspent (at least one call), and the question is answered from the graph so far. It is on top of
+ * the budget's own reserve (the last call and the last stretch of time, kept for the answer's final
+ * call): the answer stage is a tool loop of several calls, so it needs more than that; and a builder
+ * call that {@link Budget#stepFits} says would run into the budget's reserve is not started either.
  */
 record AnswerReserve(double share) {
 
@@ -21,6 +24,9 @@ record AnswerReserve(double share) {
 
     /** Whether one more builder call still leaves the reserve. */
     boolean leavesRoomAfterAnotherCall(Budget budget) {
+        if (!budget.stepFits(1)) {
+            return false;
+        }
         if (share == 0) {
             return true;
         }

@@ -32,6 +32,8 @@ import io.lorekeeper.text.Blocks;
 class GraphBuilder {
 
     static final String TEMPLATE = "mindgraph/build";
+    /** Edits the builder may return for one block: its reply stays well inside the builder's output limit. */
+    static final int MAX_OPERATIONS = 40;
     /** Marks the scope of a graph that started from the shared graph, so it never passes for an empty-start one. */
     private static final String SEEDED_SCOPE = "+shared";
 
@@ -116,34 +118,9 @@ class GraphBuilder {
             Trace trace,
             Progress progress) {
         String text = documents.text(documentId);
-        boolean seeded = question != null && start == Start.SHARED;
-        String scope = GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : "");
-        GraphStore.GraphRow row = store.find(documentId, scope, chunkTokens).orElse(null);
-        ConceptGraph graph;
-        if (row == null) {
-            GraphStore.GraphRow seed = !seeded
-                    ? null
-                    : store.shared(documentId)
-                            .filter(s -> s.status().equals(GraphStore.READY))
-                            .orElse(null);
-            row = store.create(documentId, scope, question, chunkTokens, seed == null ? null : seed.id());
-            graph = seed == null ? ConceptGraph.empty() : store.load(seed.id());
-            if (seed != null) {
-                trace.record(
-                        "graph.seed",
-                        Map.of(
-                                "documentId",
-                                documentId,
-                                "sharedGraph",
-                                seed.id(),
-                                "nodes",
-                                graph.nodeCount(),
-                                "edges",
-                                graph.edgeCount()));
-            }
-        } else {
-            graph = store.load(row.id());
-        }
+        Opened opened = open(documentId, question, start, chunkTokens, trace);
+        GraphStore.GraphRow row = opened.row();
+        ConceptGraph graph = opened.graph();
         List<Blocks.Block> remaining = Blocks.split(text, row.builtTo(), row.blocksDone(), chunkTokens);
         boolean reused = row.blocksDone() > 0 && remaining.isEmpty();
         Map<String, Integer> rejected = new TreeMap<>(row.rejected());
@@ -152,26 +129,12 @@ class GraphBuilder {
         int calls = 0;
         int built = row.blocksDone();
         for (Blocks.Block block : remaining) {
-            cancellation.throwIfCancelled();
-            if (!reserve.leavesRoomAfterAnotherCall(llm.budget())) {
-                trace.record(
-                        "graph.stopped",
-                        Map.of(
-                                "documentId",
-                                documentId,
-                                "blocksBuilt",
-                                built,
-                                "blocks",
-                                total,
-                                "reason",
-                                "the rest of the question's budget is kept for answering from the graph so far",
-                                "callsLeft",
-                                llm.budget().maxCalls() - llm.budget().calls(),
-                                "secondsLeft",
-                                llm.budget().remaining().toSeconds()));
+            String stop = stopReason(llm, reserve, cancellation);
+            if (stop != null) {
+                recordStop(trace, llm, documentId, built, total, stop);
                 return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
             }
-            GraphEditor.Report report = step(llm, graph, text, block, total, question);
+            GraphEditor.Report report = step(llm, graph, text, block, total, question, trace);
             calls++;
             built = block.index() + 1;
             report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
@@ -183,25 +146,96 @@ class GraphBuilder {
                     block.end(),
                     rejected,
                     last ? GraphStore.READY : GraphStore.BUILDING);
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("documentId", documentId);
-            event.put("block", block.index() + 1);
-            event.put("blocks", total);
-            event.put("span", List.of(block.start(), block.end()));
-            event.put("applied", report.applied());
-            event.put("rejected", report.rejected());
-            event.put("rejections", report.rejections());
-            event.put("tolerated", report.tolerated());
-            event.put("quotesFound", report.quoteMethods());
-            event.put("nodes", graph.nodeCount());
-            event.put("edges", graph.edgeCount());
-            trace.record("graph.build", event);
+            recordBlock(trace, documentId, block, total, report, graph);
             progress.blocks(block.index() + 1, total);
         }
         if (remaining.isEmpty() && !row.status().equals(GraphStore.READY)) {
             store.save(row.id(), graph, row.blocksDone(), row.builtTo(), rejected, GraphStore.READY);
         }
         return new Built(row.id(), graph, total, rejected, reused, row.seededFrom(), calls, false);
+    }
+
+    private record Opened(GraphStore.GraphRow row, ConceptGraph graph) {}
+
+    /** The stored graph for (document, question, block size, start), or a new one (seeded from the shared graph, if asked). */
+    private Opened open(UUID documentId, String question, Start start, int chunkTokens, Trace trace) {
+        boolean seeded = question != null && start == Start.SHARED;
+        String scope = GraphStore.scopeOf(question) + (seeded ? SEEDED_SCOPE : "");
+        GraphStore.GraphRow row = store.find(documentId, scope, chunkTokens).orElse(null);
+        if (row != null) {
+            return new Opened(row, store.load(row.id()));
+        }
+        GraphStore.GraphRow seed = !seeded
+                ? null
+                : store.shared(documentId)
+                        .filter(s -> s.status().equals(GraphStore.READY))
+                        .orElse(null);
+        row = store.create(documentId, scope, question, chunkTokens, seed == null ? null : seed.id());
+        ConceptGraph graph = seed == null ? ConceptGraph.empty() : store.load(seed.id());
+        if (seed != null) {
+            trace.record(
+                    "graph.seed",
+                    Map.of(
+                            "documentId",
+                            documentId,
+                            "sharedGraph",
+                            seed.id(),
+                            "nodes",
+                            graph.nodeCount(),
+                            "edges",
+                            graph.edgeCount()));
+        }
+        return new Opened(row, graph);
+    }
+
+    /** Why the build may not start another block (the question's time, or the budget left for the answer), or null. */
+    private static String stopReason(LlmSession llm, AnswerReserve reserve, Cancellation cancellation) {
+        if (cancellation.isCancelled()) {
+            return "the question ran out of wall time";
+        }
+        return reserve.leavesRoomAfterAnotherCall(llm.budget())
+                ? null
+                : "the rest of the question's budget is kept for answering from the graph so far";
+    }
+
+    private static void recordStop(Trace trace, LlmSession llm, UUID documentId, int built, int total, String stop) {
+        trace.record(
+                "graph.stopped",
+                Map.of(
+                        "documentId",
+                        documentId,
+                        "blocksBuilt",
+                        built,
+                        "blocks",
+                        total,
+                        "reason",
+                        stop,
+                        "callsLeft",
+                        llm.budget().maxCalls() - llm.budget().calls(),
+                        "secondsLeft",
+                        llm.budget().remaining().toSeconds()));
+    }
+
+    private static void recordBlock(
+            Trace trace,
+            UUID documentId,
+            Blocks.Block block,
+            int total,
+            GraphEditor.Report report,
+            ConceptGraph graph) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("documentId", documentId);
+        event.put("block", block.index() + 1);
+        event.put("blocks", total);
+        event.put("span", List.of(block.start(), block.end()));
+        event.put("applied", report.applied());
+        event.put("rejected", report.rejected());
+        event.put("rejections", report.rejections());
+        event.put("tolerated", report.tolerated());
+        event.put("quotesFound", report.quoteMethods());
+        event.put("nodes", graph.nodeCount());
+        event.put("edges", graph.edgeCount());
+        trace.record("graph.build", event);
     }
 
     /** The latest stored state of a graph that a build left part-way (a budget stop in the middle of a block's call). */
@@ -217,9 +251,25 @@ class GraphBuilder {
                 row.id(), store.load(row.id()), row.blocksDone(), row.rejected(), false, row.seededFrom(), 0, true);
     }
 
-    /** One builder call over one block, its edits applied to {@code graph}. */
+    /** One builder call over one block, outside a question (nothing traced). */
     static GraphEditor.Report step(
             LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
+        return step(llm, graph, text, block, total, question, Trace.NONE);
+    }
+
+    /**
+     * One builder call over one block, its edits applied to {@code graph}. A reply with nothing usable
+     * (cut at the output limit with no complete edit, say) adds nothing, is traced as {@code step.failed},
+     * and the build goes on with the next block.
+     */
+    static GraphEditor.Report step(
+            LlmSession llm,
+            ConceptGraph graph,
+            String text,
+            Blocks.Block block,
+            int total,
+            String question,
+            Trace trace) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("question", question == null ? NO_QUESTION : question);
         vars.put("focus", question == null ? SHARED_FOCUS : QUESTION_FOCUS);
@@ -227,11 +277,14 @@ class GraphBuilder {
         vars.put("blockNumber", block.index() + 1);
         vars.put("blocks", total);
         vars.put("block", text.substring(block.start(), block.end()));
+        vars.put("maxOperations", MAX_OPERATIONS);
         BuildReply reply;
         try {
             reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
         } catch (UnusableReplyException unusable) {
-            // a block whose reply had nothing usable adds nothing; the graph goes on with the next block
+            trace.record(
+                    "step.failed",
+                    Map.of("step", "build", "block", block.index() + 1, "reason", unusable.getMessage()));
             return GraphEditor.apply(graph, List.of(), text, block)
                     .withRejection("unusable-reply", unusable.getMessage());
         }

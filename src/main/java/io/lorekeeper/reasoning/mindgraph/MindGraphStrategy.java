@@ -15,8 +15,11 @@ import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.reasoning.AnswerParts;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.reasoning.LastResort;
 import io.lorekeeper.reasoning.QuestionContext;
 import io.lorekeeper.reasoning.QuestionOptions;
 import io.lorekeeper.reasoning.QuoteResolver;
@@ -40,7 +43,11 @@ import io.lorekeeper.text.TokenCounter;
  *
  * <p>The build leaves part of the question's budget for answering: when a long document would
  * spend it, the build stops and the question is answered from the graph so far, marked
- * budget-limited; the next question with the same (document, question) resumes the build.
+ * budget-limited; the next question with the same (document, question) resumes the build. The
+ * answer stage checks the budget before each tool round: with no room for a round it answers in one
+ * call over the graph without tools, and when the budget ends its rounds, or its final reply has
+ * nothing usable, the last resort answers over the passages it looked up and the nodes matching the
+ * question best. It never answers with nothing.
  */
 @Component
 class MindGraphStrategy implements AnswerStrategy {
@@ -182,6 +189,12 @@ class MindGraphStrategy implements AnswerStrategy {
         }
     }
 
+    /**
+     * The answer stage: the tool loop over the graph. Before each further round it checks that the round
+     * fits the budget before the answer's reserve; when it does not (or a round is refused all the same),
+     * or the final reply has nothing usable, the answer is written by the last resort over the graph it
+     * has: the passages looked up and the nodes that match the question best, with their spans as citations.
+     */
     private StrategyResult answer(QuestionContext context, Settings settings, GraphSet graphs, boolean partial) {
         GraphTools tools = new GraphTools(
                 graphs,
@@ -192,44 +205,102 @@ class MindGraphStrategy implements AnswerStrategy {
                 context.trace(),
                 context.documents().getFirst().tenantId());
         Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
         int[] rounds = {0};
         MindGraphAnswer reply;
         try {
-            reply = context.llm()
+            // without room for a tool round and the answer after it, the answer is one call over the graph, with no
+            // tools
+            boolean toolRounds = context.llm().budget().stepFits(2)
+                    && !context.cancellation().isCancelled();
+            if (!toolRounds) {
+                context.trace()
+                        .record(
+                                "budget",
+                                Map.of(
+                                        "reason",
+                                        context.llm().budget().whyStepDoesNotFit(2),
+                                        "phase",
+                                        "answer",
+                                        "rounds",
+                                        0,
+                                        "withoutTools",
+                                        true));
+            }
+            reply = (toolRounds ? context.llm() : context.llm().answering())
                     .withTools(
                             Role.ANSWERER,
                             TEMPLATE,
                             vars,
                             tools.tools(),
-                            settings.maxRounds(),
+                            toolRounds ? settings.maxRounds() : 0,
                             MindGraphAnswer.class,
                             (round, tool, arguments, result) -> {
                                 rounds[0] = round;
-                                context.trace()
-                                        .record(
-                                                "tool",
-                                                Map.of(
-                                                        "round",
-                                                        round,
-                                                        "tool",
-                                                        tool,
-                                                        "arguments",
-                                                        arguments,
-                                                        "result",
-                                                        result.length() > 2000
-                                                                ? result.substring(0, 2000) + "…"
-                                                                : result));
+                                recordTool(context, round, tool, arguments, result);
+                                stopUnlessNextRoundFits(context);
                             },
                             MindGraphAnswer::plainText);
+            partial |= !toolRounds;
+        } catch (RoundsStopped stopped) {
+            context.trace()
+                    .record("budget", Map.of("reason", stopped.getMessage(), "phase", "answer", "rounds", rounds[0]));
+            recordCompaction(context, graphs);
+            return lastResort(
+                    context, graphs, tools, "the budget ended the tool rounds: " + stopped.getMessage(), true);
         } catch (BudgetExhaustedException spent) {
             context.trace()
                     .record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
             recordCompaction(context, graphs);
-            List<Citation> looked = new ArrayList<>();
-            tools.lookedUp().keySet().forEach(id -> looked.add(nodeCitation(graphs.find(id))));
-            return new StrategyResult("", StrategyResult.GENERATED, looked, 0.0, null, true);
+            return lastResort(context, graphs, tools, "the budget ended the tool rounds: " + spent.getMessage(), true);
+        } catch (UnusableReplyException unusable) {
+            context.trace()
+                    .record(
+                            "step.failed",
+                            Map.of("step", "answer", "rounds", rounds[0], "reason", unusable.getMessage()));
+            recordCompaction(context, graphs);
+            return lastResort(
+                    context, graphs, tools, "the final reply was unusable: " + unusable.getMessage(), partial);
         }
         recordCompaction(context, graphs);
+        return fromReply(context, graphs, tools, reply, partial);
+    }
+
+    private static void recordTool(QuestionContext context, int round, String tool, String arguments, String result) {
+        context.trace()
+                .record(
+                        "tool",
+                        Map.of(
+                                "round",
+                                round,
+                                "tool",
+                                tool,
+                                "arguments",
+                                arguments,
+                                "result",
+                                result.length() > 2000 ? result.substring(0, 2000) + "…" : result));
+    }
+
+    /** Ends the tool loop after a round when another round would run into the answer's reserve, or time is up. */
+    private static void stopUnlessNextRoundFits(QuestionContext context) {
+        if (context.cancellation().isCancelled()) {
+            throw new RoundsStopped("the question ran out of wall time");
+        }
+        if (!context.llm().budget().stepFits(1)) {
+            throw new RoundsStopped(context.llm().budget().whyStepDoesNotFit(1));
+        }
+    }
+
+    /** Thrown from the tool observer to end the tool loop before a round the budget cannot afford. */
+    private static final class RoundsStopped extends RuntimeException {
+        RoundsStopped(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** The answer the tool loop gave: its cited nodes (every quote behind each) and the quotes it copied from passages. */
+    private static StrategyResult fromReply(
+            QuestionContext context, GraphSet graphs, GraphTools tools, MindGraphAnswer reply, boolean partial) {
         List<Citation> citations = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (String id : new LinkedHashSet<>(reply.citedNodes() == null ? List.<String>of() : reply.citedNodes())) {
@@ -237,7 +308,7 @@ class MindGraphStrategy implements AnswerStrategy {
             if (node == null) {
                 unknown.add(id);
             } else {
-                citations.add(nodeCitation(node));
+                citations.addAll(nodeCitations(node));
             }
         }
         int quotesDropped = 0;
@@ -266,12 +337,7 @@ class MindGraphStrategy implements AnswerStrategy {
                 citations.add(found);
             }
         }
-        Integer choice = context.isMultipleChoice()
-                        && reply.choice() != null
-                        && reply.choice() >= 0
-                        && reply.choice() < context.choices().size()
-                ? reply.choice()
-                : null;
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("answer", answer);
@@ -287,6 +353,88 @@ class MindGraphStrategy implements AnswerStrategy {
                 answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, partial);
     }
 
+    /** Nodes the last resort reads: those sharing most words with the question. */
+    static final int LAST_RESORT_NODES = 40;
+
+    /**
+     * The last resort over the graph the question has: the passages the tool loop looked up, then the
+     * nodes sharing most words with the question (content, with the words of the text behind it), each
+     * citing its spans. When the budget refuses even that call, the node looked up last (else the
+     * best-matching node) is the answer, with its quotes.
+     */
+    private static StrategyResult lastResort(
+            QuestionContext context, GraphSet graphs, GraphTools tools, String reason, boolean budgetLimited) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        tools.lookedUp().forEach((id, window) -> {
+            GraphSet.Located node = graphs.find(id);
+            if (node != null) {
+                String text = window.of(node.part().text());
+                evidence.add(new LastResort.Evidence(
+                        text, Citation.of(node.part().documentId(), window.start(), window.end(), text)));
+            }
+        });
+        List<GraphSet.Located> best = bestNodes(graphs, context.question());
+        for (GraphSet.Located node : best) {
+            evidence.add(
+                    new LastResort.Evidence(nodeText(node), nodeCitations(node).getFirst()));
+        }
+        try {
+            return LastResort.answer(context, reason, evidence, budgetLimited);
+        } catch (BudgetExhaustedException spent) {
+            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
+            List<GraphSet.Located> looked = tools.lookedUp().keySet().stream()
+                    .map(graphs::find)
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            GraphSet.Located node = !looked.isEmpty() ? looked.getLast() : best.isEmpty() ? null : best.getFirst();
+            if (node == null) {
+                throw spent;
+            }
+            context.trace()
+                    .record(
+                            "answer",
+                            Map.of("answer", node.node().content(), "confidence", 0.0, "fromNode", node.qualifiedId()));
+            return new StrategyResult(
+                    node.node().content(), StrategyResult.GENERATED, nodeCitations(node), 0.0, null, true);
+        }
+    }
+
+    /** The nodes sharing most words with the question (content and quotes), best first; ties in graph order. */
+    static List<GraphSet.Located> bestNodes(GraphSet graphs, String question) {
+        Set<String> wanted = words(question);
+        List<GraphSet.Located> all = new ArrayList<>();
+        graphs.union().nodes().forEach(n -> {
+            GraphSet.Located located = graphs.find(n.id());
+            if (located != null) {
+                all.add(located);
+            }
+        });
+        return all.stream()
+                .sorted(java.util.Comparator.comparingLong((GraphSet.Located n) -> words(nodeText(n)).stream()
+                                .filter(wanted::contains)
+                                .count())
+                        .reversed())
+                .limit(LAST_RESORT_NODES)
+                .toList();
+    }
+
+    /** A node as evidence: its content, and the words of the text it was taken from. */
+    private static String nodeText(GraphSet.Located node) {
+        StringBuilder out = new StringBuilder(node.node().content().strip());
+        for (Span span : spans(node)) {
+            if (span.end() <= node.part().text().length()) {
+                out.append("\n\"").append(span.of(node.part().text()).strip()).append('"');
+            }
+        }
+        return out.toString();
+    }
+
+    private static Set<String> words(String text) {
+        return java.util.Arrays.stream(text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
+                .filter(w -> w.length() > 2)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     /**
      * The paper's compaction: input tokens of the answerer's first call (system prompt, graph, stats,
      * question and tool schemas, as the call log records them) divided by the tokens of the
@@ -294,7 +442,7 @@ class MindGraphStrategy implements AnswerStrategy {
      */
     private static void recordCompaction(QuestionContext context, GraphSet graphs) {
         LlmSession.CallUsage first = context.llm().calls().stream()
-                .filter(c -> c.role() == Role.ANSWERER && c.template().equals(TEMPLATE))
+                .filter(c -> c.role() == Role.ANSWERER && c.template().startsWith(TEMPLATE))
                 .findFirst()
                 .orElse(null);
         if (first == null) {
@@ -357,12 +505,24 @@ class MindGraphStrategy implements AnswerStrategy {
         return vars;
     }
 
-    private static Citation nodeCitation(GraphSet.Located node) {
-        Span span = node.node().span();
-        return Citation.of(
-                node.part().documentId(),
-                span.start(),
-                span.end(),
-                span.of(node.part().text()));
+    /**
+     * A node's citations: the quote it was added with, and each quote a later edit_node merged into it,
+     * so that every part of its content is backed by the words it came from.
+     */
+    static List<Citation> nodeCitations(GraphSet.Located node) {
+        return spans(node).stream()
+                .map(span -> Citation.of(
+                        node.part().documentId(),
+                        span.start(),
+                        span.end(),
+                        span.of(node.part().text())))
+                .toList();
+    }
+
+    private static List<Span> spans(GraphSet.Located node) {
+        List<Span> spans = new ArrayList<>();
+        spans.add(node.node().span());
+        node.node().merged().stream().filter(s -> !spans.contains(s)).forEach(spans::add);
+        return spans;
     }
 }

@@ -264,18 +264,22 @@ class GamStrategyTest {
     }
 
     @Test
-    void aSpentBudgetStopsTheLoopCleanlyWithTheBestAnswerSoFar() {
+    void aSpentBudgetStopsTheLoopBeforeTheAnswersReserveAndTheAnswererStillAnswers() {
         model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
         model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
         model.on("gam/reflect").reply("{\"enough\": false, \"followUps\": [\"when?\"]}");
-        model.on("gam/answer").reply("{\"answer\": \"never used\", \"evidence\": [], \"confidence\": 1}");
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.6}");
 
+        // three calls: the last is kept for the answer, so the research makes two (plan, integrate)
         JsonNode answer = ask("What did Caroline do?", Map.of("budget", Map.of("maxCalls", 3)));
 
         assertThat(answer.get("status").asString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(answer.get("answer").asString()).isEqualTo("Caroline went to a support group.");
-        assertThat(model.calls()).hasSize(3);
+        assertThat(answer.get("answer").asString()).isEqualTo("a support group");
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
+                .containsExactly("gam/plan", "gam/integrate", "gam/answer");
+        assertThat(events(answer, "budget").get(0).get("step").asString()).isEqualTo("reflect");
         assertThat(answer.get("citations")).isNotEmpty();
     }
 
@@ -678,6 +682,192 @@ class GamStrategyTest {
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.json().get("field").asString()).isEqualTo("options.tools");
+    }
+
+    // ---------------------------------------------------------------- degraded steps and last resorts
+
+    /** A reply cut at the output limit with nothing complete in it, cut again when asked with a larger limit. */
+    private static final String CUT = "{\"thinking\": \"Let me go through the pages one by one, starting with";
+
+    @Test
+    void aReplyCutAtThePlanStepSearchesForTheRequestItselfAndTheQuestionIsAnswered() {
+        model.on("gam/plan").cutOnce(CUT).cutOnce(CUT);
+        model.on("gam/integrate").reply(integration("Caroline adopted a puppy named Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.7}");
+
+        JsonNode answer = ask("What is the name of the puppy Caroline adopted?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Biscuit");
+        assertThat(events(answer, "llm.truncated")).isNotEmpty();
+        JsonNode failed = events(answer, "step.failed").get(0);
+        assertThat(failed.get("step").asString()).isEqualTo("plan");
+        assertThat(failed.get("reason").asString()).contains("output limit");
+        assertThat(events(answer, "plan").get(0).get("plan").get("keywordQueries"))
+                .extracting(JsonNode::asString)
+                .as("the request stands in for the plan")
+                .containsExactly("What is the name of the puppy Caroline adopted?");
+        assertThat(model.calls("gam/integrate")).hasSize(1);
+    }
+
+    @Test
+    void aReplyCutAtTheIntegrateStepKeepsTheNotesAndTheResearchGoesOn() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate")
+                .once(integration("Caroline went to a support group.", 1, 0))
+                .cutOnce(CUT)
+                .cutOnce(CUT);
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"When was the support group?\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("a support group");
+        assertThat(events(answer, "llm.truncated")).isNotEmpty();
+        assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("integrate");
+        assertThat(model.calls("gam/reflect").get(1).user())
+                .as("the notes of round 1 stand")
+                .contains("Caroline went to a support group.");
+        assertThat(model.calls("gam/answer").getFirst().user()).contains("Caroline went to a support group.");
+    }
+
+    @Test
+    void aReplyCutAtTheReflectStepEndsTheResearchWithTheNotesSoFar() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").cutOnce(CUT).cutOnce(CUT);
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("a support group");
+        assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("reflect");
+        assertThat(model.calls("gam/plan")).hasSize(1);
+        assertThat(answer.get("budgetLimited").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aCutOrUnusableFinalReplyIsAnsweredByTheLastResortOverTheNotesAndThePagesRead() {
+        model.on("gam/plan").reply(plan(List.of("puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline adopted a puppy named Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").cutOnce("{\"answer\": \"Bisc").cutOnce("{\"answer\": \"Bisc");
+        model.on("last-resort/answer").reply("Biscuit");
+
+        JsonNode answer = ask("What is the puppy called?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Biscuit");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(events(answer, "llm.truncated")).isNotEmpty();
+        assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("answer");
+        assertThat(events(answer, "last-resort")).hasSize(1);
+        String evidence = model.calls("last-resort/answer").getFirst().user();
+        assertThat(evidence)
+                .as("the notes and the page read")
+                .contains("Caroline adopted a puppy named Biscuit. [D1-P2]")
+                .contains(DOG);
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .anyMatch(q -> q.contains("Biscuit"));
+
+        // an answer that does not match its schema, even after a repair, goes the same way
+        model.reset();
+        scriptMemorizer();
+        model.on("gam/plan").reply(plan(List.of("puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline adopted a puppy named Biscuit.", 1, 2));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"evidence\": []}");
+        model.on("last-resort/answer").reply("Biscuit");
+
+        JsonNode unusable = ask("What is the puppy called?", Map.of());
+
+        assertThat(unusable.get("status").asString()).isEqualTo("DONE");
+        assertThat(unusable.get("answer").asString()).isEqualTo("Biscuit");
+        assertThat(unusable.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(events(unusable, "last-resort")).hasSize(1);
+    }
+
+    @Test
+    void theDeadlinePassingMidResearchLeavesTheAnswerCall() {
+        // the plan takes two of the question's three seconds: integrating would run into the time kept for the answer
+        model.on("gam/plan")
+                .delay(java.time.Duration.ofMillis(2000))
+                .reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("never", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.4}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of("budget", Map.of("maxSeconds", 3)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("a support group");
+        assertThat(model.calls("gam/integrate")).isEmpty();
+        JsonNode stop = events(answer, "budget").get(0);
+        assertThat(stop.get("step").asString()).isEqualTo("integrate");
+        assertThat(stop.get("reason").asString()).contains("wall time");
+    }
+
+    @Test
+    void withNothingGatheredTheAnswererIsStillAskedAndAnswers() {
+        model.on("gam/plan").reply(plan(List.of(), List.of(), List.of()));
+        model.on("gam/reflect").reply("{\"enough\": false, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"probably a puppy\", \"evidence\": [], \"confidence\": 0.1}");
+
+        JsonNode answer = ask("What did Caroline adopt?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("probably a puppy");
+        assertThat(model.calls("gam/integrate")).isEmpty();
+        assertThat(model.calls("gam/answer").getFirst().user()).contains("(nothing gathered yet)");
+    }
+
+    @Test
+    void theAnswerPromptAsksForTheBestAnswerUnlessAbstainingIsAllowedAndAnAbstentionCitesNothing() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer")
+                .reply("{\"answer\": \"The information is not available in the documents.\", \"evidence\": [], "
+                        + "\"confidence\": 0}");
+
+        JsonNode byDefault = ask("What colour is Caroline's car?", Map.of());
+        String system = model.calls("gam/answer").getFirst().system();
+        assertThat(system).doesNotContainIgnoringCase("not available").contains("Always give your best answer");
+
+        JsonNode abstaining = ask("What colour is Caroline's car?", Map.of("abstain", true));
+        String allowed = model.calls("gam/answer").getLast().system();
+        assertThat(allowed).contains("not available");
+
+        assertThat(byDefault.get("status").asString()).isEqualTo("DONE");
+        assertThat(abstaining.get("citations"))
+                .as("an answer not given cites nothing")
+                .isEmpty();
+        assertThat(byDefault.get("citations")).isEmpty();
+    }
+
+    @Test
+    void integrateAndReflectReadTheRoundsRequestWithTheFollowUps() {
+        model.on("gam/plan").reply(plan(List.of("support group", "puppy Biscuit"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"What is the puppy called?\"]}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.6}");
+
+        ask("What did Caroline do after the support group?", Map.of());
+
+        assertThat(model.calls("gam/integrate").get(0).user())
+                .contains("<request>\nWhat did Caroline do after the support group?\n</request>");
+        assertThat(model.calls("gam/integrate").get(1).user()).contains("Still missing:\n- What is the puppy called?");
+        assertThat(model.calls("gam/reflect").get(1).user()).contains("Still missing:\n- What is the puppy called?");
+        assertThat(model.calls("gam/integrate").get(0).system()).contains("at most 30 facts");
     }
 
     private JsonNode askDiary(String question, Map<String, Object> options) {

@@ -133,10 +133,10 @@ class MemCotOverHttpTest {
             assertThat(r.authorization()).isEqualTo("Bearer " + FakeOpenAi.API_KEY);
         });
         // the perception agents sample at the requested temperature; the judge (its own role, not the evaluation
-        // judge's) at 0
+        // judge's) at 0; the responder at the paper's 1.0
         assertThat(calls)
                 .extracting(r -> r.body().path("temperature").asDouble())
-                .containsExactly(0.7, 0.7, 0.0, 0.0);
+                .containsExactly(0.7, 0.7, 0.0, 1.0);
         String responder = calls.get(3).lastText("user");
         assertThat(responder)
                 .contains("session=\"[Session 1, 1:56 pm on 8 May, 2023]\"")

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import io.lorekeeper.llm.ScriptedChatModel;
@@ -157,7 +159,10 @@ class MemCotStrategyTest {
         for (ScriptedChatModel.Call call : model.calls().stream()
                 .filter(c -> c.template().startsWith("memcot/"))
                 .toList()) {
-            assertThat(call.options().getTemperature()).as(call.template()).isEqualTo(0.0);
+            // the paper's temperatures: the perception agents and the responder at 1.0, the judge at 0
+            assertThat(call.options().getTemperature())
+                    .as(call.template())
+                    .isEqualTo(call.template().equals("memcot/judge") ? 0.0 : 1.0);
         }
     }
 
@@ -254,19 +259,27 @@ class MemCotStrategyTest {
     }
 
     @Test
-    void withNothingNewToSearchTheLoopStopsAndSaysNothingWasFoundWithoutAskingTheResponder() {
+    void withNothingNewToSearchAndAnEmptyMemoryTheResponderReadsTheQuestionsBestPassages() {
         String question = "What colour is Melanie's car?";
         model.on("memcot/zoom-in").reply(perception("the car", new String[0]));
         model.on("memcot/judge")
                 .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
+        model.on("memcot/answer").reply(answer("Probably blue; no passage names the colour.", 0.6));
 
         JsonNode answer = ask(question, Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge");
-        assertThat(answer.get("answer").asString()).contains("not available");
-        assertThat(answer.get("confidence").asDouble()).isZero();
-        assertThat(answer.get("citations")).isEmpty();
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
+        assertThat(model.calls("last-resort/answer")).isEmpty();
+        assertThat(answer.get("answer").asString()).isEqualTo("Probably blue; no passage names the colour.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
+        String responder = model.calls("memcot/answer").getFirst().user();
+        assertThat(responder)
+                .contains("the passages that match the question best")
+                .contains("<passage id=");
+        JsonNode context = events(answer, "context").get(0);
+        assertThat(context.get("retrieved").asBoolean()).isTrue();
+        assertThat(context.get("units")).isNotEmpty();
         JsonNode next = events(answer, "queries.next").get(0);
         assertThat(strings(next.get("droppedRepeats"))).containsExactly("what colour is melanie's car");
         assertThat(strings(next.get("next"))).isEmpty();
@@ -342,29 +355,28 @@ class MemCotStrategyTest {
     }
 
     @Test
-    void aSpentBudgetAnswersFromWhatTheMemoryHolds() {
+    void aSpentBudgetStopsTheLoopBeforeTheAnswersReserveAndTheResponderAnswersFromTheMemory() {
         model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
         model.on("memcot/judge")
                 .reply(call -> judgement(false, "BREAK", List.of("puppy breed"), idsOf(call.user(), PUPPY)));
-        model.on("memcot/answer").reply(answer("never asked", 1.0));
+        model.on("memcot/answer").reply(call -> answer("a puppy", 0.9, evidence(idOf(call.user(), PUPPY), PUPPY)));
 
+        // three calls: the last is kept for the answer, so the loop makes two (zoom-in, judge)
         JsonNode answer =
                 ask("What pet did Caroline adopt?", Map.of("zoomOut", false, "budget", Map.of("maxCalls", 3)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/zoom-in");
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(answer.get("mode").asString()).isEqualTo("extractive");
-        assertThat(answer.get("answer").asString()).contains(PUPPY);
-        assertThat(answer.get("confidence").asDouble()).isZero();
-        JsonNode citation = answer.get("citations").get(0);
-        assertThat(answer.get("citations")).hasSize(1);
-        assertThat(citation.get("turnId").asString()).isEqualTo("D3:1");
-        assertThat(citation.get("quote").asString()).isEqualTo("Caroline: " + PUPPY + PADDING);
-        assertThat(answer.get("answer").asString())
-                .startsWith("[Session 3, 2:00 pm on 3 July, 2023]\n")
-                .endsWith(citation.get("quote").asString());
-        assertThat(events(answer, "budget")).hasSize(1);
+        assertThat(answer.get("mode").asString()).isEqualTo("generated");
+        assertThat(answer.get("answer").asString()).isEqualTo("a puppy");
+        assertThat(answer.get("confidence").asDouble())
+                .as("the judge never found the memory sufficient")
+                .isEqualTo(Responder.UNSURE_CONFIDENCE);
+        assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:1");
+        JsonNode stop = events(answer, "budget").get(0);
+        assertThat(stop.get("phase").asString()).isEqualTo("zoom-in");
+        assertThat(stop.get("reason").asString()).contains("calls");
         assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("budget");
     }
 
@@ -516,6 +528,104 @@ class MemCotStrategyTest {
     // ------------------------------------------------------------------ helpers
 
     /** The n-th reply to the n-th call; the last one for any call after that. */
+    // ---------------------------------------------------------------- degraded steps and last resorts
+
+    /** A reply cut at the output limit with nothing complete in it, cut again when asked with a larger limit. */
+    private static final String CUT = "{\"thinking\": \"The first passage says that Caroline went to";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"zoom-in", "zoom-out", "judge", "answer"})
+    void aReplyCutAtAnyStepIsHandledThereAndTheQuestionIsAnswered(String step) {
+        model.on("memcot/zoom-in").reply(call -> perception("the date", idsOf(call.user(), GROUP)));
+        model.on("memcot/zoom-out").reply(call -> perception("", idsOf(call.user(), STORIES)));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), GROUP, STORIES)));
+        model.on("memcot/answer").reply(answer("7 May 2023", 0.8));
+        model.on("last-resort/answer").reply("7 May 2023");
+        model.on("memcot/" + step).cutOnce(CUT).cutOnce(CUT);
+
+        JsonNode answer = ask("When did Caroline go to the LGBTQ support group?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("7 May 2023");
+        assertThat(events(answer, "llm.truncated")).isNotEmpty();
+        JsonNode failed = events(answer, "step.failed").get(0);
+        assertThat(failed.get("step").asString()).isEqualTo(step.equals("answer") ? "responder" : step);
+        assertThat(failed.get("reason").asString()).contains("output limit");
+        if (step.equals("answer")) {
+            // the responder gave nothing: the last resort answers over the memory
+            assertThat(events(answer, "last-resort")).hasSize(1);
+            assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        } else {
+            assertThat(model.calls("last-resort/answer")).isEmpty();
+        }
+    }
+
+    @Test
+    void theDeadlinePassingMidLoopLeavesTheResponderCall() {
+        // the zoom-in takes two of the question's three seconds: the judge would run into the time kept for the answer
+        model.on("memcot/zoom-in")
+                .delay(java.time.Duration.ofMillis(2000))
+                .reply(call -> perception("", idsOf(call.user(), PUPPY)));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY)));
+        model.on("memcot/answer").reply(call -> answer("a puppy", 0.9, evidence(idOf(call.user(), PUPPY), PUPPY)));
+
+        JsonNode answer =
+                ask("What pet did Caroline adopt?", Map.of("zoomOut", false, "budget", Map.of("maxSeconds", 3)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/answer");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("a puppy");
+        JsonNode stop = events(answer, "budget").get(0);
+        assertThat(stop.get("phase").asString()).isEqualTo("judge");
+        assertThat(stop.get("reason").asString()).contains("wall time");
+        assertThat(events(answer, "memory.update").get(0).get("added"))
+                .as("the reader's pick stands without a verdict")
+                .hasSize(1);
+    }
+
+    @Test
+    void anUnusableResponderReplyIsAnsweredByTheLastResortOverTheMemory() {
+        model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY)));
+        model.on("memcot/answer").reply("{\"evidence\": []}");
+        model.on("last-resort/answer").reply("A puppy named Biscuit.");
+
+        JsonNode answer = ask("What pet did Caroline adopt?", Map.of("zoomOut", false));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("A puppy named Biscuit.");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("responder");
+        JsonNode lastResort = events(answer, "last-resort").get(0);
+        assertThat(lastResort.get("retrieved").asBoolean())
+                .as("the memory's units are the evidence")
+                .isFalse();
+        assertThat(model.calls("last-resort/answer").getFirst().user()).contains(PUPPY);
+        assertThat(answer.get("citations").get(0).get("quote").asString()).contains(PUPPY);
+    }
+
+    @Test
+    void theAnswerPromptAsksForTheBestAnswerUnlessAbstainingIsAllowedAndZeroTemperaturesAreAnOption() {
+        model.on("memcot/zoom-in").reply(call -> perception("", idsOf(call.user(), PUPPY)));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idsOf(call.user(), PUPPY)));
+        model.on("memcot/answer").reply(answer("a puppy", 0.9));
+
+        ask("What pet did Caroline adopt?", Map.of("zoomOut", false));
+        assertThat(model.calls("memcot/answer").getLast().system())
+                .doesNotContainIgnoringCase("not available")
+                .contains("Always give your best answer");
+
+        ask(
+                "What pet did Caroline adopt?",
+                Map.of("zoomOut", false, "abstain", true, "perceptionTemperature", 0, "responderTemperature", 0));
+        assertThat(model.calls("memcot/answer").getLast().system()).contains("not available");
+        assertThat(model.calls("memcot/answer").getLast().options().getTemperature())
+                .isEqualTo(0.0);
+        assertThat(model.calls("memcot/zoom-in").getLast().options().getTemperature())
+                .isEqualTo(0.0);
+    }
+
     @SafeVarargs
     private static Function<ScriptedChatModel.Call, String> inTurn(
             Function<ScriptedChatModel.Call, String>... replies) {

@@ -74,7 +74,12 @@ class MindGraphOverHttpTest {
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch, the convict");
         assertThat(answer.get("citations"))
                 .extracting(c -> c.get("quote").asString())
-                .containsExactly("an escaped convict", "the lawyer Jaggers", "he was the benefactor");
+                .as("a cited node cites the quote it was added with and the one an edit merged into it")
+                .containsExactly(
+                        "an escaped convict",
+                        "The convict Magwitch returned",
+                        "the lawyer Jaggers",
+                        "he was the benefactor");
         for (JsonNode c : answer.get("citations")) {
             assertThat(MindGraphStrategyTest.STORY.substring(
                             c.get("start").asInt(), c.get("end").asInt()))

@@ -118,7 +118,10 @@ class MindGraphStrategyTest {
                 .isNull();
 
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
-        assertThat(answer.get("citations")).hasSize(1);
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .as("the node cites the quote it was added with and the quote an edit merged into it")
+                .containsExactly("an escaped convict", "The convict Magwitch returned from New South Wales");
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("an escaped convict");
         assertThat(STORY.substring(
@@ -175,7 +178,11 @@ class MindGraphStrategyTest {
         assertThat(answer.get("citations"))
                 .extracting(c -> c.get("quote").asString())
                 .as("a quote attributed to a node never looked up is still found in the passage that was read")
-                .containsExactly("an escaped convict", "revealed that he was the benefactor", "Pip was raised");
+                .containsExactly(
+                        "an escaped convict",
+                        "The convict Magwitch returned from New South Wales",
+                        "revealed that he was the benefactor",
+                        "Pip was raised");
         assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt())
                 .isZero();
         assertThat(events(answer, "answer")
@@ -289,8 +296,15 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build"))
                 .as("one block, then the last call is kept for answering")
                 .hasSize(1);
-        assertThat(model.calls("mindgraph/answer")).hasSize(1);
-        assertThat(model.calls("mindgraph/answer").getFirst().user())
+        assertThat(model.calls("mindgraph/answer"))
+                .as("no room for a tool round: one call over the graph, without tools, with the answer's reserve")
+                .isEmpty();
+        assertThat(model.calls("mindgraph/answer#final")).hasSize(1);
+        assertThat(model.calls("mindgraph/answer#final")
+                        .getFirst()
+                        .messages()
+                        .get(1)
+                        .getText())
                 .contains("3 nodes, 0 edges, built from 1 chunks")
                 .contains("\"id\":\"joe\"")
                 .doesNotContain("jaggers");
@@ -494,17 +508,30 @@ class MindGraphStrategyTest {
     }
 
     @Test
-    void aSpentBudgetInTheToolLoopReturnsTheLookedUpNodesAsTheBestSoFar() {
+    void aBudgetThatEndsTheToolRoundsIsAnsweredByTheLastResortOverTheNodesLookedUp() {
         model.on("mindgraph/answer")
                 .onceCallTools("lookup_source", "{\"node_id\": \"starbuck\"}")
+                .onceCallTools("lookup_source", "{\"node_id\": \"ahab\"}")
                 .reply("{\"answer\": \"never\", \"cited_nodes\": [], \"confidence\": \"high\"}");
+        model.on("last-resort/answer").reply("Starbuck");
 
-        JsonNode answer = ask(whale, "Who argued?", Map.of("graph", "shared", "budget", Map.of("maxCalls", 1)));
+        // three calls: the last is kept for the answer, so the tool loop has two rounds
+        JsonNode answer = ask(whale, "Who argued?", Map.of("graph", "shared", "budget", Map.of("maxCalls", 3)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls()).hasSize(1);
-        assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("Starbuck, the first mate");
+        assertThat(answer.get("answer").asString()).isEqualTo("Starbuck");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(model.calls())
+                .extracting(ScriptedChatModel.Call::template)
+                .containsExactly("mindgraph/answer", "mindgraph/answer", "last-resort/answer");
+        assertThat(events(answer, "budget").getFirst().get("rounds").asInt()).isEqualTo(2);
+        assertThat(model.calls("last-resort/answer").getFirst().user())
+                .as("the passages looked up, then the nodes")
+                .contains("Starbuck, the first mate");
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .anyMatch(q -> q.contains("Starbuck"));
     }
 
     @Test
@@ -660,6 +687,131 @@ class MindGraphStrategyTest {
     }
 
     /** Block 1 introduces pip, joe and the convict; block 2 adds Jaggers and a claim, with one bad quote and one unknown id; block 3 merges the convict with Magwitch and retracts the claim. */
+    // ---------------------------------------------------------------- degraded steps and last resorts
+
+    @Test
+    void aBuildReplyCutAtTheOutputLimitKeepsItsCompleteEditsOrAddsNothingAndTheBuildGoesOn() {
+        String pip = add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister");
+        String keepsPip = "{\"operations\": [" + pip + ", {\"op\": \"add_node\", \"id\": \"jo";
+        String nothingComplete = "{\"operations\": [{\"op\": \"add_";
+        model.on("mindgraph/build")
+                .cutOnce(keepsPip)
+                .cutOnce(keepsPip)
+                .cutOnce(nothingComplete)
+                .cutOnce(nothingComplete)
+                .once(ops(add("magwitch", "entity", "Magwitch, the benefactor", "The convict Magwitch returned")));
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"Magwitch\", \"cited_nodes\": [\"magwitch\"], \"confidence\": \"high\"}");
+
+        JsonNode answer = ask(story, "Who was Pip's benefactor, read through cut replies?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
+        assertThat(model.calls("mindgraph/build")).hasSize(5);
+        assertThat(events(answer, "llm.truncated")).isNotEmpty();
+        List<JsonNode> failed = events(answer, "step.failed");
+        assertThat(failed).hasSize(1);
+        assertThat(failed.getFirst().get("step").asString()).isEqualTo("build");
+        assertThat(failed.getFirst().get("block").asInt()).isEqualTo(2);
+        JsonNode graph = events(answer, "graph").getFirst().get("graph");
+        assertThat(node(graph, "pip"))
+                .as("the complete edit of the cut reply was kept")
+                .isNotNull();
+        assertThat(node(graph, "magwitch")).isNotNull();
+        assertThat(model.calls("mindgraph/build").getFirst().system()).contains("at most 40 operations");
+    }
+
+    @Test
+    void anUnusableOrCutFinalReplyIsAnsweredByTheLastResortOverTheBestMatchingNodes() {
+        model.on("mindgraph/answer").reply("{\"cited_nodes\": [\"starbuck\"]}");
+        model.on("last-resort/answer").reply("Starbuck");
+
+        JsonNode answer = ask(whale, "Who was the first mate?", Map.of("graph", "shared"));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).isEqualTo("Starbuck");
+        assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
+        assertThat(events(answer, "step.failed").getFirst().get("step").asString())
+                .isEqualTo("answer");
+        JsonNode lastResort = events(answer, "last-resort").getFirst();
+        assertThat(lastResort.get("retrieved").asBoolean())
+                .as("the nodes are the evidence")
+                .isFalse();
+        String evidence = model.calls("last-resort/answer").getFirst().user();
+        assertThat(evidence.indexOf("Starbuck, first mate"))
+                .as("the node sharing most words with the question comes first")
+                .isLessThan(evidence.indexOf("Captain Ahab"));
+        assertThat(evidence).contains("\"Starbuck, the first mate\"");
+        assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("Starbuck, the first mate");
+
+        model.reset();
+        String cut = "{\"answer\": \"Starb";
+        model.on("mindgraph/answer").cutOnce(cut).cutOnce(cut);
+        model.on("last-resort/answer").reply("Starbuck");
+
+        JsonNode wasCut = ask(whale, "Who was the first mate?", Map.of("graph", "shared"));
+
+        assertThat(wasCut.get("status").asString()).as(wasCut.toString()).isEqualTo("DONE");
+        assertThat(wasCut.get("answer").asString()).isEqualTo("Starbuck");
+        assertThat(events(wasCut, "llm.truncated")).isNotEmpty();
+        assertThat(events(wasCut, "last-resort")).hasSize(1);
+    }
+
+    @Test
+    void theDeadlinePassingDuringTheToolRoundsLeavesTheLastResort() {
+        // the first round takes two of the question's three seconds: another would run into the time kept for the
+        // answer
+        model.on("mindgraph/answer")
+                .delay(java.time.Duration.ofMillis(2000))
+                .onceCallTools("lookup_source", "{\"node_id\": \"starbuck\"}")
+                .reply("{\"answer\": \"never\", \"cited_nodes\": [], \"confidence\": \"high\"}");
+        model.on("last-resort/answer").reply("Starbuck");
+
+        JsonNode answer = ask(whale, "Who argued?", Map.of("graph", "shared", "budget", Map.of("maxSeconds", 3)));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
+        assertThat(answer.get("answer").asString()).isEqualTo("Starbuck");
+        assertThat(model.calls("mindgraph/answer")).hasSize(1);
+        JsonNode stop = events(answer, "budget").getFirst();
+        assertThat(stop.get("reason").asString()).contains("wall time");
+        assertThat(stop.get("rounds").asInt()).isEqualTo(1);
+        assertThat(model.calls("last-resort/answer").getFirst().user())
+                .as("the passage looked up")
+                .contains("Starbuck, the first mate, argued against the hunt.");
+    }
+
+    @Test
+    void anEmptyGraphStillGetsAnAnswerFromTheQuestionsBestPassages() {
+        model.on("mindgraph/build").reply("{\"operations\": []}");
+        model.on("mindgraph/answer").reply("{\"confidence\": \"low\"}");
+        model.on("last-resort/answer").reply("Joe Gargery and Pip's sister");
+
+        JsonNode answer = ask(story, "Who raised Pip, from an empty graph?", Map.of("chunkTokens", 40));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(events(answer, "graph").getFirst().get("nodes").asInt()).isZero();
+        assertThat(answer.get("answer").asString()).isEqualTo("Joe Gargery and Pip's sister");
+        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+                .isTrue();
+        assertThat(answer.get("citations")).isNotEmpty();
+    }
+
+    @Test
+    void theAnswerPromptAsksForTheBestAnswerUnlessAbstainingIsAllowed() {
+        model.on("mindgraph/answer")
+                .reply("{\"answer\": \"the Pequod\", \"cited_nodes\": [\"pequod\"], \"confidence\": \"high\"}");
+
+        ask(whale, "Which ship?", Map.of("graph", "shared"));
+        assertThat(model.calls("mindgraph/answer").getLast().system())
+                .doesNotContainIgnoringCase("not available")
+                .doesNotContain("say so")
+                .contains("Always give your best answer");
+
+        ask(whale, "Which ship?", Map.of("graph", "shared", "abstain", true));
+        assertThat(model.calls("mindgraph/answer").getLast().system()).contains("not available");
+    }
+
     private void scriptStoryBuild() {
         model.on("mindgraph/build")
                 .once(ops(
