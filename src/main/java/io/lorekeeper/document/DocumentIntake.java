@@ -131,8 +131,9 @@ class DocumentIntake {
 
     /**
      * Rebuilds the named stages (a retrieval stage with everything after it; an enrichment stage
-     * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion and
-     * gives failed enrichments a fresh set of attempts, due now. The stages' reset and the job commit
+     * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion,
+     * gives failed enrichments a fresh set of attempts, due now, and runs finished enrichments whose
+     * latest run left gaps (items without output) again for those gaps only. The stages' reset and the job commit
      * together; the document row stays locked until then, so a second reindex (or an append) of the
      * same document waits, then sees this one's state and job instead of racing to insert the job.
      */
