@@ -382,6 +382,54 @@ class ComoRagIndexTest {
                 .isEqualTo(summaries);
     }
 
+    @Test
+    void aSummaryWhoseReplyStaysUnusableIsAGapOfItsLayerThatAReindexWithoutStagesWritesAlone() {
+        String text = ComoRagFixtures.chronicle(14);
+        AtomicBoolean broken = new AtomicBoolean(true);
+        model.on("comorag/episodic-summary").reply(call -> {
+            if (broken.get() && call.system().contains("parts 4 to")) {
+                return "{}"; // no summary, and none after the repair either
+            }
+            return json(Map.of("summary", "Plot of a stretch."));
+        });
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("text", text, "title", "Fourteen chapters", "profile", "deep"));
+        UUID id = UUID.fromString(posted.json().get("id").asString());
+        JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
+        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
+        int windows = (units + EpisodicWindows.size(units) - 1) / EpisodicWindows.size(units);
+
+        JsonNode episodic = stage(ready, "episodic");
+        assertThat(episodic.get("status").asString()).as(episodic.toString()).isEqualTo("DONE");
+        assertThat(episodic.get("failed").asInt()).isEqualTo(1);
+        assertThat(episodic.get("failures").get(0).asString())
+                .startsWith("episodic level 1 group 1 (u:")
+                .contains("comorag/episodic-summary");
+        assertThat(summaries(id, "episodic"))
+                .as("every other window has its summary")
+                .hasSize(windows - 1)
+                .extracting(s -> s.get("ordinal"))
+                .doesNotContain(1);
+        assertThat(model.calls("comorag/episodic-summary")).hasSize(windows);
+
+        broken.set(false);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        awaitNoGaps(id, "episodic");
+
+        assertThat(model.calls("comorag/episodic-summary"))
+                .as("only the missing window is summarised again")
+                .hasSize(windows + 1);
+        assertThat(model.calls("comorag/episodic-summary").getLast().system()).contains("parts 4 to");
+        assertThat(summaries(id, "episodic"))
+                .extracting(s -> s.get("ordinal"))
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, windows).boxed().toList());
+    }
+
     private List<String> stageStatuses(UUID id) {
         return api.get("/v1/documents/" + id)
                 .json()
