@@ -114,8 +114,10 @@ class QuestionIntake {
             // memories built on demand: asking for them builds them (a reindex naming them, quota included),
             // and the question waits for them like any memory in progress
             List<MemoryState> started = builds.build(tenant.id(), toBuild);
-            new TraceRecorder(id, store, json)
-                    .record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+            if (!started.isEmpty()) {
+                new TraceRecorder(id, store, json)
+                        .record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+            }
         }
         scheduler.schedule(id);
         return id;
