@@ -384,7 +384,7 @@ class ComoRagIndexTest {
 
     @Test
     void aSummaryWhoseReplyStaysUnusableIsAGapOfItsLayerThatAReindexWithoutStagesWritesAlone() {
-        String text = ComoRagFixtures.chronicle(14);
+        String text = ComoRagFixtures.chronicle(13);
         AtomicBoolean broken = new AtomicBoolean(true);
         model.on("comorag/episodic-summary").reply(call -> {
             if (broken.get() && call.system().contains("parts 4 to")) {
@@ -393,7 +393,8 @@ class ComoRagIndexTest {
             return json(Map.of("summary", "Plot of a stretch."));
         });
         Api.Response posted =
-                api.post("/v1/documents", Map.of("text", text, "title", "Fourteen chapters", "profile", "deep"));
+                api.post("/v1/documents", Map.of("text", text, "title", "Thirteen chapters", "profile", "deep"));
+        assertThat(posted.status()).as("a document of its own").isEqualTo(202);
         UUID id = UUID.fromString(posted.json().get("id").asString());
         JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
         int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
