@@ -197,7 +197,10 @@ class Document extends AbstractAggregateRoot<Document> {
         touch();
     }
 
-    /** A reindex naming no stage: failed enrichments get fresh attempts, and a FAILED document resumes its ingestion. */
+    /**
+     * A reindex naming no stage: failed enrichments get fresh attempts, finished ones with gaps run again
+     * for them, and a FAILED document resumes its ingestion.
+     */
     void resume() {
         requireSettled("resume");
         stages.forEach(DocumentStage::retryIfFailed);

@@ -333,8 +333,9 @@ class DocumentController {
     @PostMapping("/{id}/reindex")
     @Operation(
             operationId = "reindexDocument",
-            summary = "Resume a failed ingestion and retry failed memories now, or rebuild the named stages "
-                    + "(a retrieval stage with every later one; an enrichment stage alone, the document staying READY)")
+            summary = "Resume a failed ingestion and retry failed memories, and the gaps of finished ones, now; or "
+                    + "rebuild the named stages (a retrieval stage with every later one; an enrichment stage alone, "
+                    + "the document staying READY)")
     @ApiResponse(
             responseCode = "202",
             description = "Reindexing queued",

@@ -131,8 +131,9 @@ class DocumentIntake {
 
     /**
      * Rebuilds the named stages (a retrieval stage with everything after it; an enrichment stage
-     * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion and
-     * gives failed enrichments a fresh set of attempts, due now. The stages' reset and the job commit
+     * alone, the document staying READY meanwhile), or with no names resumes a failed ingestion,
+     * gives failed enrichments a fresh set of attempts, due now, and runs finished enrichments whose
+     * latest run left gaps (items without output) again for those gaps only. The stages' reset and the job commit
      * together; the document row stays locked until then, so a second reindex (or an append) of the
      * same document waits, then sees this one's state and job instead of racing to insert the job.
      */
@@ -148,27 +149,66 @@ class DocumentIntake {
         }
         quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
-            List<String> rebuild = pipeline.stagesToRebuild(stages);
-            doc.defineStages(pipeline.definitions());
-            List<String> running = doc.stages().stream()
-                    .filter(s -> s.status() == StageStatus.RUNNING && rebuild.contains(s.name()))
-                    .map(DocumentStage::name)
-                    .toList();
-            if (!running.isEmpty()) {
-                throw ApiProblem.conflict(
-                        "stage-running",
-                        "Stage running",
-                        "stage " + String.join(", ", running) + " of document " + id
-                                + " is running; reindex it once it has finished",
-                        "stages");
-            }
-            pipeline.discardOutputs(id, rebuild);
-            doc.rebuild(rebuild, true);
+            rebuild(doc, stages);
         } else {
             doc.resume();
         }
         // the change commits when this transaction does (the aggregate is managed), and the job with it
         scheduler.schedule(id);
+    }
+
+    /** What a reindex naming {@code stages} does to the locked document: their outputs discarded, the stages reset. */
+    private void rebuild(Document doc, List<String> stages) {
+        UUID id = doc.id();
+        List<String> rebuild = pipeline.stagesToRebuild(stages);
+        doc.defineStages(pipeline.definitions());
+        List<String> running = doc.stages().stream()
+                .filter(s -> s.status() == StageStatus.RUNNING && rebuild.contains(s.name()))
+                .map(DocumentStage::name)
+                .toList();
+        if (!running.isEmpty()) {
+            throw ApiProblem.conflict(
+                    "stage-running",
+                    "Stage running",
+                    "stage " + String.join(", ", running) + " of document " + id
+                            + " is running; reindex it once it has finished",
+                    "stages");
+        }
+        pipeline.discardOutputs(id, rebuild);
+        doc.rebuild(rebuild, true);
+    }
+
+    /**
+     * Starts building the named memories of one of the tenant's documents as a reindex naming them
+     * does (the tenant's token quota checked, the stages reset and requested, the ingestion job
+     * queued, all in the caller's transaction), for those of them that are still SKIPPED and would
+     * be built if asked (see {@link IngestionPipeline#buildable}); the others are left as they are.
+     * Returns the stages it started. A document being ingested is refused (409), as a reindex is.
+     */
+    @Transactional
+    List<String> buildOnDemand(UUID tenantId, UUID id, java.util.Collection<String> stages) {
+        Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
+            throw ApiProblem.conflict(
+                    "ingestion-running",
+                    "Ingestion running",
+                    "document " + id + " is being ingested; its memories can be built once it is READY",
+                    null);
+        }
+        DocumentInfo info = store.find(id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        doc.defineStages(pipeline.definitions());
+        List<String> start = doc.stages().stream()
+                .filter(s -> stages.contains(s.name()) && s.status() == StageStatus.SKIPPED)
+                .map(DocumentStage::name)
+                .filter(name -> pipeline.buildable(info, name))
+                .toList();
+        if (start.isEmpty()) {
+            return List.of();
+        }
+        quotas.requireTokens();
+        rebuild(doc, start);
+        scheduler.schedule(id);
+        return start;
     }
 
     boolean delete(UUID id) {

@@ -49,6 +49,9 @@ final class DocumentResponses {
      * @param status   PENDING, RUNNING, DONE, SKIPPED (message says why and how to build it) or FAILED (message
      *                 says why; {@code retryAt} when the next attempt is scheduled, absent when attempts are spent)
      * @param attempts runs started since the stage was last reset
+     * @param failed   items the latest run left without output because the model's reply for them stayed
+     *                 unusable (the stage is DONE with gaps; a reindex without stages tries them again)
+     * @param failures the first few of those items, each "item: reason"
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "DocumentStage", description = "One ingestion stage (memory) of a document")
@@ -70,7 +73,16 @@ final class DocumentResponses {
             int total,
             String message,
             Integer attempts,
-            Instant retryAt) {}
+            Instant retryAt,
+
+            @Schema(
+                    description =
+                            "Items the latest run left without output because the model's reply for them stayed unusable; "
+                                    + "the stage still ends DONE, and a reindex without stages tries these gaps again")
+            Integer failed,
+
+            @Schema(description = "The first few of those items, each \"item: reason\"")
+            List<String> failures) {}
 
     @Schema(description = "One page of documents, newest first")
     record DocumentPage(

@@ -63,6 +63,14 @@ class DocumentStage {
     private int generation;
     private boolean requested;
 
+    /**
+     * Items the latest run left without output: written beside the aggregate
+     * ({@link DocumentStore#itemFailed}, {@link DocumentStore#clearItemFailures}), read here only to know
+     * which DONE stages have gaps for a resume to retry.
+     */
+    @Column(insertable = false, updatable = false)
+    private int failed;
+
     @Column(name = "updated_at")
     private Instant updatedAt;
 
@@ -155,9 +163,13 @@ class DocumentStage {
         fresh();
     }
 
-    /** A failed enrichment gets a fresh set of attempts, due now; true when this one did. */
+    /**
+     * A failed enrichment gets a fresh set of attempts, due now, and a finished one whose latest run left
+     * items without output runs again for those gaps (its output stays, so only the gaps are tried);
+     * true when this one did.
+     */
     boolean retryIfFailed() {
-        if (status != FAILED || !enrichment()) {
+        if (!enrichment() || !(status == FAILED || (status == DONE && failed > 0))) {
             return false;
         }
         status = PENDING;
@@ -221,8 +233,24 @@ class DocumentStage {
         return done;
     }
 
+    int failed() {
+        return failed;
+    }
+
     StageState state() {
         return new StageState(
-                documentId, stage, kind, status.name(), done, total, message, attempts, retryAt, generation, requested);
+                documentId,
+                stage,
+                kind,
+                status.name(),
+                done,
+                total,
+                message,
+                attempts,
+                retryAt,
+                generation,
+                requested,
+                failed,
+                java.util.List.of());
     }
 }

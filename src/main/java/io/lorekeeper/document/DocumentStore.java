@@ -398,7 +398,9 @@ class DocumentStore {
                     ? null
                     : rs.getTimestamp("retry_at").toInstant(),
             rs.getInt("generation"),
-            rs.getBoolean("requested"));
+            rs.getBoolean("requested"),
+            rs.getInt("failed"),
+            List.of((String[]) rs.getArray("failures").getArray()));
 
     /**
      * Records a running stage's progress. A bulk UPDATE beside the aggregate, not a change of it:
@@ -413,6 +415,33 @@ class DocumentStore {
                         "UPDATE ingestion_stage SET done = ?, total = ?, updated_at = now() WHERE document_id = ? AND stage = ?")
                 .params(done, total, documentId, stage)
                 .update();
+    }
+
+    /** How many gaps a stage names in its view; the count goes on beyond them. */
+    static final int LISTED_FAILURES = 10;
+
+    /**
+     * Records one item a running stage left without output (see {@link StageRun#itemFailed}): a bulk
+     * UPDATE beside the aggregate, like {@link #stageProgress}, since items fail from parallel workers
+     * while other changes are made to the document. Only the run of {@code generation} records: a run
+     * overtaken by a reset writes nothing over the newer request.
+     */
+    void itemFailed(UUID documentId, String stage, int generation, String failure) {
+        jdbc.sql("""
+                UPDATE ingestion_stage
+                SET failed = failed + 1,
+                    failures = CASE WHEN cardinality(failures) < ? THEN failures || ?::text ELSE failures END,
+                    updated_at = now()
+                WHERE document_id = ? AND stage = ? AND generation = ?""")
+                .params(LISTED_FAILURES, failure, documentId, stage, generation)
+                .update();
+    }
+
+    /** A run of the stage begins: the gaps it will try again are no longer counted until it leaves them again. */
+    void clearItemFailures(UUID documentId, String stage, int generation) {
+        jdbc.sql("""
+                UPDATE ingestion_stage SET failed = 0, failures = '{}'
+                WHERE document_id = ? AND stage = ? AND generation = ? AND (failed <> 0 OR cardinality(failures) <> 0)""").params(documentId, stage, generation).update();
     }
 
     private static final RowMapper<DocumentInfo> INFO = (rs, n) -> new DocumentInfo(

@@ -102,8 +102,9 @@ public class Documents {
                                         stage,
                                         "SKIPPED",
                                         "this memory did not exist when the document was ingested",
-                                        null)
-                                : new MemoryState(id, stage, s.status(), s.message(), s.retryAt()));
+                                        null,
+                                        false)
+                                : new MemoryState(id, stage, s.status(), s.message(), s.retryAt(), s.requested()));
             }
         }
         return states;

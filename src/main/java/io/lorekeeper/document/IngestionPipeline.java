@@ -86,6 +86,21 @@ class IngestionPipeline {
         return stageNames().stream().filter(chosen::contains).toList();
     }
 
+    /**
+     * Whether the named memory of the document would be built if someone asked for it now: an
+     * enrichment stage whose own conditions hold (an LLM is configured, the profile builds LLM-written
+     * memory), skipped only because it is built on demand (or because it did not apply when the
+     * document was ingested).
+     */
+    boolean buildable(DocumentInfo document, String name) {
+        return stages.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .filter(IngestionStage::enrichment)
+                .map(s -> s.applicability(document).applies())
+                .orElse(false);
+    }
+
     boolean isEnrichment(String name) {
         return stage(name).enrichment();
     }
@@ -179,7 +194,7 @@ class IngestionPipeline {
             }
             long started = System.nanoTime();
             try {
-                stage.run(new Run(document, stage.name()));
+                stage.run(new Run(document, stage.name(), generation));
             } catch (RetryLaterException later) {
                 store.change(documentId, d -> {
                     d.finishStage(
@@ -267,8 +282,10 @@ class IngestionPipeline {
         }
         int attempt = state.attempts() + 1;
         long started = System.nanoTime();
+        store.clearItemFailures(documentId, stage.name(), generation);
+        Run run = new Run(document, stage.name(), generation);
         try {
-            stage.run(new Run(document, stage.name()));
+            stage.run(run);
         } catch (RetryLaterException later) {
             finish(documentId, stage, generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
             throw later;
@@ -312,12 +329,25 @@ class IngestionPipeline {
                     null);
             return null;
         }
-        finish(documentId, stage, generation, StageStatus.DONE, null, null);
+        int gaps = run.failed();
+        finish(
+                documentId,
+                stage,
+                generation,
+                StageStatus.DONE,
+                gaps == 0
+                        ? null
+                        : gaps + (gaps == 1 ? " item was" : " items were")
+                                + " left without output (the model's reply stayed unusable); POST /v1/documents/"
+                                + documentId + "/reindex without stages tries " + (gaps == 1 ? "it" : "them")
+                                + " again",
+                null);
         log.info(
-                "Stage {} of document {} done in {} ms",
+                "Stage {} of document {} done in {} ms{}",
                 stage.name(),
                 documentId,
-                (System.nanoTime() - started) / 1_000_000);
+                (System.nanoTime() - started) / 1_000_000,
+                gaps == 0 ? "" : ", " + gaps + " items left without output");
         return null;
     }
 
@@ -332,18 +362,39 @@ class IngestionPipeline {
         store.change(documentId, d -> d.finishStage(stage.name(), generation, outcome, message, retryAt));
     }
 
+    private static String abbreviate(String failure) {
+        return failure.length() <= 300 ? failure : failure.substring(0, 299) + "…";
+    }
+
     private static Instant earliest(Instant a, Instant b) {
         return a == null || b.isBefore(a) ? b : a;
     }
 
     private final class Run implements StageRun {
         private final DocumentInfo document;
+        private final String stage;
+        private final int generation;
         private final ForwardProgress progress;
+        private final java.util.concurrent.atomic.AtomicInteger failed =
+                new java.util.concurrent.atomic.AtomicInteger();
 
-        Run(DocumentInfo document, String stage) {
+        Run(DocumentInfo document, String stage, int generation) {
             this.document = document;
+            this.stage = stage;
+            this.generation = generation;
             this.progress =
                     new ForwardProgress((done, total) -> store.stageProgress(document.id(), stage, done, total));
+        }
+
+        @Override
+        public void itemFailed(String item, String reason) {
+            failed.incrementAndGet();
+            log.warn("Stage {} of document {} left {} without output: {}", stage, document.id(), item, reason);
+            store.itemFailed(document.id(), stage, generation, abbreviate(item + ": " + reason));
+        }
+
+        int failed() {
+            return failed.get();
         }
 
         @Override

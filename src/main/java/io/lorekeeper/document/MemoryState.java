@@ -10,8 +10,10 @@ import java.util.UUID;
  * @param status  PENDING, RUNNING, DONE, SKIPPED or FAILED
  * @param reason  why it was skipped or failed, with how to build it; null otherwise
  * @param retryAt when a failed memory is tried again, or null
+ * @param onDemand a memory built only when asked for, which someone (a reindex, a question) asked for
  */
-public record MemoryState(UUID documentId, String stage, String status, String reason, Instant retryAt) {
+public record MemoryState(
+        UUID documentId, String stage, String status, String reason, Instant retryAt, boolean onDemand) {
 
     public boolean ready() {
         return status.equals("DONE");
@@ -20,5 +22,10 @@ public record MemoryState(UUID documentId, String stage, String status, String r
     /** Still being built: a question that needs it can wait for it. */
     public boolean building() {
         return status.equals("PENDING") || status.equals("RUNNING");
+    }
+
+    /** Failed, with another attempt scheduled ({@link #retryAt}): a question that needs it can wait for it too. */
+    public boolean retrying() {
+        return status.equals("FAILED") && retryAt != null;
     }
 }

@@ -11,6 +11,8 @@ import java.util.UUID;
  * @param retryAt    when a failed enrichment stage runs again; null when no retry is scheduled
  * @param generation changes on every reset, so a run that began before it cannot record an outcome
  * @param requested  an on-demand stage someone asked for (reindex naming it)
+ * @param failed     items the latest run left without output (unusable model replies); the stage still ends DONE
+ * @param failures   the first few of those items, each "item: reason"
  */
 record StageState(
         UUID documentId,
@@ -23,7 +25,9 @@ record StageState(
         int attempts,
         Instant retryAt,
         int generation,
-        boolean requested) {
+        boolean requested,
+        int failed,
+        java.util.List<String> failures) {
 
     boolean finished() {
         return status.equals("DONE") || status.equals("SKIPPED");
@@ -35,6 +39,15 @@ record StageState(
 
     DocumentResponses.StageView view() {
         return new DocumentResponses.StageView(
-                name, kind, status, done, total, message, attempts == 0 ? null : attempts, retryAt);
+                name,
+                kind,
+                status,
+                done,
+                total,
+                message,
+                attempts == 0 ? null : attempts,
+                retryAt,
+                failed == 0 ? null : failed,
+                failures.isEmpty() ? null : failures);
     }
 }

@@ -18,9 +18,15 @@
  * <p>Plain SQL on {@code JdbcClient}, where bulk rows are the right tool: the canonical text
  * ({@code document_text}), conversation sessions and turns, chunks and pages (batch inserts),
  * per-document lexeme statistics and the counts derived from the chunks, the API's reads (views,
- * lists, stage states), and a running stage's progress ({@code DocumentStore.stageProgress}: a
- * frequent write that, as a versioned change, would make concurrent changes of the same document
- * conflict and retry for nothing).
+ * lists, stage states), and a running stage's progress and gaps ({@code DocumentStore.stageProgress},
+ * {@code DocumentStore.itemFailed}: frequent writes that, as versioned changes, would make concurrent
+ * changes of the same document conflict and retry for nothing).
+ *
+ * <p>An LLM-built memory degrades per item: an item whose model reply stays unusable after the
+ * gateway's repair is reported through {@link io.lorekeeper.document.StageRun#itemFailed}, counted on
+ * its stage, and left as a gap; the stage still ends DONE, and a reindex without stages (or appended
+ * sessions) runs it again for its gaps only. {@link io.lorekeeper.document.MemoryBuilds} lets a
+ * question start building an on-demand memory its strategy needs, as a reindex naming it would.
  *
  * <p>Owns the document's tables: the document row and its canonical text, its ingestion stages,
  * conversation sessions and turns, and its segmentation, chunks, pages and per-document lexeme

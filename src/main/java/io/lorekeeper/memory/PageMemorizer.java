@@ -15,13 +15,18 @@ import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.text.TokenCounter;
 
 /**
  * The walk both memorizer stages share: every page still lacking its output is shown to the
  * MEMORIZER with the memos written before it (read from {@code memos} at each step, so a stage that
  * appends to it grows the memory as it goes), and the reply is saved before the next page, so a
- * stopped job resumes at the first unfinished page.
+ * stopped job resumes at the first unfinished page. A page whose reply stays unusable after the
+ * gateway's repair is left without its output and reported ({@link StageRun#itemFailed}); the walk
+ * goes on with the next page and never comes back to it in this run, so a gap cannot hold the stage
+ * up: the next run of the stage (a reindex without stages, appended sessions) tries it again.
  */
 @Component
 class PageMemorizer {
@@ -57,15 +62,22 @@ class PageMemorizer {
                 continue;
             }
             PageExcerpt excerpt = PageExcerpt.of(page.span().of(text), settings.maxPageTokens());
-            R reply = llm.structured(
-                    Role.MEMORIZER,
-                    template,
-                    Map.of(
-                            "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(excerpt)),
-                            "pageNumber", page.ordinal(),
-                            "pageNote", excerpt.note(),
-                            "page", excerpt.text()),
-                    replyType);
+            R reply;
+            try {
+                reply = llm.structured(
+                        Role.MEMORIZER,
+                        template,
+                        Map.of(
+                                "memos", MemoryContext.before(memos, page.ordinal(), memoryBudget(excerpt)),
+                                "pageNumber", page.ordinal(),
+                                "pageNote", excerpt.note(),
+                                "page", excerpt.text()),
+                        replyType);
+            } catch (UnusableReplyException unusable) {
+                // this page stays without its output (a gap a later run tries again); the walk goes on
+                run.itemFailed("page " + page.ordinal(), Failures.describe(unusable));
+                continue;
+            }
             save.accept(page, reply);
             run.progress(++done, pages.size());
         }

@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.MemoryBuilds;
 import io.lorekeeper.document.MemoryState;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.reasoning.AnswerStrategy;
@@ -14,40 +15,67 @@ import io.lorekeeper.reasoning.QuestionOptions;
 
 /**
  * Whether a question's documents have the memories its strategy declares: the ones it needs (a
- * question waits while one is being built and is refused when one failed or was skipped) and the
- * ones it can do without (it then runs degraded, and says so).
+ * question waits while one is being built, or failed with a retry scheduled; starts building one
+ * skipped because it is built on demand, unless {@code options.buildMemories} is false; and is
+ * refused when one failed for good or was skipped for another reason) and the ones it can do without
+ * (it then runs degraded, and says so).
  */
 @Component
 class MemoryReadiness {
 
     private final Documents documents;
+    private final MemoryBuilds builds;
 
-    MemoryReadiness(Documents documents) {
+    MemoryReadiness(Documents documents, MemoryBuilds builds) {
         this.documents = documents;
+        this.builds = builds;
     }
 
     /**
      * @param waitingFor  needed memories still being built
-     * @param unavailable needed memories that failed or were skipped
+     * @param retrying    needed memories that failed and have another attempt scheduled
+     * @param buildable   needed memories skipped because they are built on demand, which asking builds
+     * @param unavailable needed memories that failed for good, or were skipped and would not be built
      * @param degraded    optional memories that are not ready
      */
-    record Report(List<MemoryState> waitingFor, List<MemoryState> unavailable, List<MemoryState> degraded) {}
+    record Report(
+            List<MemoryState> waitingFor,
+            List<MemoryState> retrying,
+            List<MemoryState> buildable,
+            List<MemoryState> unavailable,
+            List<MemoryState> degraded) {}
 
     Report check(AnswerStrategy strategy, QuestionOptions options, List<UUID> documentIds) {
         List<MemoryState> needed = documents.memories(documentIds, strategy.requiredMemories(options));
         List<MemoryState> optional = documents.memories(documentIds, strategy.optionalMemories(options));
+        List<MemoryState> buildable = needed.stream().filter(builds::buildable).toList();
         return new Report(
                 needed.stream().filter(MemoryState::building).toList(),
-                needed.stream().filter(m -> !m.ready() && !m.building()).toList(),
+                needed.stream().filter(MemoryState::retrying).toList(),
+                buildable,
+                needed.stream()
+                        .filter(m -> !m.ready() && !m.building() && !m.retrying() && !buildable.contains(m))
+                        .toList(),
                 optional.stream().filter(m -> !m.ready()).toList());
     }
 
-    /** Refuses a question now when a memory it needs cannot be had without someone building it. */
-    void requireBuildable(AnswerStrategy strategy, QuestionOptions options, List<UUID> documentIds) {
-        List<MemoryState> unavailable = check(strategy, options, documentIds).unavailable();
-        if (!unavailable.isEmpty()) {
-            throw notReady(strategy.name(), unavailable);
+    /**
+     * Refuses a question now when a memory it needs cannot be had without someone building it: one
+     * that failed (a scheduled retry included: the 409 says when), one skipped that would not be built,
+     * and, with {@code options.buildMemories} false, one that is built only on demand. Returns the
+     * on-demand memories the question may start building (none when it may not).
+     */
+    List<MemoryState> requireBuildable(AnswerStrategy strategy, QuestionOptions options, List<UUID> documentIds) {
+        Report report = check(strategy, options, documentIds);
+        List<MemoryState> refused = new java.util.ArrayList<>(report.unavailable());
+        refused.addAll(report.retrying());
+        if (!options.buildMemories()) {
+            refused.addAll(report.buildable());
         }
+        if (!refused.isEmpty()) {
+            throw notReady(strategy.name(), refused);
+        }
+        return report.buildable();
     }
 
     /** A 409 about the first unavailable memory, whose reindex call builds every memory that document lacks. */
@@ -85,6 +113,19 @@ class MemoryReadiness {
         return problem;
     }
 
+    /** The trace event of a question that started building the memories its strategy needs. */
+    static Map<String, Object> buildEvent(String strategy, List<MemoryState> started) {
+        return Map.of(
+                "memories",
+                started.stream()
+                        .map(m -> Map.of("documentId", m.documentId(), "stage", m.stage()))
+                        .toList(),
+                "why",
+                "strategy '" + strategy + "' needs "
+                        + (started.size() == 1 ? "this memory, which is" : "these memories, which are")
+                        + " built on demand; asking builds them (options.buildMemories false refuses instead)");
+    }
+
     static List<Map<String, Object>> describe(List<MemoryState> memories) {
         return memories.stream()
                 .map(m -> {
@@ -94,6 +135,18 @@ class MemoryReadiness {
                     out.put("state", m.status());
                     if (m.reason() != null) {
                         out.put("reason", m.reason());
+                    }
+                    if (m.retrying()) {
+                        out.put("retryAt", m.retryAt().toString());
+                        out.put(
+                                "why",
+                                "it failed and is tried again at " + m.retryAt() + "; the question waits for it");
+                    } else if (m.building() && m.onDemand()) {
+                        out.put(
+                                "why",
+                                "built on demand (asked for by a question or a reindex); the question waits for it");
+                    } else if (m.building()) {
+                        out.put("why", "being built; the question waits for it");
                     }
                     return out;
                 })

@@ -89,7 +89,10 @@ final class QuestionApi {
 
             @Schema(description = "FAILED only: why") String failureReason,
 
-            @Schema(description = "While QUEUED: the memories of its documents it waits for (document, stage, state)")
+            @Schema(
+                    description =
+                            "While QUEUED: the memories of its documents it waits for (document, stage, state, why): "
+                                    + "being built (on demand: started by asking), or failed with a retry scheduled (retryAt)")
             Object waitingFor,
 
             @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)")
@@ -166,9 +169,10 @@ final class QuestionApi {
             String unavailableReason,
 
             @Schema(
-                    description =
-                            "Memories (ingestion stages) a document needs before this strategy answers from it: "
-                                    + "a question waits while one is being built, and is refused (409 memory-not-ready) when one failed or was skipped")
+                    description = "Memories (ingestion stages) a document needs before this strategy answers from it: "
+                            + "a question waits while one is being built or has a retry scheduled, starts building one that is "
+                            + "built on demand (unless options.buildMemories is false), and is refused (409 memory-not-ready) "
+                            + "when one failed or was skipped otherwise")
             List<String> memoryStages,
 
             @Schema(

@@ -9,6 +9,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.MemoryBuilds;
+import io.lorekeeper.document.MemoryState;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.AnswerJob.AnswerScheduler;
@@ -37,6 +39,8 @@ class QuestionIntake {
     private final MemoryReadiness memories;
     private final JsonMapper json;
     private final TenantQuotas quotas;
+    private final MemoryBuilds builds;
+    private final QuestionStore store;
 
     QuestionIntake(
             QuestionRepository questions,
@@ -48,8 +52,12 @@ class QuestionIntake {
             LlmGateway gateway,
             MemoryReadiness memories,
             JsonMapper json,
-            TenantQuotas quotas) {
+            TenantQuotas quotas,
+            MemoryBuilds builds,
+            QuestionStore store) {
         this.quotas = quotas;
+        this.builds = builds;
+        this.store = store;
         this.memories = memories;
         this.gateway = gateway;
         this.questions = questions;
@@ -87,13 +95,14 @@ class QuestionIntake {
         List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
                 .map(DocumentInfo::id)
                 .toList();
-        memories.requireBuildable(strategy, parsed, ids);
+        List<MemoryState> toBuild = memories.requireBuildable(strategy, parsed, ids);
         if (strategy.requirements().needsLlm()) {
             quotas.requireTokens();
         }
         UUID id = UUID.randomUUID();
         List<String> choices = request.choices() == null || request.choices().isEmpty() ? null : request.choices();
-        questions.save(Question.ask(
+        // flushed: the trace event below references the row
+        questions.saveAndFlush(Question.ask(
                 id,
                 tenant.id(),
                 ids,
@@ -101,6 +110,15 @@ class QuestionIntake {
                 strategy.name(),
                 choices == null ? null : json.valueToTree(choices),
                 json.valueToTree(options)));
+        if (!toBuild.isEmpty()) {
+            // memories built on demand: asking for them builds them (a reindex naming them, quota included),
+            // and the question waits for them like any memory in progress
+            List<MemoryState> started = builds.build(tenant.id(), toBuild);
+            if (!started.isEmpty()) {
+                new TraceRecorder(id, store, json)
+                        .record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+            }
+        }
         scheduler.schedule(id);
         return id;
     }

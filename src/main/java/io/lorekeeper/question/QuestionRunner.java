@@ -15,6 +15,8 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.MemoryBuilds;
+import io.lorekeeper.document.MemoryState;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
@@ -57,6 +59,7 @@ class QuestionRunner {
     private final MemoryReadiness memories;
     private final InstantSource clock;
     private final WorkerName worker;
+    private final MemoryBuilds builds;
 
     QuestionRunner(
             QuestionStore store,
@@ -69,8 +72,10 @@ class QuestionRunner {
             LlmGateway gateway,
             MemoryReadiness memories,
             InstantSource clock,
-            WorkerName worker) {
+            WorkerName worker,
+            MemoryBuilds builds) {
         this.worker = worker;
+        this.builds = builds;
         this.memories = memories;
         this.clock = clock;
         this.gateway = gateway;
@@ -274,21 +279,36 @@ class QuestionRunner {
     }
 
     /**
-     * The strategy's memories, once every one it needs is built. While one is still being built the
-     * question stays QUEUED, says what it waits for, and its job looks again shortly; a memory that
-     * failed or was skipped meanwhile, or a wait past its limit, fails the question with the reason.
+     * The strategy's memories, once every one it needs is built. While one is still being built, or
+     * failed with another attempt scheduled, the question stays QUEUED, says what it waits for, and its
+     * job looks again shortly; one skipped because it is built on demand is started (unless
+     * {@code options.buildMemories} is false) and waited for. A memory that failed for good or was
+     * skipped for another reason, or a wait past its limit, fails the question with the reason.
      */
     private MemoryReadiness.Report awaitMemories(StoredQuestion question, TraceRecorder trace) {
         AnswerStrategy strategy = strategies.require(question.strategy());
-        MemoryReadiness.Report report =
-                memories.check(strategy, new QuestionOptions(question.options()), question.documentIds());
+        QuestionOptions options = new QuestionOptions(question.options());
+        MemoryReadiness.Report report = memories.check(strategy, options, question.documentIds());
         if (!report.unavailable().isEmpty()) {
             throw MemoryReadiness.notReady(strategy.name(), report.unavailable());
         }
-        if (report.waitingFor().isEmpty()) {
+        List<MemoryState> waiting = new java.util.ArrayList<>(report.waitingFor());
+        waiting.addAll(report.retrying());
+        if (!report.buildable().isEmpty()) {
+            if (!options.buildMemories()) {
+                throw MemoryReadiness.notReady(strategy.name(), report.buildable());
+            }
+            List<MemoryState> started = startBuilding(question, report.buildable());
+            if (!started.isEmpty()) {
+                trace.record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+            }
+            // none started: its document is being ingested, or another question got there first; look again
+            waiting.addAll(started.isEmpty() ? report.buildable() : started);
+        }
+        if (waiting.isEmpty()) {
             return report;
         }
-        List<Map<String, Object>> waitingFor = MemoryReadiness.describe(report.waitingFor());
+        List<Map<String, Object>> waitingFor = MemoryReadiness.describe(waiting);
         if (question.createdAt().plus(settings.maxMemoryWait()).isBefore(java.time.Instant.now())) {
             throw new IllegalStateException("stopped waiting for memory after "
                     + settings.maxMemoryWait().toMinutes() + " min: " + waitingFor);
@@ -298,6 +318,23 @@ class QuestionRunner {
             trace.record("waiting", Map.of("for", waitingFor));
         }
         throw new WaitingForMemory(settings.memoryPoll());
+    }
+
+    /**
+     * Starts building on-demand memories the question needs (its intake does so; this is for one
+     * retried, or whose memory was skipped again meanwhile). A document being ingested right now is
+     * looked at again on the next poll.
+     */
+    private List<MemoryState> startBuilding(StoredQuestion question, List<MemoryState> buildable) {
+        try {
+            return builds.build(question.tenantId(), buildable);
+        } catch (io.lorekeeper.platform.ApiProblem refused) {
+            if (refused.type().equals("ingestion-running")) {
+                log.info("Question {} waits for document ingestion before building {}", question.id(), buildable);
+                return List.of();
+            }
+            throw refused;
+        }
     }
 
     /** Re-queues the answer job without a trace event of its own: the waiting event said it once. */

@@ -306,6 +306,112 @@ class MemorizerTest {
     }
 
     @Test
+    void aPageWhoseReplyStaysUnusableIsLeftAsACountedGapAndAReindexWithoutStagesFillsOnlyThatGap() {
+        String tag = "Avocet";
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+        model.on("gam/memo").reply(call -> {
+            String page = firstUser(call);
+            if (broken.get() && page.contains("Page 1:")) {
+                return "Sorry, I would rather tell you about this page in my own words."; // and again on repair
+            }
+            return memo(tag + " memo of " + ScriptedLlm.firstPageLine(page));
+        });
+        model.on("gam/page-header").reply(call -> json("header", tag + " header"));
+
+        UUID id = UUID.fromString(
+                api.post("/v1/documents", threeSessions(tag)).json().get("id").asString());
+        JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
+
+        JsonNode memos = stages(ready).get("memos");
+        assertThat(memos.get("status").asString())
+                .as("an unusable reply for one page does not fail the stage: " + memos)
+                .isEqualTo("DONE");
+        assertThat(memos.get("failed").asInt()).isEqualTo(1);
+        assertThat(memos.get("failures")).hasSize(1);
+        assertThat(memos.get("failures").get(0).asString())
+                .startsWith("page 1: ")
+                .contains("did not match its schema after one repair");
+        assertThat(memos.get("message").asString())
+                .contains("1 item was left without output")
+                .contains("reindex");
+        assertThat(memos.get("done").asInt()).isEqualTo(2);
+        assertThat(memos.get("total").asInt()).isEqualTo(3);
+        assertThat(memoPages(id)).as("the other pages have their memos").containsExactly(0, 2);
+        assertThat(model.calls("gam/memo")).hasSize(3);
+        assertThat(model.calls("gam/memo#repair"))
+                .as("the gap was asked once and repaired once, not tried again within the run")
+                .hasSize(1)
+                .allSatisfy(c -> assertThat(firstUser(c)).contains("Page 1:"));
+        assertThat(model.calls("gam/memo").get(2).user())
+                .as("the page after the gap is memorized with the memos there are")
+                .contains("Page 2:")
+                .contains("[page 0] " + tag + " memo of [Session 1");
+        JsonNode headers = stages(ready).get("page-headers");
+        assertThat(headers.get("status").asString()).isEqualTo("DONE");
+        assertThat(headers.get("failed")).as("no gaps, no count").isNull();
+        int headerCalls = model.calls("gam/page-header").size();
+
+        // a reindex without stages runs the stage again for its gaps only
+        broken.set(false);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        JsonNode filled = awaitGapsFilled(id, "memos");
+
+        assertThat(model.calls("gam/memo"))
+                .as("one more call, for the page without a memo")
+                .hasSize(4);
+        assertThat(model.calls("gam/memo").get(3).user())
+                .contains("Page 1:")
+                .contains("[page 0] " + tag + " memo of [Session 1");
+        assertThat(memoPages(id)).containsExactly(0, 1, 2);
+        assertThat(memoTexts(id).get(1)).isEqualTo(tag + " memo of [Session 2, 6:15 pm on 9 March, 2024]");
+        JsonNode after = stages(filled).get("memos");
+        assertThat(after.get("done").asInt()).isEqualTo(3);
+        assertThat(after.get("failures")).isNull();
+        assertThat(after.get("message")).isNull();
+        assertThat(model.calls("gam/page-header"))
+                .as("a stage without gaps is not run again")
+                .hasSize(headerCalls);
+    }
+
+    /** Waits until the stage has run again and is DONE with no gaps left. */
+    private JsonNode awaitGapsFilled(UUID id, String stage) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            JsonNode doc = api.get("/v1/documents/" + id).json();
+            JsonNode s = stages(doc).get(stage);
+            if (s.get("status").asString().equals("DONE") && s.get("failed") == null) {
+                return doc;
+            }
+            assertThat(System.nanoTime())
+                    .as("gaps of " + stage + " not filled: " + s)
+                    .isLessThan(deadline);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** The page a call is about: its first user message (a repair call's last one is the repair request). */
+    private static String firstUser(ScriptedChatModel.Call call) {
+        return call.messages().stream()
+                .filter(m -> m.getMessageType() == org.springframework.ai.chat.messages.MessageType.USER)
+                .findFirst()
+                .orElseThrow()
+                .getText();
+    }
+
+    private List<Integer> memoPages(UUID id) {
+        return jdbc.sql("SELECT page_ordinal FROM memo WHERE document_id = ? ORDER BY page_ordinal")
+                .param(id)
+                .query(Integer.class)
+                .list();
+    }
+
+    @Test
     void retrievalOnlyDocumentsGetNoMemosAndSaySo() {
         Map<String, Object> body = new HashMap<>(threeSessions("Curlew"));
         body.put("profile", "retrieval-only");

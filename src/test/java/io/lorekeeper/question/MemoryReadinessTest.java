@@ -28,6 +28,9 @@ class MemoryReadinessTest {
     @Autowired
     ScriptedChatModel model;
 
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
     @BeforeEach
     void scriptResearch() {
         model.reset();
@@ -88,6 +91,84 @@ class MemoryReadinessTest {
         assertThat(types.stream().filter("waiting"::equals).count())
                 .as("one event per state, not one per poll")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aQuestionKeepsWaitingWhileAMemoryItNeedsFailedWithARetryScheduledAndFailsOnlyWhenNoRetryIsLeft() {
+        model.on("gam/memo")
+                .delay(Duration.ofMillis(1500))
+                .failOnce(new IllegalStateException("the memorizer endpoint is unplugged"))
+                .reply("{\"memo\": \"Caroline adopted Biscuit.\"}");
+        model.on("gam/page-header").reply("{\"header\": \"Caroline and Melanie.\"}");
+        UUID doc = UUID.fromString(
+                api.post("/v1/documents", chat("Snipe")).json().get("id").asString());
+        awaitStatus(doc, "READY");
+        Map<String, Object> ask = Map.of(
+                "documentIds",
+                List.of(doc),
+                "question",
+                "What is the puppy called?",
+                "strategy",
+                "gam",
+                "waitSeconds",
+                0);
+
+        Response asked = api.post("/v1/questions", ask);
+        assertThat(asked.status()).as(asked.body()).isEqualTo(202);
+        UUID question = UUID.fromString(asked.json().get("id").asString());
+        JsonNode retrying = awaitWaitingFor(question, "FAILED");
+
+        JsonNode memo = retrying.get("waitingFor").get(0);
+        assertThat(memo.get("stage").asString()).isEqualTo("memos");
+        assertThat(memo.get("reason").asString()).contains("the memorizer endpoint is unplugged");
+        assertThat(memo.get("retryAt")).as("the retry it waits for").isNotNull();
+        assertThat(memo.get("why").asString()).contains("tried again at");
+        sleep(Duration.ofSeconds(7)); // two polls of the waiting question (every 3 s)
+        JsonNode still = api.get("/v1/questions/" + question).json();
+        assertThat(still.get("status").asString())
+                .as("a failed memory with a retry scheduled keeps the question waiting: " + still)
+                .isEqualTo("QUEUED");
+        assertThat(traceTypes(question)).contains("waiting").doesNotContain("status");
+
+        // the retry (brought forward: the scheduled one is 30 s away) builds the memory; the question then runs
+        assertThat(api.post("/v1/documents/" + doc + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        JsonNode done = api.awaitQuestion(question, Duration.ofSeconds(60));
+        assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("DONE");
+        assertThat(done.get("answer").asString()).isEqualTo("Biscuit");
+        assertThat(model.calls("gam/plan").getLast().user())
+                .as("it ran once the memos were written")
+                .contains("Caroline adopted Biscuit.");
+
+        // a memory that failed with no attempt left ends the wait
+        model.on("gam/memo")
+                .delay(Duration.ofMillis(1500))
+                .failOnce(new IllegalStateException("the memorizer endpoint is unplugged again"));
+        UUID second = UUID.fromString(
+                api.post("/v1/documents", chat("Dunlin")).json().get("id").asString());
+        awaitStatus(second, "READY");
+        Response waiting = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(second),
+                        "question",
+                        "What is the puppy called?",
+                        "strategy",
+                        "gam",
+                        "waitSeconds",
+                        0));
+        assertThat(waiting.status()).as(waiting.body()).isEqualTo(202);
+        UUID secondQuestion = UUID.fromString(waiting.json().get("id").asString());
+        awaitWaitingFor(secondQuestion, "FAILED");
+        jdbc.sql("UPDATE ingestion_stage SET retry_at = NULL WHERE document_id = ? AND stage = 'memos'")
+                .param(second)
+                .update(); // as when its last attempt failed
+        JsonNode failed = api.awaitQuestion(secondQuestion, Duration.ofSeconds(60));
+        assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("FAILED");
+        assertThat(failed.get("failureReason").asString())
+                .contains("memos")
+                .contains("the memorizer endpoint is unplugged again");
     }
 
     @Test
@@ -157,6 +238,34 @@ class MemoryReadinessTest {
                     .as("document " + doc + " not " + status + " in time")
                     .isLessThan(deadline);
             sleep();
+        }
+    }
+
+    /** Waits until the question waits for a memory in the given state. */
+    private JsonNode awaitWaitingFor(UUID question, String state) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            JsonNode view = api.get("/v1/questions/" + question).json();
+            assertThat(view.get("status").asString())
+                    .as("the question stopped waiting: " + view)
+                    .isEqualTo("QUEUED");
+            JsonNode waitingFor = view.get("waitingFor");
+            if (waitingFor != null && waitingFor.get(0).get("state").asString().equals(state)) {
+                return view;
+            }
+            assertThat(System.nanoTime())
+                    .as("question " + question + " never waited for a " + state + " memory: " + view)
+                    .isLessThan(deadline);
+            sleep();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 

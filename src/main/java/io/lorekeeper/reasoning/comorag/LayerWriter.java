@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Summary;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Vectored;
@@ -26,7 +28,10 @@ import io.lorekeeper.text.Span;
  * A group is identified by its members; a stored summary of the same members is kept as it is, so
  * a stage that stopped resumes with the groups still missing, and a rebuild after a conversation
  * grew calls the model only for groups that changed. Summaries of groups the plan no longer has are
- * dropped once the level is complete.
+ * dropped once the level is complete. A group whose reply stays unusable after the gateway's repair
+ * is left without its summary and reported as a gap ({@link StageRun#itemFailed}): the level goes
+ * on without it (the level above summarises the summaries there are), and the next run of the stage
+ * writes it.
  */
 final class LayerWriter {
 
@@ -113,12 +118,21 @@ final class LayerWriter {
             }
         }
         List<Summary> written = Parallel.map(missing, parallelism, p -> {
-            SummaryReply reply = llm.structuredOrText(
-                    Role.MEMORIZER,
-                    template,
-                    variables.apply(p.members()),
-                    SummaryReply.class,
-                    SummaryReply::fromPlainText);
+            SummaryReply reply;
+            try {
+                reply = llm.structuredOrText(
+                        Role.MEMORIZER,
+                        template,
+                        variables.apply(p.members()),
+                        SummaryReply.class,
+                        SummaryReply::fromPlainText);
+            } catch (UnusableReplyException unusable) {
+                // the group stays without its summary (a gap the next run tries again); the level goes on
+                run.itemFailed(
+                        layer + " level " + level + " group " + p.ordinal() + " (" + p.key() + ")",
+                        Failures.describe(unusable));
+                return null;
+            }
             String text = reply.summary().strip();
             TreeSet<Integer> units = new TreeSet<>();
             p.members().forEach(m -> units.addAll(m.units()));
@@ -138,7 +152,7 @@ final class LayerWriter {
         synchronized (this) {
             calls += missing.size();
         }
-        written.forEach(s -> keep.add(s.id()));
+        written.stream().filter(java.util.Objects::nonNull).forEach(s -> keep.add(s.id()));
         store.prune(documentId, layer, level, keep);
         return store.summaryVectors(documentId, layer, level);
     }

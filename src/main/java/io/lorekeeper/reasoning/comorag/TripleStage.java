@@ -21,7 +21,9 @@ import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Fact;
 import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
 
@@ -30,7 +32,9 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
  * extraction): one MEMORIZER call per unit lists its named entities and the facts about them as
  * triples; each fact string is embedded, so a probe can reach the unit that states it. A unit's
  * entities and triples are stored together as soon as they are extracted, so a stopped job resumes
- * at the units still without them.
+ * at the units still without them. A unit whose reply stays unusable after the gateway's repair is
+ * left without them and reported as a gap ({@link StageRun#itemFailed}); the stage still ends DONE,
+ * and its next run tries that unit again.
  */
 @Component
 class TripleStage extends IndexStage {
@@ -74,9 +78,18 @@ class TripleStage extends IndexStage {
         String text = documents.text(documentId);
         LlmSession llm = gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited());
         AtomicInteger facts = new AtomicInteger();
+        AtomicInteger gaps = new AtomicInteger();
         Parallel.map(pending, settings.buildParallelism(), unit -> {
-            TripleReply reply = llm.structured(
-                    Role.MEMORIZER, TEMPLATE, Map.of("unit", unit.span().of(text)), TripleReply.class);
+            TripleReply reply;
+            try {
+                reply = llm.structured(
+                        Role.MEMORIZER, TEMPLATE, Map.of("unit", unit.span().of(text)), TripleReply.class);
+            } catch (UnusableReplyException unusable) {
+                // the unit stays without triples (a gap the next run tries again); the others go on
+                gaps.incrementAndGet();
+                run.itemFailed("unit " + unit.ordinal(), Failures.describe(unusable));
+                return unit;
+            }
             Extracted extracted = clean(unit, reply);
             store.saveTriples(
                     unit,
@@ -88,7 +101,12 @@ class TripleStage extends IndexStage {
             run.progress(done.incrementAndGet(), total);
             return unit;
         });
-        log.info("Triples of document {}: {} units, {} facts", documentId, pending.size(), facts.get());
+        log.info(
+                "Triples of document {}: {} units, {} facts, {} units left without triples",
+                documentId,
+                pending.size() - gaps.get(),
+                facts.get(),
+                gaps.get());
     }
 
     record Extracted(List<String> entities, List<Fact> facts) {}

@@ -1,5 +1,6 @@
 package io.lorekeeper.reasoning.mindgraph;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.platform.Failures;
 import io.lorekeeper.reasoning.Cancellation;
 import io.lorekeeper.reasoning.Trace;
 import io.lorekeeper.text.Blocks;
@@ -88,8 +90,24 @@ class GraphBuilder {
         }
     }
 
+    /** Hears of a block left out of a build because the builder's reply for it stayed unusable. */
+    @FunctionalInterface
+    interface Gaps {
+        void unusable(Blocks.Block block, String reason);
+    }
+
     /** The document's shared, question-agnostic graph, built or resumed as needed (the {@code graph} stage). */
     Built obtainShared(LlmSession llm, UUID documentId, int chunkTokens, Progress progress) {
+        return obtainShared(llm, documentId, chunkTokens, progress, null);
+    }
+
+    /**
+     * {@link #obtainShared}, telling {@code gaps} of each block whose builder reply stayed unusable
+     * after the gateway's repair. Such a block adds nothing and the build goes on with the next one;
+     * it is remembered with the graph and tried again (once, before the blocks not built yet) by the
+     * next call, whose edits then apply to the graph as it stands.
+     */
+    Built obtainShared(LlmSession llm, UUID documentId, int chunkTokens, Progress progress, Gaps gaps) {
         return obtain(
                 llm,
                 documentId,
@@ -99,7 +117,8 @@ class GraphBuilder {
                 AnswerReserve.NONE,
                 Cancellation.NEVER,
                 Trace.NONE,
-                progress);
+                progress,
+                gaps);
     }
 
     /**
@@ -117,6 +136,20 @@ class GraphBuilder {
             Cancellation cancellation,
             Trace trace,
             Progress progress) {
+        return obtain(llm, documentId, question, start, chunkTokens, reserve, cancellation, trace, progress, null);
+    }
+
+    private Built obtain(
+            LlmSession llm,
+            UUID documentId,
+            String question,
+            Start start,
+            int chunkTokens,
+            AnswerReserve reserve,
+            Cancellation cancellation,
+            Trace trace,
+            Progress progress,
+            Gaps gaps) {
         String text = documents.text(documentId);
         Opened opened = open(documentId, question, start, chunkTokens, trace);
         GraphStore.GraphRow row = opened.row();
@@ -128,13 +161,46 @@ class GraphBuilder {
         progress.blocks(row.blocksDone(), total);
         int calls = 0;
         int built = row.blocksDone();
+        List<Blocks.Block> skipped = gaps == null ? new ArrayList<>() : new ArrayList<>(store.skippedBlocks(row.id()));
+        if (!skipped.isEmpty()) {
+            // blocks an earlier run left out, tried again once; the edits apply to the graph as it stands
+            for (Blocks.Block block : List.copyOf(skipped)) {
+                GraphEditor.Report report;
+                try {
+                    report = GraphEditor.apply(
+                            graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+                } catch (UnusableReplyException unusable) {
+                    calls++;
+                    gaps.unusable(block, Failures.describe(unusable));
+                    continue;
+                }
+                calls++;
+                skipped.remove(block);
+                report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
+                store.save(row.id(), graph, row.blocksDone(), row.builtTo(), rejected, row.status());
+                store.setSkippedBlocks(row.id(), skipped);
+            }
+        }
         for (Blocks.Block block : remaining) {
             String stop = stopReason(llm, reserve, cancellation);
             if (stop != null) {
                 recordStop(trace, llm, documentId, built, total, stop);
                 return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
             }
-            GraphEditor.Report report = step(llm, graph, text, block, total, question, trace);
+            GraphEditor.Report report;
+            boolean unusableBlock = false;
+            if (gaps == null) {
+                report = step(llm, graph, text, block, total, question, trace);
+            } else {
+                try {
+                    report = GraphEditor.apply(
+                            graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+                } catch (UnusableReplyException unusable) {
+                    report = unusableBlock(trace, graph, text, block, unusable);
+                    gaps.unusable(block, Failures.describe(unusable));
+                    unusableBlock = true;
+                }
+            }
             calls++;
             built = block.index() + 1;
             report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
@@ -146,6 +212,10 @@ class GraphBuilder {
                     block.end(),
                     rejected,
                     last ? GraphStore.READY : GraphStore.BUILDING);
+            if (unusableBlock) {
+                skipped.add(block);
+                store.setSkippedBlocks(row.id(), skipped);
+            }
             recordBlock(trace, documentId, block, total, report, graph);
             progress.blocks(block.index() + 1, total);
         }
@@ -270,6 +340,17 @@ class GraphBuilder {
             int total,
             String question,
             Trace trace) {
+        try {
+            return GraphEditor.apply(
+                    graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+        } catch (UnusableReplyException unusable) {
+            return unusableBlock(trace, graph, text, block, unusable);
+        }
+    }
+
+    /** The builder's edits for one block; throws when its reply stayed unusable after the gateway's repair. */
+    private static BuildReply ask(
+            LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("question", question == null ? NO_QUESTION : question);
         vars.put("focus", question == null ? SHARED_FOCUS : QUESTION_FOCUS);
@@ -278,17 +359,15 @@ class GraphBuilder {
         vars.put("blocks", total);
         vars.put("block", text.substring(block.start(), block.end()));
         vars.put("maxOperations", MAX_OPERATIONS);
-        BuildReply reply;
-        try {
-            reply = llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
-        } catch (UnusableReplyException unusable) {
-            trace.record(
-                    "step.failed",
-                    Map.of("step", "build", "block", block.index() + 1, "reason", unusable.getMessage()));
-            return GraphEditor.apply(graph, List.of(), text, block)
-                    .withRejection("unusable-reply", unusable.getMessage());
-        }
-        return GraphEditor.apply(graph, reply.operations(), text, block);
+        return llm.structured(Role.BUILDER, TEMPLATE, vars, BuildReply.class);
+    }
+
+    /** A block whose reply had nothing usable: it adds nothing, and says so in the trace. */
+    private static GraphEditor.Report unusableBlock(
+            Trace trace, ConceptGraph graph, String text, Blocks.Block block, UnusableReplyException unusable) {
+        trace.record(
+                "step.failed", Map.of("step", "build", "block", block.index() + 1, "reason", unusable.getMessage()));
+        return GraphEditor.apply(graph, List.of(), text, block).withRejection("unusable-reply", unusable.getMessage());
     }
 
     private static final String NO_QUESTION = "(none yet: this graph will serve many later questions about the text)";

@@ -16,7 +16,9 @@ import io.lorekeeper.llm.LlmGateway;
  * The {@code graph} ingestion stage: a question-agnostic MindGraph of the whole document, which
  * several questions can share ({@code options.graph = shared}) and a question-aware build can start
  * from ({@code options.start = shared}; by default it starts empty, as the paper's does). Stored after each block, so an interrupted job resumes at the next block, and a
- * conversation that grew gets blocks for its new text only.
+ * conversation that grew gets blocks for its new text only. A block whose builder reply stays unusable
+ * after the gateway's repair adds nothing and is reported as a gap ({@link StageRun#itemFailed}); the
+ * stage's next run tries it again.
  */
 @Component
 class GraphStage implements IngestionStage {
@@ -71,7 +73,9 @@ class GraphStage implements IngestionStage {
                 gateway.open(CallScope.document(run.document().tenantId(), documentId), Budget.unlimited()),
                 documentId,
                 settings.chunkTokens(),
-                run::progress);
+                run::progress,
+                (block, reason) -> run.itemFailed(
+                        "block " + (block.index() + 1) + " [" + block.start() + ", " + block.end() + ")", reason));
     }
 
     @Override

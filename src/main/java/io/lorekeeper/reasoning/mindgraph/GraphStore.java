@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.Span;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -157,6 +158,30 @@ class GraphStore {
                     status,
                     graphId);
         });
+    }
+
+    /** Blocks a build skipped because the builder's reply for them stayed unusable, in block order. */
+    List<Blocks.Block> skippedBlocks(long graphId) {
+        String json = jdbc.sql("SELECT skipped_blocks::text FROM graph WHERE id = ?")
+                .param(graphId)
+                .query(String.class)
+                .optional()
+                .orElse("[]");
+        List<List<Integer>> raw = JSON.readValue(json, new TypeReference<List<List<Integer>>>() {});
+        return raw.stream()
+                .map(b -> new Blocks.Block(b.get(0), b.get(1), b.get(2)))
+                .sorted(java.util.Comparator.comparingInt(Blocks.Block::index))
+                .toList();
+    }
+
+    void setSkippedBlocks(long graphId, List<Blocks.Block> blocks) {
+        jdbc.sql("UPDATE graph SET skipped_blocks = ?::jsonb, updated_at = now() WHERE id = ?")
+                .params(
+                        JSON.writeValueAsString(blocks.stream()
+                                .map(b -> List.of(b.index(), b.start(), b.end()))
+                                .toList()),
+                        graphId)
+                .update();
     }
 
     void deleteShared(UUID documentId) {

@@ -61,9 +61,18 @@ class ComoRagIndexTest {
         assertThat(model.calls())
                 .extracting(ScriptedChatModel.Call::template)
                 .doesNotContain("comorag/triples", "comorag/semantic-summary", "comorag/episodic-summary");
+        // a question that may not start building the memories it needs is refused, saying how to build them
         Api.Response refused = api.post(
                 "/v1/questions",
-                Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag"));
+                Map.of(
+                        "documentIds",
+                        List.of(id),
+                        "question",
+                        "Who found the compass?",
+                        "strategy",
+                        "comorag",
+                        "options",
+                        Map.of("buildMemories", false)));
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.json().get("type").asString()).endsWith("/memory-not-ready");
         assertThat(refused.json().get("stage").asString()).isIn(ComoRagFixtures.STAGES);
@@ -80,7 +89,15 @@ class ComoRagIndexTest {
         api.awaitStage(id, "triples", "DONE", Duration.ofMinutes(2));
         Api.Response full = api.post(
                 "/v1/questions",
-                Map.of("documentIds", List.of(id), "question", "Who found the compass?", "strategy", "comorag"));
+                Map.of(
+                        "documentIds",
+                        List.of(id),
+                        "question",
+                        "Who found the compass?",
+                        "strategy",
+                        "comorag",
+                        "options",
+                        Map.of("buildMemories", false)));
         assertThat(full.status()).as(full.body()).isEqualTo(409);
         assertThat(full.json().get("stage").asString()).isIn("semantic", "episodic");
         model.on("comorag/answer").reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1)));
@@ -214,6 +231,270 @@ class ComoRagIndexTest {
                 .as("the index now exists: " + accepted)
                 .isEqualTo("DONE");
         assertThat(model.calls()).extracting(ScriptedChatModel.Call::template).endsWith("comorag/answer");
+    }
+
+    @Test
+    void aQuestionOnADocumentWithoutTheIndexStartsBuildingItWaitsForItAndAnswers() {
+        String text = ComoRagFixtures.chronicle(6);
+        UUID id = api.ingest(aText(text).titled("Six chapters").build());
+        assertThat(stageStatuses(id))
+                .as("the default profile skips the on-demand layers")
+                .containsOnly("SKIPPED");
+        model.on("comorag/episodic-summary").delay(Duration.ofMillis(2500)); // the build takes long enough to be seen
+        model.on("comorag/answer").reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1)));
+
+        Api.Response asked = api.post(
+                "/v1/questions",
+                Map.of(
+                        "documentIds",
+                        List.of(id),
+                        "question",
+                        "Who found the compass?",
+                        "strategy",
+                        "comorag",
+                        "waitSeconds",
+                        0,
+                        "options",
+                        Map.of("maxCycles", 0)));
+
+        assertThat(asked.status()).as(asked.body()).isEqualTo(202);
+        UUID question = UUID.fromString(asked.json().get("id").asString());
+        assertThat(stageStatuses(id))
+                .as("asking started the build, as a reindex naming the layers does")
+                .doesNotContain("SKIPPED");
+        JsonNode waiting = awaitWaiting(question);
+        assertThat(waiting.get("status").asString()).isEqualTo("QUEUED");
+        assertThat(waiting.get("waitingFor"))
+                .extracting(w -> w.get("stage").asString())
+                .isSubsetOf(ComoRagFixtures.STAGES)
+                .isNotEmpty();
+        assertThat(waiting.get("waitingFor").get(0).get("why").asString()).contains("built on demand");
+
+        JsonNode done = api.awaitQuestion(question, Duration.ofMinutes(2));
+        assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("DONE");
+        assertThat(done.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
+        assertThat(stageStatuses(id)).containsOnly("DONE");
+        List<String> templates =
+                model.calls().stream().map(ScriptedChatModel.Call::template).toList();
+        assertThat(templates)
+                .as("the index was built, then the question answered from it")
+                .containsSubsequence("comorag/triples", "comorag/episodic-summary", "comorag/answer");
+        assertThat(templates.lastIndexOf("comorag/triples")).isLessThan(templates.indexOf("comorag/answer"));
+        assertThat(templates.lastIndexOf("comorag/episodic-summary")).isLessThan(templates.indexOf("comorag/answer"));
+        assertThat(templates.lastIndexOf("comorag/semantic-summary")).isLessThan(templates.indexOf("comorag/answer"));
+        JsonNode events = api.get("/v1/questions/" + question + "/trace").json().get("events");
+        List<String> types =
+                events.valueStream().map(e -> e.get("type").asString()).toList();
+        assertThat(types).containsSubsequence("memory.build", "waiting", "status");
+        JsonNode build = events.valueStream()
+                .filter(e -> e.get("type").asString().equals("memory.build"))
+                .findFirst()
+                .orElseThrow()
+                .get("payload");
+        assertThat(build.get("memories"))
+                .extracting(m -> m.get("stage").asString())
+                .containsExactlyInAnyOrderElementsOf(ComoRagFixtures.STAGES);
+        assertThat(build.get("why").asString()).contains("comorag").contains("built on demand");
+        int triples = model.calls("comorag/triples").size();
+
+        // a second question finds the index built: nothing is built again
+        JsonNode again = api.ask(Map.of(
+                "documentIds",
+                List.of(id),
+                "question",
+                "Who found the lantern?",
+                "strategy",
+                "comorag",
+                "options",
+                Map.of("maxCycles", 0)));
+        assertThat(again.get("status").asString()).as(again.toString()).isEqualTo("DONE");
+        assertThat(model.calls("comorag/triples")).hasSize(triples);
+        assertThat(api.get("/v1/questions/" + again.get("id").asString() + "/trace")
+                        .json()
+                        .get("events")
+                        .valueStream()
+                        .map(e -> e.get("type").asString()))
+                .doesNotContain("memory.build", "waiting");
+    }
+
+    @Test
+    void aUnitWhoseTriplesReplyStaysUnusableIsACountedGapThatAReindexWithoutStagesFillsAlone() {
+        String text = ComoRagFixtures.chronicle(8);
+        AtomicBoolean broken = new AtomicBoolean(true);
+        model.on("comorag/triples").reply(call -> {
+            String unit = firstUser(call);
+            if (broken.get() && unit.contains("Evangeline lives in")) {
+                return "Evangeline is the main character of this part; she lives somewhere.";
+            }
+            return json(Map.of("entities", List.of("X"), "triples", List.of()));
+        });
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("text", text, "title", "Eight chapters", "profile", "deep"));
+        UUID id = UUID.fromString(posted.json().get("id").asString());
+        JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
+
+        JsonNode triples = stage(ready, "triples");
+        assertThat(triples.get("status").asString()).as(triples.toString()).isEqualTo("DONE");
+        List<Integer> gaps = jdbc.sql(
+                        "SELECT ordinal FROM comorag_unit WHERE document_id = ? AND entities IS NULL ORDER BY ordinal")
+                .param(id)
+                .query(Integer.class)
+                .list();
+        assertThat(gaps).as("one unit tells of Evangeline").hasSize(1);
+        assertThat(triples.get("failed").asInt()).isEqualTo(1);
+        assertThat(triples.get("failures").get(0).asString())
+                .startsWith("unit " + gaps.getFirst() + ": ")
+                .contains("comorag/triples");
+        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
+        assertThat(triples.get("done").asInt()).isEqualTo(units - 1);
+        assertThat(triples.get("total").asInt()).isEqualTo(units);
+        assertThat(model.calls("comorag/triples")).as("one call per unit").hasSize(units);
+        assertThat(model.calls("comorag/triples#repair")).hasSize(1);
+        for (String layer : List.of("semantic", "episodic")) {
+            assertThat(stage(ready, layer).get("status").asString())
+                    .as("the layers after it are built regardless")
+                    .isEqualTo("DONE");
+        }
+        int summaries = model.calls("comorag/semantic-summary").size()
+                + model.calls("comorag/episodic-summary").size();
+
+        broken.set(false);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        JsonNode filled = awaitNoGaps(id, "triples");
+
+        assertThat(model.calls("comorag/triples"))
+                .as("only the unit without triples is asked again")
+                .hasSize(units + 1);
+        assertThat(firstUser(model.calls("comorag/triples").getLast())).contains("Evangeline lives in");
+        assertThat(jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ? AND entities IS NULL")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
+        assertThat(stage(filled, "triples").get("done").asInt()).isEqualTo(units);
+        assertThat(model.calls("comorag/semantic-summary").size()
+                        + model.calls("comorag/episodic-summary").size())
+                .as("stages without gaps are not run again")
+                .isEqualTo(summaries);
+    }
+
+    @Test
+    void aSummaryWhoseReplyStaysUnusableIsAGapOfItsLayerThatAReindexWithoutStagesWritesAlone() {
+        String text = ComoRagFixtures.chronicle(13);
+        AtomicBoolean broken = new AtomicBoolean(true);
+        model.on("comorag/episodic-summary").reply(call -> {
+            if (broken.get() && call.system().contains("parts 4 to")) {
+                return "{}"; // no summary, and none after the repair either
+            }
+            return json(Map.of("summary", "Plot of a stretch."));
+        });
+        Api.Response posted =
+                api.post("/v1/documents", Map.of("text", text, "title", "Thirteen chapters", "profile", "deep"));
+        assertThat(posted.status()).as("a document of its own").isEqualTo(202);
+        UUID id = UUID.fromString(posted.json().get("id").asString());
+        JsonNode ready = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
+        int units = jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
+        int windows = (units + EpisodicWindows.size(units) - 1) / EpisodicWindows.size(units);
+
+        JsonNode episodic = stage(ready, "episodic");
+        assertThat(episodic.get("status").asString()).as(episodic.toString()).isEqualTo("DONE");
+        assertThat(episodic.get("failed").asInt()).isEqualTo(1);
+        assertThat(episodic.get("failures").get(0).asString())
+                .startsWith("episodic level 1 group 1 (u:")
+                .contains("comorag/episodic-summary");
+        assertThat(summaries(id, "episodic"))
+                .as("every other window has its summary")
+                .hasSize(windows - 1)
+                .extracting(s -> s.get("ordinal"))
+                .doesNotContain(1);
+        assertThat(model.calls("comorag/episodic-summary")).hasSize(windows);
+
+        broken.set(false);
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        awaitNoGaps(id, "episodic");
+
+        assertThat(model.calls("comorag/episodic-summary"))
+                .as("only the missing window is summarised again")
+                .hasSize(windows + 1);
+        assertThat(model.calls("comorag/episodic-summary").getLast().system()).contains("parts 4 to");
+        assertThat(summaries(id, "episodic"))
+                .extracting(s -> s.get("ordinal"))
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, windows).boxed().toList());
+    }
+
+    private List<String> stageStatuses(UUID id) {
+        return api.get("/v1/documents/" + id)
+                .json()
+                .get("stages")
+                .valueStream()
+                .filter(s -> ComoRagFixtures.STAGES.contains(s.get("name").asString()))
+                .map(s -> s.get("status").asString())
+                .toList();
+    }
+
+    private static JsonNode stage(JsonNode document, String name) {
+        return document.get("stages")
+                .valueStream()
+                .filter(s -> s.get("name").asString().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private JsonNode awaitNoGaps(UUID id, String name) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            JsonNode doc = api.get("/v1/documents/" + id).json();
+            JsonNode s = stage(doc, name);
+            if (s.get("status").asString().equals("DONE") && s.get("failed") == null) {
+                return doc;
+            }
+            assertThat(System.nanoTime())
+                    .as("gaps of " + name + " not filled: " + s)
+                    .isLessThan(deadline);
+            pause();
+        }
+    }
+
+    private JsonNode awaitWaiting(UUID question) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        JsonNode view;
+        while ((view = api.get("/v1/questions/" + question).json()).get("waitingFor") == null) {
+            assertThat(view.get("status").asString())
+                    .as("the question ran before its memory was built: " + view)
+                    .isEqualTo("QUEUED");
+            assertThat(System.nanoTime())
+                    .as("question " + question + " never said what it waits for")
+                    .isLessThan(deadline);
+            pause();
+        }
+        return view;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The unit a call is about: its first user message (a repair call's last one is the repair request). */
+    private static String firstUser(ScriptedChatModel.Call call) {
+        return call.messages().stream()
+                .filter(m -> m.getMessageType() == org.springframework.ai.chat.messages.MessageType.USER)
+                .findFirst()
+                .orElseThrow()
+                .getText();
     }
 
     @Test

@@ -619,6 +619,84 @@ class MindGraphStrategyTest {
     }
 
     @Test
+    void aBlockWhoseBuilderReplyStaysUnusableIsACountedGapOfTheGraphStageThatAReindexWithoutStagesFills() {
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+        model.on("mindgraph/build").reply(call -> {
+            if (broken.get()) {
+                return "I could not find anything worth adding."; // and again when asked to repair it
+            }
+            String user = call.user();
+            String block = user.substring(user.indexOf("<block>\n") + 8, user.lastIndexOf("\n</block>"));
+            String line =
+                    block.lines().filter(l -> l.contains(": ")).findFirst().orElseThrow();
+            return ops(add("turn_1", "event", "The first turn", line));
+        });
+        UUID chat = api.ingest(io.lorekeeper.support.TestDocuments.aConversation()
+                .session(
+                        "9:00 am on 2 March, 2024",
+                        "Ines",
+                        "The Plover lighthouse was relit on Sunday.",
+                        "Tomas",
+                        "At last!")
+                .build());
+
+        JsonNode stage = graphStage(chat);
+        assertThat(stage.get("status").asString())
+                .as("an unusable block does not fail the stage: " + stage)
+                .isEqualTo("DONE");
+        assertThat(stage.get("failed").asInt()).isEqualTo(1);
+        assertThat(stage.get("failures").get(0).asString())
+                .startsWith("block 1 [")
+                .contains("mindgraph/build");
+        assertThat(model.calls("mindgraph/build")).hasSize(1);
+        assertThat(model.calls("mindgraph/build#repair")).hasSize(1);
+        assertThat(api.get("/v1/documents/" + chat + "/graph").json().get("nodes"))
+                .isEmpty();
+
+        broken.set(false);
+        assertThat(api.post("/v1/documents/" + chat + "/reindex", Map.of()).status())
+                .isEqualTo(202);
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+        while (!(graphStage(chat).get("status").asString().equals("DONE")
+                && graphStage(chat).get("failed") == null)) {
+            assertThat(System.nanoTime())
+                    .as("gap not filled: " + graphStage(chat))
+                    .isLessThan(deadline);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+
+        assertThat(model.calls("mindgraph/build"))
+                .as("the skipped block, asked once more")
+                .hasSize(2);
+        assertThat(model.calls("mindgraph/build").get(1).user())
+                .contains("Block 1 of 1")
+                .contains("The Plover lighthouse was relit on Sunday.");
+        JsonNode graph = api.get("/v1/documents/" + chat + "/graph").json();
+        assertThat(graph.get("nodes"))
+                .extracting(n -> n.get("quote").asString())
+                .containsExactly("Ines: The Plover lighthouse was relit on Sunday.");
+        assertThat(jdbc.sql("SELECT skipped_blocks::text FROM graph WHERE document_id = ? AND scope = ''")
+                        .param(chat)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("[]");
+    }
+
+    private JsonNode graphStage(UUID document) {
+        for (JsonNode s : api.get("/v1/documents/" + document).json().get("stages")) {
+            if (s.get("name").asString().equals("graph")) {
+                return s;
+            }
+        }
+        throw new AssertionError("no graph stage");
+    }
+
+    @Test
     void aQuestionAwareBuildStartsFromTheSharedGraphAndLeavesItUntouched() {
         // Seeding from the document's shared graph is an option (start=shared); by default a build starts empty.
         long sharedId = store.shared(whale).orElseThrow().id();
