@@ -103,4 +103,17 @@ public class ChunkEmbeddings {
                 .query((rs, n) -> new SizedText(rs.getString(1), rs.getInt(2)))
                 .list();
     }
+
+    /** A chunk's text, its ordinal and where it starts in the document. */
+    public record ChunkText(int ordinal, int start, String text) {}
+
+    /** Up to {@code limit} chunks from ordinal {@code fromOrdinal} on, in order. */
+    public List<ChunkText> chunkTexts(UUID documentId, int fromOrdinal, int limit) {
+        return jdbc.sql("""
+                        SELECT ordinal, start_offset, text FROM chunk
+                        WHERE document_id = ? AND ordinal >= ? ORDER BY ordinal LIMIT ?""")
+                .params(documentId, fromOrdinal, limit)
+                .query((rs, n) -> new ChunkText(rs.getInt(1), rs.getInt(2), rs.getString(3)))
+                .list();
+    }
 }

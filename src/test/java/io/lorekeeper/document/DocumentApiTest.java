@@ -59,6 +59,7 @@ class DocumentApiTest {
                 .containsExactly(
                         "segment",
                         "embed",
+                        "sentences",
                         "memos",
                         "page-headers",
                         "graph",
@@ -77,11 +78,13 @@ class DocumentApiTest {
                         "enrichment",
                         "enrichment",
                         "enrichment",
+                        "enrichment",
                         "enrichment");
         assertThat(doc.get("stages"))
                 .extracting(s -> s.get("status").asString())
                 .containsExactly(
-                        "DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED");
+                        "DONE", "DONE", "DONE", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED", "SKIPPED",
+                        "SKIPPED");
         for (JsonNode stage : doc.get("stages")) {
             if (stage.get("status").asString().equals("DONE")) {
                 assertThat(stage.get("done").asInt())

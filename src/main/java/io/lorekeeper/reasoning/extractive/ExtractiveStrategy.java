@@ -15,6 +15,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.reasoning.AnswerStrategy;
 import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.reasoning.QuestionContext;
@@ -51,9 +52,11 @@ class ExtractiveStrategy implements AnswerStrategy {
     private static final Set<String> OPTIONS = Set.of("k", "hops", "maxSpans", "maxSentences");
 
     private final Embeddings embeddings;
+    private final SentenceVectors stored;
 
-    ExtractiveStrategy(Embeddings embeddings) {
+    ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored) {
         this.embeddings = embeddings;
+        this.stored = stored;
     }
 
     private record Settings(int k, int hops, int maxSpans, int maxSentences) {
@@ -142,8 +145,8 @@ class ExtractiveStrategy implements AnswerStrategy {
             context.trace().record("answer", Map.of("reason", "nothing retrieved"));
             return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
         }
-        List<float[]> vectors = embeddings.recentPassages(
-                candidates.stream().map(Candidate::text).toList());
+        Vectors found = vectors(candidates);
+        List<float[]> vectors = found.list();
         AnswerType type = AnswerType.of(question);
         List<SentenceScorer.Scored> scored =
                 SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
@@ -155,6 +158,10 @@ class ExtractiveStrategy implements AnswerStrategy {
                                 type.name().toLowerCase(),
                                 "candidates",
                                 candidates.size(),
+                                "storedVectors",
+                                found.stored(),
+                                "embeddedVectors",
+                                found.embedded(),
                                 "top",
                                 scored.stream()
                                         .limit(8)
@@ -270,6 +277,33 @@ class ExtractiveStrategy implements AnswerStrategy {
         m.put("derived", answer.derived());
         m.put("sentence", sentence.text());
         return m;
+    }
+
+    /** The candidates' vectors, in their order, and how many were stored and how many had to be embedded. */
+    private record Vectors(List<float[]> list, int stored, int embedded) {}
+
+    /**
+     * Each candidate's vector from the sentences memory; those it lacks (a document whose stage has not
+     * run yet, a sentence it does not hold) are embedded now, as every question did before it existed.
+     */
+    private Vectors vectors(List<Candidate> candidates) {
+        Map<UUID, List<io.lorekeeper.text.Span>> spans = new java.util.LinkedHashMap<>();
+        candidates.forEach(c ->
+                spans.computeIfAbsent(c.documentId(), d -> new ArrayList<>()).add(c.span()));
+        Map<UUID, Map<io.lorekeeper.text.Span, float[]>> byDocument = new java.util.HashMap<>();
+        spans.forEach((document, list) -> byDocument.put(document, stored.stored(document, Set.copyOf(list))));
+        List<String> missing = candidates.stream()
+                .filter(c -> !byDocument.get(c.documentId()).containsKey(c.span()))
+                .map(Candidate::text)
+                .toList();
+        java.util.Iterator<float[]> embedded =
+                embeddings.recentPassages(missing).iterator();
+        List<float[]> out = new ArrayList<>(candidates.size());
+        for (Candidate c : candidates) {
+            float[] vector = byDocument.get(c.documentId()).get(c.span());
+            out.add(vector != null ? vector : embedded.next());
+        }
+        return new Vectors(out, candidates.size() - missing.size(), missing.size());
     }
 
     private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {
