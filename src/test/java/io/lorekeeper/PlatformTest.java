@@ -28,7 +28,8 @@ class PlatformTest {
                 .isEqualTo("UP");
         var readiness = api.get("/actuator/health/readiness").json();
         assertThat(readiness.get("status").asString()).isEqualTo("UP");
-        assertThat(readiness.get("components").has("db")).isTrue();
+        assertThat(readiness.get("components").get("database").get("status").asString())
+                .isEqualTo("UP");
     }
 
     @Test

@@ -16,7 +16,7 @@ import com.github.kagkarlsson.scheduler.boot.config.DbSchedulerCustomizer;
  * Kubernetes) and a random suffix, since two processes on one host (or two containers both called
  * "vm") must not look alike. db-scheduler records it as {@code picked_by} of the jobs this process
  * runs, and a question's trace names it at each run, so an operator can tell which replica holds
- * a job and where a revived run took over.
+ * a job and where a revived run took over. {@code db-scheduler.scheduler-name} still names it when set.
  */
 public record WorkerName(String value) {
 
@@ -37,9 +37,11 @@ public record WorkerName(String value) {
     @Configuration(proxyBeanMethods = false)
     static class Config {
 
+        /** {@code db-scheduler.scheduler-name}, when an operator set one; else the host name and a suffix. */
         @Bean
-        WorkerName workerName() {
-            return WorkerName.ofThisProcess();
+        WorkerName workerName(org.springframework.core.env.Environment environment) {
+            String configured = environment.getProperty("db-scheduler.scheduler-name");
+            return configured == null || configured.isBlank() ? WorkerName.ofThisProcess() : new WorkerName(configured);
         }
 
         @Bean

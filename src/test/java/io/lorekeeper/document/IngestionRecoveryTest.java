@@ -73,8 +73,9 @@ class IngestionRecoveryTest {
 
         assertThat(embedded(id)).isEqualTo(total);
         assertThat(embeddings.textsEmbedded() - textsBefore)
-                .as("only the missing chunks are embedded again")
-                .isEqualTo(total - embeddedBefore);
+                .as(
+                        "only the missing chunks are embedded again (and, once READY, each sentence for the sentences memory)")
+                .isEqualTo(total - embeddedBefore + sentences(jdbc, id));
         assertThat(ready.get("failureReason")).isNull();
         assertThat(stages(ready).get("embed").get("done").asInt()).isEqualTo(total);
     }
@@ -117,5 +118,13 @@ class IngestionRecoveryTest {
         Map<String, JsonNode> byName = new java.util.HashMap<>();
         document.get("stages").forEach(stage -> byName.put(stage.get("name").asString(), stage));
         return byName;
+    }
+
+    /** Sentences the sentences memory embedded for the document once it was READY. */
+    static int sentences(JdbcClient jdbc, UUID id) {
+        return jdbc.sql("SELECT count(*) FROM sentence_vector WHERE document_id = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
     }
 }

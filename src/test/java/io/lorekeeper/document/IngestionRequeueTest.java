@@ -78,7 +78,8 @@ class IngestionRequeueTest {
                 .as("the wait is over: " + message)
                 .isTrue();
         assertThat(embeddings.textsEmbedded() - embeddedBefore)
-                .isEqualTo(ready.get("chunkCount").asInt());
+                .as("each chunk, then each sentence for the sentences memory")
+                .isEqualTo(ready.get("chunkCount").asInt() + IngestionRecoveryTest.sentences(jdbc, id));
         assertThat(api.post(
                                 "/v1/search",
                                 Map.of("documentIds", java.util.List.of(id), "query", "reef", "mode", "vector"))

@@ -153,6 +153,7 @@ class MemorizerTest {
                 .containsExactly(
                         "segment",
                         "embed",
+                        "sentences",
                         "memos",
                         "page-headers",
                         "graph",

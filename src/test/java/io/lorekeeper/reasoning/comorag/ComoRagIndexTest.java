@@ -255,7 +255,7 @@ class ComoRagIndexTest {
                         "waitSeconds",
                         0,
                         "options",
-                        Map.of("maxCycles", 0)));
+                        Map.of("maxCycles", 0, "abstain", true)));
 
         assertThat(asked.status()).as(asked.body()).isEqualTo(202);
         UUID question = UUID.fromString(asked.json().get("id").asString());
@@ -306,7 +306,7 @@ class ComoRagIndexTest {
                 "strategy",
                 "comorag",
                 "options",
-                Map.of("maxCycles", 0)));
+                Map.of("maxCycles", 0, "abstain", true)));
         assertThat(again.get("status").asString()).as(again.toString()).isEqualTo("DONE");
         assertThat(model.calls("comorag/triples")).hasSize(triples);
         assertThat(api.get("/v1/questions/" + again.get("id").asString() + "/trace")
