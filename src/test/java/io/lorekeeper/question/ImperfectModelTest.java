@@ -2,7 +2,6 @@ package io.lorekeeper.question;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +109,7 @@ class ImperfectModelTest {
                 assertThat(answer.get("answer").asString())
                         .as("%s: %s", strategy, answer)
                         .isNotBlank();
-                List<String> events = types(answer);
+                List<String> events = api.traceTypes(answer);
                 TreeSet<String> degraded = new TreeSet<>(events);
                 degraded.retainAll(DEGRADATIONS);
                 seen.put(strategy + ": " + question, degraded);
@@ -155,7 +154,7 @@ class ImperfectModelTest {
             JsonNode auto = api.ask(
                     Map.of("documentIds", List.of(story), "question", "Who started the fire?", "strategy", "auto"));
             assertThat(auto.get("status").asString()).as(auto.toString()).isEqualTo("DONE");
-            JsonNode route = event(auto, "auto");
+            JsonNode route = api.traceEvents(auto, "auto").getFirst();
             assertThat(route.get("chosen").asString()).isEqualTo("extractive");
             assertThat(route.get("reasons").get(0).asString()).contains("model endpoint does not answer");
             assertThat(api.get("/v1/documents/" + story).json().get("status").asString())
@@ -163,26 +162,6 @@ class ImperfectModelTest {
         } finally {
             model.up();
         }
-    }
-
-    private JsonNode event(JsonNode question, String type) {
-        for (JsonNode e : api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")) {
-            if (e.get("type").asString().equals(type)) {
-                return e.get("payload");
-            }
-        }
-        throw new AssertionError("no " + type + " event in " + question);
-    }
-
-    private List<String> types(JsonNode question) {
-        List<String> out = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> out.add(e.get("type").asString()));
-        return out;
     }
 
     static class Database implements ApplicationContextInitializer<ConfigurableApplicationContext> {

@@ -3,7 +3,6 @@ package io.lorekeeper.question;
 import static io.lorekeeper.llm.FakeOpenAi.completion;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -97,11 +96,7 @@ class OnDemandMemoryOverHttpTest {
         for (String stage : List.of("veridical", "triples", "semantic", "episodic")) {
             assertThat(stages(id, stage)).as(stage).isEqualTo("DONE");
         }
-        List<String> events = new ArrayList<>();
-        api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> events.add(e.get("type").asString()));
+        List<String> events = api.traceTypes(answer);
         assertThat(events).contains("memory.build", "waiting");
         assertThat(events.indexOf("memory.build")).isLessThan(events.indexOf("waiting"));
     }

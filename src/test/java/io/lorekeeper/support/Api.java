@@ -302,6 +302,30 @@ public class Api {
         }
     }
 
+    /** The payloads of a question's trace events of one type, in order. */
+    public List<JsonNode> traceEvents(JsonNode question, String type) {
+        List<JsonNode> found = new java.util.ArrayList<>();
+        get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> {
+                    if (e.get("type").asString().equals(type)) {
+                        found.add(e.get("payload"));
+                    }
+                });
+        return found;
+    }
+
+    /** The types of a question's trace events, in order. */
+    public List<String> traceTypes(JsonNode question) {
+        List<String> types = new java.util.ArrayList<>();
+        get("/v1/questions/" + question.get("id").asString() + "/trace")
+                .json()
+                .get("events")
+                .forEach(e -> types.add(e.get("type").asString()));
+        return types;
+    }
+
     public JsonNode awaitQuestion(UUID id, Duration timeout) {
         return awaitFinished("/v1/questions/" + id, timeout);
     }

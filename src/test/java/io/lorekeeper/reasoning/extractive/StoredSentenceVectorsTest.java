@@ -3,7 +3,6 @@ package io.lorekeeper.reasoning.extractive;
 import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -86,15 +85,7 @@ class StoredSentenceVectorsTest {
     }
 
     private JsonNode event(JsonNode question, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> {
-                    if (e.get("type").asString().equals(type)) {
-                        found.add(e.get("payload"));
-                    }
-                });
+        List<JsonNode> found = api.traceEvents(question, type);
         assertThat(found).as(type + " events").hasSize(1);
         return found.getFirst();
     }
