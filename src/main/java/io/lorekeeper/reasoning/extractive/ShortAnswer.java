@@ -60,9 +60,14 @@ final class ShortAnswer {
     private static final Pattern PLACE =
             Pattern.compile("\\b(?:in|at|to|from|near|into|across|visited|around)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}'’-]+"
                     + "(?:\\s+(?:of\\s+)?\\p{Lu}[\\p{L}'’-]+)*)");
+    /** A number written in words; compounds join them with hyphens or spaces ("forty-two", "two hundred"). */
+    private static final String NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+            + "thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+            + "seventy|eighty|ninety|hundred|thousand|million|dozen)";
+
     private static final Pattern NUMBER = Pattern.compile(
-            "\\b(\\d+(?:[.,]\\d+)?%?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                    + "twenty|thirty|forty|fifty|hundred|thousand|million|dozen|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
+            "\\b(\\d+(?:[.,]\\d+)?%?|a dozen|" + NUMBER_WORD + "(?:(?:-|\\s+)" + NUMBER_WORD + ")*"
+                    + "|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern REASON = Pattern.compile(
             "\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*", Pattern.CASE_INSENSITIVE);

@@ -213,7 +213,11 @@ class ShortAnswerTest {
             value = {
                 "How many children does Melanie have?|I have three kids and they keep me busy.|three kids",
                 "How many times did John go?|He went twice that spring.|twice",
-                "How old is Estella?|She was 16 then.|16"
+                "How old is Estella?|She was 16 then.|16",
+                "How many ships did he count on the last night?|On the last night he counted forty-two ships in the bay.|forty-two ships",
+                "How many eggs did she buy?|She bought a dozen eggs at the market.|a dozen eggs",
+                "How many sheep were on the hill?|There were two hundred sheep on the hill.|two hundred sheep",
+                "How many guests came?|Seventy-five guests came to the wedding.|Seventy-five guests"
             })
     void howManyAnswersWithTheNumberAndWhatItCounts(String question, String sentence, String number) {
         Answer a = answer(question, sentence, null);
