@@ -450,10 +450,34 @@ public final class FakeOpenAi {
 
     /** Resets the fake before each test, so stubs, scenarios and recorded requests never leak between tests. */
     public static class ResetBeforeEach implements BeforeEachCallback {
+
+        /** Whether the service's start-up probe ({@code GET /models}, sent from a background thread) has arrived. */
+        private static volatile boolean probed;
+
         @Override
         public void beforeEach(ExtensionContext context) {
-            get().reset();
+            FakeOpenAi fake = get();
+            if (!probed) {
+                // the first test of a context starts while the probe may still be on its way: a reset before it
+                // lands left it to be counted as that test's request
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (!fake.sawProbe() && System.nanoTime() < deadline) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                probed = true;
+            }
+            fake.reset();
         }
+    }
+
+    private boolean sawProbe() {
+        return server.getAllServeEvents().stream()
+                .anyMatch(e -> e.getRequest().getUrl().endsWith("/models"));
     }
 
     /**
