@@ -21,7 +21,8 @@ RUN --mount=type=cache,target=/root/.m2 \
 
 # Spring Boot 4 "tools" jar mode: --layers writes one folder per layer,
 # --launcher keeps the exploded launcher layout so that JarLauncher can start it.
-RUN java -Djarmode=tools -jar target/lorekeeper-0.1.0-SNAPSHOT.jar \
+# The jar's name follows the pom's version: take whichever one the build wrote (not the .original).
+RUN java -Djarmode=tools -jar "$(ls target/lorekeeper-*.jar | grep -v '\.original$' | head -n 1)" \
         extract --layers --launcher --destination extracted
 
 # ---------------------------------------------------------------------------

@@ -62,7 +62,7 @@ class OpenApiInfo {
                         .license(new License().name("Apache License 2.0").identifier("Apache-2.0")))
                 .servers(List.of(new Server()
                         .url("http://localhost:8080")
-                        .description("A local run (scripts/run.sh, docker compose)")))
+                        .description("A local run (scripts/run-local.sh, docker compose up)")))
                 .components(components);
     }
 
