@@ -242,7 +242,7 @@ class DocumentStage {
                 documentId,
                 stage,
                 kind,
-                status.name(),
+                status,
                 done,
                 total,
                 message,

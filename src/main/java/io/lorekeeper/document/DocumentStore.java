@@ -389,7 +389,7 @@ class DocumentStore {
             rs.getObject("document_id", UUID.class),
             rs.getString("stage"),
             rs.getString("kind"),
-            rs.getString("status"),
+            StageStatus.valueOf(rs.getString("status")),
             rs.getInt("done"),
             rs.getInt("total"),
             rs.getString("message"),

@@ -100,7 +100,7 @@ public class Documents {
                                 ? new MemoryState(
                                         id,
                                         stage,
-                                        "SKIPPED",
+                                        StageStatus.SKIPPED,
                                         "this memory did not exist when the document was ingested",
                                         null,
                                         false)

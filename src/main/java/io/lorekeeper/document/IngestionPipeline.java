@@ -157,8 +157,7 @@ class IngestionPipeline {
         DocumentInfo now = store.find(documentId).orElse(null);
         return now != null
                 && (now.status() != DocumentStatus.READY
-                        || store.stages(documentId).stream()
-                                .anyMatch(s -> s.status().equals("PENDING")));
+                        || store.stages(documentId).stream().anyMatch(s -> s.status() == StageStatus.PENDING));
     }
 
     /**
@@ -242,7 +241,7 @@ class IngestionPipeline {
             if (!stage.enrichment() || state.finished()) {
                 continue;
             }
-            if (state.status().equals("FAILED")) {
+            if (state.status() == StageStatus.FAILED) {
                 if (state.retryAt() == null) {
                     continue; // attempts spent: stays FAILED until a reindex names it
                 }

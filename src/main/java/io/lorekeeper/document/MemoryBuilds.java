@@ -42,7 +42,7 @@ public class MemoryBuilds {
      * every memory that is not SKIPPED.
      */
     public boolean buildable(MemoryState memory) {
-        if (!memory.status().equals("SKIPPED")) {
+        if (memory.status() != StageStatus.SKIPPED) {
             return false;
         }
         return store.find(memory.documentId())
@@ -73,7 +73,12 @@ public class MemoryBuilds {
         byDocument.forEach((documentId, stages) -> {
             for (String stage : intake.getObject().buildOnDemand(tenantId, documentId, stages)) {
                 started.add(new MemoryState(
-                        documentId, stage, "PENDING", "being built on demand: a question needs it", null, true));
+                        documentId,
+                        stage,
+                        StageStatus.PENDING,
+                        "being built on demand: a question needs it",
+                        null,
+                        true));
             }
         });
         return started;

@@ -18,7 +18,7 @@ record StageState(
         UUID documentId,
         String name,
         String kind,
-        String status,
+        StageStatus status,
         int done,
         int total,
         String message,
@@ -30,7 +30,7 @@ record StageState(
         java.util.List<String> failures) {
 
     boolean finished() {
-        return status.equals("DONE") || status.equals("SKIPPED");
+        return status == StageStatus.DONE || status == StageStatus.SKIPPED;
     }
 
     boolean enrichment() {
@@ -41,7 +41,7 @@ record StageState(
         return new DocumentResponses.StageView(
                 name,
                 kind,
-                status,
+                status.name(),
                 done,
                 total,
                 message,

@@ -1,7 +1,7 @@
 package io.lorekeeper.document;
 
-/** Where one ingestion stage of one document stands; see {@link DocumentStage} for the moves between them. */
-enum StageStatus {
+/** Where one ingestion stage (one memory) of one document stands; see {@link DocumentStage} for the moves between them. */
+public enum StageStatus {
     PENDING,
     RUNNING,
     DONE,

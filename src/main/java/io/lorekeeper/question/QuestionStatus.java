@@ -1,12 +1,13 @@
 package io.lorekeeper.question;
 
-enum QuestionStatus {
+/** Where a question stands: QUEUED (or waiting for a memory), RUNNING, then DONE or FAILED. */
+public enum QuestionStatus {
     QUEUED,
     RUNNING,
     DONE,
     FAILED;
 
-    boolean isFinished() {
+    public boolean isFinished() {
         return this == DONE || this == FAILED;
     }
 }

@@ -26,7 +26,7 @@ public class Questions {
     /** A question as a caller sees it; {@code answer} and {@code citations} once {@code status} is DONE. */
     public record Answer(
             UUID id,
-            String status,
+            QuestionStatus status,
             String question,
             String strategy,
             String answer,
@@ -36,7 +36,7 @@ public class Questions {
             String failureReason) {
 
         public boolean finished() {
-            return status.equals("DONE") || status.equals("FAILED");
+            return status.isFinished();
         }
     }
 
@@ -57,7 +57,7 @@ public class Questions {
     private static Answer answer(QuestionStore.StoredQuestion q) {
         return new Answer(
                 q.id(),
-                q.status().name(),
+                q.status(),
                 q.question(),
                 q.strategy(),
                 q.answer(),
