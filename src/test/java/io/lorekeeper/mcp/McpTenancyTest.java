@@ -1,7 +1,7 @@
 package io.lorekeeper.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -59,6 +59,7 @@ class McpTenancyTest {
                             "waitSeconds",
                             30))));
             assertThat(answer.get("status").asString()).isEqualTo("DONE");
+            assertThat(answer.get("citations")).as(answer.toString()).isNotEmpty();
             for (JsonNode citation : answer.get("citations")) {
                 assertThat(citation.get("quote").asString())
                         .isEqualTo(text.substring(
@@ -90,8 +91,30 @@ class McpTenancyTest {
                         .build())
                 .requestTimeout(Duration.ofSeconds(30))
                 .build();
-        assertThatThrownBy(anonymous::initialize).isNotNull();
+        Throwable refused = catchThrowable(anonymous::initialize);
         anonymous.close();
+        assertThat(refused).as("initialize without a key").isNotNull();
+        List<String> messages = new java.util.ArrayList<>();
+        for (Throwable t = refused; t != null && messages.size() < 10; t = t.getCause()) {
+            messages.add(String.valueOf(t.getMessage()));
+        }
+        assertThat(messages).as("the refusal is the server's 401").anyMatch(m -> m.contains("401"));
+        // and the endpoint itself answers 401, not another error the client happened to throw on
+        Api.Response raw = api.post(
+                "/mcp",
+                Map.of(
+                        "jsonrpc",
+                        "2.0",
+                        "id",
+                        1,
+                        "method",
+                        "initialize",
+                        "params",
+                        Map.of(
+                                "protocolVersion", "2025-06-18",
+                                "capabilities", Map.of(),
+                                "clientInfo", Map.of("name", "anonymous", "version", "1"))));
+        assertThat(raw.status()).as(raw.body()).isEqualTo(401);
     }
 
     private McpSyncClient connect(String key) {
