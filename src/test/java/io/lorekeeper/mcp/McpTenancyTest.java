@@ -18,6 +18,7 @@ import io.lorekeeper.support.SecuredIntegrationTest;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import tools.jackson.databind.JsonNode;
@@ -94,11 +95,15 @@ class McpTenancyTest {
         Throwable refused = catchThrowable(anonymous::initialize);
         anonymous.close();
         assertThat(refused).as("initialize without a key").isNotNull();
-        List<String> messages = new java.util.ArrayList<>();
-        for (Throwable t = refused; t != null && messages.size() < 10; t = t.getCause()) {
-            messages.add(String.valueOf(t.getMessage()));
+        Throwable authorization = refused;
+        while (authorization != null && !(authorization instanceof McpHttpClientTransportAuthorizationException)) {
+            authorization = authorization.getCause();
         }
-        assertThat(messages).as("the refusal is the server's 401").anyMatch(m -> m.contains("401"));
+        assertThat(authorization)
+                .as("the client was refused for authorization: %s", refused)
+                .isInstanceOfSatisfying(
+                        McpHttpClientTransportAuthorizationException.class,
+                        e -> assertThat(e.getResponseInfo().statusCode()).isEqualTo(401));
         // and the endpoint itself answers 401, not another error the client happened to throw on
         Api.Response raw = api.post(
                 "/mcp",
