@@ -59,6 +59,23 @@ class QuoteResolutionTest {
         assertThat(SpanLocator.locate("marshes at night", passage, 3)).contains(new Span(7, 3 + passage.length()));
     }
 
+    @Test
+    void spanLocatorPrefersTheExactQuoteToAnEarlierOneSpacedDifferently() {
+        String passage = "Pip  met Joe. Pip met Joe.";
+        assertThat(SpanLocator.locate("Pip met Joe", passage, 0)).contains(new Span(14, 25));
+        assertThat(SpanLocator.locate("Pip met  Joe", passage, 0))
+                .as("without an exact match, the first one up to whitespace")
+                .contains(new Span(0, 12));
+    }
+
+    @Test
+    void spanLocatorNeedsWhitespaceWhereTheQuoteHasSomeAndStopsAtThePassagesEnd() {
+        assertThat(SpanLocator.locate("told Pip. The", "told Pip.The end", 0)).isEmpty();
+        assertThat(SpanLocator.locate("marshes at", "the marshes   ", 0))
+                .as("the passage ends in the whitespace the quote goes on after")
+                .isEmpty();
+    }
+
     // ---------------------------------------------------------------- QuoteResolver
 
     @Test
@@ -75,6 +92,22 @@ class QuoteResolutionTest {
                 QuoteResolver.resolve("MR JAGGERS a lawyer", PASSAGE, 7).orElseThrow();
         assertThat(normalized.method()).isEqualTo(QuoteResolver.Method.NORMALIZED);
         assertThat(text(normalized.span(), 7)).isEqualTo("Mr. Jaggers, a lawyer");
+    }
+
+    @Test
+    void aQuoteAtThePassagesStartIsFoundByTheFirstMethodThatFindsIt() {
+        assertThat(QuoteResolver.resolve("It was Mr. Jaggers", PASSAGE, 0).orElseThrow())
+                .isEqualTo(new QuoteResolver.Resolved(new Span(0, 18), QuoteResolver.Method.EXACT));
+        assertThat(QuoteResolver.resolve("IT WAS MR JAGGERS", PASSAGE, 0).orElseThrow())
+                .isEqualTo(new QuoteResolver.Resolved(new Span(0, 18), QuoteResolver.Method.NORMALIZED));
+    }
+
+    @Test
+    void ofTwoEquallyCloseWindowsTheFirstIsTaken() {
+        String passage = "The convict Magwitch came back. Later the convict Magwitch came back again.";
+        var found = QuoteResolver.resolve("the convict Magw7tch came", passage, 0).orElseThrow();
+        assertThat(found.method()).isEqualTo(QuoteResolver.Method.FUZZY);
+        assertThat(found.span()).isEqualTo(new Span(0, passage.indexOf(" back.")));
     }
 
     @Test

@@ -115,6 +115,31 @@ class DeepSearchUnitTest {
     }
 
     @Test
+    void aTermInMoreFeedbackChunksWinsOnlyByItsProductWithRarity() {
+        when(chunks.feedbackLexemes(eq(DOCS), anyList(), eq(QUERY)))
+                .thenReturn(List.of(
+                        new FeedbackLexeme("everywhere", 3, 3, 9, 1.0, 0.1),
+                        new FeedbackLexeme("rare", 1, 1, 1, 4.0, 0.1)));
+        assertThat(deep.feedbackTerms(DOCS, List.of(), QUERY, DeepSearch.Settings.DEFAULT))
+                .extracting(KeywordTerm::lexeme)
+                .as("1 chunk x idf 4 beats 3 chunks x idf 1")
+                .containsExactly("rare", "everywhere");
+    }
+
+    @Test
+    void rocchioAveragesTheNormalisedFeedbackVectors() {
+        float[] moved = DeepSearch.rocchio(
+                new float[] {2, 0}, List.of(new float[] {0, 2}, new float[] {0, 4}), 0.5);
+        // (1, 0) + 0.5 x mean((0, 1), (0, 1)) = (1, 0.5), normalised
+        double norm = Math.sqrt(1.25);
+        assertThat(moved[0]).isCloseTo((float) (1 / norm), within(1e-6f));
+        assertThat(moved[1]).isCloseTo((float) (0.5 / norm), within(1e-6f));
+        assertThat(DeepSearch.rocchio(new float[] {0, 0}, List.of(), 0.2))
+                .as("a zero query stays zero rather than becoming NaN")
+                .containsExactly(0f, 0f);
+    }
+
+    @Test
     void nothingFoundFirstEndsTheSearchAndNoRocchioMeansNoMovedQuery() {
         firstPass(List.of(), List.of());
         assertThat(deep.search(DOCS, QUERY, 5)).isEmpty();
