@@ -64,6 +64,16 @@ class DocumentBookkeepingTest {
         assertThat(d.stages()).extracting(DocumentStage::name).contains("graph");
         assertThat(d.stage("graph").position()).isEqualTo(3);
 
+        changes(
+                d,
+                x -> x.defineStages(List.of(
+                        STAGES.get(1),
+                        STAGES.get(0),
+                        STAGES.get(2),
+                        new StageDef("graph", true),
+                        new StageDef("extra", true))));
+        assertThat(d.stage("extra").position()).isEqualTo(4);
+
         DocumentStage stage = d.stage("segment");
         assertThat(stage.define(1, "retrieval")).isFalse();
         assertThat(stage.define(1, "enrichment")).isTrue();
@@ -160,6 +170,10 @@ class DocumentBookkeepingTest {
         assertThat(complete.retryIfFailed()).isFalse();
         assertThat(complete.status()).isEqualTo(StageStatus.DONE);
         assertThat(complete.generation()).isZero();
+
+        DocumentStage running = stage("memos", "enrichment", StageStatus.RUNNING, 0);
+        assertThatThrownBy(() -> running.rebuild(true)).isInstanceOf(IllegalTransitionException.class);
+        assertThat(running.requested()).isFalse();
 
         DocumentStage retrieval = stage("segment", "retrieval", StageStatus.FAILED, 0);
         assertThat(retrieval.retryIfFailed())

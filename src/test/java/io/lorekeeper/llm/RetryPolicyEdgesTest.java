@@ -55,6 +55,10 @@ class RetryPolicyEdgesTest {
                 new IOException("call failed", new ConnectException("Connection refused\nat port 1")));
         assertThat(refused.reason()).isEqualTo("connection failed (ConnectException: Connection refused)");
 
+        assertThat(RetryPolicy.classify(new IOException("\nthe rest")).reason())
+                .as("only the first line, empty here")
+                .isEqualTo("connection failed (IOException: )");
+
         RetryPolicy.Failure silent = RetryPolicy.classify(new IOException((String) null));
         assertThat(silent.reason()).isEqualTo("connection failed (IOException)");
     }

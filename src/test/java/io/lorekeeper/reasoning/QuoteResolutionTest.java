@@ -105,7 +105,8 @@ class QuoteResolutionTest {
     @Test
     void ofTwoEquallyCloseWindowsTheFirstIsTaken() {
         String passage = "The convict Magwitch came back. Later the convict Magwitch came back again.";
-        var found = QuoteResolver.resolve("the convict Magw7tch came", passage, 0).orElseThrow();
+        var found =
+                QuoteResolver.resolve("the convict Magw7tch came", passage, 0).orElseThrow();
         assertThat(found.method()).isEqualTo(QuoteResolver.Method.FUZZY);
         assertThat(found.span()).isEqualTo(new Span(0, passage.indexOf(" back.")));
     }

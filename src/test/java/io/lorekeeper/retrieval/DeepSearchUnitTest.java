@@ -65,6 +65,8 @@ class DeepSearchUnitTest {
 
         List<SearchHit> hits = deep.search(DOCS, QUERY, 5);
 
+        verify(chunks).feedbackLexemes(DOCS, List.of(new ChunkHit.Key(DOC, 1), new ChunkHit.Key(DOC, 2)), QUERY);
+        verify(chunks).vectorsOf(List.of(new ChunkHit.Key(DOC, 1), new ChunkHit.Key(DOC, 2)));
         assertThat(hits).extracting(SearchHit::chunkOrdinal).containsExactly(1, 2, 3);
         assertThat(hits.get(0).score()).isCloseTo(2.0 / 61, within(1e-12));
         assertThat(hits.get(1).score()).isCloseTo(2.0 / 62, within(1e-12));
@@ -128,8 +130,7 @@ class DeepSearchUnitTest {
 
     @Test
     void rocchioAveragesTheNormalisedFeedbackVectors() {
-        float[] moved = DeepSearch.rocchio(
-                new float[] {2, 0}, List.of(new float[] {0, 2}, new float[] {0, 4}), 0.5);
+        float[] moved = DeepSearch.rocchio(new float[] {2, 0}, List.of(new float[] {0, 2}, new float[] {0, 4}), 0.5);
         // (1, 0) + 0.5 x mean((0, 1), (0, 1)) = (1, 0.5), normalised
         double norm = Math.sqrt(1.25);
         assertThat(moved[0]).isCloseTo((float) (1 / norm), within(1e-6f));
