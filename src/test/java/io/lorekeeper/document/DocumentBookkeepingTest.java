@@ -142,6 +142,10 @@ class DocumentBookkeepingTest {
 
         d.finishStage("memos", running, StageStatus.DONE, null, null);
         assertThat(d.stage("memos").requested()).isFalse();
+        d.rebuild(List.of("memos"), false);
+        assertThat(d.stage("memos").requested())
+                .as("a reindex nobody asked the stage for")
+                .isFalse();
         d.rebuild(List.of("memos"), true);
         assertThat(d.stage("memos").requested()).isTrue();
         assertThat(d.status())
