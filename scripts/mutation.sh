@@ -3,7 +3,7 @@
 # structured output, retrieval fusion, quotas, document and question state transitions. The target
 # classes and the unit tests run against their mutants are set in pom.xml (pitest-maven); those tests
 # need no Spring context and no database, so nothing is provisioned. Not part of `verify` or CI: run it
-# on its own (about 10 minutes on 2 cores). The report: target/pit-reports/index.html (mutations.xml
+# on its own (about 6 minutes on 2 cores). The report: target/pit-reports/index.html (mutations.xml
 # and mutations.csv beside it). Extra arguments go to Maven (e.g. -DtargetClasses=io.lorekeeper.llm.Budget
 # -DtargetTests=io.lorekeeper.llm.BudgetTest for one class).
 set -euo pipefail
