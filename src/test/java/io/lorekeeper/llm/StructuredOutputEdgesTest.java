@@ -132,6 +132,69 @@ class StructuredOutputEdgesTest {
                 .isFalse();
     }
 
+    record Fresh(String only) {}
+
+    @Test
+    void theSchemaNamesTheTypesFields() {
+        assertThat(StructuredOutput.schemaOf(Fresh.class)).contains("\"only\"");
+    }
+
+    @Test
+    void aParseErrorIsReportedOnItsFirstLine() {
+        assertThatThrownBy(() -> output.read("{\"items\": [1,}", Items.class))
+                .hasMessageMatching("the reply is not JSON matching the schema: \\S.*")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void invalidItemsPastTheNinthAreRemovedFromTheEndFirst() {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            items.append(i == 0 ? "" : ", ")
+                    .append("{\"n\": ")
+                    .append(i == 9 || i == 11 ? 0 : i + 1)
+                    .append('}');
+        }
+        var parsed = output.read("{\"items\": [" + items + "]}", Items.class);
+        assertThat(parsed.value().items()).extracting(Item::n).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 11);
+        assertThat(parsed.dropped())
+                .extracting(StructuredOutput.Dropped::path)
+                .containsExactlyInAnyOrder("items[9]", "items[11]");
+    }
+
+    @Test
+    void atMostSixtyFourItemsOfTheWrongTypeAreDroppedOneByOne() {
+        assertThat(output.read(wrongTypes(63), Items.class).value().items())
+                .extracting(Item::n)
+                .containsExactly(7);
+        assertThatThrownBy(() -> output.read(wrongTypes(64), Items.class))
+                .isInstanceOf(StructuredOutput.InvalidReply.class)
+                .hasMessageContaining("too many invalid items");
+    }
+
+    private static String wrongTypes(int count) {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            items.append("{\"n\": \"x\"}, ");
+        }
+        return "{\"items\": [" + items + "{\"n\": 7}]}";
+    }
+
+    @Test
+    void theJsonAtTheVeryStartOrAfterReasoningWithBracesOfItsOwnIsTheOneTaken() {
+        assertThat(StructuredOutput.extractJson("{\"a\": 1} and {\"b\": 2}")).isEqualTo("{\"a\": 1}");
+        assertThat(StructuredOutput.extractJson("{not json} tail")).isEqualTo("{not json}");
+        assertThat(StructuredOutput.extractJson("draft {\"x\": 0}</think> {\"a\": 1}"))
+                .isEqualTo("{\"a\": 1}");
+        assertThat(StructuredOutput.extractJson("{\"s\": \"\\\" }\", \"t\": 1} and then }"))
+                .as("an escaped quote does not end the string its brace is in")
+                .isEqualTo("{\"s\": \"\\\" }\", \"t\": 1}");
+        assertThat(StructuredOutput.containsJson("{}")).isTrue();
+        assertThat(StructuredOutput.extractJson("For example {\"x\": 1}, but:\n```json\n{\"a\": 2}\n```"))
+                .as("a fenced block wins over JSON in the prose before it")
+                .isEqualTo("{\"a\": 2}");
+    }
+
     @Test
     void aCutReplyIsReadFromItsLatestCompleteItemAndOnlyFromAnObject() {
         var parsed = output.readCut(
