@@ -1,7 +1,7 @@
 package io.lorekeeper.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -18,6 +18,7 @@ import io.lorekeeper.support.SecuredIntegrationTest;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import tools.jackson.databind.JsonNode;
@@ -59,6 +60,7 @@ class McpTenancyTest {
                             "waitSeconds",
                             30))));
             assertThat(answer.get("status").asString()).isEqualTo("DONE");
+            assertThat(answer.get("citations")).as(answer.toString()).isNotEmpty();
             for (JsonNode citation : answer.get("citations")) {
                 assertThat(citation.get("quote").asString())
                         .isEqualTo(text.substring(
@@ -90,8 +92,34 @@ class McpTenancyTest {
                         .build())
                 .requestTimeout(Duration.ofSeconds(30))
                 .build();
-        assertThatThrownBy(anonymous::initialize).isNotNull();
+        Throwable refused = catchThrowable(anonymous::initialize);
         anonymous.close();
+        assertThat(refused).as("initialize without a key").isNotNull();
+        Throwable authorization = refused;
+        while (authorization != null && !(authorization instanceof McpHttpClientTransportAuthorizationException)) {
+            authorization = authorization.getCause();
+        }
+        assertThat(authorization)
+                .as("the client was refused for authorization: %s", refused)
+                .isInstanceOfSatisfying(
+                        McpHttpClientTransportAuthorizationException.class,
+                        e -> assertThat(e.getResponseInfo().statusCode()).isEqualTo(401));
+        // and the endpoint itself answers 401, not another error the client happened to throw on
+        Api.Response raw = api.post(
+                "/mcp",
+                Map.of(
+                        "jsonrpc",
+                        "2.0",
+                        "id",
+                        1,
+                        "method",
+                        "initialize",
+                        "params",
+                        Map.of(
+                                "protocolVersion", "2025-06-18",
+                                "capabilities", Map.of(),
+                                "clientInfo", Map.of("name", "anonymous", "version", "1"))));
+        assertThat(raw.status()).as(raw.body()).isEqualTo(401);
     }
 
     private McpSyncClient connect(String key) {

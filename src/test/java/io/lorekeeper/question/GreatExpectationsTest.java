@@ -47,6 +47,9 @@ class GreatExpectationsTest {
         assertThat(answer.get("mode").asString()).isEqualTo("extractive");
         assertThat(answer.get("answer").asString()).contains("Magwitch");
         String novel = Files.readString(novelFile).replace("\r\n", "\n").replace("\uFEFF", "");
+        assertThat(answer.get("citations"))
+                .as("an answer from the novel cites it")
+                .isNotEmpty();
         for (JsonNode citation : answer.get("citations")) {
             assertThat(novel.substring(
                             citation.get("start").asInt(), citation.get("end").asInt()))

@@ -126,6 +126,10 @@ class QuestionApiTest {
     void theTraceRecordsEveryStep() {
         JsonNode answer =
                 api.ask(Map.of("documentIds", List.of(chronicle), "question", "When was the new mill finished?"));
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(answer.get("answer").asString()).as(answer.toString()).contains("1904");
+        assertThat(answer.get("citations")).as(answer.toString()).isNotEmpty();
+        assertThat(answer.get("citations").get(0).get("quote").asString()).contains("1904");
 
         JsonNode trace = api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
                 .json();

@@ -43,6 +43,40 @@ class QuestionTransitionsTest {
     }
 
     @Test
+    void degradedEntriesAccumulateAndTheResultIsRecordedAsGiven() {
+        UUID tenant = UUID.randomUUID();
+        Question q = Question.ask(
+                UUID.randomUUID(),
+                tenant,
+                List.of(DOC),
+                "Which ferry?",
+                "extractive",
+                JSON.valueToTree(List.of("the early one", "the late one")),
+                JSON.valueToTree(java.util.Map.of("k", 3)));
+        assertThat(q.tenantId()).isEqualTo(tenant);
+        assertThat(q.documentIds()).containsExactly(DOC);
+        assertThat(q.question()).isEqualTo("Which ferry?");
+        assertThat(q.strategy()).isEqualTo("extractive");
+        assertThat(q.choices().get(1).asString()).isEqualTo("the late one");
+        assertThat(q.options().get("k").asInt()).isEqualTo(3);
+
+        q.start();
+        q.degrade(JSON.valueToTree(List.of("memos")));
+        q.degrade(JSON.valueToTree(List.of("graph", "notes")));
+        assertThat(q.degraded()).extracting(n -> n.asString()).containsExactly("memos", "graph", "notes");
+        q.degrade(JSON.valueToTree(java.util.Map.of("fallback", "rag")));
+        assertThat(q.degraded().get("fallback").asString())
+                .as("an entry that is not a list replaces the list")
+                .isEqualTo("rag");
+
+        q.complete(new StrategyResult("the late one", StrategyResult.EXTRACTIVE, List.of(), 0.4, 1, false));
+        assertThat(q.budgetLimited()).isFalse();
+        assertThat(q.mode()).isEqualTo(StrategyResult.EXTRACTIVE);
+        assertThat(q.choiceIndex()).isEqualTo(1);
+        assertThat(q.confidence()).isEqualTo(0.4);
+    }
+
+    @Test
     void aFailedQuestionIsRetriedFromScratch() {
         Question q = queued();
         q.start();

@@ -61,8 +61,16 @@ class TenantQuotaTest {
 
     @Test
     void documentsPastTheCountOrTheStoredBytesAre413NamingTheLimit() {
-        Tenancy.TenantWithKey tenant =
-                new Tenancy(api).tenant("storage", Map.of("documents", 2, "storedBytes", 200), false);
+        Tenancy tenancy = new Tenancy(api);
+        // Another tenant's documents, created here rather than left behind by other tests: they must not count.
+        Tenancy.TenantWithKey neighbour = tenancy.tenant("storage-neighbour");
+        for (int i = 0; i < 3; i++) {
+            neighbour
+                    .api()
+                    .ingest(aText(i + " The neighbour's long log of the Fennick Rock light. ".repeat(8))
+                            .build());
+        }
+        Tenancy.TenantWithKey tenant = tenancy.tenant("storage", Map.of("documents", 2, "storedBytes", 200), false);
         String first =
                 "Ninety-nine bytes of text about the tide tables of Fennick Rock, kept by the keeper in his log.";
         tenant.api().ingest(aText(first).build());
@@ -95,9 +103,12 @@ class TenantQuotaTest {
 
     @Test
     void workNeedingTheModelIsRefusedOnceTheDaysTokensAreSpentUntilUtcMidnight() {
-        Tenancy.TenantWithKey tenant = new Tenancy(api).tenant("tokens", Map.of("llmTokensPerDay", 1000), false);
+        Tenancy tenancy = new Tenancy(api);
+        Tenancy.TenantWithKey tenant = tenancy.tenant("tokens", Map.of("llmTokensPerDay", 1000), false);
         UUID doc = tenant.api()
                 .ingest(aText("The ferry leaves at noon and returns at six.").build());
+        // Another tenant's spend today, created here rather than left behind by other tests: it must not count.
+        record(tenancy.tenant("tokens-neighbour").id(), 50_000, false, Instant.now());
         // Yesterday's calls and replayed (cached) replies do not count.
         record(tenant.id(), 5000, false, Instant.now().minusSeconds(86_400 + 60));
         record(tenant.id(), 5000, true, Instant.now());

@@ -84,7 +84,12 @@ class ChainOfAgentsStrategyTest {
                         "confidence",
                         0.8,
                         "quotes",
-                        List.of("revealed that he was the benefactor", "Magwitch paid for everything", "Magwitch"))));
+                        List.of(
+                                "revealed that he was the benefactor",
+                                "Magwitch paid for everything",
+                                "Magwitch",
+                                " Joe  Gargery ",
+                                "the village\nblacksmith"))));
 
         JsonNode answer = ask("Who was Pip's benefactor?", ROOMY);
 
@@ -110,8 +115,8 @@ class ChainOfAgentsStrategyTest {
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
         assertThat(answer.get("citations"))
                 .extracting(c -> c.get("quote").asString())
-                .as("an invented quote and a one-word quote are not cited")
-                .containsExactly("revealed that he was the benefactor");
+                .as("an invented quote, a one-word and a two-word quote are not cited; three words are")
+                .containsExactly("revealed that he was the benefactor", "the village blacksmith");
         JsonNode citation = answer.get("citations").get(0);
         assertThat(STORY.substring(
                         citation.get("start").asInt(), citation.get("end").asInt()))
@@ -119,7 +124,7 @@ class ChainOfAgentsStrategyTest {
         JsonNode manage = events(answer, "manage").getFirst();
         assertThat(manage.get("quotesUnlocated"))
                 .extracting(JsonNode::asString)
-                .containsExactly("Magwitch paid for everything", "Magwitch");
+                .containsExactly("Magwitch paid for everything", "Magwitch", " Joe  Gargery ");
         List<JsonNode> steps = events(answer, "worker");
         assertThat(steps).extracting(w -> w.get("summary").asString()).containsExactly(s1, s2, s3);
         assertThat(steps.get(2).get("summaryTokens").asInt()).isEqualTo(TokenCounter.count(s3));

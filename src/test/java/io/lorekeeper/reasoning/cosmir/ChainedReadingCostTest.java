@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,6 +33,7 @@ import io.lorekeeper.reasoning.Trace;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.support.SharedData;
 import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.SentenceSplitter;
 import io.lorekeeper.text.Span;
@@ -56,8 +56,6 @@ import tools.jackson.databind.json.JsonMapper;
 @LlmIntegrationTest
 @EnabledIfSystemProperty(named = "lorekeeper.measure.chained", matches = "true")
 class ChainedReadingCostTest {
-
-    private static final Path NOVEL = Path.of("..", "shared", "data", "novels", "great_expectations_pg1400.txt");
     private static final List<String> QUESTIONS = List.of(
             "Who is Pip's secret benefactor?", "Why does Miss Havisham stop the clocks?", "What becomes of Estella?");
     private static final Pattern FACT = Pattern.compile("(?m)^\\[(G\\d+)] ");
@@ -84,8 +82,8 @@ class ChainedReadingCostTest {
 
     @Test
     void measuresCallsAndTokensPerQuestionOnAWholeNovel() throws Exception {
-        Assumptions.assumeTrue(Files.exists(NOVEL), "the shared novels are not beside the repository");
-        String novel = Files.readString(NOVEL).replace("\r\n", "\n").replace("\uFEFF", "");
+        Path novelFile = SharedData.require("novels/great_expectations_pg1400.txt");
+        String novel = Files.readString(novelFile).replace("\r\n", "\n").replace("\uFEFF", "");
         DocumentInfo document = storedText(novel);
         int chunks = Blocks.split(novel, 0, 0, 64_000).size();
         int tokens = TokenCounter.count(novel);

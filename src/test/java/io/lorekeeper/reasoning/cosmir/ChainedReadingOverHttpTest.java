@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,6 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.lorekeeper.llm.FakeOpenAi;
 import io.lorekeeper.llm.FakeOpenAiTest;
 import io.lorekeeper.support.Api;
+import io.lorekeeper.support.SharedData;
 import io.lorekeeper.text.Blocks;
 import io.lorekeeper.text.SentenceSplitter;
 import io.lorekeeper.text.Span;
@@ -33,8 +33,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @FakeOpenAiTest
 class ChainedReadingOverHttpTest {
-
-    private static final Path NOVEL = Path.of("..", "shared", "data", "novels", "great_expectations_pg1400.txt");
     private static final int CHUNK_TOKENS = 2000;
     private static final String NAMING =
             "my infant tongue could make of both names nothing longer or more explicit than Pip";
@@ -177,8 +175,8 @@ class ChainedReadingOverHttpTest {
 
     /** Chapter I and the start of Chapter II, as the service stores them. */
     private static String opening() throws IOException {
-        Assumptions.assumeTrue(Files.exists(NOVEL), "the shared novels are not beside the repository");
-        String novel = Files.readString(NOVEL).replace("\r\n", "\n").replace("\uFEFF", "");
+        Path novelFile = SharedData.require("novels/great_expectations_pg1400.txt");
+        String novel = Files.readString(novelFile).replace("\r\n", "\n").replace("\uFEFF", "");
         return novel.substring(0, novel.indexOf("\n\n", 24_000));
     }
 

@@ -646,6 +646,7 @@ class CosmirStrategyTest {
     }
 
     private void assertCitationsAreSource(JsonNode answer) {
+        assertThat(answer.get("citations")).as(answer.toString()).isNotEmpty();
         for (JsonNode c : answer.get("citations")) {
             assertThat(STORY.substring(c.get("start").asInt(), c.get("end").asInt()))
                     .isEqualTo(c.get("quote").asString());

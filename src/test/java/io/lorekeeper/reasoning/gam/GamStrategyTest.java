@@ -171,6 +171,41 @@ class GamStrategyTest {
     }
 
     @Test
+    void anEnoughVerdictEndsTheResearchEvenWithFollowUpsLeft() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .reply("{\"enough\": true, \"followUps\": [\"When exactly?\", \"Who else was there?\"]}");
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of("maxDepth", 3));
+
+        assertThat(model.calls("gam/plan"))
+                .as("enough: true stops after the first round, follow-ups or not")
+                .hasSize(1);
+        assertThat(model.calls("gam/reflect")).hasSize(1);
+        assertThat(model.calls("gam/answer")).hasSize(1);
+        assertThat(answer.get("status").asString()).isEqualTo("DONE");
+    }
+
+    @Test
+    void aNotEnoughVerdictWithoutFollowUpsEndsTheResearchForLackOfAnythingToAsk() {
+        model.on("gam/plan").reply(plan(List.of("support group"), List.of(), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": false, \"missing\": \"the date\", \"followUps\": [\" \", \"\"]}");
+        model.on("gam/answer").reply("{\"answer\": \"a support group\", \"evidence\": [], \"confidence\": 0.4}");
+
+        JsonNode answer = ask("Where did Caroline go?", Map.of("maxDepth", 3));
+
+        assertThat(model.calls("gam/plan"))
+                .as("enough: false with only blank follow-ups leaves nothing to research next")
+                .hasSize(1);
+        assertThat(model.calls("gam/reflect")).hasSize(1);
+        assertThat(model.calls("gam/answer")).hasSize(1);
+        assertThat(answer.get("status").asString()).isEqualTo("DONE");
+    }
+
+    @Test
     void thePageIdToolReadsOnlyPagesTheMemosJustify() {
         model.on("gam/plan").once(plan(List.of(), List.of(), List.of(new int[] {1, 2}, new int[] {1, 99}, new int[] {
             2, 0

@@ -2,7 +2,6 @@ package io.lorekeeper.reasoning.memcot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +15,6 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -26,6 +24,7 @@ import io.lorekeeper.eval.EvalItem;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
+import io.lorekeeper.support.SharedData;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,8 +39,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @LlmIntegrationTest
 class MemCotCostTest {
-
-    private static final Path LOCOMO = Path.of("..", "shared", "data", "locomo", "locomo10_dev3.json");
     private static final int QUESTIONS = 10;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern PASSAGE =
@@ -63,8 +60,8 @@ class MemCotCostTest {
 
     @Test
     void measuresCallsTokensAndResponderContextPerQuestionOnLocomo() {
-        Assumptions.assumeTrue(Files.exists(LOCOMO), "LoCoMo data is not beside the repository");
-        List<EvalItem> items = Datasets.load("locomo", LOCOMO, 0).stream()
+        Path locomo = SharedData.require("locomo/locomo10_dev3.json");
+        List<EvalItem> items = Datasets.load("locomo", locomo, 0).stream()
                 .filter(i -> i.documentKey().contains("conv-26"))
                 .limit(QUESTIONS)
                 .toList();

@@ -3,14 +3,12 @@ package io.lorekeeper.reasoning.memcot;
 import static io.lorekeeper.llm.FakeOpenAi.completion;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -20,6 +18,7 @@ import io.lorekeeper.eval.EvalItem;
 import io.lorekeeper.llm.FakeOpenAi;
 import io.lorekeeper.llm.FakeOpenAiTest;
 import io.lorekeeper.support.Api;
+import io.lorekeeper.support.SharedData;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,8 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @FakeOpenAiTest
 class MemCotOverHttpTest {
-
-    private static final Path LOCOMO = Path.of("..", "shared", "data", "locomo", "locomo10_dev3.json");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String QUOTE = "I went to a LGBTQ support group yesterday";
 
@@ -45,8 +42,8 @@ class MemCotOverHttpTest {
 
     @Test
     void answersALocomoQuestionWithAVerifiedCitationOfItsTurn() {
-        Assumptions.assumeTrue(Files.exists(LOCOMO), "LoCoMo data is not beside the repository");
-        EvalItem item = Datasets.load("locomo", LOCOMO, 0).stream()
+        Path locomo = SharedData.require("locomo/locomo10_dev3.json");
+        EvalItem item = Datasets.load("locomo", locomo, 0).stream()
                 .filter(i -> i.question().equals("When did Caroline go to the LGBTQ support group?"))
                 .findFirst()
                 .orElseThrow();

@@ -194,6 +194,40 @@ class MindGraphStrategyTest {
     }
 
     @Test
+    void aQuoteIsLookedForOnlyInThePassagesLookedUpNotInTheWholeDocument() {
+        StringBuilder filler = new StringBuilder();
+        for (int hour = 1; filler.length() < 3000; hour++) {
+            filler.append("At hour ").append(hour).append(" the tide rose over the marsh stones and fell again. ");
+        }
+        String text = P1 + "\n\n" + filler.toString().strip() + "\n\n" + P3;
+        UUID longStory =
+                api.ingest(aText(text).titled("Great Expectations, padded").build());
+        model.reset();
+        model.on("mindgraph/build")
+                .once(ops(
+                        add("pip", "entity", "Pip, an orphan", "Pip was raised by his sister"),
+                        add("magwitch", "entity", "Magwitch, the benefactor", "The convict Magwitch returned")));
+        model.on("mindgraph/answer")
+                .onceCallTools("lookup_source", "{\"node_id\": \"pip\"}")
+                .once("{\"answer\": \"Joe and Magwitch\", \"cited_nodes\": [], \"confidence\": \"medium\", "
+                        + "\"quotes\": [{\"node_id\": \"pip\", \"quote\": \"Joe Gargery, the village blacksmith\"},"
+                        + " {\"node_id\": \"pip\", \"quote\": \"came to love him\"},"
+                        + " {\"node_id\": \"magwitch\", \"quote\": \"returned from New South Wales\"}]}");
+
+        JsonNode answer = ask(longStory, "Who looked after Pip?", Map.of());
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(text.indexOf("came to love him")).isGreaterThan(1000 + text.indexOf("Pip was raised"));
+        assertThat(answer.get("citations"))
+                .extracting(c -> c.get("quote").asString())
+                .as("only the quote inside the window lookup_source returned is cited; the node never looked up"
+                        + " and the text past the window are not searched")
+                .containsExactly("Joe Gargery, the village blacksmith");
+        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt())
+                .isEqualTo(2);
+    }
+
+    @Test
     void aPlainTextFinalAnswerIsKeptUncitedAndAQuoteFoundNowhereIsDropped() {
         model.on("mindgraph/answer")
                 .onceCallTools("lookup_source", "{\"node_id\": \"ahab\"}")
