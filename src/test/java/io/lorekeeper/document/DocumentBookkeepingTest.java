@@ -106,7 +106,7 @@ class DocumentBookkeepingTest {
                 .as("a new generation counts its attempts afresh")
                 .isOne();
         assertThat(segment.state().retryAt()).isEqualTo(retry);
-        assertThat(segment.state().status()).isEqualTo("FAILED");
+        assertThat(segment.state().status()).isEqualTo(StageStatus.FAILED);
     }
 
     @Test
