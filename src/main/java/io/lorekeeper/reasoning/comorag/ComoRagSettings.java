@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          reduced embeddings with soft assignment ({@link SemanticMixture}, the paper),
  *                          or {@code leiden}, Leiden communities of a kNN graph ({@link SemanticClusters})
  * @param clusterThreshold  the posterior at or above which a node joins a mixture component (soft
- *                          assignment; a node may join several)
+ *                          assignment; a node may join several): the reference code's 0.01
  * @param clusterNeighbours k of the k-nearest-neighbour cosine graph of the {@code leiden} clustering
  * @param clusterSeed       the random seed of either clustering (the paper's seed is 0)
  * @param semanticLevels    the most levels of recursive cluster summaries (RAPTOR's reference code: 5)
@@ -31,7 +31,7 @@ record ComoRagSettings(
         @DefaultValue("512") int unitTokens,
         @DefaultValue("7") int clusterMaxSize,
         @DefaultValue("gmm") String clustering,
-        @DefaultValue("0.1") double clusterThreshold,
+        @DefaultValue("0.01") double clusterThreshold,
         @DefaultValue("10") int clusterNeighbours,
         @DefaultValue("0") long clusterSeed,
         @DefaultValue("5") int semanticLevels,
@@ -57,7 +57,7 @@ record ComoRagSettings(
     static final String LEIDEN = "leiden";
 
     static ComoRagSettings defaults() {
-        return new ComoRagSettings(512, 7, GMM, 0.1, 10, 0, 5, 0, 1, 4);
+        return new ComoRagSettings(512, 7, GMM, 0.01, 10, 0, 5, 0, 1, 4);
     }
 
     /** The clusters of one level of the semantic layer, by the configured method. */

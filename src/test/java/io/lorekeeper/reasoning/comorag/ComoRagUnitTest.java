@@ -364,7 +364,7 @@ class ComoRagUnitTest {
         assertThat(new ComoRagSettings(512, 7, "leiden", 0.1, 10, 0, 5, 0, 1, 4).clusters(themes(2, 5, 1)))
                 .isEqualTo(SemanticClusters.of(themes(2, 5, 1), 10, 7, 0));
         assertThat(ComoRagSettings.defaults().clusters(themes(2, 5, 1)))
-                .isEqualTo(SemanticMixture.of(themes(2, 5, 1), 7, 0.1, 0));
+                .isEqualTo(SemanticMixture.of(themes(2, 5, 1), 7, 0.01, 0));
         assertThatThrownBy(() -> new ComoRagSettings(512, 7, "kmeans", 0.1, 10, 0, 5, 0, 1, 4))
                 .isInstanceOf(IllegalArgumentException.class);
 
