@@ -4,7 +4,8 @@
  *
  * <p>Owns the tables strategies build for themselves: the concept graphs ({@code graph},
  * {@code graph_node}, {@code graph_edge}, {@code graph_summary}) and ComoRAG's layers
- * ({@code comorag_unit}, {@code comorag_triple}, {@code comorag_summary}); chunks are read through
+ * ({@code comorag_unit}, {@code comorag_triple}, {@code comorag_summary}, {@code comorag_graph},
+ * {@code comorag_entity}); chunks are read through
  * the document module's API.
  */
 @io.lorekeeper.platform.OwnsTables({
@@ -14,7 +15,9 @@
     "graph_summary",
     "comorag_unit",
     "comorag_triple",
-    "comorag_summary"
+    "comorag_summary",
+    "comorag_graph",
+    "comorag_entity"
 })
 @org.springframework.modulith.ApplicationModule(
         allowedDependencies = {"document", "llm", "memory", "platform", "retrieval", "security", "text"})

@@ -20,6 +20,13 @@ import io.lorekeeper.reasoning.QuestionOptions;
  * @param cues   what the next self-probe sees: {@code last-cycle}, the cues of the units of the
  *               prior step (the paper's section 2.3), or {@code pool}, every cue in the pool
  *               (Algorithm 1, line 22)
+ * @param veridical how the veridical layer ranks units: {@code graph}, a personalised PageRank over
+ *                  the entity–fact–passage graph seeded by the facts and entities the probe links to
+ *                  (HippoRAG 2, the paper), or {@code fusion}, reciprocal-rank fusion of units by
+ *                  vector, by fact vector and by entity name (the earlier stand-in)
+ * @param tryAnswer what try-answer reads after the first cycle: {@code memory}, the new memory units
+ *                  (their evidence with the cue written for it, Eq. 3), or {@code evidence}, the raw
+ *                  evidence of the new units only
  */
 record ComoRagOptions(
         int maxCycles,
@@ -31,7 +38,9 @@ record ComoRagOptions(
         boolean probing,
         String encode,
         String cues,
-        double fuseShare) {
+        double fuseShare,
+        String veridical,
+        String tryAnswer) {
 
     static final String VERIDICAL = "veridical";
     static final String SEMANTIC = "semantic";
@@ -41,6 +50,10 @@ record ComoRagOptions(
     static final String PER_PROBE = "per-probe";
     static final String LAST_CYCLE = "last-cycle";
     static final String POOL = "pool";
+    static final String GRAPH = "graph";
+    static final String FUSION = "fusion";
+    static final String MEMORY = "memory";
+    static final String EVIDENCE = "evidence";
     private static final List<Double> PAPER_SPLIT = List.of(8.0, 2.0, 2.0, 1.0);
     private static final Set<String> OPTIONS = Set.of(
             "maxCycles",
@@ -52,7 +65,9 @@ record ComoRagOptions(
             "probing",
             "encode",
             "cues",
-            "fuseShare");
+            "fuseShare",
+            "veridical",
+            "tryAnswer");
 
     static ComoRagOptions of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -66,7 +81,9 @@ record ComoRagOptions(
                 options.booleanValue("probing", true),
                 options.stringValue("encode", PER_LAYER, Set.of(PER_LAYER, PER_PROBE)),
                 options.stringValue("cues", LAST_CYCLE, Set.of(LAST_CYCLE, POOL)),
-                options.doubleValue("fuseShare", 0.5, 0.0, 1.0));
+                options.doubleValue("fuseShare", 0.5, 0.0, 1.0),
+                options.stringValue("veridical", GRAPH, Set.of(GRAPH, FUSION)),
+                options.stringValue("tryAnswer", MEMORY, Set.of(MEMORY, EVIDENCE)));
     }
 
     private static List<Double> split(Object value) {

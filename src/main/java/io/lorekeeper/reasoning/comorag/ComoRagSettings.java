@@ -11,8 +11,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          run of consecutive chunks of one page, so a single longer chunk stays one unit
  * @param clusterMaxSize    the most members of one semantic cluster (about RAPTOR's 3,500-token cap
  *                          on a cluster's text with 512-token units)
- * @param clusterNeighbours k of the k-nearest-neighbour cosine graph the semantic clusters are found in
- * @param clusterSeed       Leiden's random seed (the paper's seed is 0)
+ * @param clustering        how the semantic layer clusters: {@code gmm}, RAPTOR's Gaussian mixture on
+ *                          reduced embeddings with soft assignment ({@link SemanticMixture}, the paper),
+ *                          or {@code leiden}, Leiden communities of a kNN graph ({@link SemanticClusters})
+ * @param clusterThreshold  the posterior at or above which a node joins a mixture component (soft
+ *                          assignment; a node may join several): the reference code's 0.01
+ * @param clusterNeighbours k of the k-nearest-neighbour cosine graph of the {@code leiden} clustering
+ * @param clusterSeed       the random seed of either clustering (the paper's seed is 0)
  * @param semanticLevels    the most levels of recursive cluster summaries (RAPTOR's reference code: 5)
  * @param episodicStride    units between the starts of two episodic windows; 0 means the window size
  *                          (non-overlapping windows; the paper does not state its stride)
@@ -25,6 +30,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 record ComoRagSettings(
         @DefaultValue("512") int unitTokens,
         @DefaultValue("7") int clusterMaxSize,
+        @DefaultValue("gmm") String clustering,
+        @DefaultValue("0.01") double clusterThreshold,
         @DefaultValue("10") int clusterNeighbours,
         @DefaultValue("0") long clusterSeed,
         @DefaultValue("5") int semanticLevels,
@@ -34,6 +41,8 @@ record ComoRagSettings(
 
     ComoRagSettings {
         if (unitTokens < 16
+                || !(GMM.equals(clustering) || LEIDEN.equals(clustering))
+                || !(clusterThreshold > 0 && clusterThreshold <= 1)
                 || clusterMaxSize < 2
                 || clusterNeighbours < 1
                 || semanticLevels < 1
@@ -44,7 +53,17 @@ record ComoRagSettings(
         }
     }
 
+    static final String GMM = "gmm";
+    static final String LEIDEN = "leiden";
+
     static ComoRagSettings defaults() {
-        return new ComoRagSettings(512, 7, 10, 0, 5, 0, 1, 4);
+        return new ComoRagSettings(512, 7, GMM, 0.01, 10, 0, 5, 0, 1, 4);
+    }
+
+    /** The clusters of one level of the semantic layer, by the configured method. */
+    java.util.List<java.util.List<Integer>> clusters(java.util.List<float[]> vectors) {
+        return LEIDEN.equals(clustering)
+                ? SemanticClusters.of(vectors, clusterNeighbours, clusterMaxSize, clusterSeed)
+                : SemanticMixture.of(vectors, clusterMaxSize, clusterThreshold, clusterSeed);
     }
 }

@@ -152,6 +152,7 @@ class ComoRagStore {
     }
 
     void deleteUnits(UUID documentId) {
+        clearGraph(documentId);
         jdbc.sql("DELETE FROM comorag_unit WHERE document_id = ?")
                 .param(documentId)
                 .update();
@@ -223,6 +224,7 @@ class ComoRagStore {
 
     void clearTriples(UUID documentId) {
         tx.executeWithoutResult(status -> {
+            clearGraph(documentId);
             jdbc.sql("DELETE FROM comorag_triple WHERE document_id = ?")
                     .param(documentId)
                     .update();
@@ -230,6 +232,103 @@ class ComoRagStore {
                     .param(documentId)
                     .update();
         });
+    }
+
+    // ---------------------------------------------------------------- graph
+
+    /** Every unit that has its triples, with the entities its reply listed. */
+    List<GraphBuilder.UnitEntities> unitEntities(UUID documentId) {
+        return jdbc.sql(
+                        "SELECT ordinal, entities FROM comorag_unit WHERE document_id = ? AND entities IS NOT NULL ORDER BY ordinal")
+                .param(documentId)
+                .query((rs, n) -> new GraphBuilder.UnitEntities(
+                        rs.getInt(1), List.of((String[]) rs.getArray(2).getArray())))
+                .list();
+    }
+
+    /** Every triple of a document, in unit order. */
+    List<Fact> facts(UUID documentId) {
+        return jdbc.sql(
+                        "SELECT unit_ordinal, subject, predicate, object FROM comorag_triple WHERE document_id = ? ORDER BY unit_ordinal, id")
+                .param(documentId)
+                .query((rs, n) -> new Fact(
+                        new UnitKey(documentId, rs.getInt(1)), rs.getString(2), rs.getString(3), rs.getString(4)))
+                .list();
+    }
+
+    /** Replaces a document's graph and its entity nodes. */
+    void saveGraph(UUID documentId, GraphBuilder.Built built) {
+        EntityGraph g = built.graph();
+        tx.executeWithoutResult(status -> {
+            clearGraph(documentId);
+            jdbc.sql("""
+                    INSERT INTO comorag_graph (document_id, entity_count, unit_count, fact_edges, passage_edges, synonym_edges, graph)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)""")
+                    .params(
+                            documentId,
+                            g.entityCount(),
+                            g.unitCount(),
+                            g.edges(EntityGraph.FACT).size(),
+                            g.edges(EntityGraph.PASSAGE).size(),
+                            g.edges(EntityGraph.SYNONYM).size(),
+                            g.serialise())
+                    .update();
+            int batch = 1000;
+            for (int from = 0; from < g.entityCount(); from += batch) {
+                int to = Math.min(g.entityCount(), from + batch);
+                Integer[] nodes = new Integer[to - from];
+                String[] names = new String[to - from];
+                String[] vectors = new String[to - from];
+                for (int i = from; i < to; i++) {
+                    nodes[i - from] = i;
+                    names[i - from] = g.entity(i);
+                    vectors[i - from] = vectorText(built.vectors().get(i));
+                }
+                jdbc.sql("""
+                        INSERT INTO comorag_entity (document_id, node, name, embedding)
+                        SELECT ?, t.node, t.name, CAST(t.vector AS vector) FROM unnest(?, ?, ?) AS t(node, name, vector)""").params(documentId, nodes, names, vectors).update();
+            }
+        });
+    }
+
+    void clearGraph(UUID documentId) {
+        jdbc.sql("DELETE FROM comorag_graph WHERE document_id = ?")
+                .param(documentId)
+                .update();
+    }
+
+    Optional<EntityGraph> graph(UUID documentId) {
+        return jdbc.sql("SELECT graph FROM comorag_graph WHERE document_id = ?")
+                .param(documentId)
+                .query((rs, n) -> EntityGraph.deserialise(rs.getBytes(1)))
+                .optional();
+    }
+
+    /** The edge counts of a document's graph: entities, units, fact, passage and synonym edges. */
+    Optional<int[]> graphStats(UUID documentId) {
+        return jdbc.sql(
+                        "SELECT entity_count, unit_count, fact_edges, passage_edges, synonym_edges FROM comorag_graph WHERE document_id = ?")
+                .param(documentId)
+                .query((rs, n) -> new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5)})
+                .optional();
+    }
+
+    /** An entity node of a document's graph. */
+    record EntityRef(UUID documentId, int node, String name) {}
+
+    /** Entity nodes whose name embedding is nearest to {@code query}. */
+    List<Scored<EntityRef>> nearestEntities(List<UUID> documentIds, float[] query, int k) {
+        PGvector vector = new PGvector(query);
+        return inVectorScan(
+                k,
+                () -> jdbc.sql("""
+                        SELECT document_id, node, name, embedding <=> ? AS distance FROM comorag_entity
+                        WHERE document_id = ANY(?) ORDER BY embedding <=> ? LIMIT ?""")
+                        .params(vector, documentIds.toArray(UUID[]::new), vector, k)
+                        .query((rs, n) -> new Scored<>(
+                                new EntityRef(rs.getObject(1, UUID.class), rs.getInt(2), rs.getString(3)),
+                                1.0 - rs.getDouble(4)))
+                        .list());
     }
 
     // ---------------------------------------------------------------- summaries
@@ -462,6 +561,17 @@ class ComoRagStore {
                 members,
                 new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
                 rs.getString("text"));
+    }
+
+    static String vectorText(float[] v) {
+        StringBuilder out = new StringBuilder(v.length * 10).append('[');
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append(v[i]);
+        }
+        return out.append(']').toString();
     }
 
     /** A vector in pgvector's text form, {@code [0.1,-0.2,...]}. */

@@ -30,8 +30,11 @@ class ComoRagStrategy implements AnswerStrategy {
     private final Retriever retriever;
     private final Embeddings embeddings;
     private final Documents documents;
+    private final GraphIndex graphs;
 
-    ComoRagStrategy(ComoRagStore store, Retriever retriever, Embeddings embeddings, Documents documents) {
+    ComoRagStrategy(
+            ComoRagStore store, Retriever retriever, Embeddings embeddings, Documents documents, GraphIndex graphs) {
+        this.graphs = graphs;
         this.store = store;
         this.retriever = retriever;
         this.embeddings = embeddings;
@@ -67,7 +70,8 @@ class ComoRagStrategy implements AnswerStrategy {
     public StrategyResult answer(QuestionContext context) {
         ComoRagOptions options = ComoRagOptions.of(context.options());
         recordIndex(context, options);
-        TriRetriever tri = new TriRetriever(store, retriever, context.documents(), documents::text);
+        TriRetriever tri = new TriRetriever(
+                store, retriever, context.documents(), documents::text, graphs::load, options.veridical());
         return new MetacognitiveLoop(context, options, tri, embeddings, store, documents::text).run();
     }
 
@@ -83,6 +87,17 @@ class ComoRagStrategy implements AnswerStrategy {
             event.put("semanticLevels", stats.semanticLevels());
             event.put("episodicSummaries", stats.episodic());
             event.put("episodicLevels", stats.episodicLevels());
+            store.graphStats(document.id())
+                    .ifPresent(g -> event.put(
+                            "graph",
+                            Map.of(
+                                    "entities", g[0],
+                                    "units", g[1],
+                                    "factEdges", g[2],
+                                    "passageEdges", g[3],
+                                    "synonymEdges", g[4])));
+            event.put("veridical", options.veridical());
+            event.put("tryAnswer", options.tryAnswer());
             event.put("layers", options.layers());
             event.put("memory", options.memory());
             event.put("probing", options.probing());

@@ -156,7 +156,7 @@ final class MetacognitiveLoop {
         }
         List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
         String history = options.memory() ? fuse(cycle) : "";
-        TryAnswer.Outcome outcome = tryAnswer.attempt(cycle, found, history);
+        TryAnswer.Outcome outcome = tryAnswer.attempt(cycle, found, history, units);
         if (outcome.answered()) {
             return new Cycle(false, outcome);
         }

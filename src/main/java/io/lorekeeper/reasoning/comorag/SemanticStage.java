@@ -20,7 +20,8 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.Vectored;
 
 /**
  * The {@code semantic} stage (ComoRAG's semantic layer, after RAPTOR): the units are clustered by
- * meaning ({@link SemanticClusters}), each cluster is summarised by the MEMORIZER and the summary
+ * meaning (a Gaussian mixture with soft assignment, {@link SemanticMixture}, or Leiden communities,
+ * {@link SemanticClusters}, by {@code lorekeeper.comorag.clustering}), each cluster is summarised by the MEMORIZER and the summary
  * embedded; then the summaries are clustered and summarised in turn, until a level has one cluster,
  * stops getting smaller, or {@code semanticLevels} levels exist.
  */
@@ -72,11 +73,8 @@ class SemanticStage extends IndexStage {
         List<LayerWriter.Node> nodes = LayerWriter.unitNodes(units, text);
         int top = 0;
         for (int level = 1; level <= settings.semanticLevels() && !nodes.isEmpty(); level++) {
-            List<List<Integer>> clusters = SemanticClusters.of(
-                    nodes.stream().map(LayerWriter.Node::vector).toList(),
-                    settings.clusterNeighbours(),
-                    settings.clusterMaxSize(),
-                    settings.clusterSeed());
+            List<List<Integer>> clusters = settings.clusters(
+                    nodes.stream().map(LayerWriter.Node::vector).toList());
             if (level > 1 && clusters.size() >= nodes.size()) {
                 break;
             }

@@ -34,7 +34,8 @@ import io.lorekeeper.reasoning.comorag.ComoRagStore.Unit;
  * entities and triples are stored together as soon as they are extracted, so a stopped job resumes
  * at the units still without them. A unit whose reply stays unusable after the gateway's repair is
  * left without them and reported as a gap ({@link StageRun#itemFailed}); the stage still ends DONE,
- * and its next run tries that unit again.
+ * and its next run tries that unit again. Once the units are done, the stage builds the document's
+ * veridical graph from all of its triples ({@link GraphIndex}, no model call).
  */
 @Component
 class TripleStage extends IndexStage {
@@ -50,15 +51,18 @@ class TripleStage extends IndexStage {
     private final Documents documents;
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
+    private final GraphIndex graphs;
 
     TripleStage(
             ComoRagStore store,
             LlmGateway gateway,
             Documents documents,
             Embeddings embeddings,
-            ComoRagSettings settings) {
+            ComoRagSettings settings,
+            GraphIndex graphs) {
         super(NAME, 65, gateway);
         this.store = store;
+        this.graphs = graphs;
         this.documents = documents;
         this.embeddings = embeddings;
         this.settings = settings;
@@ -73,6 +77,9 @@ class TripleStage extends IndexStage {
         AtomicInteger done = new AtomicInteger(total - pending.size());
         run.progress(done.get(), total);
         if (pending.isEmpty()) {
+            if (store.graph(documentId).isEmpty()) {
+                graphs.build(documentId);
+            }
             return;
         }
         String text = documents.text(documentId);
@@ -101,6 +108,8 @@ class TripleStage extends IndexStage {
             run.progress(done.incrementAndGet(), total);
             return unit;
         });
+        // the graph of every unit with triples; a gap left now is added by the run that fills it
+        graphs.build(documentId);
         log.info(
                 "Triples of document {}: {} units, {} facts, {} units left without triples",
                 documentId,

@@ -71,9 +71,27 @@ final class TryAnswer {
     }
 
     Outcome attempt(int cycle, List<MetacognitiveLoop.Probed> found, String history) {
-        List<Evidence> veridical = pick(found, ComoRagOptions.VERIDICAL);
-        List<Evidence> semantic = pick(found, ComoRagOptions.SEMANTIC);
-        List<Evidence> episodic = pick(found, ComoRagOptions.EPISODIC);
+        return attempt(cycle, found, history, List.of());
+    }
+
+    /**
+     * One try. With {@code tryAnswer: "memory"} and the memory units of this step (cycles after the
+     * first), try-answer reads the encoded memory as Eq. 3 gives it: each unit's cue, naming the
+     * items it was written from, with those items; a layer's cues count against that layer's share
+     * of the context, and its evidence fills the rest. Quotes are still taken from the items, so
+     * source passages stay citable.
+     */
+    Outcome attempt(int cycle, List<MetacognitiveLoop.Probed> found, String history, List<MemoryUnit> units) {
+        boolean memory = options.tryAnswer().equals(ComoRagOptions.MEMORY) && cycle > 0 && !units.isEmpty();
+        List<MemoryUnit> cued = memory
+                ? units.stream()
+                        .filter(u -> u.cue() != null && !u.cue().isBlank())
+                        .toList()
+                : List.of();
+        List<Evidence> veridical = pick(found, ComoRagOptions.VERIDICAL, cueTokens(cued, ComoRagOptions.VERIDICAL));
+        List<Evidence> semantic = pick(found, ComoRagOptions.SEMANTIC, cueTokens(cued, ComoRagOptions.SEMANTIC));
+        List<Evidence> episodic = pick(found, ComoRagOptions.EPISODIC, cueTokens(cued, ComoRagOptions.EPISODIC));
+        PromptMarkup findings = findings(cued, veridical, semantic, episodic);
         veridical.forEach(item -> sourcesShown.putIfAbsent(item.id(), item));
         String shownHistory = truncate(history, options.historyTokens());
         PromptMarkup v = Prompts.evidence(veridical, "V");
@@ -83,6 +101,7 @@ final class TryAnswer {
         vars.put("veridical", v);
         vars.put("semantic", s);
         vars.put("episodic", e);
+        vars.put("findings", findings);
         vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
         vars.put("question", context.question());
         Replies.Attempt reply = ask(cycle, vars);
@@ -120,6 +139,8 @@ final class TryAnswer {
         event.put("analysis", reply.analysis() == null ? "" : reply.analysis());
         event.put("evidence", supports);
         event.put("citations", citations.size());
+        event.put("reads", memory ? ComoRagOptions.MEMORY : ComoRagOptions.EVIDENCE);
+        event.put("cues", cued.stream().map(MemoryUnit::id).toList());
         event.put(
                 "context",
                 Map.of(
@@ -200,13 +221,58 @@ final class TryAnswer {
     }
 
     /** A layer's items of every probe of the step, taken in turns, within the layer's share of the context. */
-    private List<Evidence> pick(List<MetacognitiveLoop.Probed> found, String layer) {
+    private List<Evidence> pick(List<MetacognitiveLoop.Probed> found, String layer, int cueTokens) {
         List<List<Evidence>> lists = found.stream()
                 .map(p -> p.layers().get(layer))
                 .filter(r -> r != null)
                 .map(TriRetriever.LayerResult::items)
                 .toList();
-        return TriRetriever.interleave(lists, options.tokensFor(layer));
+        return TriRetriever.interleave(lists, Math.max(0, options.tokensFor(layer) - cueTokens));
+    }
+
+    private static int cueTokens(List<MemoryUnit> units, String layer) {
+        return units.stream()
+                .filter(u -> u.layer().equals(layer))
+                .mapToInt(u -> TokenCounter.count(u.cue()))
+                .sum();
+    }
+
+    /**
+     * The cues of this step's memory units, each with the probe it answered and the labels of the
+     * items it was written from that are shown (V2, S1...).
+     */
+    static PromptMarkup findings(
+            List<MemoryUnit> units, List<Evidence> veridical, List<Evidence> semantic, List<Evidence> episodic) {
+        if (units.isEmpty()) {
+            return PromptMarkup.of("(none)");
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (int i = 0; i < veridical.size(); i++) {
+            labels.put(veridical.get(i).id(), "V" + (i + 1));
+        }
+        for (int i = 0; i < semantic.size(); i++) {
+            labels.put(semantic.get(i).id(), "S" + (i + 1));
+        }
+        for (int i = 0; i < episodic.size(); i++) {
+            labels.put(episodic.get(i).id(), "E" + (i + 1));
+        }
+        StringBuilder out = new StringBuilder();
+        for (MemoryUnit u : units) {
+            String items = u.evidence().stream()
+                    .map(e -> labels.get(e.id()))
+                    .filter(l -> l != null)
+                    .collect(java.util.stream.Collectors.joining(" "));
+            out.append("<finding probe=\"")
+                    .append(PromptMarkup.data(u.probe().replace("\"", "'")))
+                    .append("\" layer=\"")
+                    .append(u.layer())
+                    .append("\" items=\"")
+                    .append(items.isEmpty() ? "none shown" : items)
+                    .append("\">\n")
+                    .append(PromptMarkup.data(u.cue().strip()))
+                    .append("\n</finding>\n\n");
+        }
+        return PromptMarkup.of(out.toString().stripTrailing());
     }
 
     private record Located(Optional<Citation> citation, String where) {}

@@ -111,6 +111,7 @@ class ComoRagCostTest {
                 prompt * per100k,
                 completion * per100k);
         assertThat(calls).isGreaterThan(units);
+        measureLayers(id, documentTokens);
 
         Map<String, long[]> scenarios = new LinkedHashMap<>();
         scenarios.put("answered at the first try", measure(id, Map.of(), 0));
@@ -127,6 +128,115 @@ class ComoRagCostTest {
         // 1 + 3 + 2 x (1 + 9 + 1 + 1) = 28 when every layer has unseen evidence for every probe
         assertThat(scenarios.get("answered in cycle 2 (3 probes a cycle)")[0])
                 .isBetween(20L * QUESTIONS.size(), 28L * QUESTIONS.size());
+    }
+
+    @Autowired
+    ComoRagStore store;
+
+    @Autowired
+    GraphIndex graphs;
+
+    @Autowired
+    io.lorekeeper.retrieval.Retriever retriever;
+
+    @Autowired
+    io.lorekeeper.document.Documents documents;
+
+    @Autowired
+    io.lorekeeper.memory.Embeddings embeddings;
+
+    /**
+     * The veridical graph (its size, load and PageRank time per probe) and the first level of the
+     * semantic layer under each clustering (cluster sizes, overlap, time), on the same unit vectors.
+     */
+    private void measureLayers(UUID id, int documentTokens) {
+        EntityGraph g = store.graph(id).orElseThrow();
+        long loadStart = System.nanoTime();
+        for (int i = 0; i < 20; i++) {
+            store.graph(id).orElseThrow();
+        }
+        System.out.printf(
+                "ComoRAG graph: %d entities, %d units, %d fact, %d passage, %d synonym edges; load from the database %.2f ms%n",
+                g.entityCount(),
+                g.unitCount(),
+                g.edges(EntityGraph.FACT).size(),
+                g.edges(EntityGraph.PASSAGE).size(),
+                g.edges(EntityGraph.SYNONYM).size(),
+                (System.nanoTime() - loadStart) / 1e6 / 20);
+        long rebuild = System.nanoTime();
+        graphs.build(id);
+        System.out.printf(
+                "ComoRAG graph rebuilt (entity names embedded, synonyms) in %.0f ms%n",
+                (System.nanoTime() - rebuild) / 1e6);
+        io.lorekeeper.document.DocumentInfo info = new io.lorekeeper.document.DocumentInfo(
+                id,
+                UUID.randomUUID(),
+                "novel",
+                io.lorekeeper.document.DocumentKind.TEXT,
+                "default",
+                io.lorekeeper.document.DocumentStatus.READY,
+                1,
+                documentTokens,
+                0);
+        TriRetriever tri =
+                new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, ComoRagOptions.GRAPH);
+        List<String> probes = new ArrayList<>(QUESTIONS);
+        probes.addAll(List.of(
+                "Magwitch on the marshes",
+                "Joe Gargery and the forge",
+                "Estella at Satis House",
+                "Mr Jaggers the lawyer",
+                "Herbert Pocket in London"));
+        double pagerank = 0;
+        double retrieval = 0;
+        int runs = 0;
+        for (int round = 0; round < 3; round++) {
+            for (String probe : probes) {
+                float[] vector = embeddings.query(probe);
+                long t = System.nanoTime();
+                TriRetriever.LayerResult r = tri.veridical(probe, vector, 3692, java.util.Set.of());
+                if (round > 0) {
+                    retrieval += (System.nanoTime() - t) / 1e6;
+                    pagerank += ((Number) r.ranking().getOrDefault("pagerankMs", 0)).doubleValue();
+                    runs++;
+                }
+            }
+        }
+        System.out.printf(
+                "ComoRAG graph retrieval over %d probes: PageRank %.3f ms per probe, whole veridical retrieval %.1f ms per probe%n",
+                runs, pagerank / runs, retrieval / runs);
+
+        List<float[]> vectors = store.unitVectors(id).stream()
+                .map(ComoRagStore.Vectored::vector)
+                .toList();
+        record Method(String name, java.util.function.Supplier<List<List<Integer>>> clusters) {}
+        for (Method m : List.of(
+                new Method("leiden", () -> SemanticClusters.of(vectors, 10, 7, 0)),
+                new Method("gmm 0.1", () -> SemanticMixture.of(vectors, 7, 0.1, 0)),
+                new Method("gmm 0.01", () -> SemanticMixture.of(vectors, 7, 0.01, 0)),
+                new Method("gmm 0.1 uncapped", () -> SemanticMixture.of(vectors, vectors.size(), 0.1, 0)),
+                new Method("gmm 0.01 uncapped", () -> SemanticMixture.of(vectors, vectors.size(), 0.01, 0)))) {
+            long t = System.nanoTime();
+            List<List<Integer>> clusters = m.clusters().get();
+            double ms = (System.nanoTime() - t) / 1e6;
+            int[] sizes = clusters.stream().mapToInt(List::size).sorted().toArray();
+            long memberships = clusters.stream().mapToLong(List::size).sum();
+            long multi = java.util.stream.IntStream.range(0, vectors.size())
+                    .filter(u -> clusters.stream().filter(c -> c.contains(u)).count() > 1)
+                    .count();
+            System.out.printf(
+                    "ComoRAG level-1 clusters, %s: %d clusters of %d units in %.0f ms; sizes min %d, median %d, max %d;"
+                            + " %d memberships, %d units in more than one cluster%n",
+                    m.name(),
+                    clusters.size(),
+                    vectors.size(),
+                    ms,
+                    sizes[0],
+                    sizes[sizes.length / 2],
+                    sizes[sizes.length - 1],
+                    memberships,
+                    multi);
+        }
     }
 
     /** Sums of calls, prompt and completion tokens over the questions, answered at {@code answerAt}. */

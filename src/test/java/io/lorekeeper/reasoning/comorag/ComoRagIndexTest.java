@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.DocumentStatus;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
@@ -655,6 +658,187 @@ class ComoRagIndexTest {
         assertThat(model.calls("comorag/episodic-summary"))
                 .as("the first window is kept")
                 .hasSize(1);
+    }
+
+    @Autowired
+    ComoRagStore store;
+
+    @Autowired
+    GraphIndex graphs;
+
+    @Autowired
+    io.lorekeeper.retrieval.Retriever retriever;
+
+    @Autowired
+    io.lorekeeper.document.Documents documents;
+
+    private static final java.util.regex.Pattern UNIT =
+            java.util.regex.Pattern.compile("<passage>\\n(.*?)\\n</passage>", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern LIVES_IN =
+            java.util.regex.Pattern.compile("(\\p{Lu}\\p{L}+) lives in (\\p{Lu}\\p{L}+)");
+
+    /**
+     * Adela's unit says she wrote to "the lighthouse keeper"; Desmond's unit says the keeper of the
+     * lighthouse repairs clocks (and lists "lighthouse keeper" among its entities): a probe naming
+     * Adela reaches Desmond's unit in two hops (Adela, fact, the lighthouse keeper, passage).
+     */
+    private void scriptTwoHopTriples() {
+        model.on("comorag/triples").reply(call -> {
+            String unit = ComoRagFixtures.group(UNIT, call.user());
+            java.util.regex.Matcher lives = LIVES_IN.matcher(unit);
+            List<String> entities = new ArrayList<>();
+            List<Map<String, String>> triples = new ArrayList<>();
+            while (lives.find()) {
+                entities.add(lives.group(1));
+                entities.add(lives.group(2));
+                triples.add(Map.of("subject", lives.group(1), "predicate", "lives in", "object", lives.group(2)));
+            }
+            if (unit.contains("Adela lives in")) {
+                triples.add(
+                        Map.of("subject", "Adela", "predicate", "sent a letter to", "object", "the lighthouse keeper"));
+            }
+            if (unit.contains("Desmond lives in")) {
+                entities.add("lighthouse keeper");
+                triples.add(Map.of("subject", "the lighthouse keeper", "predicate", "repairs", "object", "old clocks"));
+            }
+            return json(Map.of("entities", entities, "triples", triples));
+        });
+    }
+
+    @Test
+    void theTriplesStageBuildsTheVeridicalGraphAndAProbeNamingOneEntityReachesPassagesTwoHopsAway() {
+        scriptTwoHopTriples();
+        UUID id = api.ingest(
+                aText(ComoRagFixtures.chronicle(7)).titled("Seven chapters").build());
+        assertThat(api.post("/v1/documents/" + id + "/reindex", Map.of("stages", List.of("veridical", "triples")))
+                        .status())
+                .isEqualTo(202);
+        api.awaitStage(id, "triples", "DONE", Duration.ofMinutes(2));
+
+        EntityGraph g = store.graph(id).orElseThrow();
+        List<ComoRagStore.Unit> units = store.units(id);
+        String text = documents.text(id);
+        int adela = unitSaying(units, text, "Adela lives in");
+        int desmond = unitSaying(units, text, "Desmond lives in");
+        assertThat(g.unitCount()).isEqualTo(units.size());
+        assertThat(g.entities())
+                .contains(
+                        "adela",
+                        "ashford",
+                        "desmond",
+                        "dunmore",
+                        "the lighthouse keeper",
+                        "lighthouse keeper",
+                        "old clocks");
+        assertThat(edge(g, EntityGraph.FACT, "adela", "the lighthouse keeper")).isTrue();
+        assertThat(edge(g, EntityGraph.FACT, "adela", "ashford")).isTrue();
+        assertThat(edge(g, EntityGraph.FACT, "the lighthouse keeper", "old clocks"))
+                .isTrue();
+        assertThat(edge(g, EntityGraph.FACT, "adela", "desmond")).isFalse();
+        assertThat(edge(g, EntityGraph.SYNONYM, "the lighthouse keeper", "lighthouse keeper"))
+                .as("names embedded at least 0.8 alike")
+                .isTrue();
+        assertThat(edge(g, EntityGraph.SYNONYM, "adela", "desmond")).isFalse();
+        assertThat(passage(g, "adela", adela)).isTrue();
+        assertThat(passage(g, "the lighthouse keeper", adela)).isTrue();
+        assertThat(passage(g, "the lighthouse keeper", desmond)).isTrue();
+        assertThat(passage(g, "lighthouse keeper", desmond)).isTrue();
+        assertThat(passage(g, "adela", desmond)).isFalse();
+        assertThat(jdbc.sql("SELECT count(*) FROM comorag_entity WHERE document_id = ?")
+                        .param(id)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(g.entityCount());
+
+        String probe = "Whom did Adela write to?";
+        DocumentInfo info = new DocumentInfo(
+                id,
+                UUID.randomUUID(),
+                "Seven chapters",
+                DocumentKind.TEXT,
+                "default",
+                DocumentStatus.READY,
+                text.length(),
+                TokenCounter.count(text),
+                0);
+        float[] vector = embeddings.query(probe);
+        TriRetriever graph =
+                new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, ComoRagOptions.GRAPH);
+        TriRetriever fusion =
+                new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, ComoRagOptions.FUSION);
+        TriRetriever.LayerResult byGraph = graph.veridical(probe, vector, 100_000, Set.of());
+        TriRetriever.LayerResult byFusion = fusion.veridical(probe, vector, 100_000, Set.of());
+
+        List<Integer> graphOrder = order(byGraph);
+        List<Integer> fusionOrder = order(byFusion);
+        System.out.println("graph " + graphOrder + " fusion " + fusionOrder + " adela " + adela + " desmond " + desmond
+                + " ranking " + byGraph.ranking());
+        List<Integer> unrelated = units.stream()
+                .map(ComoRagStore.Unit::ordinal)
+                .filter(u -> u != adela
+                        && u != desmond
+                        && !units.get(u).span().of(text).contains("Adela"))
+                .toList();
+        assertThat(unrelated).isNotEmpty();
+        for (int u : unrelated) {
+            assertThat(graphOrder.indexOf(desmond))
+                    .as("the graph ranks the unit two hops away above unrelated unit %d", u)
+                    .isLessThan(rank(graphOrder, u));
+        }
+        assertThat(unrelated.stream().anyMatch(u -> rank(fusionOrder, u) < fusionOrder.indexOf(desmond)))
+                .as("the fusion ranks some unrelated unit above it")
+                .isTrue();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> seeds =
+                (List<Map<String, Object>>) byGraph.ranking().get("seeds");
+        assertThat(seeds).extracting(m -> m.get("entity")).contains("adela");
+        assertThat(byGraph.ranking()).containsKeys("topPassages", "pagerankMs");
+
+        // a document without triples falls back to dense retrieval
+        UUID bare = api.ingest(
+                aText(ComoRagFixtures.chronicle(2)).titled("Two chapters").build());
+        assertThat(api.post("/v1/documents/" + bare + "/reindex", Map.of("stages", List.of("veridical")))
+                        .status())
+                .isEqualTo(202);
+        api.awaitStage(bare, "veridical", "DONE", Duration.ofMinutes(2));
+        DocumentInfo bareInfo = new DocumentInfo(
+                bare, UUID.randomUUID(), "Two chapters", DocumentKind.TEXT, "default", DocumentStatus.READY, 1, 1, 0);
+        TriRetriever.LayerResult dense = new TriRetriever(
+                        store, retriever, List.of(bareInfo), documents::text, graphs::load, ComoRagOptions.GRAPH)
+                .veridical(probe, vector, 100_000, Set.of());
+        assertThat(dense.items()).isNotEmpty();
+        assertThat(dense.ranking().get("fallback").toString()).startsWith("dense");
+    }
+
+    @Autowired
+    io.lorekeeper.memory.Embeddings embeddings;
+
+    private static int unitSaying(List<ComoRagStore.Unit> units, String text, String phrase) {
+        return units.stream()
+                .filter(u -> u.span().of(text).contains(phrase))
+                .findFirst()
+                .orElseThrow()
+                .ordinal();
+    }
+
+    private static List<Integer> order(TriRetriever.LayerResult result) {
+        return result.items().stream().map(e -> e.units().getFirst()).toList();
+    }
+
+    private static int rank(List<Integer> order, int unit) {
+        int i = order.indexOf(unit);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+
+    private static boolean edge(EntityGraph g, byte kind, String a, String b) {
+        int x = g.entityNode(a);
+        int y = g.entityNode(b);
+        return g.edges(kind).stream().anyMatch(e -> (e.a() == x && e.b() == y) || (e.a() == y && e.b() == x));
+    }
+
+    private static boolean passage(EntityGraph g, String entity, int unit) {
+        return g.edges(EntityGraph.PASSAGE).stream()
+                .anyMatch(e -> e.a() == g.entityNode(entity) && e.b() == g.unitNode(unit));
     }
 
     private List<Map<String, Object>> summaries(UUID id, String layer) {

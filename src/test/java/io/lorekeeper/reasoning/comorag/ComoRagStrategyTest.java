@@ -557,6 +557,67 @@ class ComoRagStrategyTest {
     }
 
     @Test
+    void afterTheFirstStepTryAnswerReadsTheEncodedMemoryUnlessAskedForEvidenceOnly() {
+        model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
+        scriptEncodeAndFuse();
+
+        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(1));
+
+        List<ScriptedChatModel.Call> tries = model.calls("comorag/answer");
+        assertThat(tries.get(0).user()).contains("Findings of this step's searches:\n(none)");
+        assertThat(tries.get(1).user())
+                .contains("<finding probe=\"the journey in autumn\" layer=\"veridical\" items=\"V1\">\n"
+                        + "- finding for the journey in autumn from veridical\n</finding>")
+                .contains("finding for the journey in autumn from episodic");
+        List<JsonNode> attempts = events(answer, "try-answer");
+        assertThat(attempts.get(0).get("reads").asString()).isEqualTo("evidence");
+        assertThat(attempts.get(1).get("reads").asString()).isEqualTo("memory");
+        assertThat(attempts.get(1).get("cues")).hasSize(3);
+        assertThat(events(answer, "index").getFirst().get("tryAnswer").asString())
+                .isEqualTo("memory");
+        assertCitationsAreSource(answer, 1);
+
+        model.reset();
+        model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
+        scriptEncodeAndFuse();
+        JsonNode evidence = ask(QUESTION, Map.of("contextTokens", 1000, "tryAnswer", "evidence"), null, succeedAt(1));
+        assertThat(model.calls("comorag/answer").get(1).user())
+                .contains("Findings of this step's searches:\n(none)")
+                .doesNotContain("<finding ");
+        assertThat(events(evidence, "try-answer").get(1).get("reads").asString())
+                .isEqualTo("evidence");
+        assertCitationsAreSource(evidence, 1);
+    }
+
+    @Test
+    void theVeridicalLayerRanksByPageRankOverTheGraphOrByFusionWhenAsked() {
+        scriptEncodeAndFuse();
+        JsonNode graph = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0), null, succeedAt(0));
+        JsonNode veridical = events(graph, "retrieve").getFirst();
+        assertThat(veridical.get("layer").asString()).isEqualTo("veridical");
+        assertThat(veridical.get("ranking").get("mode").asString()).isEqualTo("graph");
+        assertThat(veridical.get("ranking").get("seeds")).isNotEmpty();
+        assertThat(veridical.get("ranking").get("topPassages")).isNotEmpty();
+        assertThat(veridical.get("ranking").has("pagerankMs")).isTrue();
+        assertThat(events(graph, "index")
+                        .getFirst()
+                        .get("graph")
+                        .get("factEdges")
+                        .asInt())
+                .isPositive();
+
+        model.reset();
+        JsonNode fusion =
+                ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0, "veridical", "fusion"), null, succeedAt(0));
+        assertThat(events(fusion, "retrieve")
+                        .getFirst()
+                        .get("ranking")
+                        .get("mode")
+                        .asString())
+                .isEqualTo("fusion");
+    }
+
+    @Test
     void withoutTheMemoryWorkspaceAgentsReadEvidenceDirectly() {
         model.on("comorag/probe").reply(json(Map.of("probes", List.of("the journey in autumn"))));
 

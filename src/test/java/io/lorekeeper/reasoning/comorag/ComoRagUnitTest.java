@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,235 @@ class ComoRagUnitTest {
     }
 
     @Test
+    void theGraphHoldsEntityFactPassageAndSynonymEdgesAndSurvivesSerialisation() {
+        UUID doc = UUID.randomUUID();
+        List<ComoRagStore.Fact> facts = List.of(
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 0), "Pip", "meets", "Magwitch"),
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 1), "Magwitch", "is", "the convict"),
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 1), " MAGWITCH ", "sends", "money"),
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 2), "Estella", "lives at", "Satis House"));
+        List<GraphBuilder.UnitEntities> units = List.of(
+                new GraphBuilder.UnitEntities(0, List.of("Pip", "Magwitch", "the marshes")),
+                new GraphBuilder.UnitEntities(1, List.of("Magwitch")),
+                new GraphBuilder.UnitEntities(2, List.of("Estella", "Satis House", "Miss Havisham")));
+        // names embedded so that "the convict" and "magwitch" are near (cosine 0.9) and nothing else is
+        Map<String, float[]> vectors = Map.of(
+                "pip", new float[] {1, 0, 0, 0, 0},
+                "magwitch", new float[] {0, 1, 0, 0, 0},
+                "the convict", new float[] {0, 0.9f, 0.436f, 0, 0},
+                "money", new float[] {0, 0, 0, 1, 0},
+                "estella", new float[] {0, 0, 0, 0, 1},
+                "satis house", new float[] {0.5f, 0, 0, 0.5f, 0.5f},
+                "the marshes", new float[] {0.6f, 0, 0, -0.6f, 0},
+                "miss havisham", new float[] {0, 0, -1, 0, 0});
+
+        EntityGraph g = GraphBuilder.build(
+                        units, facts, names -> names.stream().map(vectors::get).toList(), 0.8)
+                .graph();
+
+        assertThat(g.entities())
+                .containsExactlyInAnyOrder(
+                        "pip",
+                        "magwitch",
+                        "the convict",
+                        "money",
+                        "estella",
+                        "satis house",
+                        "the marshes",
+                        "miss havisham");
+        assertThat(g.unitCount()).isEqualTo(3);
+        assertThat(names(g, EntityGraph.FACT))
+                .containsExactlyInAnyOrder(
+                        "pip-magwitch", "magwitch-the convict", "magwitch-money", "estella-satis house");
+        assertThat(names(g, EntityGraph.SYNONYM)).containsExactly("magwitch-the convict");
+        assertThat(names(g, EntityGraph.PASSAGE))
+                .containsExactlyInAnyOrder(
+                        "pip-u0",
+                        "magwitch-u0",
+                        "the marshes-u0",
+                        "magwitch-u1",
+                        "the convict-u1",
+                        "money-u1",
+                        "estella-u2",
+                        "satis house-u2",
+                        "miss havisham-u2");
+        assertThat(g.passageCount(g.entityNode("Magwitch"))).isEqualTo(2);
+
+        EntityGraph back = EntityGraph.deserialise(g.serialise());
+        assertThat(back.entities()).isEqualTo(g.entities());
+        for (byte kind : new byte[] {EntityGraph.FACT, EntityGraph.PASSAGE, EntityGraph.SYNONYM}) {
+            assertThat(back.edges(kind)).isEqualTo(g.edges(kind));
+        }
+    }
+
+    @Test
+    void pageRankFromOneEntityReachesPassagesTwoHopsAwayBeforeUnrelatedOnes() {
+        // u0: Adela wrote to the keeper; u1: the keeper is Desmond; u2..u5: unrelated people
+        UUID doc = UUID.randomUUID();
+        List<ComoRagStore.Fact> facts = new ArrayList<>(List.of(
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 0), "Adela", "wrote to", "the keeper"),
+                new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, 1), "the keeper", "is", "Desmond")));
+        List<GraphBuilder.UnitEntities> units = new ArrayList<>(List.of(
+                new GraphBuilder.UnitEntities(0, List.of("Adela")),
+                new GraphBuilder.UnitEntities(1, List.of("Desmond"))));
+        for (int u = 2; u < 6; u++) {
+            facts.add(new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, u), "Person" + u, "lives in", "Town" + u));
+            units.add(new GraphBuilder.UnitEntities(u, List.of("Person" + u)));
+        }
+        Random random = new Random(1);
+        EntityGraph g = GraphBuilder.build(
+                        units,
+                        facts,
+                        names -> names.stream()
+                                .map(n -> {
+                                    float[] v = new float[16];
+                                    for (int d = 0; d < 16; d++) {
+                                        v[d] = (float) random.nextGaussian();
+                                    }
+                                    return v;
+                                })
+                                .toList(),
+                        0.99)
+                .graph();
+        double[] reset = new double[g.nodeCount()];
+        reset[g.entityNode("adela")] = 1;
+        // the dense seeds favour an unrelated unit a little, as a lexical match would
+        for (int u = 0; u < 6; u++) {
+            reset[g.unitNode(u)] = 0.05 * (u == 3 ? 1.0 : 0.2);
+        }
+
+        double[] p = g.personalisedPageRank(reset, 0.5, 1e-12, 200);
+
+        assertThat(java.util.Arrays.stream(p).sum()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+        double twoHops = p[g.unitNode(1)];
+        for (int u = 2; u < 6; u++) {
+            assertThat(twoHops).as("unit 1 above unrelated unit %d", u).isGreaterThan(p[g.unitNode(u)]);
+        }
+        assertThat(p[g.unitNode(0)]).isGreaterThan(twoHops);
+        assertThat(TriRetriever.names("who did adela write to?", "adela")).isTrue();
+        assertThat(TriRetriever.names("who did adelaide write to?", "adela")).isFalse();
+    }
+
+    @Test
+    void pageRankOnANovelSizedGraphTakesMilliseconds() {
+        // a 250K-token novel: about 500 units of 512 tokens, 4,000 entities, 12 triples a unit
+        Random random = new Random(0);
+        UUID doc = UUID.randomUUID();
+        int unitCount = 500;
+        int entityCount = 4000;
+        List<ComoRagStore.Fact> facts = new ArrayList<>();
+        List<GraphBuilder.UnitEntities> units = new ArrayList<>();
+        for (int u = 0; u < unitCount; u++) {
+            List<String> named = new ArrayList<>();
+            for (int t = 0; t < 12; t++) {
+                // a few frequent characters, a long tail of rare names
+                String s = "e" + (int) Math.min(entityCount - 1, Math.abs(random.nextGaussian()) * entityCount / 3);
+                String o = "e" + random.nextInt(entityCount);
+                facts.add(new ComoRagStore.Fact(new ComoRagStore.UnitKey(doc, u), s, "p", o));
+                named.add(s);
+            }
+            units.add(new GraphBuilder.UnitEntities(u, named));
+        }
+        long built = System.nanoTime();
+        EntityGraph g = GraphBuilder.build(
+                        units,
+                        facts,
+                        names -> names.stream()
+                                .map(n -> {
+                                    float[] v = new float[384];
+                                    for (int d = 0; d < 384; d++) {
+                                        v[d] = (float) random.nextGaussian();
+                                    }
+                                    return v;
+                                })
+                                .toList(),
+                        0.8)
+                .graph();
+        double buildMs = (System.nanoTime() - built) / 1e6;
+        byte[] bytes = g.serialise();
+        EntityGraph back = EntityGraph.deserialise(bytes);
+        long loaded = System.nanoTime();
+        for (int i = 0; i < 20; i++) {
+            back = EntityGraph.deserialise(bytes);
+        }
+        double loadMs = (System.nanoTime() - loaded) / 1e6 / 20;
+
+        int probes = 200;
+        double[][] resets = new double[probes][];
+        for (int i = 0; i < probes; i++) {
+            double[] reset = new double[back.nodeCount()];
+            for (int k = 0; k < 10; k++) {
+                reset[random.nextInt(back.entityCount())] += random.nextDouble();
+            }
+            for (int u = 0; u < unitCount; u++) {
+                reset[back.unitNode(u)] = 0.05 * random.nextDouble();
+            }
+            resets[i] = reset;
+        }
+        for (int i = 0; i < 20; i++) {
+            back.personalisedPageRank(resets[i], 0.5, 1e-9, 100);
+        }
+        long start = System.nanoTime();
+        for (double[] reset : resets) {
+            back.personalisedPageRank(reset, 0.5, 1e-9, 100);
+        }
+        double perProbe = (System.nanoTime() - start) / 1e6 / probes;
+        System.out.printf(
+                "novel-size graph: %d nodes, %d edges, %d bytes; build %.1f ms (synonyms over %d names), load %.2f ms, "
+                        + "PageRank %.3f ms per probe%n",
+                back.nodeCount(), back.edgeCount(), bytes.length, buildMs, back.entityCount(), loadMs, perProbe);
+        assertThat(back.entityCount()).isGreaterThan(3000);
+        assertThat(perProbe).isLessThan(50);
+    }
+
+    private static List<String> names(EntityGraph g, byte kind) {
+        return g.edges(kind).stream()
+                .map(e -> label(g, e.a()) + "-" + label(g, e.b()))
+                .toList();
+    }
+
+    private static String label(EntityGraph g, int node) {
+        return g.isUnit(node) ? "u" + g.unitOrdinal(node) : g.entity(node);
+    }
+
+    @Test
+    void theMixtureFindsThemesPutsANodeBetweenTwoInBothAndIsDeterministicUnderASeed() {
+        // two themes of 100 nodes around (-3, 0) and (3, 0), and one node halfway
+        Random random = new Random(5);
+        List<float[]> vectors = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            float x = (i % 2 == 0 ? -3 : 3) + (float) random.nextGaussian();
+            vectors.add(new float[] {x, (float) random.nextGaussian()});
+        }
+        vectors.add(new float[] {0, 0});
+        int middle = vectors.size() - 1;
+
+        List<List<Integer>> clusters = SemanticMixture.of(vectors, 300, 0.1, 0);
+
+        assertThat(clusters).hasSize(2);
+        for (List<Integer> c : clusters) {
+            assertThat(c).as("the node between the themes is in both clusters").contains(middle);
+            long majority = c.stream()
+                    .filter(i -> i != middle && i % 2 == c.getFirst() % 2)
+                    .count();
+            assertThat(majority).as("one theme per cluster").isGreaterThanOrEqualTo(95);
+            assertThat(c.size()).as("few nodes in both").isLessThan(115);
+        }
+        for (int run = 0; run < 3; run++) {
+            assertThat(SemanticMixture.of(new ArrayList<>(vectors), 300, 0.1, 0))
+                    .isEqualTo(clusters);
+        }
+
+        // five themes of nine, capped at seven members: every node placed, no cluster too large, same under a seed
+        List<float[]> many = themes(5, 9, 42);
+        List<List<Integer>> capped = SemanticMixture.of(many, 7, 0.1, 0);
+        assertThat(capped).allSatisfy(c -> assertThat(c.size()).isLessThanOrEqualTo(7));
+        assertThat(capped.stream().flatMap(List::stream).distinct().count()).isEqualTo(45);
+        assertThat(SemanticMixture.of(many, 7, 0.1, 0)).isEqualTo(capped);
+        assertThat(SemanticMixture.of(List.of(new float[] {1, 0}), 7, 0.1, 0)).containsExactly(List.of(0));
+    }
+
+    @Test
     void optionsDefaultToThePapersValuesAndRejectBadOnes() {
         ComoRagOptions paper = ComoRagOptions.of(QuestionOptions.none());
 
@@ -118,6 +348,25 @@ class ComoRagUnitTest {
         assertThat(paper.tokensFor(ComoRagOptions.EPISODIC)).isEqualTo(923);
         assertThat(paper.historyTokens()).isEqualTo(461);
         assertThat(paper.stages()).containsExactly("veridical", "triples", "semantic", "episodic");
+        assertThat(paper.veridical()).isEqualTo("graph");
+        assertThat(paper.tryAnswer()).isEqualTo("memory");
+        ComoRagOptions earlier =
+                ComoRagOptions.of(new QuestionOptions(Map.of("veridical", "fusion", "tryAnswer", "evidence")));
+        assertThat(earlier.veridical()).isEqualTo("fusion");
+        assertThat(earlier.tryAnswer()).isEqualTo("evidence");
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("veridical", "pagerank"))))
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.veridical"));
+        assertThatThrownBy(() -> ComoRagOptions.of(new QuestionOptions(Map.of("tryAnswer", "cues"))))
+                .isInstanceOfSatisfying(
+                        ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.tryAnswer"));
+        assertThat(ComoRagSettings.defaults().clustering()).isEqualTo("gmm");
+        assertThat(new ComoRagSettings(512, 7, "leiden", 0.1, 10, 0, 5, 0, 1, 4).clusters(themes(2, 5, 1)))
+                .isEqualTo(SemanticClusters.of(themes(2, 5, 1), 10, 7, 0));
+        assertThat(ComoRagSettings.defaults().clusters(themes(2, 5, 1)))
+                .isEqualTo(SemanticMixture.of(themes(2, 5, 1), 7, 0.01, 0));
+        assertThatThrownBy(() -> new ComoRagSettings(512, 7, "kmeans", 0.1, 10, 0, 5, 0, 1, 4))
+                .isInstanceOf(IllegalArgumentException.class);
 
         ComoRagOptions ablated = ComoRagOptions.of(new QuestionOptions(Map.of(
                 "layers",
