@@ -88,13 +88,13 @@ final class GraphBuilder {
 
     /** Synonym edges between every pair of vectors at or above the similarity (all pairs, in parallel). */
     static List<EntityGraph.Edge> synonyms(List<float[]> vectors, double threshold) {
-        float[][] unit = vectors.stream().map(GraphBuilder::normalised).toArray(float[][]::new);
+        float[][] unit = vectors.stream().map(SemanticClusters::normalised).toArray(float[][]::new);
         return IntStream.range(0, unit.length)
                 .parallel()
                 .mapToObj(i -> {
                     List<EntityGraph.Edge> found = new ArrayList<>();
                     for (int j = i + 1; j < unit.length; j++) {
-                        double s = dot(unit[i], unit[j]);
+                        double s = SemanticClusters.dot(unit[i], unit[j]);
                         if (s >= threshold) {
                             found.add(new EntityGraph.Edge(i, j, EntityGraph.SYNONYM, (float) s));
                         }
@@ -107,26 +107,5 @@ final class GraphBuilder {
 
     private static void node(Map<String, Integer> nodes, String name) {
         nodes.putIfAbsent(EntityGraph.normalise(name), nodes.size());
-    }
-
-    static float[] normalised(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += x * x;
-        }
-        norm = Math.sqrt(norm);
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = norm == 0 ? 0 : (float) (v[i] / norm);
-        }
-        return out;
-    }
-
-    private static double dot(float[] a, float[] b) {
-        double sum = 0;
-        for (int i = 0; i < a.length; i++) {
-            sum += a[i] * b[i];
-        }
-        return sum;
     }
 }

@@ -52,7 +52,8 @@ final class SemanticClusters {
         return dot(normalised(a), normalised(b));
     }
 
-    private static float[] normalised(float[] v) {
+    /** {@code v} scaled to length 1 (a zero vector stays zero): the one place the comorag layers normalise. */
+    static float[] normalised(float[] v) {
         double norm = 0;
         for (float x : v) {
             norm += x * x;
@@ -65,7 +66,7 @@ final class SemanticClusters {
         return out;
     }
 
-    private static double dot(float[] a, float[] b) {
+    static double dot(float[] a, float[] b) {
         double sum = 0;
         for (int i = 0; i < a.length; i++) {
             sum += a[i] * b[i];
