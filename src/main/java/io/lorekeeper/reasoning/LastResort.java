@@ -111,14 +111,23 @@ public final class LastResort {
 
     /** The cited evidence sharing most words with the answer and question, best first. */
     private static List<Citation> supporting(List<Evidence> shown, String wanted) {
-        Set<String> words = words(wanted);
-        return shown.stream()
-                .filter(e -> e.citation() != null)
-                .sorted(Comparator.comparingLong((Evidence e) ->
-                                words(e.text()).stream().filter(words::contains).count())
-                        .reversed())
+        return bySharedWords(shown.stream().filter(e -> e.citation() != null).toList(), Evidence::text, wanted).stream()
                 .limit(CITATIONS)
                 .map(Evidence::citation)
+                .toList();
+    }
+
+    /**
+     * {@code items} ordered by how many words (of three letters or more) their text shares with
+     * {@code wanted}, most first, ties in the given order: how a last resort picks what to show and cite.
+     */
+    public static <T> List<T> bySharedWords(List<T> items, java.util.function.Function<T, String> text, String wanted) {
+        Set<String> words = words(wanted);
+        return items.stream()
+                .sorted(Comparator.comparingLong((T item) -> words(text.apply(item)).stream()
+                                .filter(words::contains)
+                                .count())
+                        .reversed())
                 .toList();
     }
 

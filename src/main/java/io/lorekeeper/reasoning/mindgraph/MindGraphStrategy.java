@@ -401,7 +401,6 @@ class MindGraphStrategy implements AnswerStrategy {
 
     /** The nodes sharing most words with the question (content and quotes), best first; ties in graph order. */
     static List<GraphSet.Located> bestNodes(GraphSet graphs, String question) {
-        Set<String> wanted = words(question);
         List<GraphSet.Located> all = new ArrayList<>();
         graphs.union().nodes().forEach(n -> {
             GraphSet.Located located = graphs.find(n.id());
@@ -409,11 +408,7 @@ class MindGraphStrategy implements AnswerStrategy {
                 all.add(located);
             }
         });
-        return all.stream()
-                .sorted(java.util.Comparator.comparingLong((GraphSet.Located n) -> words(nodeText(n)).stream()
-                                .filter(wanted::contains)
-                                .count())
-                        .reversed())
+        return LastResort.bySharedWords(all, MindGraphStrategy::nodeText, question).stream()
                 .limit(LAST_RESORT_NODES)
                 .toList();
     }
@@ -427,12 +422,6 @@ class MindGraphStrategy implements AnswerStrategy {
             }
         }
         return out.toString();
-    }
-
-    private static Set<String> words(String text) {
-        return java.util.Arrays.stream(text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
-                .filter(w -> w.length() > 2)
-                .collect(java.util.stream.Collectors.toSet());
     }
 
     /**

@@ -837,15 +837,6 @@ class ComoRagStrategyTest {
     }
 
     private List<JsonNode> events(JsonNode question, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> {
-                    if (e.get("type").asString().equals(type)) {
-                        found.add(e.get("payload"));
-                    }
-                });
-        return found;
+        return api.traceEvents(question, type);
     }
 }

@@ -936,16 +936,7 @@ class GamStrategyTest {
     }
 
     private JsonNode events(JsonNode question, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> {
-                    if (e.get("type").asString().equals(type)) {
-                        found.add(e.get("payload"));
-                    }
-                });
-        return tools.jackson.databind.json.JsonMapper.builder().build().valueToTree(found);
+        return tools.jackson.databind.json.JsonMapper.builder().build().valueToTree(api.traceEvents(question, type));
     }
 
     private static String plan(List<String> keyword, List<String> vector, List<int[]> pages) {

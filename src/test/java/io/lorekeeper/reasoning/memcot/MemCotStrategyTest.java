@@ -646,16 +646,7 @@ class MemCotStrategyTest {
     }
 
     private JsonNode events(JsonNode question, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> {
-                    if (e.get("type").asString().equals(type)) {
-                        found.add(e.get("payload"));
-                    }
-                });
-        return JSON.valueToTree(found);
+        return tools.jackson.databind.json.JsonMapper.builder().build().valueToTree(api.traceEvents(question, type));
     }
 
     private String sourceText(JsonNode citation) {

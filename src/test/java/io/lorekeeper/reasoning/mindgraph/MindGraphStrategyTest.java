@@ -3,7 +3,6 @@ package io.lorekeeper.reasoning.mindgraph;
 import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -998,15 +997,6 @@ class MindGraphStrategyTest {
     }
 
     private List<JsonNode> events(JsonNode question, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        api.get("/v1/questions/" + question.get("id").asString() + "/trace")
-                .json()
-                .get("events")
-                .forEach(e -> {
-                    if (e.get("type").asString().equals(type)) {
-                        found.add(e.get("payload"));
-                    }
-                });
-        return found;
+        return api.traceEvents(question, type);
     }
 }
