@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.modulith.ApplicationModule;
@@ -55,5 +57,50 @@ class ModularityTest {
         assertThat(undeclared)
                 .as("modules without @ApplicationModule(allowedDependencies = ...)")
                 .isEmpty();
+    }
+
+    /** The answering methods, one module each behind the {@code strategy} SPI. */
+    private static final Set<String> STRATEGIES =
+            Set.of("auto", "chainofagents", "comorag", "cosmir", "extractive", "gam", "memcot", "mindgraph", "rag");
+
+    /**
+     * A declared dependency that nothing uses is a door left open: the declarations must be exactly
+     * what the code needs, so that deleting one from a package-info fails {@link #modulesRespectTheirBoundaries}.
+     */
+    @Test
+    void everyDeclaredDependencyIsUsed() throws Exception {
+        List<String> unused = new ArrayList<>();
+        for (var module : MODULES) {
+            Set<String> used = new TreeSet<>();
+            module.getDirectDependencies(MODULES)
+                    .uniqueModules()
+                    .forEach(m -> used.add(m.getIdentifier().toString()));
+            for (String declared : declaredDependencies(module.getBasePackage().getName())) {
+                if (!used.contains(declared)) {
+                    unused.add(module.getIdentifier() + " -> " + declared);
+                }
+            }
+        }
+        assertThat(unused).as("declared but unused dependencies").isEmpty();
+    }
+
+    /** Strategies share only the SPI: one strategy's internals never leak into another's. */
+    @Test
+    void strategiesDependOnTheSpiNotOnEachOther() throws Exception {
+        assertThat(MODULES.stream().map(m -> m.getIdentifier().toString()))
+                .containsAll(STRATEGIES)
+                .contains("strategy");
+        for (String strategy : STRATEGIES) {
+            assertThat(declaredDependencies("io.lorekeeper." + strategy))
+                    .as(strategy + "'s declared dependencies")
+                    .contains("strategy")
+                    .doesNotContainAnyElementsOf(STRATEGIES);
+        }
+    }
+
+    private static List<String> declaredDependencies(String basePackage) throws ClassNotFoundException {
+        ApplicationModule declared =
+                Class.forName(basePackage + ".package-info").getPackage().getAnnotation(ApplicationModule.class);
+        return declared == null ? List.of() : Arrays.asList(declared.allowedDependencies());
     }
 }

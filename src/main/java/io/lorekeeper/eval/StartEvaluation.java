@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 import io.lorekeeper.platform.ApiProblem;
-import io.lorekeeper.reasoning.QuestionOptions;
-import io.lorekeeper.reasoning.Strategies;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.Strategies;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -16,5 +16,5 @@
  */
 @io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"llm", "platform", "reasoning", "security", "text"})
+        allowedDependencies = {"llm", "platform", "strategy", "security", "text"})
 package io.lorekeeper.eval;

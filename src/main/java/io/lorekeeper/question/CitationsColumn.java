@@ -5,7 +5,7 @@ import java.util.List;
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
 
-import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.strategy.Citation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -10,8 +10,8 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.document.MemoryBuilds;
 import io.lorekeeper.document.MemoryState;
 import io.lorekeeper.platform.ApiProblem;
-import io.lorekeeper.reasoning.AnswerStrategy;
-import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.QuestionOptions;
 
 /**
  * Whether a question's documents have the memories its strategy declares: the ones it needs (a

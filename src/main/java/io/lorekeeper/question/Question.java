@@ -22,8 +22,8 @@ import org.hibernate.annotations.ColumnTransformer;
 
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.JsonColumn;
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.StrategyResult;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -8,7 +8,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.strategy.Citation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 

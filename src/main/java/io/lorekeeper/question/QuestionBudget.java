@@ -2,7 +2,7 @@ package io.lorekeeper.question;
 
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.LlmGateway;
-import io.lorekeeper.reasoning.QuestionOptions;
+import io.lorekeeper.strategy.QuestionOptions;
 
 /**
  * A question's LLM budget from {@code options.budget = {maxCalls, maxTokens, maxSeconds}}, each

@@ -15,11 +15,11 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.question.AnswerJob.AnswerScheduler;
 import io.lorekeeper.question.QuestionApi.AskRequest;
-import io.lorekeeper.reasoning.AnswerStrategy;
-import io.lorekeeper.reasoning.QuestionOptions;
-import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.Strategies;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Checks a question completely before accepting it, so that a bad request fails now with a 4xx and not later in a job. */

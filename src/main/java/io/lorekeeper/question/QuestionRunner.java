@@ -27,15 +27,15 @@ import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.platform.WorkerName;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
-import io.lorekeeper.reasoning.AnswerStrategy;
-import io.lorekeeper.reasoning.Cancellation;
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.CitationVerifier;
-import io.lorekeeper.reasoning.QuestionContext;
-import io.lorekeeper.reasoning.QuestionOptions;
-import io.lorekeeper.reasoning.Strategies;
-import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.Cancellation;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.CitationVerifier;
+import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.Strategies;
+import io.lorekeeper.strategy.StrategyResult;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

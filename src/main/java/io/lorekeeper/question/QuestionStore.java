@@ -13,7 +13,7 @@ import org.springframework.stereotype.Repository;
 
 import io.lorekeeper.platform.Transitions;
 import io.lorekeeper.question.QuestionApi.TraceEvent;
-import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.strategy.Citation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

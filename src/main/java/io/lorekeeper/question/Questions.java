@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.reasoning.Citation;
+import io.lorekeeper.strategy.Citation;
 
 /**
  * Asking and reading questions for entry points other than the REST controller (the MCP server),

@@ -3,7 +3,7 @@ package io.lorekeeper.question;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.lorekeeper.reasoning.Trace;
+import io.lorekeeper.strategy.Trace;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Stores each trace event as a row as soon as it happens, so that progress streams while the strategy runs. */

@@ -14,5 +14,5 @@
  */
 @io.lorekeeper.platform.OwnsTables({"question", "trace_event"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "platform", "reasoning", "retrieval", "security"})
+        allowedDependencies = {"document", "llm", "platform", "strategy", "retrieval", "security"})
 package io.lorekeeper.question;

@@ -15,8 +15,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
-import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.lorekeeper.support.TestStrategies.ScriptedStrategy;

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;

@@ -34,8 +34,8 @@ import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.question.QuestionApi.AskRequest;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
-import io.lorekeeper.reasoning.Citation;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.support.ControllerSlice;
 import tools.jackson.databind.JsonNode;
 

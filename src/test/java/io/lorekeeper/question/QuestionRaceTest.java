@@ -26,8 +26,8 @@ import org.springframework.orm.ObjectOptimisticLockingFailureException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.platform.IllegalTransitionException;
-import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;

@@ -11,9 +11,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.RepositoryTest;
 import tools.jackson.databind.json.JsonMapper;
 

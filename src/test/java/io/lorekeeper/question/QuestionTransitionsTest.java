@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 import io.lorekeeper.platform.IllegalTransitionException;
-import io.lorekeeper.reasoning.Citation;
-import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.StrategyResult;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The question aggregate's legal transitions, and the refusal of every other one, without Spring or a database. */

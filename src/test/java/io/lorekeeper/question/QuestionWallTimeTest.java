@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.lorekeeper.support.TestClock;

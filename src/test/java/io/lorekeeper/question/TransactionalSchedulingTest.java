@@ -17,8 +17,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.lorekeeper.question.AnswerJob.AnswerScheduler;
-import io.lorekeeper.reasoning.StrategyResult;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.lorekeeper.support.TestStrategies.ScriptedStrategy;

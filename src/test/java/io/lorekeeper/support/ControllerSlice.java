@@ -16,11 +16,11 @@ import io.lorekeeper.eval.EvaluationControllerBeans;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmUsage;
 import io.lorekeeper.question.QuestionControllerBeans;
-import io.lorekeeper.reasoning.Strategies;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantControllerBeans;
 import io.lorekeeper.security.TenantQuotas;
+import io.lorekeeper.strategy.Strategies;
 
 /**
  * The web edge alone: the API controllers with the service's own MVC pieces around them (problem
@@ -45,7 +45,7 @@ import io.lorekeeper.security.TenantQuotas;
         excludeFilters =
                 @ComponentScan.Filter(
                         type = FilterType.REGEX,
-                        pattern = "io\\.lorekeeper\\.(reasoning\\.mindgraph\\.GraphController|llm\\.UsageController)"))
+                        pattern = "io\\.lorekeeper\\.(mindgraph\\.GraphController|llm\\.UsageController)"))
 @MockitoBean(
         types = {
             CurrentTenant.class,

@@ -6,10 +6,10 @@ import java.util.function.Function;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
-import io.lorekeeper.reasoning.AnswerStrategy;
-import io.lorekeeper.reasoning.QuestionContext;
-import io.lorekeeper.reasoning.StrategyRequirements;
-import io.lorekeeper.reasoning.StrategyResult;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.StrategyRequirements;
+import io.lorekeeper.strategy.StrategyResult;
 
 /** Strategies that exist only in tests, to exercise the question machinery around any strategy. */
 @TestConfiguration(proxyBeanMethods = false)

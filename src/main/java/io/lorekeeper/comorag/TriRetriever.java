@@ -1,0 +1,446 @@
+package io.lorekeeper.comorag;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.lorekeeper.comorag.ComoRagStore.Fact;
+import io.lorekeeper.comorag.ComoRagStore.Scored;
+import io.lorekeeper.comorag.ComoRagStore.Summary;
+import io.lorekeeper.comorag.ComoRagStore.Unit;
+import io.lorekeeper.comorag.ComoRagStore.UnitKey;
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * Tri-Retrieve: one search per layer for a query, each filling its share of the context in rank
+ * order and leaving out evidence the question has already seen.
+ *
+ * <p>Veridical units are ranked, by default, by a personalised PageRank over the document's
+ * entity–fact–passage graph as HippoRAG 2 does ({@code veridical: "graph"}, see {@link #graph}), or
+ * by the earlier reciprocal-rank fusion of three lists ({@code veridical: "fusion"}): the units
+ * nearest to the query, the units stating the facts nearest to it, and the units naming entities
+ * the query names. Semantic and episodic summaries (of every level) are ranked by cosine similarity.
+ */
+final class TriRetriever {
+
+    static final int DEPTH = 20;
+    private static final int FACTS = 30;
+    private static final int FUSION_C = 60;
+    static final int LINK_FACTS = 5;
+    static final int LINK_ENTITIES = 5;
+    static final double ENTITY_LINK_SIMILARITY = 0.8;
+    static final double DAMPING = 0.5;
+    static final double PASSAGE_WEIGHT = 0.05;
+    static final double FACT_MARGIN = 0.1;
+    private static final int DENSE_SEEDS = 200;
+    private static final int SEEDS_TRACED = 10;
+
+    private final ComoRagStore store;
+    private final Retriever retriever;
+    private final List<DocumentInfo> documents;
+    private final Function<UUID, String> texts;
+    private final Function<UUID, java.util.Optional<EntityGraph>> graphLoader;
+    private final String mode;
+
+    TriRetriever(ComoRagStore store, Retriever retriever, List<DocumentInfo> documents, Function<UUID, String> texts) {
+        this(store, retriever, documents, texts, id -> java.util.Optional.empty(), ComoRagOptions.FUSION);
+    }
+
+    TriRetriever(
+            ComoRagStore store,
+            Retriever retriever,
+            List<DocumentInfo> documents,
+            Function<UUID, String> texts,
+            Function<UUID, java.util.Optional<EntityGraph>> graphLoader,
+            String mode) {
+        // a question's probes all read the same graphs: each is loaded once per question
+        Map<UUID, java.util.Optional<EntityGraph>> loaded = new java.util.concurrent.ConcurrentHashMap<>();
+        this.graphLoader = id -> loaded.computeIfAbsent(id, graphLoader);
+        this.mode = mode;
+        this.store = store;
+        this.retriever = retriever;
+        this.documents = documents;
+        this.texts = texts;
+    }
+
+    /** What one layer returned for one query: the items within its budget, and how they were found. */
+    record LayerResult(
+            String layer,
+            List<Evidence> items,
+            int budget,
+            int excluded,
+            List<String> facts,
+            Map<String, Object> ranking) {
+        int tokens() {
+            return items.stream().mapToInt(Evidence::tokens).sum();
+        }
+    }
+
+    List<UUID> documentIds() {
+        return documents.stream().map(DocumentInfo::id).toList();
+    }
+
+    LayerResult veridical(String query, float[] vector, int budget, Set<String> seen) {
+        if (budget <= 0) {
+            return new LayerResult(ComoRagOptions.VERIDICAL, List.of(), budget, 0, List.of(), Map.of());
+        }
+        Set<UnitKey> excluded = seen.stream()
+                .filter(s -> s.startsWith("u:"))
+                .map(TriRetriever::unitKey)
+                .collect(Collectors.toSet());
+        Ranking ranking =
+                mode.equals(ComoRagOptions.FUSION) ? fusion(query, vector, excluded) : graph(query, vector, excluded);
+        Map<UnitKey, Unit> units = new HashMap<>(ranking.units());
+        List<UnitKey> missing = ranking.ranked().stream()
+                .map(Map.Entry::getKey)
+                .filter(k -> !units.containsKey(k))
+                .toList();
+        store.units(missing).forEach(u -> units.put(u.key(), u));
+        List<Evidence> chosen = new ArrayList<>();
+        int used = 0;
+        for (Map.Entry<UnitKey, Double> entry : ranking.ranked()) {
+            Unit unit = units.get(entry.getKey());
+            if (unit == null) {
+                continue;
+            }
+            String text = unit.span().of(texts.apply(unit.documentId()));
+            int tokens = TokenCounter.count(text);
+            if (used + tokens > budget) {
+                continue;
+            }
+            used += tokens;
+            String session = session(unit);
+            chosen.add(new Evidence(
+                    ComoRagOptions.VERIDICAL,
+                    unitId(unit.key()),
+                    unit.documentId(),
+                    unit.span(),
+                    List.of(unit.ordinal()),
+                    unit.pageOrdinal(),
+                    text,
+                    tokens,
+                    entry.getValue(),
+                    session == null || text.startsWith(session) ? null : session));
+        }
+        return new LayerResult(
+                ComoRagOptions.VERIDICAL, chosen, budget, excluded.size(), ranking.facts(), ranking.trace());
+    }
+
+    /** Units in rank order with their scores, the units already loaded, the linked facts and what the trace keeps. */
+    private record Ranking(
+            List<Map.Entry<UnitKey, Double>> ranked,
+            Map<UnitKey, Unit> units,
+            List<String> facts,
+            Map<String, Object> trace) {}
+
+    private static List<Map.Entry<UnitKey, Double>> sorted(Map<UnitKey, Double> scores) {
+        return scores.entrySet().stream()
+                .sorted(Map.Entry.<UnitKey, Double>comparingByValue()
+                        .reversed()
+                        .thenComparing(e -> e.getKey().documentId())
+                        .thenComparingInt(e -> e.getKey().ordinal()))
+                .toList();
+    }
+
+    /** The earlier stand-in: reciprocal-rank fusion of units by vector, by fact vector and by entity name. */
+    private Ranking fusion(String query, float[] vector, Set<UnitKey> excluded) {
+        List<UUID> ids = documentIds();
+        List<Scored<Unit>> dense = store.nearestUnits(ids, vector, DEPTH, excluded);
+        List<Scored<Fact>> facts = store.nearestFacts(ids, vector, FACTS);
+        List<UnitKey> byFact = facts.stream()
+                .map(f -> f.item().unit())
+                .filter(k -> !excluded.contains(k))
+                .distinct()
+                .limit(DEPTH)
+                .toList();
+        List<UnitKey> byEntity = store.unitsNaming(ids, query, DEPTH + excluded.size()).stream()
+                .map(Scored::item)
+                .filter(k -> !excluded.contains(k))
+                .limit(DEPTH)
+                .toList();
+        Map<UnitKey, Double> fused = new HashMap<>();
+        List<List<UnitKey>> rankings =
+                List.of(dense.stream().map(s -> s.item().key()).toList(), byFact, byEntity);
+        for (List<UnitKey> ranking : rankings) {
+            for (int rank = 0; rank < ranking.size(); rank++) {
+                fused.merge(ranking.get(rank), 1.0 / (FUSION_C + rank + 1), Double::sum);
+            }
+        }
+        Map<UnitKey, Unit> units = new HashMap<>();
+        dense.forEach(s -> units.put(s.item().key(), s.item()));
+        List<String> matched = facts.stream().limit(5).map(f -> f.item().text()).toList();
+        return new Ranking(sorted(fused), units, matched, Map.of("mode", ComoRagOptions.FUSION));
+    }
+
+    /**
+     * HippoRAG 2's retrieval: the probe is linked to the {@value #LINK_FACTS} facts nearest to it,
+     * less those more than {@value #FACT_MARGIN} below the nearest (a stand-in for HippoRAG 2's LLM
+     * fact filter; each kept fact's subject and object become seeds weighted by the fact's
+     * similarity) and to the
+     * entities it names or whose name embedding is at least {@value #ENTITY_LINK_SIMILARITY} similar
+     * to it; an entity seed is divided by the number of units mentioning it (rarer entities say
+     * more). Every unit is also seeded with its min-max-normalised dense similarity times
+     * {@value #PASSAGE_WEIGHT}. A personalised PageRank (damping {@value #DAMPING}) over each
+     * document's graph then ranks the units by their mass. Without any linked fact or entity (no
+     * triples, no graph) the units are ranked by dense similarity.
+     */
+    private Ranking graph(String query, float[] vector, Set<UnitKey> excluded) {
+        List<UUID> ids = documentIds();
+        Map<UUID, EntityGraph> graphs = new LinkedHashMap<>();
+        for (UUID id : ids) {
+            graphLoader.apply(id).ifPresent(g -> graphs.put(id, g));
+        }
+        List<Scored<Unit>> dense = store.nearestUnits(ids, vector, DENSE_SEEDS, Set.of());
+        Map<UnitKey, Unit> units = new HashMap<>();
+        dense.forEach(s -> units.put(s.item().key(), s.item()));
+        List<Scored<Fact>> nearest = graphs.isEmpty() ? List.of() : store.nearestFacts(ids, vector, LINK_FACTS);
+        // HippoRAG 2 lets an LLM drop the linked facts that do not bear on the query ("recognition
+        // memory"); without a model call per probe, the facts well below the best one are dropped
+        double best = nearest.stream().mapToDouble(Scored::score).max().orElse(0);
+        List<Scored<Fact>> facts =
+                nearest.stream().filter(f -> f.score() >= best - FACT_MARGIN).toList();
+        Map<UUID, double[]> resets = new HashMap<>();
+        graphs.forEach((id, g) -> resets.put(id, new double[g.nodeCount()]));
+        Map<String, Double> entitySeeds = new LinkedHashMap<>();
+        for (Scored<Fact> f : facts) {
+            UUID doc = f.item().unit().documentId();
+            EntityGraph g = graphs.get(doc);
+            if (g == null) {
+                continue;
+            }
+            for (String name : List.of(f.item().subject(), f.item().object())) {
+                int node = g.entityNode(name);
+                if (node >= 0) {
+                    double w = Math.max(0, f.score()) / g.passageCount(node);
+                    resets.get(doc)[node] += w;
+                    entitySeeds.merge(doc + ":" + g.entity(node), w, Double::sum);
+                }
+            }
+        }
+        String lower = query.toLowerCase(java.util.Locale.ROOT);
+        graphs.forEach((doc, g) -> {
+            for (int node = 0; node < g.entityCount(); node++) {
+                String name = g.entity(node);
+                if (name.length() >= 3 && names(lower, name)) {
+                    double w = 1.0 / g.passageCount(node);
+                    resets.get(doc)[node] += w;
+                    entitySeeds.merge(doc + ":" + name, w, Double::sum);
+                }
+            }
+        });
+        if (!graphs.isEmpty()) {
+            for (Scored<ComoRagStore.EntityRef> e : store.nearestEntities(ids, vector, LINK_ENTITIES)) {
+                EntityGraph g = graphs.get(e.item().documentId());
+                if (g != null && e.score() >= ENTITY_LINK_SIMILARITY) {
+                    double w = e.score() / g.passageCount(e.item().node());
+                    resets.get(e.item().documentId())[e.item().node()] += w;
+                    entitySeeds.merge(e.item().documentId() + ":" + e.item().name(), w, Double::sum);
+                }
+            }
+        }
+        List<String> matched = facts.stream().map(f -> f.item().text()).toList();
+        Map<String, Object> trace = new LinkedHashMap<>();
+        trace.put("mode", ComoRagOptions.GRAPH);
+        trace.put(
+                "linkedFacts",
+                nearest.stream()
+                        .map(f -> Map.of(
+                                "fact",
+                                f.item().text(),
+                                "score",
+                                Math.round(f.score() * 10_000) / 10_000.0,
+                                "kept",
+                                f.score() >= best - FACT_MARGIN))
+                        .toList());
+        if (entitySeeds.isEmpty()) {
+            Map<UnitKey, Double> scores = new HashMap<>();
+            dense.stream()
+                    .filter(s -> !excluded.contains(s.item().key()))
+                    .forEach(s -> scores.put(s.item().key(), s.score()));
+            trace.put("fallback", graphs.isEmpty() ? "dense: no graph (no triples)" : "dense: nothing linked");
+            return new Ranking(sorted(scores), units, matched, trace);
+        }
+        double max = dense.stream().mapToDouble(Scored::score).max().orElse(0);
+        double min = dense.stream().mapToDouble(Scored::score).min().orElse(0);
+        Map<UnitKey, Double> passageSeeds = new HashMap<>();
+        for (Scored<Unit> s : dense) {
+            double normalised = max > min ? (s.score() - min) / (max - min) : 1.0;
+            double w = PASSAGE_WEIGHT * normalised;
+            passageSeeds.put(s.item().key(), w);
+            EntityGraph g = graphs.get(s.item().documentId());
+            if (g != null && g.unitNode(s.item().ordinal()) >= 0) {
+                resets.get(s.item().documentId())[g.unitNode(s.item().ordinal())] += w;
+            }
+        }
+        double total = resets.values().stream()
+                        .mapToDouble(r -> java.util.Arrays.stream(r).sum())
+                        .sum()
+                + passageSeeds.entrySet().stream()
+                        .filter(e -> !graphs.containsKey(e.getKey().documentId()))
+                        .mapToDouble(Map.Entry::getValue)
+                        .sum();
+        Map<UnitKey, Double> mass = new HashMap<>();
+        long started = System.nanoTime();
+        graphs.forEach((doc, g) -> {
+            double[] reset = resets.get(doc);
+            double share = java.util.Arrays.stream(reset).sum() / total;
+            if (share <= 0) {
+                return;
+            }
+            double[] p = g.personalisedPageRank(reset, DAMPING, 1e-9, 100);
+            for (int node = g.entityCount(); node < g.nodeCount(); node++) {
+                mass.put(new UnitKey(doc, g.unitOrdinal(node)), p[node] * share);
+            }
+        });
+        // units of documents without a graph keep their seed
+        passageSeeds.forEach((key, w) -> {
+            if (!graphs.containsKey(key.documentId())) {
+                mass.put(key, w / total);
+            }
+        });
+        double millis = (System.nanoTime() - started) / 1e6;
+        excluded.forEach(mass::remove);
+        List<Map.Entry<UnitKey, Double>> ranked =
+                sorted(mass).stream().filter(e -> e.getValue() > 0).limit(DEPTH).toList();
+        trace.put(
+                "seeds",
+                entitySeeds.entrySet().stream()
+                        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .limit(SEEDS_TRACED)
+                        .map(e -> Map.of(
+                                "entity",
+                                e.getKey().substring(e.getKey().indexOf(':') + 1),
+                                "weight",
+                                Math.round(e.getValue() * 10_000) / 10_000.0))
+                        .toList());
+        trace.put("passageSeeds", passageSeeds.size());
+        trace.put(
+                "topPassages",
+                ranked.stream()
+                        .limit(SEEDS_TRACED)
+                        .map(e -> Map.of("id", unitId(e.getKey()), "score", Math.round(e.getValue() * 1e6) / 1e6))
+                        .toList());
+        trace.put("pagerankMs", Math.round(millis * 1000) / 1000.0);
+        return new Ranking(ranked, units, matched, trace);
+    }
+
+    /** Whether the lower-cased text names the entity as whole words. */
+    static boolean names(String lowerText, String entity) {
+        int from = 0;
+        while (true) {
+            int at = lowerText.indexOf(entity, from);
+            if (at < 0) {
+                return false;
+            }
+            int end = at + entity.length();
+            boolean startOk = at == 0 || !Character.isLetterOrDigit(lowerText.charAt(at - 1));
+            boolean endOk = end == lowerText.length() || !Character.isLetterOrDigit(lowerText.charAt(end));
+            if (startOk && endOk) {
+                return true;
+            }
+            from = at + 1;
+        }
+    }
+
+    LayerResult summaries(String layer, float[] vector, int budget, Set<String> seen) {
+        if (budget <= 0) {
+            return new LayerResult(layer, List.of(), budget, 0, List.of(), Map.of());
+        }
+        Set<Long> excluded = seen.stream()
+                .filter(s -> s.startsWith("s:"))
+                .map(s -> Long.parseLong(s.substring(2)))
+                .collect(Collectors.toSet());
+        List<Evidence> chosen = new ArrayList<>();
+        int used = 0;
+        for (Scored<Summary> scored : store.nearestSummaries(documentIds(), layer, vector, DEPTH, excluded)) {
+            Summary s = scored.item();
+            int tokens = TokenCounter.count(s.text());
+            if (used + tokens > budget) {
+                continue;
+            }
+            used += tokens;
+            chosen.add(new Evidence(
+                    layer,
+                    "s:" + s.id(),
+                    s.documentId(),
+                    s.span(),
+                    s.units(),
+                    -1,
+                    s.text(),
+                    tokens,
+                    scored.score(),
+                    null));
+        }
+        return new LayerResult(layer, chosen, budget, excluded.size(), List.of(), Map.of());
+    }
+
+    static String unitId(UnitKey key) {
+        return "u:" + key.documentId() + ":" + key.ordinal();
+    }
+
+    private static UnitKey unitKey(String id) {
+        int colon = id.lastIndexOf(':');
+        return new UnitKey(UUID.fromString(id.substring(2, colon)), Integer.parseInt(id.substring(colon + 1)));
+    }
+
+    /**
+     * The session line a conversation unit's turns are dated by (they say "yesterday"), for units
+     * that do not start with it.
+     */
+    private String session(Unit unit) {
+        boolean conversation = documents.stream()
+                .anyMatch(d -> d.id().equals(unit.documentId()) && d.kind() == DocumentKind.CONVERSATION);
+        return conversation
+                ? retriever
+                        .sessionHeader(unit.documentId(), unit.pageOrdinal())
+                        .map(Retriever.SessionHeader::text)
+                        .orElse(null)
+                : null;
+    }
+
+    /** Items of several retrievals taken in turns (first of each, then second of each...), within a budget. */
+    static List<Evidence> interleave(List<List<Evidence>> lists, int budget) {
+        List<Evidence> out = new ArrayList<>();
+        Set<String> taken = new java.util.HashSet<>();
+        int used = 0;
+        int longest = lists.stream().mapToInt(List::size).max().orElse(0);
+        for (int i = 0; i < longest; i++) {
+            for (List<Evidence> list : lists) {
+                if (i >= list.size() || !taken.add(list.get(i).id())) {
+                    continue;
+                }
+                Evidence e = list.get(i);
+                if (used + e.tokens() <= budget) {
+                    used += e.tokens();
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    static Map<String, Object> view(LayerResult result) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("layer", result.layer());
+        out.put("items", result.items().stream().map(Evidence::view).toList());
+        out.put("tokens", result.tokens());
+        out.put("budget", result.budget());
+        out.put("excluded", result.excluded());
+        if (!result.facts().isEmpty()) {
+            out.put("matchedFacts", result.facts());
+        }
+        if (!result.ranking().isEmpty()) {
+            out.put("ranking", result.ranking());
+        }
+        return out;
+    }
+}

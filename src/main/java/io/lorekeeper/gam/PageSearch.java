@@ -1,0 +1,169 @@
+package io.lorekeeper.gam;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.retrieval.SearchHit;
+
+/**
+ * Runs one round's search plan: every keyword and vector query in parallel, each returning its
+ * best {@code pagesPerSearch} pages (chunk hits grouped by page; with the {@code memo} tool, the
+ * vector queries also rank the memos), plus the pages asked for by reference. Page references are
+ * honoured only when the planner was shown the page's memo, in this round or an earlier one.
+ */
+final class PageSearch {
+
+    record Search(String tool, String query, List<PageRef> pages) {}
+
+    /** A page to read, with the chunk hits that led to it (none for pages asked for by reference). */
+    record Found(PageRef ref, int votes, int bestRank, List<SearchHit> hits) {}
+
+    record Result(List<Search> searches, List<Found> pages, List<PageRef> rejected) {}
+
+    private final Retriever retriever;
+    private final List<UUID> documents;
+
+    PageSearch(Retriever retriever, List<UUID> documents) {
+        this.retriever = retriever;
+        this.documents = documents;
+    }
+
+    Result run(ResearchPlan plan, GamSettings settings, Set<PageRef> justified) {
+        List<CompletableFuture<Search>> running = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Map<String, List<SearchHit>> hitsByQuery = new java.util.concurrent.ConcurrentHashMap<>();
+            if (settings.uses(GamSettings.KEYWORD)) {
+                for (String q : plan.keywordQueries()) {
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> search(
+                                    GamSettings.KEYWORD,
+                                    q,
+                                    retriever.keyword(documents, q, 4 * settings.pagesPerSearch()),
+                                    settings,
+                                    hitsByQuery),
+                            pool));
+                }
+            }
+            if (settings.uses(GamSettings.VECTOR)) {
+                for (String q : plan.vectorQueries()) {
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> search(
+                                    GamSettings.VECTOR,
+                                    q,
+                                    retriever.vector(documents, q, 4 * settings.pagesPerSearch()),
+                                    settings,
+                                    hitsByQuery),
+                            pool));
+                }
+            }
+            if (settings.uses(GamSettings.MEMO)) {
+                for (String q : plan.vectorQueries()) {
+                    running.add(CompletableFuture.supplyAsync(
+                            () -> new Search(
+                                    GamSettings.MEMO,
+                                    q,
+                                    retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
+                                            .map(m ->
+                                                    new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
+                                            .toList()),
+                            pool));
+                }
+            }
+            List<Search> searches =
+                    running.stream().map(CompletableFuture::join).toList();
+            List<PageRef> rejected = new ArrayList<>();
+            List<PageRef> byId = new ArrayList<>();
+            if (settings.uses(GamSettings.PAGE)) {
+                for (PageRef ref : plan.pages()) {
+                    if (justified.contains(ref) && byId.size() < GamSettings.MAX_PAGE_IDS) {
+                        byId.add(ref);
+                    } else {
+                        rejected.add(ref);
+                    }
+                }
+            } else {
+                rejected.addAll(plan.pages());
+            }
+            return new Result(withPageReads(searches, byId), merge(searches, byId, hitsByQuery, settings), rejected);
+        }
+    }
+
+    private Search search(
+            String tool,
+            String query,
+            List<SearchHit> hits,
+            GamSettings settings,
+            Map<String, List<SearchHit>> hitsByQuery) {
+        List<PageRef> pages = new ArrayList<>();
+        for (SearchHit hit : hits) {
+            PageRef ref = ref(hit);
+            if (!pages.contains(ref)) {
+                if (pages.size() == settings.pagesPerSearch()) {
+                    break;
+                }
+                pages.add(ref);
+            }
+            hitsByQuery
+                    .computeIfAbsent(tool + ":" + query, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                    .add(hit);
+        }
+        return new Search(tool, query, pages);
+    }
+
+    private static List<Search> withPageReads(List<Search> searches, List<PageRef> byId) {
+        List<Search> all = new ArrayList<>(searches);
+        if (!byId.isEmpty()) {
+            all.add(new Search(GamSettings.PAGE, "", byId));
+        }
+        return all;
+    }
+
+    /** Pages found by more queries, and ranked higher by them, come first. */
+    private List<Found> merge(
+            List<Search> searches, List<PageRef> byId, Map<String, List<SearchHit>> hitsByQuery, GamSettings settings) {
+        Map<PageRef, int[]> votes = new LinkedHashMap<>();
+        for (Search s : searches) {
+            for (int rank = 0; rank < s.pages().size(); rank++) {
+                int[] v = votes.computeIfAbsent(s.pages().get(rank), k -> new int[] {0, Integer.MAX_VALUE});
+                v[0]++;
+                v[1] = Math.min(v[1], rank);
+            }
+        }
+        for (PageRef ref : byId) {
+            int[] v = votes.computeIfAbsent(ref, k -> new int[] {0, Integer.MAX_VALUE});
+            v[0]++;
+            v[1] = 0;
+        }
+        List<SearchHit> allHits =
+                hitsByQuery.values().stream().flatMap(List::stream).toList();
+        return votes.entrySet().stream()
+                .sorted(Comparator.<Map.Entry<PageRef, int[]>>comparingInt(e -> -e.getValue()[0])
+                        .thenComparingInt(e -> e.getValue()[1]))
+                .map(e -> new Found(
+                        e.getKey(),
+                        e.getValue()[0],
+                        e.getValue()[1],
+                        allHits.stream()
+                                .filter(h -> ref(h).equals(e.getKey()))
+                                .distinct()
+                                .toList()))
+                .toList();
+    }
+
+    PageRef ref(SearchHit hit) {
+        return new PageRef(documents.indexOf(hit.documentId()) + 1, hit.pageOrdinal());
+    }
+
+    UUID document(PageRef ref) {
+        return documents.get(ref.doc() - 1);
+    }
+}

@@ -1,0 +1,50 @@
+package io.lorekeeper.memcot;
+
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StrategyRequirements;
+import io.lorekeeper.strategy.StrategyResult;
+
+/**
+ * MemCoT (seed 002_145a8986b1d3f12c): a memory-driven chain of thought at question time. Up to
+ * {@code maxSteps} iterations of zoom-in, zoom-out, judge and memory evolution over the ordinary
+ * retrieval index ({@link MemCotLoop}), then a responder that answers from the short-term memory
+ * alone ({@link Responder}). Needs no memory built at ingestion beyond chunks and their indexes; the
+ * paper's graph store is replaced by hybrid retrieval, which its own ablation shows costs little.
+ * Visual grounding over rendered session images is out of scope for text input.
+ */
+@Component
+class MemCotStrategy implements AnswerStrategy {
+
+    @Override
+    public String name() {
+        return "memcot";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(
+                true,
+                Set.of(),
+                Set.of(),
+                "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        MemCotSettings.of(options);
+    }
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        MemCotSettings settings = MemCotSettings.of(context.options());
+        Units units = new Units(context.documentIds(), context.retriever());
+        MemCotLoop.Outcome outcome = new MemCotLoop(context, settings, units).run();
+        return new Responder(context, settings, units).answer(outcome);
+    }
+}
