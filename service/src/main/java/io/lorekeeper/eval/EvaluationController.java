@@ -16,6 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.lorekeeper.evaluator.EvalItem;
+import io.lorekeeper.evaluator.Report;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;

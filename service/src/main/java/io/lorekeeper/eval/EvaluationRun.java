@@ -12,7 +12,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalItem;
+import io.lorekeeper.evaluator.EvalRunner;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.Report;
+import io.lorekeeper.evaluator.ServiceClient;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;

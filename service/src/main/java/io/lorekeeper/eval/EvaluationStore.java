@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
 import io.lorekeeper.platform.Transitions;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -88,7 +88,7 @@ class EvaluationStore {
         jdbc.sql("""
                 INSERT INTO evaluation_result (evaluation_id, item_id, strategy, result) VALUES (?, ?, ?, ?::jsonb)
                 ON CONFLICT DO NOTHING""")
-                .params(id, result.itemId(), result.strategy(), JSON.writeValueAsString(result))
+                .params(id, result.asked().itemId(), result.asked().strategy(), JSON.writeValueAsString(result))
                 .update();
     }
 

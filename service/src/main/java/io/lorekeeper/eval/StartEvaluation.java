@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.lorekeeper.evaluator.Datasets;
+import io.lorekeeper.evaluator.EvalItem;
+import io.lorekeeper.evaluator.EvalRunner;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.Strategies;

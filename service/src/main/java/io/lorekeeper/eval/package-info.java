@@ -16,5 +16,5 @@
  */
 @io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"llm", "platform", "strategy", "security", "text"})
+        allowedDependencies = {"evaluator", "llm", "platform", "strategy", "security"})
 package io.lorekeeper.eval;

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalItem;
+import io.lorekeeper.evaluator.EvalRunner;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.Report;
+import io.lorekeeper.evaluator.ServiceClient;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
@@ -68,7 +72,7 @@ class EvaluationCostTest {
                         (d, t) -> {});
 
         ItemResult result = report.items().getFirst();
-        assertThat(result.status()).as(result.toString()).isEqualTo("DONE");
+        assertThat(result.reply().status()).as(result.toString()).isEqualTo("DONE");
         List<ScriptedChatModel.Reported> reported = List.of(
                 model.reported("rag/answer").getFirst(),
                 model.reported("rag/answer#repair").getFirst());
@@ -78,20 +82,21 @@ class EvaluationCostTest {
         long completion = reported.stream()
                 .mapToLong(ScriptedChatModel.Reported::completionTokens)
                 .sum();
-        assertThat(result.llmCalls()).isEqualTo(2);
-        assertThat(result.promptTokens()).isEqualTo(prompt);
-        assertThat(result.completionTokens()).isEqualTo(completion);
-        assertThat(result.llmTokens()).isEqualTo(prompt + completion);
-        assertThat(result.cacheHits())
+        assertThat(result.cost().calls()).isEqualTo(2);
+        assertThat(result.cost().promptTokens()).isEqualTo(prompt);
+        assertThat(result.cost().completionTokens()).isEqualTo(completion);
+        assertThat(result.cost().tokens()).isEqualTo(prompt + completion);
+        assertThat(result.cost().cacheHits())
                 .as("the test kit runs without the response cache")
                 .isZero();
 
         // no compaction in rag's trace: the tokens of the passages it read over the document's
-        JsonNode question = api.get("/v1/questions/" + result.questionId()).json();
+        JsonNode question =
+                api.get("/v1/questions/" + result.reply().questionId()).json();
         String text = client.text(question.path("documentIds").get(0).asString());
-        assertThat(result.contextTokens()).isPositive();
-        assertThat(result.compaction())
-                .isCloseTo((double) result.contextTokens() / TokenCounter.count(text), within(1e-12));
+        assertThat(result.evidence().contextTokens()).isPositive();
+        assertThat(result.evidence().compaction())
+                .isCloseTo((double) result.evidence().contextTokens() / TokenCounter.count(text), within(1e-12));
 
         Report.Row overall = report.summary().stream()
                 .filter(r -> r.category().equals(Report.OVERALL))
@@ -100,7 +105,7 @@ class EvaluationCostTest {
         assertThat(overall.promptTokens()).isEqualTo((double) prompt);
         assertThat(overall.completionTokens()).isEqualTo((double) completion);
         assertThat(overall.cacheHits()).isZero();
-        assertThat(overall.compaction()).isEqualTo(result.compaction());
+        assertThat(overall.compaction()).isEqualTo(result.evidence().compaction());
         assertThat(report.markdown())
                 .contains("| prompt / completion | cache hits | context tokens | compaction |")
                 .contains("| " + prompt + " / " + completion + " | 0.0 |");

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
 import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.Api;
@@ -82,34 +81,16 @@ class EvaluationJobTest {
                 .params(id, CurrentTenant.DEFAULT, JSON.writeValueAsString(request))
                 .update();
         // The dead replica had finished one question before it died...
-        ItemResult earlier = new ItemResult(
-                "master",
-                "all",
-                "extractive",
-                null,
-                "DONE",
-                "Who was the harbour master of Kelby?",
-                "answered by the replica that died",
-                List.of("Ida Marsh"),
-                null,
-                null,
-                0.0,
-                0.0,
-                0.0,
-                null,
-                null,
-                0,
-                0,
-                0,
-                null,
-                0,
-                0,
-                5,
-                null,
-                null);
+        // a row as the results were stored before they were built from parts: it must still read
+        String earlier = """
+                {"itemId":"master","category":"all","strategy":"extractive","questionId":null,"status":"DONE",
+                 "question":"Who was the harbour master of Kelby?","answer":"answered by the replica that died",
+                 "gold":["Ida Marsh"],"choiceIndex":null,"answerIndex":null,"f1":0.0,"em":0.0,"rougeL":0.0,
+                 "accuracy":null,"evidenceRecall":null,"goldEvidence":0,"unresolvedEvidence":0,"contextSpans":0,
+                 "contextTokens":null,"llmCalls":0,"llmTokens":0,"latencyMs":5,"runMs":null,"error":null}""";
         jdbc.sql(
                         "INSERT INTO evaluation_result (evaluation_id, item_id, strategy, result) VALUES (?, 'master', 'extractive', ?::jsonb)")
-                .params(id, JSON.writeValueAsString(earlier))
+                .params(id, earlier)
                 .update();
         // ...and its job is still marked picked, with a heartbeat long gone.
         jdbc.sql("""

@@ -13,7 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalItem;
+import io.lorekeeper.evaluator.EvalRunner;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.Report;
+import io.lorekeeper.evaluator.ServiceClient;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.security.CurrentTenant;
@@ -86,20 +90,20 @@ class JudgeTest {
                         (d, t) -> {});
 
         ItemResult keeper = find(report, "keeper", "extractive");
-        assertThat(keeper.judge()).isEqualTo(1.0);
-        assertThat(keeper.judgement().verdict()).isEqualTo("correct");
-        assertThat(keeper.judgement().reason()).isEqualTo("names the keeper");
-        assertThat(keeper.judgement().calls()).isEqualTo(1);
-        assertThat(keeper.judgement().tokens()).isPositive();
-        assertThat(find(report, "baker", "extractive").judge()).isEqualTo(0.0);
+        assertThat(keeper.graded().judge()).isEqualTo(1.0);
+        assertThat(keeper.graded().judgement().verdict()).isEqualTo("correct");
+        assertThat(keeper.graded().judgement().reason()).isEqualTo("names the keeper");
+        assertThat(keeper.graded().judgement().calls()).isEqualTo(1);
+        assertThat(keeper.graded().judgement().tokens()).isPositive();
+        assertThat(find(report, "baker", "extractive").graded().judge()).isEqualTo(0.0);
         ItemResult lamp = find(report, "lamp", "extractive");
-        assertThat(lamp.status()).isEqualTo("DONE");
-        assertThat(lamp.f1()).isNotNull();
-        assertThat(lamp.judge()).isNull();
-        assertThat(lamp.judgement().error()).contains("did not match its schema");
-        assertThat(lamp.judgement().calls()).isEqualTo(2);
+        assertThat(lamp.reply().status()).isEqualTo("DONE");
+        assertThat(lamp.scores().f1()).isNotNull();
+        assertThat(lamp.graded().judge()).isNull();
+        assertThat(lamp.graded().judgement().error()).contains("did not match its schema");
+        assertThat(lamp.graded().judgement().calls()).isEqualTo(2);
         // search probes produce no answer: nothing to judge
-        assertThat(find(report, "keeper", "search:hybrid").judgement()).isNull();
+        assertThat(find(report, "keeper", "search:hybrid").graded().judgement()).isNull();
 
         // the prompt carries the question, the gold answer and the candidate, each in its block
         ScriptedChatModel.Call call = model.calls(Judge.TEMPLATE).stream()
@@ -109,8 +113,8 @@ class JudgeTest {
         assertThat(call.user())
                 .contains("<question>\nWho was the lighthouse keeper of Nareth Point?\n</question>")
                 .contains("<reference>\n- Oswin Clay\n</reference>")
-                .contains("<candidate>\n" + keeper.answer() + "\n</candidate>");
-        assertThat(keeper.answer()).contains("Oswin Clay");
+                .contains("<candidate>\n" + keeper.reply().answer() + "\n</candidate>");
+        assertThat(keeper.reply().answer()).contains("Oswin Clay");
 
         // the judge mean per category and overall; a judge failure is left out, not counted as wrong
         assertThat(row(report, "extractive", "people").judge()).isEqualTo(1.0);
@@ -124,8 +128,10 @@ class JudgeTest {
         assertThat(report.judging().calls()).isEqualTo(4);
         assertThat(report.judging().tokens())
                 .isEqualTo(items.stream()
-                        .mapToLong(i ->
-                                find(report, i.id(), "extractive").judgement().tokens())
+                        .mapToLong(i -> find(report, i.id(), "extractive")
+                                .graded()
+                                .judgement()
+                                .tokens())
                         .sum());
         assertThat(report.markdown())
                 .contains("| accuracy | judge | evidence recall |")
@@ -169,23 +175,6 @@ class JudgeTest {
         assertThat(model.calls(Judge.TEMPLATE)).hasSize(1);
     }
 
-    @Test
-    void theReferenceListsGoldAnswersOrSaysTheQuestionHasNoAnswer() {
-        Map<String, Object> doc = Map.of("title", "t", "text", "x");
-        EvalItem two = new EvalItem(
-                "q", "hotpotqa", "d", doc, "q?", List.of("Paris", "the city of Paris"), null, null, null, null);
-        assertThat(Judge.reference(two)).isEqualTo("- Paris\n- the city of Paris");
-        EvalItem adversarial = new EvalItem("q", "locomo", "d", doc, "q?", List.of(""), null, null, null, "5");
-        assertThat(Judge.applies(adversarial)).isTrue();
-        assertThat(Judge.reference(adversarial)).isEqualTo(Judge.UNANSWERABLE).contains("not available");
-        assertThat(Judge.applies(
-                        new EvalItem("q", "jsonl", "d", doc, "q?", List.of(), List.of("a", "b"), 0, null, null)))
-                .isFalse();
-        assertThat(Judge.applies(
-                        new EvalItem("q", "ruler", "d", doc, "q?", List.of("1234"), null, null, null, "niah_single")))
-                .isFalse();
-    }
-
     private long judgeCallsLogged() {
         return jdbc.sql(
                         "SELECT count(*) FROM llm_call WHERE role = 'judge' AND question_id IS NULL AND document_id IS NULL AND tenant_id = ?")
@@ -196,7 +185,8 @@ class JudgeTest {
 
     private static ItemResult find(Report report, String id, String strategy) {
         return report.items().stream()
-                .filter(i -> i.itemId().equals(id) && i.strategy().equals(strategy))
+                .filter(i ->
+                        i.asked().itemId().equals(id) && i.asked().strategy().equals(strategy))
                 .findFirst()
                 .orElseThrow();
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.lorekeeper.eval.Datasets;
-import io.lorekeeper.eval.EvalItem;
+import io.lorekeeper.evaluator.Datasets;
+import io.lorekeeper.evaluator.EvalItem;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.lorekeeper.eval.Datasets;
-import io.lorekeeper.eval.EvalItem;
+import io.lorekeeper.evaluator.Datasets;
+import io.lorekeeper.evaluator.EvalItem;
 import io.lorekeeper.llm.FakeOpenAi;
 import io.lorekeeper.llm.FakeOpenAiTest;
 import io.lorekeeper.support.Api;

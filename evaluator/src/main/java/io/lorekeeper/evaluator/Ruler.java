@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import io.lorekeeper.text.SentenceSplitter;
-import io.lorekeeper.text.Span;
-import io.lorekeeper.text.TokenCounter;
+import io.lorekeeper.evaluator.Sentences.Span;
 
 /**
  * A RULER-style synthetic task generator, written from the rules the RULER paper publishes: a
@@ -149,15 +147,14 @@ public final class Ruler {
     static String haystack(
             Random random, List<String> novels, int lengthTokens, List<String> needles, boolean ordered) {
         String novel = novels.get(random.nextInt(novels.size()));
-        List<Span> sentences = SentenceSplitter.split(novel);
+        List<Span> sentences = Sentences.split(novel);
         int first = random.nextInt(Math.max(1, sentences.size() / 2));
         List<String> parts = new ArrayList<>();
-        int budget =
-                lengthTokens - needles.stream().mapToInt(TokenCounter::count).sum();
+        int budget = lengthTokens - needles.stream().mapToInt(Tokens::count).sum();
         int used = 0;
         for (int s = first; used < budget; s = (s + 1) % sentences.size()) {
             String sentence = sentences.get(s).of(novel);
-            used += TokenCounter.count(sentence);
+            used += Tokens.count(sentence);
             parts.add(sentence);
         }
         List<Integer> positions = new ArrayList<>();

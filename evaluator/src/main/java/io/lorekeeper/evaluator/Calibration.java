@@ -1,9 +1,9 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.util.List;
 import java.util.Objects;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
 
 /**
  * Whether a strategy's confidence means anything: the Brier score of its confidence against the
@@ -17,10 +17,10 @@ final class Calibration {
 
     static Double brier(List<ItemResult> cell) {
         List<double[]> pairs = cell.stream()
-                .filter(i -> "DONE".equals(i.status()) && i.confidence() != null)
+                .filter(i -> "DONE".equals(i.reply().status()) && i.reply().confidence() != null)
                 .map(i -> {
                     Boolean right = right(i);
-                    return right == null ? null : new double[] {i.confidence(), right ? 1 : 0};
+                    return right == null ? null : new double[] {i.reply().confidence(), right ? 1 : 0};
                 })
                 .filter(Objects::nonNull)
                 .toList();
@@ -33,8 +33,8 @@ final class Calibration {
     }
 
     static Boolean right(ItemResult i) {
-        if (i.judge() != null) {
-            return i.judge() >= 0.5;
+        if (i.graded().judge() != null) {
+            return i.graded().judge() >= 0.5;
         }
         return i.score() == null ? null : i.score() >= 0.5;
     }

@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -89,15 +89,15 @@ public record Report(
     public record Judging(int judged, int failed, long calls, long tokens) {
 
         static Judging of(List<ItemResult> items) {
-            List<EvalRunner.Judgement> all = items.stream()
-                    .map(ItemResult::judgement)
+            List<Judgement> all = items.stream()
+                    .map(i -> i.graded().judgement())
                     .filter(Objects::nonNull)
                     .toList();
             return new Judging(
                     (int) all.stream().filter(j -> j.score() != null).count(),
                     (int) all.stream().filter(j -> j.score() == null).count(),
-                    all.stream().mapToLong(EvalRunner.Judgement::calls).sum(),
-                    all.stream().mapToLong(EvalRunner.Judgement::tokens).sum());
+                    all.stream().mapToLong(Judgement::calls).sum(),
+                    all.stream().mapToLong(Judgement::tokens).sum());
         }
     }
 
@@ -116,19 +116,26 @@ public record Report(
             List<OwnWording> out = new ArrayList<>();
             for (String strategy : strategies) {
                 List<ItemResult> adversarial = items.stream()
-                        .filter(i -> i.strategy().equals(strategy)
-                                && i.category().equals("5")
+                        .filter(i -> i.asked().strategy().equals(strategy)
+                                && i.asked().category().equals("5")
                                 && !strategy.startsWith(EvalRunner.SEARCH_PREFIX))
                         .toList();
                 if (adversarial.isEmpty()) {
                     continue;
                 }
                 double official = adversarial.stream()
-                        .mapToDouble(i -> answered(i) && Metrics.saysNotAvailable(i.answer()) ? 1 : 0)
+                        .mapToDouble(i -> answered(i)
+                                        && Metrics.saysNotAvailable(i.reply().answer())
+                                ? 1
+                                : 0)
                         .average()
                         .orElse(0);
                 double own = adversarial.stream()
-                        .mapToDouble(i -> answered(i) && Metrics.declinesInOwnWording(i.answer()) ? 1 : 0)
+                        .mapToDouble(i -> answered(i)
+                                        && Metrics.declinesInOwnWording(
+                                                i.reply().answer())
+                                ? 1
+                                : 0)
                         .average()
                         .orElse(0);
                 out.add(new OwnWording(strategy, adversarial.size(), official, own));
@@ -137,7 +144,7 @@ public record Report(
         }
 
         private static boolean answered(ItemResult item) {
-            return "DONE".equals(item.status());
+            return "DONE".equals(item.reply().status());
         }
     }
 
@@ -156,13 +163,15 @@ public record Report(
             boolean judged) {
         List<Row> rows = new ArrayList<>();
         TreeSet<String> categories = new TreeSet<>();
-        items.forEach(i -> categories.add(i.category()));
+        items.forEach(i -> categories.add(i.asked().category()));
         for (String strategy : strategies) {
-            List<ItemResult> mine =
-                    items.stream().filter(i -> i.strategy().equals(strategy)).toList();
+            List<ItemResult> mine = items.stream()
+                    .filter(i -> i.asked().strategy().equals(strategy))
+                    .toList();
             for (String category : categories) {
-                List<ItemResult> cell =
-                        mine.stream().filter(i -> i.category().equals(category)).toList();
+                List<ItemResult> cell = mine.stream()
+                        .filter(i -> i.asked().category().equals(category))
+                        .toList();
                 if (!cell.isEmpty()) {
                     rows.add(row(strategy, category, cell, judged));
                 }
@@ -184,31 +193,35 @@ public record Report(
 
     private static Row row(String strategy, String category, List<ItemResult> cell, boolean judged) {
         boolean probe = strategy.startsWith(EvalRunner.SEARCH_PREFIX);
-        int failed = (int) cell.stream().filter(i -> !"DONE".equals(i.status())).count();
-        List<Long> latencies = cell.stream().map(ItemResult::latencyMs).sorted().toList();
+        int failed = (int)
+                cell.stream().filter(i -> !"DONE".equals(i.reply().status())).count();
+        List<Long> latencies =
+                cell.stream().map(i -> i.timings().latencyMs()).sorted().toList();
         return new Row(
                 strategy,
                 category,
                 cell.size(),
                 failed,
-                probe ? null : meanFailedAsZero(cell, ItemResult::f1),
-                probe ? null : meanFailedAsZero(cell, ItemResult::em),
-                mean(cell, ItemResult::rougeL),
+                probe ? null : meanFailedAsZero(cell, i -> i.scores().f1()),
+                probe ? null : meanFailedAsZero(cell, i -> i.scores().em()),
+                mean(cell, i -> i.scores().rougeL()),
                 probe ? null : meanAccuracy(cell),
                 probe || !judged ? null : meanJudge(cell),
-                mean(cell, ItemResult::evidenceRecall),
-                (int) cell.stream().filter(i -> i.evidenceRecall() != null).count(),
-                cell.stream().mapToLong(ItemResult::llmCalls).average().orElse(0),
-                cell.stream().mapToLong(ItemResult::llmTokens).average().orElse(0),
-                mean(cell, i -> asDouble(i.promptTokens())),
-                mean(cell, i -> asDouble(i.completionTokens())),
-                mean(cell, i -> asDouble(i.cacheHits())),
+                mean(cell, i -> i.evidence().evidenceRecall()),
+                (int) cell.stream()
+                        .filter(i -> i.evidence().evidenceRecall() != null)
+                        .count(),
+                cell.stream().mapToLong(i -> i.cost().calls()).average().orElse(0),
+                cell.stream().mapToLong(i -> i.cost().tokens()).average().orElse(0),
+                mean(cell, i -> asDouble(i.cost().promptTokens())),
+                mean(cell, i -> asDouble(i.cost().completionTokens())),
+                mean(cell, i -> asDouble(i.cost().cacheHits())),
                 mean(
                         cell,
-                        i -> i.contextTokens() == null
+                        i -> i.evidence().contextTokens() == null
                                 ? null
-                                : i.contextTokens().doubleValue()),
-                mean(cell, ItemResult::compaction),
+                                : i.evidence().contextTokens().doubleValue()),
+                mean(cell, i -> i.evidence().compaction()),
                 percentile(latencies, 50),
                 percentile(latencies, 95),
                 Calibration.brier(cell));
@@ -225,7 +238,9 @@ public record Report(
             Double v = metric.apply(i);
             if (v != null) {
                 values.add(v);
-            } else if (!"DONE".equals(i.status()) && !i.gold().isEmpty() && i.answerIndex() == null) {
+            } else if (!"DONE".equals(i.reply().status())
+                    && !i.asked().gold().isEmpty()
+                    && i.asked().answerIndex() == null) {
                 values.add(0.0);
             }
         }
@@ -239,22 +254,24 @@ public record Report(
      * grade is left out, and so is a cell where nothing was judged (RULER, items without gold).
      */
     private static Double meanJudge(List<ItemResult> cell) {
-        List<Double> values = new ArrayList<>(
-                cell.stream().map(ItemResult::judge).filter(Objects::nonNull).toList());
+        List<Double> values = new ArrayList<>(cell.stream()
+                .map(i -> i.graded().judge())
+                .filter(Objects::nonNull)
+                .toList());
         if (values.isEmpty()) {
             return null;
         }
-        cell.stream().filter(i -> !"DONE".equals(i.status())).forEach(i -> values.add(0.0));
+        cell.stream().filter(i -> !"DONE".equals(i.reply().status())).forEach(i -> values.add(0.0));
         return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     private static Double meanAccuracy(List<ItemResult> cell) {
         List<Double> values = cell.stream()
-                .filter(i -> i.answerIndex() != null
-                        || i.accuracy() != null
-                        || i.category().startsWith("niah")
-                        || i.category().equals("vt"))
-                .map(i -> i.accuracy() == null ? 0.0 : i.accuracy())
+                .filter(i -> i.asked().answerIndex() != null
+                        || i.scores().accuracy() != null
+                        || i.asked().category().startsWith("niah")
+                        || i.asked().category().equals("vt"))
+                .map(i -> i.scores().accuracy() == null ? 0.0 : i.scores().accuracy())
                 .toList();
         return values.isEmpty()
                 ? null
@@ -305,12 +322,12 @@ public record Report(
                 .append(" to ")
                 .append(finishedAt)
                 .append(", ")
-                .append(items.stream().map(ItemResult::itemId).distinct().count())
+                .append(items.stream().map(i -> i.asked().itemId()).distinct().count())
                 .append(" questions, strategies ")
                 .append(String.join(", ", strategies))
                 .append("\n\n");
         // The judge column only when some answer was actually graded: no empty column in unjudged runs.
-        boolean judgeColumn = items.stream().anyMatch(i -> i.judge() != null);
+        boolean judgeColumn = items.stream().anyMatch(i -> i.graded().judge() != null);
         for (String strategy : strategies) {
             out.append("### ")
                     .append(strategy)

@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * was right ({@link Calibration#right}). A third of the items, chosen by a hash of the item id, is
  * held out and only scored, so the Brier score reported for it is not measured on what was fitted.
  */
-final class ConfidenceFit {
+public final class ConfidenceFit {
 
     static final double L2 = 1e-3;
     static final int ITERATIONS = 20_000;
@@ -34,7 +34,7 @@ final class ConfidenceFit {
     }
 
     /** The fitted model with its Brier scores (train, held out, and what the strategy's own confidences scored there). */
-    record Fit(
+    public record Fit(
             double intercept,
             Map<String, Double> weights,
             int trained,
@@ -44,6 +44,16 @@ final class ConfidenceFit {
             Double heldBrierBefore) {}
 
     private ConfidenceFit() {}
+
+    /**
+     * Fits the confidence of {@code strategy} to its answers in the reports (report.json files).
+     *
+     * @param before the strategy's own confidences of the held-out answers, as the reports give them
+     */
+    public static Fit fit(List<Path> reports, String strategy) {
+        List<Double> before = new ArrayList<>();
+        return fit(examples(reports, strategy, before, new ArrayList<>()), before);
+    }
 
     /** The strategy's answers in the reports, as examples; items without features or a verdict are left out. */
     static List<Example> examples(
@@ -150,7 +160,7 @@ final class ConfidenceFit {
                 heldBefore);
     }
 
-    static String json(Fit fit, String command) {
+    public static String json(Fit fit, String command) {
         ObjectNode root = JsonMapper.builder().build().createObjectNode();
         root.put(
                 "note",

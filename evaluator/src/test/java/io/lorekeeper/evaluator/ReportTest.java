@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -14,9 +14,14 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.lorekeeper.eval.EvalRunner.ItemResult;
-import io.lorekeeper.eval.Metrics.DocSpan;
-import io.lorekeeper.text.TokenCounter;
+import io.lorekeeper.evaluator.EvalRunner.Asked;
+import io.lorekeeper.evaluator.EvalRunner.Cost;
+import io.lorekeeper.evaluator.EvalRunner.Evidence;
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
+import io.lorekeeper.evaluator.EvalRunner.Reply;
+import io.lorekeeper.evaluator.EvalRunner.Scores;
+import io.lorekeeper.evaluator.EvalRunner.Timings;
+import io.lorekeeper.evaluator.Metrics.DocSpan;
 import tools.jackson.databind.json.JsonMapper;
 
 class ReportTest {
@@ -32,59 +37,23 @@ class ReportTest {
             long tokens,
             long latency) {
         return new ItemResult(
-                id,
-                category,
-                strategy,
-                "q-" + id,
-                status,
-                "question",
-                "answer",
-                List.of("gold"),
-                null,
-                null,
-                f1,
-                f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0),
-                null,
-                null,
-                recall,
-                1,
-                0,
-                3,
-                null,
-                calls,
-                tokens,
-                latency,
-                null,
-                null);
+                new Asked(id, category, strategy, "question", List.of("gold"), null),
+                new Reply("q-" + id, status, "answer", null, null, null, null),
+                new Scores(f1, f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0), null, null),
+                new Evidence(recall, 1, 0, 3, null, null),
+                new Cost(calls, tokens, null, null, null),
+                new Timings(latency, null));
     }
 
     private static ItemResult answered(String id, String category, String strategy, String status, String answer) {
         double f1 = Metrics.locomoF1(answer, "", Integer.parseInt(category));
         return new ItemResult(
-                id,
-                category,
-                strategy,
-                "q-" + id,
-                status,
-                "question",
-                answer,
-                List.of(""),
-                null,
-                null,
-                "DONE".equals(status) ? f1 : null,
-                null,
-                null,
-                null,
-                null,
-                0,
-                0,
-                0,
-                null,
-                0,
-                0,
-                10,
-                null,
-                null);
+                new Asked(id, category, strategy, "question", List.of(""), null),
+                new Reply("q-" + id, status, answer, null, null, null, null),
+                new Scores("DONE".equals(status) ? f1 : null, null, null, null),
+                new Evidence(null, 0, 0, 0, null, null),
+                new Cost(0, 0, null, null, null),
+                new Timings(10, null));
     }
 
     @Test
@@ -166,12 +135,12 @@ class ReportTest {
     void theJudgeMeanCountsFailedQuestionsAsWrongAndShowsOnlyWhenSomethingWasJudged() {
         List<ItemResult> items = List.of(
                 result("a", "1", "rag", "DONE", 1.0, null, 1, 100, 10)
-                        .judged(new EvalRunner.Judgement("correct", "same", null, 1, 300)),
+                        .judged(new Judgement("correct", "same", null, 1, 300)),
                 result("b", "1", "rag", "DONE", 0.5, null, 1, 100, 10)
-                        .judged(new EvalRunner.Judgement(null, null, "boom", 2, 500)),
+                        .judged(new Judgement(null, null, "boom", 2, 500)),
                 result("c", "2", "rag", "FAILED", null, null, 0, 0, 10),
                 result("d", "2", "rag", "DONE", 0.0, null, 1, 100, 10)
-                        .judged(new EvalRunner.Judgement("incorrect", "no", null, 1, 200)));
+                        .judged(new Judgement("incorrect", "no", null, 1, 200)));
         Report report = Report.of("toy", List.of("rag"), Instant.EPOCH, Instant.EPOCH, items, true);
         Report.Row overall = report.summary().stream()
                 .filter(r -> r.category().equals("overall"))
@@ -199,37 +168,32 @@ class ReportTest {
             String id, String category, Long prompt, Long completion, Long hits, Double compaction) {
         long tokens = prompt == null ? 500 : prompt + completion;
         return new ItemResult(
-                id,
-                category,
-                "rag",
-                "q-" + id,
-                "DONE",
-                "question",
-                "answer",
-                List.of("gold"),
-                null,
-                null,
-                1.0,
-                1.0,
-                null,
-                null,
-                null,
-                1,
-                0,
-                3,
-                100,
-                compaction,
-                2,
-                tokens,
-                prompt,
-                completion,
-                hits,
-                10,
-                null,
-                null,
-                null,
-                null,
-                null);
+                new Asked(id, category, "rag", "question", List.of("gold"), null),
+                new Reply("q-" + id, "DONE", "answer", null, null, null, null),
+                new Scores(1.0, 1.0, null, null),
+                new Evidence(null, 1, 0, 3, 100, compaction),
+                new Cost(2, tokens, prompt, completion, hits),
+                new Timings(10, null));
+    }
+
+    /** The result with the confidence the strategy would have reported. */
+    private static ItemResult withConfidence(ItemResult r, double confidence) {
+        Reply reply = r.reply();
+        return new ItemResult(
+                r.asked(),
+                new Reply(
+                        reply.questionId(),
+                        reply.status(),
+                        reply.answer(),
+                        reply.choiceIndex(),
+                        reply.error(),
+                        confidence,
+                        reply.confidenceFeatures()),
+                r.scores(),
+                r.evidence(),
+                r.cost(),
+                r.timings(),
+                r.graded());
     }
 
     @Test
@@ -306,13 +270,13 @@ class ReportTest {
                 new DocSpan("d", 4, 8), // inside
                 new DocSpan("d", second, text.length() + 50), // clipped to the text
                 new DocSpan("other", first, second)); // another document's span
-        int expected = TokenCounter.count(text, 0, first) + TokenCounter.count(text, second, text.length());
+        int expected = Tokens.count(text, 0, first) + Tokens.count(text, second, text.length());
 
         assertThat(Compaction.contextTokens(text, "d", spans)).isEqualTo(expected);
         assertThat(Compaction.contextTokens(text, "d", List.of())).isZero();
         assertThat(Compaction.contextTokens(
                         text, "d", List.of(new DocSpan("d", 0, text.length()), new DocSpan("d", 5, 9))))
-                .isEqualTo(TokenCounter.count(text));
+                .isEqualTo(Tokens.count(text));
     }
 
     @Test
@@ -353,15 +317,16 @@ class ReportTest {
     @Test
     void brierScoresTheConfidenceAgainstTheJudgeOrAHeadlineScoreOfAtLeastHalf() {
         List<ItemResult> items = List.of(
-                result("a", "1", "extractive", "DONE", 1.0, null, 0, 0, 10)
-                        .withConfidence(0.9), // right: (0.9-1)^2 = 0.01
-                result("b", "1", "extractive", "DONE", 0.2, null, 0, 0, 10).withConfidence(0.6), // wrong: 0.36
-                result("c", "1", "extractive", "DONE", 0.0, null, 0, 0, 10)
-                        .judged(new EvalRunner.Judgement("correct", "same meaning", null, 1, 50))
-                        .withConfidence(0.5), // the judge says right although F1 is 0: 0.25
+                withConfidence(
+                        result("a", "1", "extractive", "DONE", 1.0, null, 0, 0, 10), 0.9), // right: (0.9-1)^2 = 0.01
+                withConfidence(result("b", "1", "extractive", "DONE", 0.2, null, 0, 0, 10), 0.6), // wrong: 0.36
+                withConfidence(
+                        result("c", "1", "extractive", "DONE", 0.0, null, 0, 0, 10)
+                                .judged(new Judgement("correct", "same meaning", null, 1, 50)),
+                        0.5), // the judge says right although F1 is 0: 0.25
                 result("d", "1", "extractive", "DONE", 1.0, null, 0, 0, 10), // no confidence: left out
-                result("e", "1", "extractive", "FAILED", null, null, 0, 0, 10)
-                        .withConfidence(0.9)); // not answered: left out
+                withConfidence(
+                        result("e", "1", "extractive", "FAILED", null, null, 0, 0, 10), 0.9)); // not answered: left out
 
         Report report = Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items);
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

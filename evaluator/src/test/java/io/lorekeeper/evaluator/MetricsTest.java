@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.eval.Metrics.DocSpan;
+import io.lorekeeper.evaluator.Metrics.DocSpan;
 
 /** Every expected value below was computed by hand from the metric's definition. */
 class MetricsTest {

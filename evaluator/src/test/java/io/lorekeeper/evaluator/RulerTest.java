@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,9 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
-import io.lorekeeper.support.SharedData;
-import io.lorekeeper.text.TokenCounter;
 
 class RulerTest {
 
@@ -24,7 +21,7 @@ class RulerTest {
         assertThat(Ruler.generate(data, Ruler.TASKS, 2000, 8, 2)).isNotEqualTo(items);
         for (EvalItem item : items) {
             String text = (String) item.document().get("text");
-            assertThat(TokenCounter.count(text)).as(item.id()).isBetween(1900, 2300);
+            assertThat(Tokens.count(text)).as(item.id()).isBetween(1900, 2300);
             item.evidence().forEach(needle -> assertThat(text).contains(needle));
             item.answers().forEach(answer -> assertThat(text).contains(answer));
             // the right answer scores 1 with RULER's string match

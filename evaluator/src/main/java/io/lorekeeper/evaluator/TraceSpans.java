@@ -1,10 +1,10 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.lorekeeper.eval.Metrics.DocSpan;
+import io.lorekeeper.evaluator.Metrics.DocSpan;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -1,4 +1,4 @@
-package io.lorekeeper.eval;
+package io.lorekeeper.evaluator;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +21,10 @@ import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.lorekeeper.eval.Metrics.DocSpan;
-import io.lorekeeper.text.TokenCounter;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
+import io.lorekeeper.evaluator.Metrics.DocSpan;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,13 +36,13 @@ import tools.jackson.databind.JsonNode;
  * strategy but a retrieval probe: the best chunks of {@code POST /v1/search} for the question, at most
  * {@code searchK} of them and, with a token budget, as many in rank order as fit in it, are the context, and only evidence recall (and the tokens of that context) is measured.
  *
- * <p>With a {@link Judge}, every answer that came back DONE is also graded by the LLM judge. A run
+ * <p>With a {@link Grader}, every answer that came back DONE is also graded by the LLM judge. A run
  * can resume: results passed in as already done are kept and their questions not asked again.
  */
 public class EvalRunner {
 
     private static final Logger log = LoggerFactory.getLogger(EvalRunner.class);
-    static final String SEARCH_PREFIX = "search:";
+    public static final String SEARCH_PREFIX = "search:";
 
     /**
      * @param options per strategy, the options sent with each question (strategies reject unknown ones)
@@ -82,379 +84,119 @@ public class EvalRunner {
     }
 
     /**
-     * The outcome of one question with one strategy. Null metrics do not apply (or failed).
-     *
-     * @param contextTokens tokens of the context the strategy used (its trace's retrieved and context spans and its
-     *                      citations, overlaps once; a search probe: its hits)
-     * @param compaction the strategy's own compaction ratio from its trace (MindGraph: first answer-call input ÷ document tokens), else
-     *                   {@code contextTokens} ÷ document tokens; null when not measured
-     * @param llmCalls model calls for the question, cache hits included
-     * @param llmTokens prompt plus completion tokens billed (cache hits bill none); from a service without the
-     *                  question's {@code usage}, the trace's total instead, cache hits included
-     * @param promptTokens from the question's {@code usage}; null when the service did not report it
-     * @param completionTokens likewise
-     * @param cacheHits calls answered from the service's response cache; likewise
-     * @param judge the LLM judge's score (1 correct, 0 incorrect); null when not judged or the judge failed
-     * @param judgement the judge's verdict, reason or error and its own cost, when the answer was judged
-     * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
-     * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}), for
-     *                           fitting a calibrated confidence; null when it recorded none
+     * The outcome of one question with one strategy, in parts; null metrics do not apply (or failed). Stored and
+     * reported flat, the parts' fields side by side ({@code report.json}, the service's {@code evaluation_result}
+     * rows): {@code itemId}, {@code f1}, {@code llmCalls}, ... as before the parts existed.
      */
     public record ItemResult(
-            String itemId,
-            String category,
-            String strategy,
+            @JsonUnwrapped Asked asked,
+            @JsonUnwrapped Reply reply,
+            @JsonUnwrapped Scores scores,
+            @JsonUnwrapped Evidence evidence,
+            @JsonUnwrapped Cost cost,
+            @JsonUnwrapped Timings timings,
+            @JsonUnwrapped Graded graded) {
+
+        public ItemResult {
+            graded = graded == null ? Graded.NONE : graded;
+        }
+
+        /** A result not (yet) judged. */
+        public ItemResult(Asked asked, Reply reply, Scores scores, Evidence evidence, Cost cost, Timings timings) {
+            this(asked, reply, scores, evidence, cost, timings, Graded.NONE);
+        }
+
+        /** The headline score: choice accuracy for multiple choice, else F1. */
+        public Double score() {
+            return scores.accuracy() != null ? scores.accuracy() : scores.f1();
+        }
+
+        ItemResult judged(Judgement j) {
+            return new ItemResult(asked, reply, scores, evidence, cost, timings, new Graded(j.score(), j));
+        }
+
+        /** Identifies the result within a run: one per item and strategy. */
+        Key key() {
+            return new Key(asked.itemId(), asked.strategy());
+        }
+    }
+
+    /** What was asked: the item (its question and gold answers) and the strategy it was asked of. */
+    public record Asked(
+            String itemId, String category, String strategy, String question, List<String> gold, Integer answerIndex) {
+
+        static Asked of(EvalItem item, String strategy) {
+            return new Asked(item.id(), item.category(), strategy, item.question(), item.answers(), item.answerIndex());
+        }
+    }
+
+    /**
+     * What the service replied.
+     *
+     * @param questionId the question's id at the service; null for a search probe or a question never accepted
+     * @param error why there is no answer (the failure reason, or the client's error); null when DONE
+     * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
+     * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}),
+     *                           for fitting a calibrated confidence; null when it recorded none
+     */
+    public record Reply(
             String questionId,
             String status,
-            String question,
             String answer,
-            List<String> gold,
             Integer choiceIndex,
-            Integer answerIndex,
-            Double f1,
-            Double em,
-            Double rougeL,
-            Double accuracy,
+            String error,
+            Double confidence,
+            Map<String, Double> confidenceFeatures) {
+
+        static Reply failed(String questionId, String status, String error) {
+            return new Reply(questionId, status, null, null, error, null, null);
+        }
+    }
+
+    /** The answer's scores against the gold answers (which apply depends on the dataset). */
+    public record Scores(Double f1, Double em, Double rougeL, Double accuracy) {
+
+        public static final Scores NONE = new Scores(null, null, null, null);
+    }
+
+    /**
+     * The context the strategy used against the gold evidence.
+     *
+     * @param goldEvidence gold evidence located in the document; {@code unresolvedEvidence}: not located
+     * @param contextSpans the spans of the context (trace and citations; a search probe: its hits)
+     * @param contextTokens tokens of that context (overlaps once); null when not measured
+     * @param compaction the strategy's own compaction ratio from its trace (MindGraph: first answer-call input ÷
+     *                   document tokens), else {@code contextTokens} ÷ document tokens; null when not measured
+     */
+    public record Evidence(
             Double evidenceRecall,
             int goldEvidence,
             int unresolvedEvidence,
             int contextSpans,
             Integer contextTokens,
-            Double compaction,
-            long llmCalls,
-            long llmTokens,
-            Long promptTokens,
-            Long completionTokens,
-            Long cacheHits,
-            long latencyMs,
-            Long runMs,
-            String error,
-            Double judge,
-            Judgement judgement,
-            Double confidence,
-            Map<String, Double> confidenceFeatures) {
-
-        /** Without confidence features (results stored before they were recorded). */
-        public ItemResult(
-                String itemId,
-                String category,
-                String strategy,
-                String questionId,
-                String status,
-                String question,
-                String answer,
-                List<String> gold,
-                Integer choiceIndex,
-                Integer answerIndex,
-                Double f1,
-                Double em,
-                Double rougeL,
-                Double accuracy,
-                Double evidenceRecall,
-                int goldEvidence,
-                int unresolvedEvidence,
-                int contextSpans,
-                Integer contextTokens,
-                Double compaction,
-                long llmCalls,
-                long llmTokens,
-                Long promptTokens,
-                Long completionTokens,
-                Long cacheHits,
-                long latencyMs,
-                Long runMs,
-                String error,
-                Double judge,
-                Judgement judgement,
-                Double confidence) {
-            this(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    compaction,
-                    llmCalls,
-                    llmTokens,
-                    promptTokens,
-                    completionTokens,
-                    cacheHits,
-                    latencyMs,
-                    runMs,
-                    error,
-                    judge,
-                    judgement,
-                    confidence,
-                    null);
-        }
-
-        /** A result not (yet) judged, without the token split and compaction (as stored before they were measured). */
-        public ItemResult(
-                String itemId,
-                String category,
-                String strategy,
-                String questionId,
-                String status,
-                String question,
-                String answer,
-                List<String> gold,
-                Integer choiceIndex,
-                Integer answerIndex,
-                Double f1,
-                Double em,
-                Double rougeL,
-                Double accuracy,
-                Double evidenceRecall,
-                int goldEvidence,
-                int unresolvedEvidence,
-                int contextSpans,
-                Integer contextTokens,
-                long llmCalls,
-                long llmTokens,
-                long latencyMs,
-                Long runMs,
-                String error) {
-            this(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    null,
-                    llmCalls,
-                    llmTokens,
-                    null,
-                    null,
-                    null,
-                    latencyMs,
-                    runMs,
-                    error,
-                    null,
-                    null,
-                    null);
-        }
-
-        /** A result not (yet) judged. */
-        ItemResult(
-                String itemId,
-                String category,
-                String strategy,
-                String questionId,
-                String status,
-                String question,
-                String answer,
-                List<String> gold,
-                Integer choiceIndex,
-                Integer answerIndex,
-                Double f1,
-                Double em,
-                Double rougeL,
-                Double accuracy,
-                Double evidenceRecall,
-                int goldEvidence,
-                int unresolvedEvidence,
-                int contextSpans,
-                Integer contextTokens,
-                Double compaction,
-                Cost cost,
-                long latencyMs,
-                Long runMs,
-                String error) {
-            this(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    compaction,
-                    cost.calls(),
-                    cost.tokens(),
-                    cost.promptTokens(),
-                    cost.completionTokens(),
-                    cost.cacheHits(),
-                    latencyMs,
-                    runMs,
-                    error,
-                    null,
-                    null,
-                    null);
-        }
-
-        /** The headline score: choice accuracy for multiple choice, else F1. */
-        public Double score() {
-            return accuracy != null ? accuracy : f1;
-        }
-
-        ItemResult judged(Judgement j) {
-            return new ItemResult(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    compaction,
-                    llmCalls,
-                    llmTokens,
-                    promptTokens,
-                    completionTokens,
-                    cacheHits,
-                    latencyMs,
-                    runMs,
-                    error,
-                    j.score(),
-                    j,
-                    confidence,
-                    confidenceFeatures);
-        }
-
-        /** With the confidence the strategy gave its answer (null when it gave none). */
-        ItemResult withConfidence(Double c) {
-            return new ItemResult(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    compaction,
-                    llmCalls,
-                    llmTokens,
-                    promptTokens,
-                    completionTokens,
-                    cacheHits,
-                    latencyMs,
-                    runMs,
-                    error,
-                    judge,
-                    judgement,
-                    c,
-                    confidenceFeatures);
-        }
-
-        /** With the features the strategy's confidence was computed from. */
-        ItemResult withConfidenceFeatures(Map<String, Double> features) {
-            return new ItemResult(
-                    itemId,
-                    category,
-                    strategy,
-                    questionId,
-                    status,
-                    question,
-                    answer,
-                    gold,
-                    choiceIndex,
-                    answerIndex,
-                    f1,
-                    em,
-                    rougeL,
-                    accuracy,
-                    evidenceRecall,
-                    goldEvidence,
-                    unresolvedEvidence,
-                    contextSpans,
-                    contextTokens,
-                    compaction,
-                    llmCalls,
-                    llmTokens,
-                    promptTokens,
-                    completionTokens,
-                    cacheHits,
-                    latencyMs,
-                    runMs,
-                    error,
-                    judge,
-                    judgement,
-                    confidence,
-                    features);
-        }
-
-        /** Identifies the result within a run: one per item and strategy. */
-        Key key() {
-            return new Key(itemId, strategy);
-        }
-    }
-
-    record Key(String itemId, String strategy) {}
+            Double compaction) {}
 
     /**
-     * What one answer cost on the model: the question view's {@code usage} (the service's call log);
-     * from a service without it, the calls and tokens of the trace's last status event, unsplit.
+     * What one answer cost on the model: the question view's {@code usage} (the service's call log); from a service
+     * without it, the calls and tokens of the trace's last status event, unsplit.
+     *
+     * @param calls model calls for the question, cache hits included
+     * @param tokens prompt plus completion tokens billed (cache hits bill none); without {@code usage}, the trace's
+     *               total instead, cache hits included
+     * @param promptTokens from the question's {@code usage}; null when the service did not report it
+     * @param cacheHits calls answered from the service's response cache; likewise
      */
-    record Cost(long calls, long tokens, Long promptTokens, Long completionTokens, Long cacheHits) {
+    public record Cost(
+            @JsonProperty("llmCalls") long calls,
+            @JsonProperty("llmTokens") long tokens,
+            Long promptTokens,
+            Long completionTokens,
+            Long cacheHits) {
 
-        static final Cost NONE = new Cost(0, 0, 0L, 0L, 0L);
+        public static final Cost NONE = new Cost(0, 0, 0L, 0L, 0L);
 
         /** A question that never got an answer back: its cost is unknown, counted as no calls. */
-        static final Cost UNKNOWN = new Cost(0, 0, null, null, null);
+        public static final Cost UNKNOWN = new Cost(0, 0, null, null, null);
 
         static Cost of(JsonNode view, JsonNode trace) {
             JsonNode usage = view.path("usage");
@@ -474,16 +216,25 @@ public class EvalRunner {
     }
 
     /**
-     * What the LLM judge said of one answer: verdict ("correct" or "incorrect") and reason, or the
-     * error that kept it from judging; the calls and tokens judging cost (not part of {@code llmCalls}).
+     * How long the answer took.
+     *
+     * @param latencyMs from asking to the answer, as this client saw it
+     * @param runMs the strategy's own run time from the question's {@code timings}; null when not reported
      */
-    public record Judgement(String verdict, String reason, String error, long calls, long tokens) {
+    public record Timings(long latencyMs, Long runMs) {}
 
-        /** 1 for correct, 0 for incorrect, null when the judge failed. */
-        public Double score() {
-            return verdict == null ? null : verdict.equals("correct") ? 1.0 : 0.0;
-        }
+    /**
+     * The LLM judge's grade of the answer.
+     *
+     * @param judge the score (1 correct, 0 incorrect); null when not judged or the judge failed
+     * @param judgement the verdict, reason or error and the judge's own cost; null when not judged
+     */
+    public record Graded(Double judge, Judgement judgement) {
+
+        public static final Graded NONE = new Graded(null, null);
     }
+
+    record Key(String itemId, String strategy) {}
 
     /** Hears of the run's progress; {@code finished} gets each new result as soon as it is scored (to store it). */
     public interface Listener {
@@ -498,14 +249,14 @@ public class EvalRunner {
     private record Doc(String id, String text, int tokens, Map<String, ServiceClient.TurnSpan> turns) {}
 
     private final ServiceClient client;
-    private final Judge judge;
+    private final Grader judge;
 
     public EvalRunner(ServiceClient client) {
         this(client, null);
     }
 
     /** @param judge grades every answer when given; null: no LLM judge */
-    EvalRunner(ServiceClient client, Judge judge) {
+    public EvalRunner(ServiceClient client, Grader judge) {
         this.client = client;
         this.judge = judge;
     }
@@ -520,7 +271,7 @@ public class EvalRunner {
      * An interrupt stops the run with {@link InterruptedException} and leaves unfinished questions
      * without a result, so that a later resume asks them again.
      */
-    Report run(Request request, Collection<ItemResult> earlier, Listener listener) throws InterruptedException {
+    public Report run(Request request, Collection<ItemResult> earlier, Listener listener) throws InterruptedException {
         Instant started = Instant.now();
         int total = request.items().size() * request.strategies().size();
         Map<Key, ItemResult> previous = new HashMap<>();
@@ -589,11 +340,12 @@ public class EvalRunner {
             order.put(request.items().get(i).id(), i);
         }
         List<ItemResult> sorted = new ArrayList<>(results);
-        sorted.sort((a, b) -> a.itemId().equals(b.itemId())
+        sorted.sort((a, b) -> a.asked().itemId().equals(b.asked().itemId())
                 ? Integer.compare(
-                        request.strategies().indexOf(a.strategy()),
-                        request.strategies().indexOf(b.strategy()))
-                : Integer.compare(order.get(a.itemId()), order.get(b.itemId())));
+                        request.strategies().indexOf(a.asked().strategy()),
+                        request.strategies().indexOf(b.asked().strategy()))
+                : Integer.compare(
+                        order.get(a.asked().itemId()), order.get(b.asked().itemId())));
         return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted, judge != null);
     }
 
@@ -611,7 +363,7 @@ public class EvalRunner {
                         client.turns(id).forEach(t -> turns.put(t.turnId(), t));
                     }
                     String text = client.text(id);
-                    docs.put(entry.getKey(), new Doc(id, text, TokenCounter.count(text), turns));
+                    docs.put(entry.getKey(), new Doc(id, text, Tokens.count(text), turns));
                     log.info("evaluation: document {} ready as {}", entry.getKey(), id);
                     return null;
                 }));
@@ -687,68 +439,45 @@ public class EvalRunner {
             Long runMs = view.path("timings").has("runMs")
                     ? view.path("timings").path("runMs").asLong()
                     : null;
+            Asked asked = Asked.of(item, strategy);
+            Evidence seen = new Evidence(null, gold.size(), unresolved, context.size(), contextTokens, compaction);
+            Timings timings = new Timings(latency, runMs);
             if (!status.equals("DONE")) {
                 return new ItemResult(
-                        item.id(),
-                        item.category(),
-                        strategy,
-                        questionId,
-                        status,
-                        item.question(),
-                        null,
-                        item.answers(),
-                        null,
-                        item.answerIndex(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        gold.size(),
-                        unresolved,
-                        context.size(),
-                        contextTokens,
-                        compaction,
+                        asked,
+                        Reply.failed(
+                                questionId, status, view.path("failureReason").asString(status)),
+                        Scores.NONE,
+                        seen,
                         cost,
-                        latency,
-                        runMs,
-                        view.path("failureReason").asString(status));
+                        timings);
             }
             String answer = view.path("answer").asString("");
             Integer choice =
                     view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
-            Scores s = score(item, answer, choice);
             ItemResult result = new ItemResult(
-                            item.id(),
-                            item.category(),
-                            strategy,
+                    asked,
+                    new Reply(
                             questionId,
                             status,
-                            item.question(),
                             answer,
-                            item.answers(),
                             choice,
-                            item.answerIndex(),
-                            s.f1,
-                            s.em,
-                            s.rougeL,
-                            s.accuracy,
+                            null,
+                            view.hasNonNull("confidence")
+                                    ? view.get("confidence").asDouble()
+                                    : null,
+                            TraceSpans.confidenceFeatures(trace)),
+                    score(item, answer, choice),
+                    new Evidence(
                             Metrics.evidenceRecall(gold, context),
                             gold.size(),
                             unresolved,
                             context.size(),
                             contextTokens,
-                            compaction,
-                            cost,
-                            latency,
-                            runMs,
-                            null)
-                    .withConfidence(
-                            view.hasNonNull("confidence")
-                                    ? view.get("confidence").asDouble()
-                                    : null)
-                    .withConfidenceFeatures(TraceSpans.confidenceFeatures(trace));
-            return judge != null && Judge.applies(item) ? result.judged(judge.judge(item, answer)) : result;
+                            compaction),
+                    cost,
+                    timings);
+            return judge != null && Grader.applies(item) ? result.judged(judge.grade(item, answer)) : result;
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
                 // Stopped, not failed (the replica is shutting down): no result, so a resume asks again.
@@ -756,30 +485,12 @@ public class EvalRunner {
             }
             long latency = (System.nanoTime() - started) / 1_000_000;
             return new ItemResult(
-                    item.id(),
-                    item.category(),
-                    strategy,
-                    null,
-                    "ERROR",
-                    item.question(),
-                    null,
-                    item.answers(),
-                    null,
-                    item.answerIndex(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    gold.size(),
-                    unresolved,
-                    0,
-                    null,
-                    null,
+                    Asked.of(item, strategy),
+                    Reply.failed(null, "ERROR", String.valueOf(e.getMessage())),
+                    Scores.NONE,
+                    new Evidence(null, gold.size(), unresolved, 0, null, null),
                     Cost.UNKNOWN,
-                    latency,
-                    null,
-                    String.valueOf(e.getMessage()));
+                    new Timings(latency, null));
         }
     }
 
@@ -797,7 +508,7 @@ public class EvalRunner {
         List<DocSpan> context = new ArrayList<>();
         int tokens = 0;
         for (JsonNode hit : found.path("hits")) {
-            int more = TokenCounter.count(hit.path("text").asString(""));
+            int more = Tokens.count(hit.path("text").asString(""));
             if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
                 break; // a budget, not a target: the context a caller with this many tokens would pass on
             }
@@ -808,30 +519,18 @@ public class EvalRunner {
             tokens += more;
         }
         return new ItemResult(
-                item.id(),
-                item.category(),
-                strategy,
-                null,
-                "DONE",
-                item.question(),
-                null,
-                item.answers(),
-                null,
-                item.answerIndex(),
-                null,
-                null,
-                null,
-                null,
-                Metrics.evidenceRecall(gold, context),
-                gold.size(),
-                unresolved,
-                context.size(),
-                tokens,
-                Compaction.ratio(null, tokens, doc.tokens()),
+                Asked.of(item, strategy),
+                new Reply(null, "DONE", null, null, null, null, null),
+                Scores.NONE,
+                new Evidence(
+                        Metrics.evidenceRecall(gold, context),
+                        gold.size(),
+                        unresolved,
+                        context.size(),
+                        tokens,
+                        Compaction.ratio(null, tokens, doc.tokens())),
                 Cost.NONE,
-                latency,
-                null,
-                null);
+                new Timings(latency, null));
     }
 
     private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {
@@ -842,8 +541,6 @@ public class EvalRunner {
         int[] span = TextLocator.find(doc.text(), evidence);
         return span == null ? null : new DocSpan(doc.id(), span[0], span[1]);
     }
-
-    record Scores(Double f1, Double em, Double rougeL, Double accuracy) {}
 
     static Scores score(EvalItem item, String answer, Integer choice) {
         if (item.dataset().equals("locomo")) {
