@@ -21,7 +21,8 @@
 #               p50/p95 of each burst and the cold/warm p95 ratio.
 #
 # Each phase resets its own database of scripts/pg-local.sh (never the lorekeeper one), starts the
-# service from a private copy of the jar on a free port (18080 upward) with the phase's settings,
+# service from a private copy of the jar (ingest's embedding benchmark and strategies: of the test classes, where the
+# embedding-benchmark command and the simulated LLM live) on a free port (18080 upward) with the phase's settings,
 # runs the client in scripts/bench (plain JDK 21+ sources, compiled here) and stops the service.
 #
 # Environment: LK_BENCH_NOVELS (the novels to ingest and the scale corpus: a folder of .txt files,
@@ -54,14 +55,24 @@ done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
 
-if [ ! -f "$jar" ] || [ -n "$(find service/src/main service/db service/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
+# The simulated LLM (strategies) and the embedding benchmark command (ingest) are test code: those phases run the
+# service from its test classes (io.lorekeeper.TestLorekeeperApplication) on the test class path Maven writes here.
+classpath_file=service/target/test-classpath.txt
+if [ ! -f "$jar" ] || [ ! -f "$classpath_file" ] \
+  || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
   log "building $jar"
-  ./mvnw -q -B -o package -DskipTests
+  ./mvnw -q -B -o package -DskipTests dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile=target/test-classpath.txt
 fi
 
 work=$(mktemp -d)
-# A private copy of the jar, so that a rebuild during the run cannot change it underneath.
+# A private copy of the jar and classes, so that a rebuild during the run cannot change them underneath.
 cp "$jar" "$work/lorekeeper.jar"
+cp -r service/target/classes "$work/service-classes"
+cp -r service/target/test-classes "$work/service-test-classes"
+jar_service=(java -jar "$work/lorekeeper.jar")
+tools_service=(java -cp "$work/service-test-classes:$work/service-classes:$(cat "$classpath_file")" io.lorekeeper.TestLorekeeperApplication)
+launcher=("${jar_service[@]}")
 javac -d "$work/classes" scripts/bench/*.java
 mkdir -p bench-results
 results=bench-results/$(date -u +%Y%m%dT%H%M%SZ).md
@@ -114,7 +125,7 @@ launch_service() {
   service_log=$work/$phase.log
   log "$phase: starting the service on port $port ($*)"
   SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= \
-    java -jar "$work/lorekeeper.jar" --server.port="$port" "$@" >"$service_log" 2>&1 &
+    "${launcher[@]}" --server.port="$port" "$@" >"$service_log" 2>&1 &
   pid=$!
   base=http://127.0.0.1:$port
   local deadline=$((SECONDS + ${LK_BENCH_START_TIMEOUT:-180}))
@@ -135,7 +146,7 @@ for phase in "${phases[@]}"; do
       stop_service
       documents=$(sed -n 's/^documents=//p' "$work/ingest.state")
       log "ingest: the raw embedding model on the same chunks"
-      SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= java -jar "$work/lorekeeper.jar" \
+      SPRING_DATASOURCE_URL=$url LOREKEEPER_LOG_FORMAT= "${tools_service[@]}" \
         --spring.profiles.active=embedding-benchmark --spring.main.web-application-type=none \
         --lorekeeper.benchmark.documents="$documents" >"$work/raw.log" 2>&1 || { tail -n 40 "$work/raw.log" >&2; exit 1; }
       grep -q '^raw-embedding ' "$work/raw.log" || { log "the embedding benchmark printed no result"; exit 1; }
@@ -167,11 +178,13 @@ for phase in "${phases[@]}"; do
       ;;
     strategies)
       latency=${LK_BENCH_LLM_LATENCY_MS:-200}
+      launcher=("${tools_service[@]}")
       start_service strategies --lorekeeper.llm.simulated.enabled=true --lorekeeper.llm.simulated.latency="${latency}ms" \
         --lorekeeper.llm.base-url=http://simulated.invalid/v1 --lorekeeper.llm.cache.enabled=false
       bench strategies "$base" "$novel" "${LK_BENCH_CHARS:-400000}" "$latency" \
         "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
       stop_service
+      launcher=("${jar_service[@]}")
       ;;
     burst)
       start_service burst
