@@ -78,7 +78,7 @@ public final class EvaluatorCli {
         d.put("judge", "false");
         d.put("fit-confidence", "");
         d.put("fit-out", "service/src/main/resources/extractive/confidence.json");
-        return Map.copyOf(d);
+        return java.util.Collections.unmodifiableMap(d);
     }
 
     private static final Set<String> FLAGS = Set.of("judge");
