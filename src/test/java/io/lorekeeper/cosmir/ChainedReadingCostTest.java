@@ -98,7 +98,17 @@ class ChainedReadingCostTest {
                 model.reset();
                 script();
                 List<Map.Entry<String, Object>> events = new ArrayList<>();
-                Trace trace = (type, payload) -> events.add(Map.entry(type, payload));
+                Trace trace = new Trace() {
+                    @Override
+                    public void record(io.lorekeeper.strategy.TraceEvent event) {
+                        events.add(Map.entry(io.lorekeeper.strategy.TraceEvent.typeOf(event), event));
+                    }
+
+                    @Override
+                    public void record(String type, Object payload) {
+                        events.add(Map.entry(type, payload));
+                    }
+                };
                 QuestionContext context = new QuestionContext(
                         UUID.randomUUID(),
                         question,
