@@ -40,6 +40,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
 import io.lorekeeper.support.Api;
+import io.lorekeeper.support.BuildDirectory;
 import io.lorekeeper.support.IntegrationTest;
 import tools.jackson.databind.JsonNode;
 
@@ -54,7 +55,7 @@ class ConsoleBrowserTest {
     private static final Path CHROMIUM = Path.of(System.getProperty("lorekeeper.chromium", "/usr/bin/chromium"));
     private static final Path CHROMEDRIVER =
             Path.of(System.getProperty("lorekeeper.chromedriver", "/usr/bin/chromedriver"));
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Path SCREENSHOTS = BuildDirectory.PATH.resolve("screenshots");
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private static ChromeDriver browser;

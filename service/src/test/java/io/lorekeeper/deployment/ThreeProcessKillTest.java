@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import io.lorekeeper.LorekeeperApplication;
+import io.lorekeeper.support.BuildDirectory;
 import io.lorekeeper.support.TestDatabase;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -366,7 +367,7 @@ class ThreeProcessKillTest {
                 .filter(p -> p.endsWith("test-classes"))
                 .map(Path::getParent)
                 .findFirst()
-                .orElse(Path.of("target"));
+                .orElse(BuildDirectory.PATH);
     }
 
     private static int freePort() throws IOException {

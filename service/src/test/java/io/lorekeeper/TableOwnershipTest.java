@@ -22,8 +22,8 @@ import io.lorekeeper.platform.OwnsTables;
  */
 class TableOwnershipTest {
 
-    private static final Path MIGRATIONS = Path.of("db/migration");
-    private static final Path SOURCES = Path.of("src/main/java");
+    private static final Path MIGRATIONS = Path.of("service", "db", "migration");
+    private static final Path SOURCES = Path.of("service", "src", "main", "java");
     private static final String BASE = LorekeeperApplication.class.getPackageName();
 
     @Test

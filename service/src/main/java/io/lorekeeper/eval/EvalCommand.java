@@ -110,7 +110,7 @@ class EvalCommand implements ApplicationRunner {
     @Value("${lorekeeper.eval.fit-confidence:}")
     String fitReports;
 
-    @Value("${lorekeeper.eval.fit-out:src/main/resources/extractive/confidence.json}")
+    @Value("${lorekeeper.eval.fit-out:service/src/main/resources/extractive/confidence.json}")
     String fitOut;
 
     @Override

@@ -17,6 +17,7 @@ import org.openapitools.codegen.ClientOptInput;
 import org.openapitools.codegen.DefaultGenerator;
 import org.openapitools.codegen.config.CodegenConfigurator;
 
+import io.lorekeeper.support.BuildDirectory;
 import io.swagger.parser.OpenAPIParser;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -109,7 +110,9 @@ class ClientGeneratorsTest {
     })
     void generatesWithDefaultValidation(String generator, String library, String apiFile, String method)
             throws Exception {
-        Path out = Path.of("target", "generated-clients", generator + (library == null ? "" : "-" + library));
+        Path out = BuildDirectory.PATH
+                .resolve("generated-clients")
+                .resolve(generator + (library == null ? "" : "-" + library));
         CodegenConfigurator configurator = new CodegenConfigurator()
                 .setGeneratorName(generator)
                 .setInputSpec(SPEC.toString())
