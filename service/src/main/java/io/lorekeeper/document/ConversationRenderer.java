@@ -88,41 +88,51 @@ final class ConversationRenderer {
                     .append(dateTime == null ? "" : ", " + dateTime)
                     .append(']');
             for (int t = 0; t < turns.size(); t++) {
-                Turn turn = turns.get(t);
-                String turnField = field + ".turns[" + t + "]";
-                if (turn == null) {
-                    throw ApiProblem.invalid(turnField, "a turn must be an object");
-                }
-                if (blank(turn.speaker())) {
-                    throw ApiProblem.invalid(turnField + ".speaker", "speaker must not be blank");
-                }
-                if (blank(turn.text())) {
-                    throw ApiProblem.invalid(turnField + ".text", "text must not be blank");
-                }
-                String turnId = blank(turn.id())
-                        ? "D" + (s + 1) + ":" + (t + 1)
-                        : turn.id().strip();
-                if (!turnIds.add(turnId)) {
-                    throw ApiProblem.invalid(
-                            turnField + ".id",
-                            "turn id '" + turnId + "' is used twice"
-                                    + (isStored(before.turns().stream().map(CanonicalText.RenderedTurn::id), turnId)
-                                            ? " (it is already in the conversation)"
-                                            : ""));
-                }
-                text.append('\n');
-                int turnStart = text.length();
-                String speaker = oneLine(turn.speaker());
-                text.append(speaker)
-                        .append(": ")
-                        .append(TextNormalizer.normalize(turn.text().strip()));
-                renderedTurns.add(new CanonicalText.RenderedTurn(
-                        turnId, s, sessionId, t, speaker, new Span(turnStart, text.length())));
+                renderedTurns.add(
+                        appendTurn(turns.get(t), field + ".turns[" + t + "]", s, sessionId, t, before, turnIds, text));
             }
             renderedSessions.add(
                     new CanonicalText.RenderedSession(s, sessionId, dateTime, new Span(sessionStart, text.length())));
         }
         return new CanonicalText(text.toString(), renderedSessions, renderedTurns);
+    }
+
+    /** Checks one turn, gives it its id, and writes it as a line "speaker: text". */
+    private static CanonicalText.RenderedTurn appendTurn(
+            Turn turn,
+            String turnField,
+            int s,
+            String sessionId,
+            int t,
+            CanonicalText before,
+            Set<String> turnIds,
+            StringBuilder text) {
+        if (turn == null) {
+            throw ApiProblem.invalid(turnField, "a turn must be an object");
+        }
+        if (blank(turn.speaker())) {
+            throw ApiProblem.invalid(turnField + ".speaker", "speaker must not be blank");
+        }
+        if (blank(turn.text())) {
+            throw ApiProblem.invalid(turnField + ".text", "text must not be blank");
+        }
+        String turnId =
+                blank(turn.id()) ? "D" + (s + 1) + ":" + (t + 1) : turn.id().strip();
+        if (!turnIds.add(turnId)) {
+            throw ApiProblem.invalid(
+                    turnField + ".id",
+                    "turn id '" + turnId + "' is used twice"
+                            + (isStored(before.turns().stream().map(CanonicalText.RenderedTurn::id), turnId)
+                                    ? " (it is already in the conversation)"
+                                    : ""));
+        }
+        text.append('\n');
+        int turnStart = text.length();
+        String speaker = oneLine(turn.speaker());
+        text.append(speaker)
+                .append(": ")
+                .append(TextNormalizer.normalize(turn.text().strip()));
+        return new CanonicalText.RenderedTurn(turnId, s, sessionId, t, speaker, new Span(turnStart, text.length()));
     }
 
     private static boolean isStored(java.util.stream.Stream<String> storedIds, String id) {

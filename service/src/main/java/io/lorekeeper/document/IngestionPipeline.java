@@ -289,44 +289,7 @@ class IngestionPipeline {
             finish(documentId, stage, generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
             throw later;
         } catch (Exception e) {
-            String reason = Failures.describe(e);
-            if (attempt < enrichment.maxAttempts()) {
-                Instant retryAt = Instant.now().plus(enrichment.backoff(attempt));
-                log.warn(
-                        "Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}",
-                        stage.name(),
-                        documentId,
-                        attempt,
-                        enrichment.maxAttempts(),
-                        retryAt,
-                        reason);
-                finish(
-                        documentId,
-                        stage,
-                        generation,
-                        StageStatus.FAILED,
-                        reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")",
-                        retryAt);
-                return retryAt;
-            }
-            log.warn(
-                    "Enrichment {} of document {} failed {} times; giving up: {}",
-                    stage.name(),
-                    documentId,
-                    attempt,
-                    reason,
-                    e);
-            finish(
-                    documentId,
-                    stage,
-                    generation,
-                    StageStatus.FAILED,
-                    reason + " (gave up after " + attempt
-                            + " attempts; POST /v1/documents/" + documentId + "/reindex with {\"stages\": [\""
-                            + stage.name()
-                            + "\"]} runs it again)",
-                    null);
-            return null;
+            return failed(stage, documentId, generation, attempt, e);
         }
         int gaps = run.failed();
         finish(
@@ -347,6 +310,46 @@ class IngestionPipeline {
                 documentId,
                 (System.nanoTime() - started) / 1_000_000,
                 gaps == 0 ? "" : ", " + gaps + " items left without output");
+        return null;
+    }
+
+    /** Records a failed enrichment run: retried later while attempts are left (returns when), else given up. */
+    private Instant failed(IngestionStage stage, UUID documentId, int generation, int attempt, Exception e) {
+        String reason = Failures.describe(e);
+        if (attempt < enrichment.maxAttempts()) {
+            Instant retryAt = Instant.now().plus(enrichment.backoff(attempt));
+            log.warn(
+                    "Enrichment {} of document {} failed (attempt {} of {}), retrying at {}: {}",
+                    stage.name(),
+                    documentId,
+                    attempt,
+                    enrichment.maxAttempts(),
+                    retryAt,
+                    reason);
+            finish(
+                    documentId,
+                    stage,
+                    generation,
+                    StageStatus.FAILED,
+                    reason + " (attempt " + attempt + " of " + enrichment.maxAttempts() + ")",
+                    retryAt);
+            return retryAt;
+        }
+        log.warn(
+                "Enrichment {} of document {} failed {} times; giving up: {}",
+                stage.name(),
+                documentId,
+                attempt,
+                reason,
+                e);
+        finish(
+                documentId,
+                stage,
+                generation,
+                StageStatus.FAILED,
+                reason + " (gave up after " + attempt + " attempts; POST /v1/documents/" + documentId
+                        + "/reindex with {\"stages\": [\"" + stage.name() + "\"]} runs it again)",
+                null);
         return null;
     }
 

@@ -141,24 +141,7 @@ final class Segmenter {
                 openStart = turn.span().start();
             }
             if (oversize) {
-                int headerTokens =
-                        TokenCounter.count(text, openStart, turn.span().start());
-                List<Piece> pieces = pieces(
-                        text,
-                        SentenceSplitter.split(
-                                text, turn.span().start(), turn.span().end()),
-                        maxChunkTokens - headerTokens);
-                List<Span> parts = pack(text, pieces, chunkTokens);
-                for (int p = 0; p < parts.size(); p++) {
-                    Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
-                    chunks.add(chunk(
-                            from.nextChunk() + chunks.size(),
-                            pageOrdinal,
-                            part,
-                            text,
-                            List.of(turn),
-                            lead(chunks, firstChunk)));
-                }
+                splitOversizeTurn(turn, openStart, text, chunks, pageOrdinal, from, firstChunk);
                 openStart = -1;
                 continue;
             }
@@ -176,19 +159,59 @@ final class Segmenter {
                     lead(chunks, firstChunk)));
         }
         if (chunks.size() > firstChunk) {
-            int tokens = chunks.subList(firstChunk, chunks.size()).stream()
-                    .mapToInt(Segmentation.Chunk::tokens)
-                    .sum();
-            pages.add(new Segmentation.Page(
-                    pageOrdinal,
-                    from.nextChunk() + firstChunk,
-                    from.nextChunk() + chunks.size() - 1,
-                    new Span(
-                            chunks.get(firstChunk).span().start(),
-                            chunks.getLast().span().end()),
-                    tokens,
-                    session.id()));
+            pages.add(sessionPage(session, chunks, firstChunk, pageOrdinal, from));
         }
+    }
+
+    /**
+     * A turn too long for one chunk is cut at sentences into chunks of its own; the first keeps what
+     * was open before it (the session's header line).
+     */
+    private void splitOversizeTurn(
+            RenderedTurn turn,
+            int openStart,
+            String text,
+            List<Segmentation.Chunk> chunks,
+            int pageOrdinal,
+            Continuation from,
+            int firstChunk) {
+        int headerTokens = TokenCounter.count(text, openStart, turn.span().start());
+        List<Piece> pieces = pieces(
+                text,
+                SentenceSplitter.split(text, turn.span().start(), turn.span().end()),
+                maxChunkTokens - headerTokens);
+        List<Span> parts = pack(text, pieces, chunkTokens);
+        for (int p = 0; p < parts.size(); p++) {
+            Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
+            chunks.add(chunk(
+                    from.nextChunk() + chunks.size(),
+                    pageOrdinal,
+                    part,
+                    text,
+                    List.of(turn),
+                    lead(chunks, firstChunk)));
+        }
+    }
+
+    /** The session as one page over the chunks added for it. */
+    private static Segmentation.Page sessionPage(
+            RenderedSession session,
+            List<Segmentation.Chunk> chunks,
+            int firstChunk,
+            int pageOrdinal,
+            Continuation from) {
+        int tokens = chunks.subList(firstChunk, chunks.size()).stream()
+                .mapToInt(Segmentation.Chunk::tokens)
+                .sum();
+        return new Segmentation.Page(
+                pageOrdinal,
+                from.nextChunk() + firstChunk,
+                from.nextChunk() + chunks.size() - 1,
+                new Span(
+                        chunks.get(firstChunk).span().start(),
+                        chunks.getLast().span().end()),
+                tokens,
+                session.id());
     }
 
     private Segmentation.Chunk chunk(

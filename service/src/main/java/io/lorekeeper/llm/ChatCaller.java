@@ -78,10 +78,7 @@ class ChatCaller {
         if (cacheable) {
             var hit = cache.get(key);
             if (hit.isPresent()) {
-                Reply reply = json.readValue(hit.get().reply(), Reply.class);
-                record(request, reply.promptTokens(), reply.completionTokens(), 0, true, "ok", null);
-                budget.spend(reply.promptTokens(), reply.completionTokens());
-                return new Reply(reply.text(), reply.toolCalls(), reply.promptTokens(), reply.completionTokens(), true);
+                return fromCache(request, json.readValue(hit.get().reply(), Reply.class), budget);
             }
         }
         long estimate = request.messages().stream()
@@ -92,90 +89,102 @@ class ChatCaller {
             try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
                 ChatResponse response =
                         models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
-                long latency = (System.nanoTime() - started) / 1_000_000;
-                Reply reply;
-                try {
-                    reply = reply(response);
-                } catch (LlmException empty) {
-                    record(request, 0, 0, latency, false, "error", empty.getMessage());
-                    throw empty;
-                }
-                budget.spend(reply.promptTokens(), reply.completionTokens());
-                budget.tookMillis(latency);
-                endpoint.observed(profile, true, null);
-                if (cutAtLimit(response)) {
-                    String setting = profile.name().equals(ModelProfiles.DEFAULT)
-                            ? "lorekeeper.llm.max-output-tokens"
-                            : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens";
-                    String reason = "the reply to " + request.template() + " was cut at the output limit of "
-                            + profile.maxOutputTokens()
-                            + " tokens (finish_reason length); raise " + setting + " for the "
-                            + request.role().key() + " role";
-                    record(
-                            request,
-                            reply.promptTokens(),
-                            reply.completionTokens(),
-                            latency,
-                            false,
-                            "truncated",
-                            reason);
-                    throw new TruncatedReplyException(reason, setting, reply.text());
-                }
-                record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
-                if (cacheable) {
-                    cache.put(
-                            key,
-                            request.scope().tenantId(),
-                            new ResponseCache.Entry(
-                                    json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
-                }
-                return reply;
+                return received(request, response, millisSince(started), budget, key);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new LlmException("interrupted while waiting for the model", e);
             } catch (LlmException e) {
                 throw e;
             } catch (Exception e) {
-                long latency = (System.nanoTime() - started) / 1_000_000;
-                RetryPolicy.Failure failure = RetryPolicy.classify(e);
-                String reason = redact(failure.reason(), profile);
-                // a server that answered with a client error (a bad request, a refused key, a rate limit) is
-                // reachable; connection failures, timeouts and 5xx say the endpoint is down
-                endpoint.observed(profile, !failure.endpointDown(), reason);
-                if (!failure.retryable()) {
-                    record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException(
-                            "the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
-                }
-                Duration wait = retry.backoff(attempt, failure.retryAfter());
-                if (failure.retryAfter().isPresent()
-                        && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
-                    record(request, 0, 0, latency, false, "rate_limited", reason);
-                    throw new RateLimitedException(
-                            profile.name(), failure.retryAfter().get());
-                }
-                if (attempt >= retry.maxAttempts()) {
-                    record(request, 0, 0, latency, false, "error", reason);
-                    throw new LlmException(
-                            "the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
-                            redacted(e, profile));
-                }
-                if (wait.compareTo(budget.remaining()) > 0) {
-                    record(request, 0, 0, latency, false, "error", reason);
-                    throw new BudgetExhaustedException(
-                            "wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
-                }
-                record(request, 0, 0, latency, false, "retry", reason);
-                log.info(
-                        "Model call to {} failed ({}); attempt {} of {} in {} ms",
-                        profile.name(),
-                        reason,
-                        attempt + 1,
-                        retry.maxAttempts(),
-                        wait.toMillis());
-                sleep(wait);
+                sleep(retryWait(request, e, attempt, millisSince(started), budget));
             }
         }
+    }
+
+    private Reply fromCache(Request request, Reply reply, Budget budget) {
+        record(request, reply.promptTokens(), reply.completionTokens(), 0, true, "ok", null);
+        budget.spend(reply.promptTokens(), reply.completionTokens());
+        return new Reply(reply.text(), reply.toolCalls(), reply.promptTokens(), reply.completionTokens(), true);
+    }
+
+    /** A reply arrived: count it, refuse it if it was cut at the output limit, cache it. */
+    private Reply received(Request request, ChatResponse response, long latency, Budget budget, String cacheKey) {
+        ModelProfile profile = request.profile();
+        Reply reply;
+        try {
+            reply = reply(response);
+        } catch (LlmException empty) {
+            record(request, 0, 0, latency, false, "error", empty.getMessage());
+            throw empty;
+        }
+        budget.spend(reply.promptTokens(), reply.completionTokens());
+        budget.tookMillis(latency);
+        endpoint.observed(profile, true, null);
+        if (cutAtLimit(response)) {
+            String setting = profile.name().equals(ModelProfiles.DEFAULT)
+                    ? "lorekeeper.llm.max-output-tokens"
+                    : "lorekeeper.llm.profiles." + profile.name() + ".max-output-tokens";
+            String reason = "the reply to " + request.template() + " was cut at the output limit of "
+                    + profile.maxOutputTokens()
+                    + " tokens (finish_reason length); raise " + setting + " for the "
+                    + request.role().key() + " role";
+            record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "truncated", reason);
+            throw new TruncatedReplyException(reason, setting, reply.text());
+        }
+        record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
+        if (cacheKey != null) {
+            cache.put(
+                    cacheKey,
+                    request.scope().tenantId(),
+                    new ResponseCache.Entry(
+                            json.writeValueAsString(reply), reply.promptTokens(), reply.completionTokens()));
+        }
+        return reply;
+    }
+
+    /**
+     * How long to wait before trying a failed call again; throws when it should not be tried again
+     * (a client error, a rate limit longer than we wait, the last attempt, no wall time left).
+     */
+    private Duration retryWait(Request request, Exception e, int attempt, long latency, Budget budget) {
+        ModelProfile profile = request.profile();
+        RetryPolicy.Failure failure = RetryPolicy.classify(e);
+        String reason = redact(failure.reason(), profile);
+        // a server that answered with a client error (a bad request, a refused key, a rate limit) is
+        // reachable; connection failures, timeouts and 5xx say the endpoint is down
+        endpoint.observed(profile, !failure.endpointDown(), reason);
+        if (!failure.retryable()) {
+            record(request, 0, 0, latency, false, "error", reason);
+            throw new LlmException("the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
+        }
+        Duration wait = retry.backoff(attempt, failure.retryAfter());
+        if (failure.retryAfter().isPresent() && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
+            record(request, 0, 0, latency, false, "rate_limited", reason);
+            throw new RateLimitedException(profile.name(), failure.retryAfter().get());
+        }
+        if (attempt >= retry.maxAttempts()) {
+            record(request, 0, 0, latency, false, "error", reason);
+            throw new LlmException(
+                    "the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
+                    redacted(e, profile));
+        }
+        if (wait.compareTo(budget.remaining()) > 0) {
+            record(request, 0, 0, latency, false, "error", reason);
+            throw new BudgetExhaustedException("wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
+        }
+        record(request, 0, 0, latency, false, "retry", reason);
+        log.info(
+                "Model call to {} failed ({}); attempt {} of {} in {} ms",
+                profile.name(),
+                reason,
+                attempt + 1,
+                retry.maxAttempts(),
+                wait.toMillis());
+        return wait;
+    }
+
+    private static long millisSince(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
     private OpenAiChatOptions options(Request request) {

@@ -116,7 +116,15 @@ class OpenApiInfo {
                                 .description("Every refused input, the first one also named by `field`"))
                 .addProperty(
                         "incident", new StringSchema().description("500 only: quote it when reporting the failure"))
-                .addProperty(
+                .required(List.of("type", "title", "status"));
+        withMemoryNotReadyMembers(schema);
+        schema.setExample(example());
+        return schema;
+    }
+
+    /** The members a {@code memory-not-ready} problem adds: which memory is missing and how to build it. */
+    private static void withMemoryNotReadyMembers(Schema<?> schema) {
+        schema.addProperty(
                         "documentId",
                         new StringSchema()
                                 .format("uuid")
@@ -140,8 +148,10 @@ class OpenApiInfo {
                         "retryAt",
                         new StringSchema()
                                 .format("date-time")
-                                .description("memory-not-ready: when the failed memory is tried again"))
-                .required(List.of("type", "title", "status"));
+                                .description("memory-not-ready: when the failed memory is tried again"));
+    }
+
+    private static Map<String, Object> example() {
         // Ordered maps: the committed spec must come out the same on every start.
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("field", "text");
@@ -153,7 +163,6 @@ class OpenApiInfo {
         example.put("detail", "give exactly one of `text` or `sessions`");
         example.put("field", "text");
         example.put("errors", List.of(error));
-        schema.setExample(example);
-        return schema;
+        return example;
     }
 }

@@ -4,6 +4,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lorekeeper.strategy.Trace;
+import io.lorekeeper.strategy.TraceEvent;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Stores each trace event as a row as soon as it happens, so that progress streams while the strategy runs. */
@@ -27,7 +28,18 @@ final class TraceRecorder implements Trace {
     }
 
     @Override
-    public synchronized void record(String type, Object payload) {
-        store.appendTrace(questionId, seq.getAndIncrement(), type, json.writeValueAsString(payload));
+    public void record(TraceEvent event) {
+        // Serialised through the interface so that the stored payload carries its "type" too.
+        String payload = json.writerFor(TraceEvent.class).writeValueAsString(event);
+        append(TraceEvent.typeOf(event), payload);
+    }
+
+    @Override
+    public void record(String type, Object payload) {
+        append(type, json.writeValueAsString(payload));
+    }
+
+    private synchronized void append(String type, String payload) {
+        store.appendTrace(questionId, seq.getAndIncrement(), type, payload);
     }
 }

@@ -20,6 +20,7 @@ import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.TokenCounter;
@@ -120,7 +121,7 @@ class RagStrategy implements AnswerStrategy {
                             RagReply.class,
                             RagReply::plainText);
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "answer", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("answer", unusable.getMessage()));
             return LastResort.answer(
                     context,
                     "the answer's reply was unusable: " + unusable.getMessage(),
@@ -128,7 +129,7 @@ class RagStrategy implements AnswerStrategy {
                     false);
         } catch (BudgetExhaustedException spent) {
             // not even the answer's reserve is left: the question module answers without a model
-            context.trace().record("budget", Map.of("reason", spent.getMessage()));
+            context.trace().record(new StepEvent.BudgetSpent("answer", spent.getMessage()));
             throw spent;
         }
         List<Citation> citations = new ArrayList<>();

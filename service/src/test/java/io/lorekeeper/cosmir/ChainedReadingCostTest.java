@@ -98,7 +98,17 @@ class ChainedReadingCostTest {
                 model.reset();
                 script();
                 List<Map.Entry<String, Object>> events = new ArrayList<>();
-                Trace trace = (type, payload) -> events.add(Map.entry(type, payload));
+                Trace trace = new Trace() {
+                    @Override
+                    public void record(io.lorekeeper.strategy.TraceEvent event) {
+                        events.add(Map.entry(io.lorekeeper.strategy.TraceEvent.typeOf(event), event));
+                    }
+
+                    @Override
+                    public void record(String type, Object payload) {
+                        events.add(Map.entry(type, payload));
+                    }
+                };
                 QuestionContext context = new QuestionContext(
                         UUID.randomUUID(),
                         question,
@@ -177,15 +187,13 @@ class ChainedReadingCostTest {
     }
 
     /** Tokens of the memory (COSMIR) or summary (Chain of Agents) after the last chunk. */
-    @SuppressWarnings("unchecked")
     private static int carriedTokens(List<Map.Entry<String, Object>> events) {
         int carried = 0;
         for (Map.Entry<String, Object> e : events) {
-            Map<String, Object> payload = (Map<String, Object>) e.getValue();
-            if (e.getKey().equals("memory")) {
-                carried = (Integer) ((Map<String, Object>) payload.get("tokens")).get("total");
-            } else if (e.getKey().equals("worker")) {
-                carried = (Integer) payload.get("summaryTokens");
+            if (e.getValue() instanceof CosmirEvent.MemoryAfterChunk memory) {
+                carried = memory.tokens().total();
+            } else if (e.getValue() instanceof io.lorekeeper.chainofagents.ChainOfAgentsEvent.Worker worker) {
+                carried = worker.summaryTokens();
             }
         }
         return carried;

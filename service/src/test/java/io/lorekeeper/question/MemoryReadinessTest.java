@@ -88,9 +88,12 @@ class MemoryReadinessTest {
                 .contains("Caroline adopted Biscuit.");
         List<String> types = traceTypes(question);
         assertThat(types).containsSubsequence("waiting", "status");
-        assertThat(types.stream().filter("waiting"::equals).count())
-                .as("one event per state, not one per poll")
-                .isEqualTo(1);
+        // A loaded machine may see the memory queued and then running: one event per state, not one per poll.
+        List<JsonNode> waits = api.traceEvents(done, "waiting");
+        assertThat(waits).hasSizeBetween(1, 2);
+        for (int i = 1; i < waits.size(); i++) {
+            assertThat(waits.get(i)).as("a repeated state").isNotEqualTo(waits.get(i - 1));
+        }
     }
 
     @Test
