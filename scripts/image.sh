@@ -3,7 +3,8 @@
 #  1. assembles a base image from Debian packages (glibc, libstdc++ for ONNX Runtime and the DJL
 #     tokenizer, coreutils for the preStop `sleep`) and a Java runtime jlink'd from the local JDK
 #     (21 or newer), written as a docker-archive tarball;
-#  2. runs Jib (jib-maven-plugin, `jib:buildTar`) on top of it: dependencies, resources and classes
+#  2. runs Jib (jib-maven-plugin, `jib:buildTar`, on the service module; the evaluator library it
+#     depends on is packaged first, and skips Jib itself) on top of it: dependencies, resources and classes
 #     as separate layers, non-root user 10001, port 8080.
 # Output: target/image/lorekeeper-<version>.tar (loadable by `docker load`, `podman load`,
 # `skopeo copy docker-archive:...`, `crane push`). See README "Container image".
@@ -91,7 +92,7 @@ print("[image] base image:", os.path.join(base, "base.tar"), "layer sha256:" + d
 PY
 
 # --- 2. the application on top, with Jib ------------------------------------------------------------
-./mvnw -B -ntp -q -DskipTests -pl service -am compile jib:buildTar \
+./mvnw -B -ntp -q -DskipTests -pl service -am package jib:buildTar \
   -Djib.from.image="tar://$PWD/$base_dir/base.tar" \
   -Djib.to.image="$image" \
   -Djib.outputPaths.tar="$PWD/$out/lorekeeper-$version.tar"

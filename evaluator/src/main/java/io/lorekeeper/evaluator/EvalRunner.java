@@ -21,7 +21,6 @@ import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.lorekeeper.evaluator.Metrics.DocSpan;
@@ -180,18 +179,13 @@ public class EvalRunner {
      * What one answer cost on the model: the question view's {@code usage} (the service's call log); from a service
      * without it, the calls and tokens of the trace's last status event, unsplit.
      *
-     * @param calls model calls for the question, cache hits included
-     * @param tokens prompt plus completion tokens billed (cache hits bill none); without {@code usage}, the trace's
+     * @param llmCalls model calls for the question, cache hits included
+     * @param llmTokens prompt plus completion tokens billed (cache hits bill none); without {@code usage}, the trace's
      *               total instead, cache hits included
      * @param promptTokens from the question's {@code usage}; null when the service did not report it
      * @param cacheHits calls answered from the service's response cache; likewise
      */
-    public record Cost(
-            @JsonProperty("llmCalls") long calls,
-            @JsonProperty("llmTokens") long tokens,
-            Long promptTokens,
-            Long completionTokens,
-            Long cacheHits) {
+    public record Cost(long llmCalls, long llmTokens, Long promptTokens, Long completionTokens, Long cacheHits) {
 
         public static final Cost NONE = new Cost(0, 0, 0L, 0L, 0L);
 

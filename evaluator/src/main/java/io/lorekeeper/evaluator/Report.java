@@ -211,8 +211,8 @@ public record Report(
                 (int) cell.stream()
                         .filter(i -> i.evidence().evidenceRecall() != null)
                         .count(),
-                cell.stream().mapToLong(i -> i.cost().calls()).average().orElse(0),
-                cell.stream().mapToLong(i -> i.cost().tokens()).average().orElse(0),
+                cell.stream().mapToLong(i -> i.cost().llmCalls()).average().orElse(0),
+                cell.stream().mapToLong(i -> i.cost().llmTokens()).average().orElse(0),
                 mean(cell, i -> asDouble(i.cost().promptTokens())),
                 mean(cell, i -> asDouble(i.cost().completionTokens())),
                 mean(cell, i -> asDouble(i.cost().cacheHits())),

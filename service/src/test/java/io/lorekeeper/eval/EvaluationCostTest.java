@@ -82,10 +82,10 @@ class EvaluationCostTest {
         long completion = reported.stream()
                 .mapToLong(ScriptedChatModel.Reported::completionTokens)
                 .sum();
-        assertThat(result.cost().calls()).isEqualTo(2);
+        assertThat(result.cost().llmCalls()).isEqualTo(2);
         assertThat(result.cost().promptTokens()).isEqualTo(prompt);
         assertThat(result.cost().completionTokens()).isEqualTo(completion);
-        assertThat(result.cost().tokens()).isEqualTo(prompt + completion);
+        assertThat(result.cost().llmTokens()).isEqualTo(prompt + completion);
         assertThat(result.cost().cacheHits())
                 .as("the test kit runs without the response cache")
                 .isZero();
