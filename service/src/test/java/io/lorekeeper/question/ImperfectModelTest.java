@@ -52,7 +52,14 @@ class ImperfectModelTest {
 
     /** What a trace says about replies worked around and steps that degraded. */
     static final List<String> DEGRADATIONS = List.of(
-            "llm.truncated", "llm.plain-text", "llm.dropped", "step.failed", "last-resort", "fallback", "budget");
+            "llm.truncated",
+            "llm.plain-text",
+            "llm.dropped",
+            "step.failed",
+            "last-resort",
+            "fallback",
+            "budget",
+            "step.budget");
 
     private static final String STORY = """
             In the spring of 1902 the old mill of Kilmory burned down. The fire was started by a lamp that \
