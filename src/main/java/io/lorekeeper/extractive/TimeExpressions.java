@@ -176,8 +176,17 @@ final class TimeExpressions {
         }
     }
 
+    /** Expressions relative to the day they were said on, most specific first: an earlier match wins an overlap. */
     private static void relative(String text, LocalDate said, List<Found> found) {
-        String on = format(said);
+        deictic(text, said, found);
+        lastOrNext(text, said, found);
+        ago(text, said, found);
+        bareDays(text, said, found);
+        inMonth(text, said, found);
+    }
+
+    /** "yesterday", "today", "tomorrow". */
+    private static void deictic(String text, LocalDate said, List<Found> found) {
         Matcher d = DEICTIC.matcher(text);
         while (d.find()) {
             String word = d.group(1).toLowerCase(Locale.ROOT);
@@ -188,6 +197,11 @@ final class TimeExpressions {
             };
             add(found, text, d.start(), d.end(), format(day), true);
         }
+    }
+
+    /** "last night", "next month", "this summer", "past week"... */
+    private static void lastOrNext(String text, LocalDate said, List<Found> found) {
+        String on = format(said);
         Matcher r = RELATIVE.matcher(text);
         while (r.find()) {
             String which = r.group(1).toLowerCase(Locale.ROOT);
@@ -211,6 +225,11 @@ final class TimeExpressions {
             };
             add(found, text, r.start(), r.end(), resolved, true);
         }
+    }
+
+    /** "three days ago", "2 years ago", "a few weeks ago". */
+    private static void ago(String text, LocalDate said, List<Found> found) {
+        String on = format(said);
         Matcher a = AGO.matcher(text);
         while (a.find()) {
             Integer n = NUMBERS.get(a.group(1).toLowerCase(Locale.ROOT));
@@ -233,6 +252,11 @@ final class TimeExpressions {
             }
             add(found, text, a.start(), a.end(), resolved, true);
         }
+    }
+
+    /** "on Friday", "last Friday": the one before the day said, unless it is that day and not "last". */
+    private static void bareDays(String text, LocalDate said, List<Found> found) {
+        String on = format(said);
         Matcher b = BARE_DAY.matcher(text);
         while (b.find()) {
             String day = capitalise(b.group(1).toLowerCase(Locale.ROOT));
@@ -240,6 +264,10 @@ final class TimeExpressions {
                     || DayOfWeek.valueOf(day.toUpperCase(Locale.ROOT)) != said.getDayOfWeek();
             add(found, text, b.start(), b.end(), past ? "the " + day + " before " + on : format(said), true);
         }
+    }
+
+    /** "in May", "since May"...: that month of the year it was said in. */
+    private static void inMonth(String text, LocalDate said, List<Found> found) {
         Matcher im = IN_MONTH.matcher(text);
         while (im.find()) {
             Month month = month(im.group(1));
