@@ -12,17 +12,18 @@ WORKDIR /workspace
 COPY mvnw ./
 COPY .mvn .mvn
 COPY pom.xml ./
-COPY src src
-COPY db db
+COPY service/pom.xml service/
+COPY service/src service/src
+COPY service/db service/db
 
 # The cache mount keeps ~/.m2 between builds (BuildKit, the default builder).
 RUN --mount=type=cache,target=/root/.m2 \
-    chmod +x mvnw && ./mvnw -B -q -DskipTests package
+    chmod +x mvnw && ./mvnw -B -q -DskipTests -pl service -am package
 
 # Spring Boot 4 "tools" jar mode: --layers writes one folder per layer,
 # --launcher keeps the exploded launcher layout so that JarLauncher can start it.
 # The jar's name follows the pom's version: take whichever one the build wrote (not the .original).
-RUN java -Djarmode=tools -jar "$(ls target/lorekeeper-*.jar | grep -v '\.original$' | head -n 1)" \
+RUN java -Djarmode=tools -jar "$(ls service/target/lorekeeper-*.jar | grep -v '\.original$' | head -n 1)" \
         extract --layers --launcher --destination extracted
 
 # ---------------------------------------------------------------------------

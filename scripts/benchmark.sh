@@ -42,7 +42,7 @@ phases=("$@")
 novel=${LK_BENCH_NOVEL:-$here/../shared/data/novels/great_expectations_pg1400.txt}
 novels=${LK_BENCH_NOVELS:-$here/../shared/data/novels}
 db=${LK_BENCH_DB:-lorekeeper_bench}
-jar=target/lorekeeper-0.1.0-SNAPSHOT.jar
+jar=service/target/lorekeeper-0.1.0-SNAPSHOT.jar
 # The scale phase's documents, kept for the throughput phase (which searches them as they are).
 scale_state=bench-results/scale-$db.state
 
@@ -54,7 +54,7 @@ done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
 
-if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -type f -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find service/src/main service/db service/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
   log "building $jar"
   ./mvnw -q -B -o package -DskipTests
 fi

@@ -11,7 +11,7 @@
 #
 # LK_EVAL_SIMULATED=1 swaps the LLM for the deterministic simulated model (no network; its answers
 # are NOT a model's: only calls, tokens and overhead mean something). LK_BUILD_DIR picks the build
-# folder (default target). Other arguments go to the application.
+# folder inside each module (default target: service/target). Other arguments go to the application.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/java-env.sh
@@ -19,8 +19,8 @@ source scripts/java-env.sh
 export LK_PG_DB=${LK_PG_DB:-lorekeeper_eval}
 url=$(scripts/pg-local.sh start | tail -n 1)
 build=${LK_BUILD_DIR:-target}
-jar=$build/lorekeeper-0.1.0-SNAPSHOT.jar
-if [ ! -f "$jar" ] || [ -n "$(find src db pom.xml -newer "$jar" -print -quit)" ]; then
+jar=service/$build/lorekeeper-0.1.0-SNAPSHOT.jar
+if [ ! -f "$jar" ] || [ -n "$(find service/src service/db service/pom.xml pom.xml -newer "$jar" -print -quit)" ]; then
   echo "[eval] building $jar"
   ./mvnw -B -ntp -q -Dlk.build.dir="$build" -DskipTests package
 fi

@@ -91,7 +91,7 @@ print("[image] base image:", os.path.join(base, "base.tar"), "layer sha256:" + d
 PY
 
 # --- 2. the application on top, with Jib ------------------------------------------------------------
-./mvnw -B -ntp -q -DskipTests compile jib:buildTar \
+./mvnw -B -ntp -q -DskipTests -pl service -am compile jib:buildTar \
   -Djib.from.image="tar://$PWD/$base_dir/base.tar" \
   -Djib.to.image="$image" \
   -Djib.outputPaths.tar="$PWD/$out/lorekeeper-$version.tar"

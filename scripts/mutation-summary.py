@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Per-package and per-class PIT scores from target/pit-reports/mutations.xml (killed and timed out
+"""Per-package and per-class PIT scores from service/target/pit-reports/mutations.xml (killed and timed out
 count as detected; the score here is detected / all mutants, before equivalent ones are set aside)."""
 import collections
 import sys
 import xml.etree.ElementTree as ET
 
-path = sys.argv[1] if len(sys.argv) > 1 else "target/pit-reports/mutations.xml"
+path = sys.argv[1] if len(sys.argv) > 1 else "service/target/pit-reports/mutations.xml"
 by_package = collections.defaultdict(collections.Counter)
 by_class = collections.defaultdict(collections.Counter)
 survivors = []

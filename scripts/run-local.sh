@@ -8,8 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/java-env.sh
 
 url=$(scripts/pg-local.sh start | tail -n 1)
-jar=target/lorekeeper-0.1.0-SNAPSHOT.jar
-if [ ! -f "$jar" ] || [ -n "$(find src db pom.xml -newer "$jar" -print -quit)" ]; then
+jar=service/target/lorekeeper-0.1.0-SNAPSHOT.jar
+if [ ! -f "$jar" ] || [ -n "$(find service/src service/db service/pom.xml pom.xml -newer "$jar" -print -quit)" ]; then
   echo "[run] building $jar"
   ./mvnw -B -ntp -q -DskipTests package
 fi

@@ -1,0 +1,334 @@
+package io.lorekeeper.chainofagents;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.Budget;
+import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.ContextLimit;
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.ChunkedReading;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.LastResort;
+import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SpanLocator;
+import io.lorekeeper.strategy.StepEvent;
+import io.lorekeeper.strategy.StrategyRequirements;
+import io.lorekeeper.strategy.StrategyResult;
+import io.lorekeeper.text.SentenceSplitter;
+import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * Chain of Agents, the baseline COSMIR is measured against: the documents are read in order in
+ * the same chunks; each worker sees the question, the summary so far and its chunk, and rewrites
+ * the summary (at most {@code memoryFraction} × the chunk length) for the next; the manager
+ * answers from the last summary. chunks + 1 calls.
+ *
+ * <p>A summary is not source text, so nothing in it is cited as such: the manager may hand back
+ * words the summary carried in quotation marks, and only those found verbatim in the documents
+ * become citations. When the next worker would not finish before the part of the budget kept for the
+ * answer, reading stops and the manager answers from the summary so far. A worker whose reply is
+ * unusable or cut leaves the summary as it was ({@code step.failed}); when the manager's is,
+ * {@link LastResort} answers from the summary.
+ */
+@Component
+class ChainOfAgentsStrategy implements AnswerStrategy {
+
+    /** The manager's confidence when it answered in prose: it gave none, and quoted nothing. */
+    static final double PLAIN_TEXT_CONFIDENCE = 0.2;
+
+    private static final Set<String> OPTIONS = Set.of("chunkTokens", "memoryFraction", "choicesInQuery");
+
+    private final Documents documents;
+    private final LlmGateway gateway;
+
+    ChainOfAgentsStrategy(Documents documents, LlmGateway gateway) {
+        this.documents = documents;
+        this.gateway = gateway;
+    }
+
+    /**
+     * The same knobs as COSMIR's: 64,000-token chunks (fewer when the workers' model has a smaller
+     * context window), a summary of at most 0.125 × that (8,000 tokens).
+     */
+    record Settings(int chunkTokens, boolean chunkLowered, double memoryFraction, boolean choicesInQuery) {
+
+        static Settings of(QuestionOptions options, ContextLimit workers) {
+            options.allowOnly(OPTIONS);
+            double fraction = options.doubleValue("memoryFraction", 0.125, 0.01, 100);
+            ChunkedReading.ChunkSize size =
+                    ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), workers);
+            return new Settings(size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
+        }
+
+        int summaryTokens() {
+            return cap(memoryFraction, chunkTokens);
+        }
+
+        private static int cap(double fraction, int chunkTokens) {
+            return (int) Math.min(Integer.MAX_VALUE / 4, Math.round(fraction * chunkTokens));
+        }
+    }
+
+    @Override
+    public String name() {
+        return "chain-of-agents";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(
+                true,
+                Set.of(),
+                "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
+    }
+
+    /**
+     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
+     * each call (one worker per chunk, the manager), so that a long book is not cut off by the service's
+     * default; the service's default still applies when it is longer.
+     */
+    @Override
+    public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
+        Settings settings = Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
+        int chunks = ChunkedReading.expectedChunks(docs, settings.chunkTokens());
+        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (chunks + 1L)));
+    }
+
+    /** What one call to the model is expected to take at most, for the default wall time. */
+    static final long SECONDS_PER_CALL = 30;
+
+    /**
+     * The longest summary a worker is asked for, in tokens: its whole reply (the summary as a JSON
+     * string, escaped) must fit the researcher's 8,192-token output limit with room to spare. The
+     * paper's cap ({@code memoryFraction} × the chunk, 8,000 tokens) still bounds what is kept.
+     */
+    static final int WORKER_SUMMARY_TOKENS = 4_000;
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
+        List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
+        recordReading(context, settings, chunks);
+        String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
+        Reading reading = read(context, settings, query, chunks);
+        return manage(context, reading.summary(), reading.limited());
+    }
+
+    private static void recordReading(QuestionContext context, Settings settings, List<ChunkedReading.Chunk> chunks) {
+        context.trace()
+                .record(new ChainOfAgentsEvent.Reading(
+                        context.documents().size(),
+                        chunks.size(),
+                        settings.chunkTokens(),
+                        settings.chunkLowered(),
+                        settings.summaryTokens(),
+                        requestedSummaryTokens(settings),
+                        settings.choicesInQuery(),
+                        chunks.size() + 1));
+    }
+
+    /** The summary after the chain, and whether the budget (or the clock) stopped it early. */
+    private record Reading(String summary, boolean limited) {}
+
+    /** One worker per chunk, each started only when its call fits before the answer's reserve. */
+    private static Reading read(
+            QuestionContext context, Settings settings, String query, List<ChunkedReading.Chunk> chunks) {
+        String summary = "";
+        int read = 0;
+        try {
+            for (ChunkedReading.Chunk chunk : chunks) {
+                long tokens = TokenCounter.count(chunk.text())
+                        + TokenCounter.count(summary)
+                        + ChunkedReading.PROMPT_ALLOWANCE
+                        + requestedSummaryTokens(settings);
+                String stop = whyNot(context, tokens);
+                if (stop != null) {
+                    stopped(context, read, stop);
+                    return new Reading(summary, true);
+                }
+                summary = work(context, settings, query, chunk, summary);
+                read++;
+            }
+            return new Reading(summary, false);
+        } catch (BudgetExhaustedException spent) {
+            stopped(context, read, spent.getMessage());
+            return new Reading(summary, true);
+        }
+    }
+
+    /** Why the next worker should not start, or null when it may. */
+    private static String whyNot(QuestionContext context, long tokens) {
+        if (context.cancellation().isCancelled()) {
+            return "the question was cancelled or ran out of time";
+        }
+        Budget budget = context.llm().budget();
+        if (!budget.stepFits(1)) {
+            return "the next worker would not finish before the answer's reserve: " + budget.whyStepDoesNotFit(1);
+        }
+        if (budget.tokens() + tokens > budget.maxTokens()) {
+            return "the next worker's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
+                    + budget.maxTokens() + " spent)";
+        }
+        return null;
+    }
+
+    /** Records why the reading stopped after {@code read} chunks: the next chunk is the round that did not run. */
+    private static void stopped(QuestionContext context, int read, String reason) {
+        context.trace().record(new StepEvent.BudgetSpent("reading", read + 1, reason));
+    }
+
+    /** The summary length a worker is asked to keep to: the paper's cap, or less where the output limit needs it. */
+    static int requestedSummaryTokens(Settings settings) {
+        return Math.min(settings.summaryTokens(), WORKER_SUMMARY_TOKENS);
+    }
+
+    /**
+     * One worker: the summary rewritten with what the chunk adds, cut to the cap; an unusable reply (or
+     * one cut at the output limit with nothing complete) leaves it as it was.
+     */
+    private static String work(
+            QuestionContext context, Settings settings, String query, ChunkedReading.Chunk chunk, String previous) {
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("query", query);
+        vars.put("summary", previous.isEmpty() ? "(nothing yet: this is the first part)" : previous);
+        vars.put("summaryWords", Math.max(1, requestedSummaryTokens(settings) * 3 / 5));
+        vars.put("chunkLabel", chunk.heading(context.documents().size()));
+        vars.put("chunk", chunk.text());
+        String written;
+        try {
+            written = context.llm()
+                    .structuredOrText(
+                            Role.RESEARCHER,
+                            "chain-of-agents/worker",
+                            vars,
+                            CoaReplies.Summary.class,
+                            CoaReplies.Summary::new)
+                    .summary()
+                    .strip();
+        } catch (UnusableReplyException unusable) {
+            context.trace().record(new StepEvent.Failed("worker", null, chunk.number(), unusable.getMessage()));
+            return previous;
+        }
+        String kept = bounded(written, settings.summaryTokens());
+        context.trace()
+                .record(new ChainOfAgentsEvent.Worker(
+                        chunk.number(),
+                        chunk.documentId(),
+                        List.of(chunk.span().start(), chunk.span().end()),
+                        TokenCounter.count(kept),
+                        TokenCounter.count(written) - TokenCounter.count(kept),
+                        kept));
+        return kept;
+    }
+
+    /** The summary's leading sentences that fit {@code cap} tokens: the bound the workers are asked to keep, enforced. */
+    static String bounded(String summary, int cap) {
+        if (TokenCounter.count(summary) <= cap) {
+            return summary;
+        }
+        int end = 0;
+        int used = 0;
+        for (Span sentence : SentenceSplitter.split(summary)) {
+            int n = TokenCounter.count(summary, end, sentence.end());
+            if (used + n > cap) {
+                break;
+            }
+            used += n;
+            end = sentence.end();
+        }
+        return summary.substring(0, end).strip();
+    }
+
+    private StrategyResult manage(QuestionContext context, String summary, boolean limited) {
+        Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
+        vars.put("question", context.question());
+        vars.put("summary", summary.isEmpty() ? "(empty: nothing was read)" : summary);
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
+        CoaReplies.Answer reply;
+        try {
+            reply = context.llm()
+                    .answering()
+                    .structuredOrText(
+                            Role.ANSWERER,
+                            "chain-of-agents/manage",
+                            vars,
+                            CoaReplies.Answer.class,
+                            prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
+        } catch (UnusableReplyException unusable) {
+            context.trace().record(new StepEvent.Failed("manage", unusable.getMessage()));
+            return lastResort(context, summary, "the manager's reply was unusable: " + unusable.getMessage(), limited);
+        }
+        List<Citation> citations = new ArrayList<>();
+        List<String> unlocated = new ArrayList<>();
+        for (String quote : new LinkedHashSet<>(reply.quotes() == null ? List.<String>of() : reply.quotes())) {
+            Optional<Citation> found = locate(context.documents(), quote);
+            found.ifPresentOrElse(citations::add, () -> unlocated.add(quote));
+        }
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
+        String answer = choice != null ? context.choices().get(choice) : reply.answer();
+        context.trace().record(new ChainOfAgentsEvent.Manage(answer, reply.confidence(), citations.size(), unlocated));
+        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
+    }
+
+    private static final Pattern QUOTED = Pattern.compile("[\"“]([^\"”]{10,})[\"”]");
+
+    /**
+     * The answer when the manager cannot give one: one plain call over the summary, with the passages it
+     * quoted that are found in the documents as the evidence to cite.
+     */
+    private StrategyResult lastResort(QuestionContext context, String summary, String reason, boolean limited) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        evidence.add(LastResort.Evidence.note(summary));
+        Set<String> quotes = new LinkedHashSet<>();
+        QUOTED.matcher(summary).results().map(m -> m.group(1).strip()).forEach(quotes::add);
+        for (String quote : quotes) {
+            locate(context.documents(), quote).ifPresent(c -> evidence.add(new LastResort.Evidence(c.quote(), c)));
+        }
+        return LastResort.answer(context, reason, evidence, limited);
+    }
+
+    /** Quotes shorter than this many words pin down no particular place in a long text, and are not cited. */
+    static final int MIN_QUOTE_WORDS = 3;
+
+    /** The first place, in document order, where the quote is the text (exactly or up to whitespace). */
+    private Optional<Citation> locate(List<DocumentInfo> docs, String quote) {
+        if (quote == null || quote.strip().split("\\s+").length < MIN_QUOTE_WORDS) {
+            return Optional.empty();
+        }
+        for (DocumentInfo doc : docs) {
+            String text = documents.text(doc.id());
+            Optional<Span> span = SpanLocator.locate(quote, text, 0);
+            if (span.isPresent()) {
+                return Optional.of(Citation.of(
+                        doc.id(),
+                        span.get().start(),
+                        span.get().end(),
+                        span.get().of(text)));
+            }
+        }
+        return Optional.empty();
+    }
+}

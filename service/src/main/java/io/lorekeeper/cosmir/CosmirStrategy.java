@@ -1,0 +1,254 @@
+package io.lorekeeper.cosmir;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.Budget;
+import io.lorekeeper.llm.BudgetExhaustedException;
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.ChunkedReading;
+import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.LastResort;
+import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StepEvent;
+import io.lorekeeper.strategy.StrategyRequirements;
+import io.lorekeeper.strategy.StrategyResult;
+import io.lorekeeper.text.TokenCounter;
+
+/**
+ * COSMIR (seed 000, Algorithm 1): the planner turns the question into open questions; the
+ * documents are read in order in {@code chunkTokens}-token chunks, each by a worker running the
+ * fixed micro-cycle extract → prune → infer → refine on the structured memory ⟨Q, F_g, F_i, a⟩;
+ * the manager answers from the memory and names the facts it rests on, whose spans become the
+ * citations. 1 + 3 × chunks + 1 calls.
+ *
+ * <p>Before the planner and each chunk the strategy checks that the step's calls fit before the part
+ * of the budget kept for the answer; when they do not, it stops reading and the manager answers from
+ * the memory so far ({@code budgetLimited}). A step whose reply is unusable or cut changes nothing
+ * ({@code step.failed}); when the manager's is, {@link LastResort} answers from the gathered facts.
+ */
+@Component
+class CosmirStrategy implements AnswerStrategy {
+
+    private final Documents documents;
+    private final LlmGateway gateway;
+
+    CosmirStrategy(Documents documents, LlmGateway gateway) {
+        this.documents = documents;
+        this.gateway = gateway;
+    }
+
+    @Override
+    public String name() {
+        return "cosmir";
+    }
+
+    @Override
+    public StrategyRequirements requirements() {
+        return new StrategyRequirements(
+                true,
+                Set.of(),
+                "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer");
+    }
+
+    @Override
+    public void validate(QuestionOptions options) {
+        settings(options);
+    }
+
+    private CosmirSettings settings(QuestionOptions options) {
+        return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
+    }
+
+    /**
+     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
+     * each call the reading makes (the planner, three per chunk, the manager), so that a long book is not
+     * cut off by the service's default; the service's default still applies when it is longer.
+     */
+    @Override
+    public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> documents) {
+        int chunks = ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
+        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (2L + 3L * chunks)));
+    }
+
+    /** What one call to the model is expected to take at most, for the default wall time. */
+    static final long SECONDS_PER_CALL = 30;
+
+    @Override
+    public StrategyResult answer(QuestionContext context) {
+        CosmirSettings settings = settings(context.options());
+        List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
+        recordReading(context, settings, chunks);
+        Memory memory = new Memory();
+        String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();
+        Worker worker = new Worker(
+                context.llm(),
+                context.trace(),
+                memory,
+                query,
+                settings.memoryTokens(),
+                context.documents().size());
+        boolean limited = read(context, worker, memory, chunks);
+        return manage(context, memory, limited);
+    }
+
+    private static void recordReading(
+            QuestionContext context, CosmirSettings settings, List<ChunkedReading.Chunk> chunks) {
+        context.trace()
+                .record(new CosmirEvent.Reading(
+                        context.documents().size(),
+                        chunks.size(),
+                        settings.chunkTokens(),
+                        settings.chunkLowered(),
+                        settings.memoryTokens(),
+                        settings.choicesInQuery(),
+                        2 + 3 * chunks.size()));
+    }
+
+    /**
+     * PLANNER, then one worker micro-cycle per chunk, each started only when its calls fit before the
+     * answer's reserve (and the question is not cancelled). Returns whether the budget cut the reading short.
+     */
+    private static boolean read(
+            QuestionContext context, Worker worker, Memory memory, List<ChunkedReading.Chunk> chunks) {
+        int read = 0;
+        try {
+            String stop = whyNot(context, 1, 0);
+            if (stop != null) {
+                return stopped(context, "plan", null, stop);
+            }
+            worker.plan();
+            for (ChunkedReading.Chunk chunk : chunks) {
+                long cycle =
+                        TokenCounter.count(chunk.text()) + 3L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
+                stop = whyNot(context, Worker.CALLS_PER_CHUNK, cycle);
+                if (stop != null) {
+                    return stopped(context, "reading", read + 1, stop);
+                }
+                worker.read(chunk);
+                read++;
+            }
+            return false;
+        } catch (BudgetExhaustedException spent) {
+            return stopped(context, "reading", read + 1, spent.getMessage());
+        }
+    }
+
+    /** Why a step of {@code calls} calls bringing about {@code tokens} tokens should not start, or null when it may. */
+    static String whyNot(QuestionContext context, int calls, long tokens) {
+        if (context.cancellation().isCancelled()) {
+            return "the question was cancelled or ran out of time";
+        }
+        Budget budget = context.llm().budget();
+        if (!budget.stepFits(calls)) {
+            return "the next step (" + calls + " calls) would not finish before the answer's reserve: "
+                    + budget.whyStepDoesNotFit(calls);
+        }
+        if (budget.tokens() + tokens > budget.maxTokens()) {
+            return "the next step's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
+                    + budget.maxTokens() + " spent)";
+        }
+        return null;
+    }
+
+    /** Records why the reading stopped before {@code step}, at chunk {@code next} (its round) when reading. */
+    private static boolean stopped(QuestionContext context, String step, Integer next, String reason) {
+        context.trace().record(new StepEvent.BudgetSpent(step, next, reason));
+        return true;
+    }
+
+    /**
+     * MANAGER: the answer from the memory; citations are the spans of the facts it names. When its reply
+     * is unusable (or cut with nothing complete), the last resort answers from the facts gathered.
+     */
+    private StrategyResult manage(QuestionContext context, Memory memory, boolean limited) {
+        Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
+        vars.put("question", context.question());
+        vars.put("memory", memory.render());
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
+        Replies.Managed reply;
+        try {
+            reply = context.llm()
+                    .answering()
+                    .structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
+        } catch (UnusableReplyException unusable) {
+            context.trace().record(new StepEvent.Failed("manage", unusable.getMessage()));
+            return lastResort(context, memory, "the manager's reply was unusable: " + unusable.getMessage(), limited);
+        }
+        return managed(context, memory, reply, limited);
+    }
+
+    private static StrategyResult managed(
+            QuestionContext context, Memory memory, Replies.Managed reply, boolean limited) {
+        List<Citation> citations = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        List<String> uncitable = new ArrayList<>();
+        for (String raw : new LinkedHashSet<>(reply.citedFacts() == null ? List.<String>of() : reply.citedFacts())) {
+            String id = Worker.factId(raw);
+            if (!memory.holds(id)) {
+                unknown.add(raw);
+                continue;
+            }
+            List<Fact> grounds = memory.groundsOf(id).stream()
+                    .filter(f -> f.evidence() != null)
+                    .toList();
+            if (grounds.isEmpty()) {
+                uncitable.add(id);
+            }
+            grounds.forEach(f -> citations.add(citation(f)));
+        }
+        Integer choice = AnswerParts.validChoice(context, reply.choice());
+        String answer = choice != null ? context.choices().get(choice) : reply.answer();
+        memory.setAnswer(answer);
+        context.trace()
+                .record(new CosmirEvent.Manage(
+                        answer,
+                        reply.rationale() == null ? "" : reply.rationale(),
+                        reply.confidence(),
+                        reply.citedFacts() == null ? List.of() : reply.citedFacts(),
+                        unknown,
+                        uncitable,
+                        memory.snapshot()));
+        return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
+    }
+
+    /**
+     * The answer when the manager cannot give one: one plain call over the memory's facts, the newest
+     * inferred first (the workers' latest conclusions), then the gathered facts with the quotes they
+     * were taken from as citations.
+     */
+    private static StrategyResult lastResort(QuestionContext context, Memory memory, String reason, boolean limited) {
+        List<LastResort.Evidence> evidence = new ArrayList<>();
+        memory.inferred().reversed().forEach(f -> evidence.add(LastResort.Evidence.note(f.text())));
+        for (Fact fact : memory.gathered().reversed()) {
+            evidence.add(
+                    fact.evidence() == null
+                            ? LastResort.Evidence.note(fact.text())
+                            : new LastResort.Evidence(
+                                    fact.text() + "\n\"" + fact.evidence().source() + "\"", citation(fact)));
+        }
+        StrategyResult result = LastResort.answer(context, reason, evidence, limited);
+        memory.setAnswer(result.answer());
+        return result;
+    }
+
+    private static Citation citation(Fact fact) {
+        Fact.Evidence e = fact.evidence();
+        return Citation.of(e.documentId(), e.span().start(), e.span().end(), e.source());
+    }
+}

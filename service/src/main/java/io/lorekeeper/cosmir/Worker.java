@@ -1,0 +1,256 @@
+package io.lorekeeper.cosmir;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+import io.lorekeeper.llm.LlmSession;
+import io.lorekeeper.llm.Role;
+import io.lorekeeper.llm.UnusableReplyException;
+import io.lorekeeper.strategy.ChunkedReading.Chunk;
+import io.lorekeeper.strategy.QuoteResolver;
+import io.lorekeeper.strategy.SpanLocator;
+import io.lorekeeper.strategy.StepEvent;
+import io.lorekeeper.strategy.Trace;
+import io.lorekeeper.text.Span;
+
+/**
+ * The planner and the worker's fixed micro-cycle over one chunk (Algorithm 1, lines 1 and 5-10):
+ * EXTRACT the chunk's new facts, each quote resolved to a span of the chunk; PRUNE the gathered
+ * facts oldest first to the cap; INFER new facts from the memory, each resting on facts it holds;
+ * REFINE the open questions. Every step records what it changed in the trace, and a step whose reply
+ * is unusable changes nothing and says so.
+ */
+final class Worker {
+
+    /** The open-question list is cut to this many, so that it cannot crowd out the facts. */
+    static final int MAX_QUESTIONS = 12;
+
+    /**
+     * Facts one extract reply may add, and conclusions one infer reply may add: with the length limits
+     * the prompts set (a sentence and a quote of at most {@value #MAX_FACT_WORDS} words each), a reply
+     * stays well inside the researcher's output limit even over a 64,000-token chunk.
+     */
+    static final int MAX_FACTS = 30;
+
+    static final int MAX_INFERENCES = 10;
+
+    static final int MAX_FACT_WORDS = 40;
+
+    /** Calls of one micro-cycle: extract, infer, refine. */
+    static final int CALLS_PER_CHUNK = 3;
+
+    private final LlmSession llm;
+    private final Trace trace;
+    private final Memory memory;
+    private final String query;
+    private final int capTokens;
+    private final int documents;
+
+    Worker(LlmSession llm, Trace trace, Memory memory, String query, int capTokens, int documents) {
+        this.llm = llm;
+        this.trace = trace;
+        this.memory = memory;
+        this.query = query;
+        this.capTokens = capTokens;
+        this.documents = documents;
+    }
+
+    /** PLANNER: seeds the open questions; the query itself is the only question when the planner gives nothing usable. */
+    void plan() {
+        Replies.Plan reply = attempt(
+                "plan",
+                0,
+                () -> llm.structuredOrText(
+                        Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class, PlainText::plan));
+        List<String> questions = reply == null ? List.of() : cleaned(reply.questions());
+        boolean fallback = questions.isEmpty();
+        memory.setQuestions(
+                fallback
+                        ? List.of(query)
+                        : questions.stream().limit(MAX_QUESTIONS).toList());
+        trace.record(new CosmirEvent.Plan(
+                reply == null || reply.thinking() == null ? "" : reply.thinking(),
+                memory.questions(),
+                fallback,
+                Math.max(0, questions.size() - MAX_QUESTIONS)));
+    }
+
+    /** One micro-cycle over {@code chunk}; the memory snapshot after it goes to the trace. */
+    void read(Chunk chunk) {
+        extract(chunk);
+        infer(chunk);
+        refine(chunk);
+        trace.record(CosmirEvent.MemoryAfterChunk.after(chunk.number(), memory.snapshot()));
+    }
+
+    private void extract(Chunk chunk) {
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("query", query);
+        vars.put("memory", memory.render());
+        vars.put("chunkLabel", chunk.heading(documents));
+        vars.put("chunk", chunk.text());
+        vars.put("maxFacts", MAX_FACTS);
+        vars.put("maxWords", MAX_FACT_WORDS);
+        Replies.Extracted reply = attempt(
+                "extract",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
+        List<String> added = new ArrayList<>();
+        List<String> unlocated = new ArrayList<>();
+        Map<String, Integer> found = new TreeMap<>();
+        int repeated = 0;
+        List<Replies.Extracted.NewFact> items = reply == null ? List.<Replies.Extracted.NewFact>of() : reply.facts();
+        int overLimit = Math.max(0, items.size() - MAX_FACTS);
+        Set<String> held = new java.util.HashSet<>(
+                memory.gathered().stream().map(f -> normalised(f.text())).toList());
+        for (Replies.Extracted.NewFact item : items.subList(0, items.size() - overLimit)) {
+            if (!held.add(normalised(item.fact()))) {
+                repeated++;
+                continue;
+            }
+            Fact.Evidence evidence = locate(item.quote(), chunk, found);
+            Fact fact = memory.gather(item.fact().strip(), chunk.number(), item.quote(), evidence);
+            added.add(fact.id());
+            if (evidence == null) {
+                unlocated.add(fact.id());
+            }
+        }
+        List<Fact> pruned = memory.pruneGathered(capTokens);
+        trace.record(new CosmirEvent.Extract(
+                chunk.number(),
+                chunk.documentId(),
+                List.of(chunk.span().start(), chunk.span().end()),
+                added,
+                unlocated,
+                found,
+                repeated,
+                overLimit,
+                pruned.stream().map(Memory::view).toList(),
+                memory.gatheredTokens(),
+                capTokens));
+    }
+
+    /**
+     * Where a fact's quote lies: in the chunk (exactly, up to whitespace, case and punctuation, or
+     * approximately), else, verbatim up to whitespace, in what was read of the document before it,
+     * since workers sometimes quote a passage that an earlier chunk held.
+     */
+    private static Fact.Evidence locate(String quote, Chunk chunk, Map<String, Integer> found) {
+        Optional<Span> span = QuoteResolver.resolve(
+                        quote, chunk.text(), chunk.span().start())
+                .map(r -> {
+                    found.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+                    return r.span();
+                });
+        if (span.isEmpty()) {
+            span = SpanLocator.locate(quote, chunk.before(), 0);
+            span.ifPresent(s -> found.merge("earlier-chunk", 1, Integer::sum));
+        }
+        return span.map(s -> new Fact.Evidence(chunk.documentId(), s, s.of(chunk.documentText())))
+                .orElse(null);
+    }
+
+    private void infer(Chunk chunk) {
+        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxInferences", MAX_INFERENCES);
+        Replies.Inferred reply = attempt(
+                "infer",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class, PlainText::inferred));
+        List<String> added = new ArrayList<>();
+        Set<String> unknownIds = new LinkedHashSet<>();
+        int ungrounded = 0;
+        List<Replies.Inferred.Inference> items =
+                reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred();
+        int overLimit = Math.max(0, items.size() - MAX_INFERENCES);
+        for (Replies.Inferred.Inference item : items.subList(0, items.size() - overLimit)) {
+            List<String> basis = new ArrayList<>();
+            for (String raw : item.basis()) {
+                String id = factId(raw);
+                if (memory.holds(id)) {
+                    if (!basis.contains(id)) {
+                        basis.add(id);
+                    }
+                } else {
+                    unknownIds.add(raw);
+                }
+            }
+            if (basis.isEmpty()) {
+                ungrounded++;
+                continue;
+            }
+            added.add(memory.infer(item.fact().strip(), chunk.number(), basis).id());
+        }
+        List<Fact> pruned = memory.pruneInferred(capTokens);
+        trace.record(new CosmirEvent.Infer(
+                chunk.number(),
+                added,
+                ungrounded,
+                overLimit,
+                List.copyOf(unknownIds),
+                pruned.stream().map(Memory::view).toList(),
+                memory.inferredTokens()));
+    }
+
+    private void refine(Chunk chunk) {
+        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxQuestions", MAX_QUESTIONS);
+        Replies.Refined reply = attempt(
+                "refine",
+                chunk.number(),
+                () -> llm.structuredOrText(
+                        Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class, PlainText::refined));
+        List<String> before = memory.questions();
+        List<String> after = reply == null ? before : cleaned(reply.questions());
+        int cut = Math.max(0, after.size() - MAX_QUESTIONS);
+        after = after.stream().limit(MAX_QUESTIONS).toList();
+        memory.setQuestions(after);
+        List<String> open = after;
+        trace.record(new CosmirEvent.Refine(
+                chunk.number(),
+                before.stream().filter(q -> !open.contains(q)).toList(),
+                after.stream().filter(q -> !before.contains(q)).toList(),
+                after.size(),
+                cut));
+    }
+
+    /**
+     * One step's call. A reply with nothing usable (after the gateway's repair), or cut at the output
+     * limit with nothing complete, changes nothing and is traced as {@code step.failed}; a spent budget
+     * and a failing endpoint are not this step's to absorb.
+     */
+    private <T> T attempt(String step, int chunk, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (UnusableReplyException unusable) {
+            // the planner (chunk 0) reads no chunk
+            trace.record(new StepEvent.Failed(step, null, chunk == 0 ? null : chunk, unusable.getMessage()));
+            return null;
+        }
+    }
+
+    /** A fact id as the model may write it ("[G3]", "g3", "G3 ") in the memory's own form. */
+    static String factId(String raw) {
+        return raw == null ? "" : raw.replaceAll("[\\[\\]\\s]", "").toUpperCase(Locale.ROOT);
+    }
+
+    private static List<String> cleaned(List<String> questions) {
+        return questions.stream()
+                .filter(q -> q != null && !q.isBlank())
+                .map(String::strip)
+                .distinct()
+                .toList();
+    }
+
+    private static String normalised(String fact) {
+        return fact.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+    }
+}
