@@ -11,8 +11,10 @@ import tools.jackson.databind.JsonNode;
  * What a question's trace says about the context its strategy used and what it cost. Context: every
  * span ({@code start}, {@code end}, optional {@code documentId}) inside the payloads of the
  * {@code retrieve}, {@code bridge} and {@code context} events (extractive: hits and bridge hits; rag:
- * the passages; gam: the excerpts handed to the answerer). Cost: {@code llmCalls} and
- * {@code llmTokens} of the final {@code status} event, for services whose question view has no
+ * the passages; gam: the excerpts handed to the answerer). A service names its events by family
+ * ({@code rag.retrieve}, {@code extractive.bridge}, {@code gam.context}, {@code run.status}); one
+ * from before the typed events names them bare ({@code retrieve}, {@code status}): both are read.
+ * Cost: {@code llmCalls} and {@code llmTokens} of the final {@code status} event, for services whose question view has no
  * {@code usage}. Compaction: the {@code compaction} a strategy records itself (MindGraph's
  * {@code compaction} event: its answerer's first-call input ÷ document tokens).
  */
@@ -25,11 +27,17 @@ final class TraceSpans {
     static List<DocSpan> context(JsonNode trace, String defaultDocument) {
         List<DocSpan> out = new ArrayList<>();
         for (JsonNode event : trace.path("events")) {
-            if (CONTEXT_EVENTS.contains(event.path("type").asString())) {
+            if (CONTEXT_EVENTS.contains(name(event))) {
                 collect(event.path("payload"), defaultDocument, out);
             }
         }
         return out;
+    }
+
+    /** The event's name without its family: {@code rag.retrieve} and {@code retrieve} are both {@code retrieve}. */
+    static String name(JsonNode event) {
+        String type = event.path("type").asString("");
+        return type.substring(type.lastIndexOf('.') + 1);
     }
 
     private static void collect(JsonNode node, String defaultDocument, List<DocSpan> out) {
@@ -94,7 +102,7 @@ final class TraceSpans {
         long tokens = 0;
         for (JsonNode event : trace.path("events")) {
             JsonNode p = event.path("payload");
-            if (event.path("type").asString().equals("status") && p.has("llmCalls")) {
+            if (name(event).equals("status") && p.has("llmCalls")) {
                 calls = p.path("llmCalls").asLong();
                 tokens = p.path("llmTokens").asLong();
             }

@@ -315,6 +315,20 @@ class ReportTest {
     }
 
     @Test
+    void traceSpansReadEventsNamedByTheirFamily() {
+        var trace = JsonMapper.builder().build().readTree("""
+                {"events": [
+                  {"type": "rag.retrieve", "payload": {"passages": [{"documentId": "d", "chunk": 1, "start": 0, "end": 10}]}},
+                  {"type": "extractive.bridge", "payload": {"newHits": [{"documentId": "d", "start": 20, "end": 30}]}},
+                  {"type": "extractive.sentences", "payload": {"top": [{"start": 40, "end": 50}]}},
+                  {"type": "gam.context", "payload": {"spans": [{"start": 60, "end": 70}]}},
+                  {"type": "run.status", "payload": {"status": "DONE", "llmCalls": 2, "llmTokens": 99}}]}""");
+        assertThat(TraceSpans.context(trace, "x"))
+                .containsExactly(new DocSpan("d", 0, 10), new DocSpan("d", 20, 30), new DocSpan("x", 60, 70));
+        assertThat(TraceSpans.usage(trace)).containsExactly(2, 99);
+    }
+
+    @Test
     void brierScoresTheConfidenceAgainstTheJudgeOrAHeadlineScoreOfAtLeastHalf() {
         List<ItemResult> items = List.of(
                 withConfidence(
