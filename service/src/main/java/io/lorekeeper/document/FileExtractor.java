@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 import org.apache.poi.util.RecordFormatException;
 import org.apache.tika.detect.DefaultDetector;
 import org.apache.tika.detect.Detector;
@@ -228,7 +231,7 @@ class FileExtractor implements DisposableBean {
 
     private StructuredTextHandler run(Format format, byte[] content, long deadline) throws Exception {
         StructuredTextHandler handler =
-                new StructuredTextHandler(documentLimits.maxTextSize().toBytes(), deadline);
+                new StructuredTextHandler(documentLimits.maxTextSize().toBytes(), deadline, format == Format.PDF);
         ParseContext context = new ParseContext();
         EmbeddedCounter embedded = new EmbeddedCounter(limits.maxEmbeddedDocuments());
         context.set(EmbeddedDocumentExtractor.class, embedded);
@@ -247,10 +250,52 @@ class FileExtractor implements DisposableBean {
             default -> throw new IllegalArgumentException(format.name());
         };
         context.set(Parser.class, parser);
+        if (format == Format.DOCX || format == Format.EPUB) {
+            checkNotABomb(content);
+        }
         try (TikaInputStream in = TikaInputStream.get(content)) {
             parser.parse(in, handler, new Metadata(), context);
         }
         return handler;
+    }
+
+    /** An entry may inflate to at most this many times its compressed size once it is over {@link #BOMB_ENTRY_SIZE}. */
+    private static final int MAX_INFLATE_RATIO = 100;
+
+    private static final long BOMB_ENTRY_SIZE = 10L * 1024 * 1024;
+
+    /**
+     * Inflates every entry of a zip container (DOCX, EPUB) before a parser sees it, counting: an
+     * entry that expands more than {@link #MAX_INFLATE_RATIO} times past {@link #BOMB_ENTRY_SIZE}, or
+     * entries that together expand past ten times the text limit, make it a zip bomb.
+     */
+    private void checkNotABomb(byte[] content) throws IOException, SAXException {
+        long maxTotal =
+                Math.max(200L * 1024 * 1024, 10 * documentLimits.maxTextSize().toBytes());
+        try (ZipFile zip = ZipFile.builder()
+                .setSeekableByteChannel(new SeekableInMemoryByteChannel(content))
+                .get()) {
+            long total = 0;
+            byte[] buffer = new byte[64 * 1024];
+            for (ZipArchiveEntry entry : java.util.Collections.list(zip.getEntries())) {
+                long compressed = Math.max(1, entry.getCompressedSize());
+                long inflated = 0;
+                try (InputStream in = zip.getInputStream(entry)) {
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        inflated += n;
+                        total += n;
+                        if ((inflated > BOMB_ENTRY_SIZE && inflated > MAX_INFLATE_RATIO * compressed)
+                                || total > maxTotal) {
+                            throw new IOException("zip bomb: " + entry.getName() + " expands beyond " + inflated
+                                    + " bytes from " + compressed);
+                        }
+                        if (Thread.currentThread().isInterrupted()) {
+                            throw new StructuredTextHandler.Stop(StructuredTextHandler.Stop.Reason.CANCELLED);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /** Counts embedded documents (images, attachments) without parsing them; too many stop the parse. */
@@ -291,7 +336,10 @@ class FileExtractor implements DisposableBean {
                 return stop.reason == StructuredTextHandler.Stop.Reason.TOO_MUCH_TEXT
                         ? ApiProblem.tooLarge(
                                 "file",
-                                "the file holds more text than the limit of " + documentLimits.maxTextSize()
+                                "the file holds more text than the limit of "
+                                        + String.format(
+                                                "%,d",
+                                                documentLimits.maxTextSize().toBytes())
                                         + " characters")
                         : timedOut();
             }

@@ -49,6 +49,7 @@ final class StructuredTextHandler extends DefaultHandler {
 
     private final long maxChars;
     private final long deadlineNanos;
+    private final boolean paged;
     private final List<RawPart> parts = new ArrayList<>();
     private final List<Boolean> divIsPage = new ArrayList<>();
     private StringBuilder current = new StringBuilder();
@@ -64,9 +65,11 @@ final class StructuredTextHandler extends DefaultHandler {
     private int pages;
     private long chars;
 
-    StructuredTextHandler(long maxChars, long deadlineNanos) {
+    /** {@code paged}: the format has pages (PDF); elsewhere a {@code <div class="page">} is just a div. */
+    StructuredTextHandler(long maxChars, long deadlineNanos, boolean paged) {
         this.maxChars = maxChars;
         this.deadlineNanos = deadlineNanos;
+        this.paged = paged;
     }
 
     int pages() {
@@ -94,7 +97,7 @@ final class StructuredTextHandler extends DefaultHandler {
             return;
         }
         if (name.equals("div")) {
-            boolean page = "page".equals(atts.getValue("class"));
+            boolean page = paged && "page".equals(atts.getValue("class"));
             divIsPage.add(page);
             if (page) {
                 pages++;

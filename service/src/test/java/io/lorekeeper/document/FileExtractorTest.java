@@ -109,6 +109,19 @@ class FileExtractorTest {
     }
 
     @Test
+    void anExtractionPastItsTimeIsStoppedAndRefused() {
+        FileExtractor hurried = new FileExtractor(
+                new FileLimits(DataSize.ofMegabytes(20), Duration.ofMillis(1), 20, 1),
+                new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16)));
+        try {
+            List<List<String>> many = java.util.Collections.nCopies(40, PAGES.get(1));
+            assertProblem(() -> hurried.extract("long.pdf", Format.PDF, TestFiles.pdf(many)), "extraction-timeout");
+        } finally {
+            hurried.destroy();
+        }
+    }
+
+    @Test
     void cleaningJoinsHyphenatedWordsAndDropsPageNumbers() {
         assertThat(ExtractedText.clean("a well-\nknown exam-\n ple  \n\n\n\nend"))
                 .isEqualTo("a wellknown example\n\nend");
