@@ -209,7 +209,7 @@ function timelineItem(event, sinceStart, sincePrevious) {
       ? h('details', {}, h('summary', {}, 'details'), h('pre', {}, JSON.stringify(payload, null, 2))) : null);
 }
 
-/** A line per step: its scalar fields, and the size of its lists. */
+/** A line per step: its scalar fields, and the size of its lists (not its `type`, which the line already names). */
 function summarise(payload) {
   if (payload === null || payload === undefined) {
     return '';
@@ -221,6 +221,9 @@ function summarise(payload) {
   for (const [name, value] of Object.entries(payload)) {
     if (parts.length >= 6) {
       break;
+    }
+    if (name === 'type') {
+      continue;
     }
     if (Array.isArray(value)) {
       parts.push(`${name}: ${value.length} item${value.length === 1 ? '' : 's'}`);

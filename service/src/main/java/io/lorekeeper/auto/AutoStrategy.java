@@ -23,6 +23,7 @@ import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.Strategies;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -108,30 +109,7 @@ class AutoStrategy implements AnswerStrategy {
         Situation situation = situation(context);
         Choice choice = Routes.choose(situation, candidate -> fitness(candidate, context, situation, others));
         Map<String, Object> options = options(choice.candidate(), context.options());
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chosen", choice.candidate().strategy());
-        event.put("options", options);
-        event.put("rule", choice.rule());
-        event.put("reasons", choice.reasons());
-        event.put("considered", choice.considered());
-        event.put(
-                "situation",
-                Map.of(
-                        "llm",
-                        situation.llm(),
-                        "conversation",
-                        situation.conversation(),
-                        "tokens",
-                        situation.tokens(),
-                        "chunks",
-                        situation.chunks(),
-                        "question",
-                        situation.form(),
-                        "maxCalls",
-                        situation.maxCalls(),
-                        "maxTokens",
-                        situation.maxTokens()));
-        context.trace().record("auto", event);
+        context.trace().record(AutoEvent.Route.of(choice, options, situation));
         QuestionContext delegated = new QuestionContext(
                 context.questionId(),
                 context.question(),
@@ -156,15 +134,9 @@ class AutoStrategy implements AnswerStrategy {
      */
     private static StrategyResult afterStop(QuestionContext context, String picked, RuntimeException stopped) {
         context.trace()
-                .record(
-                        "step.failed",
-                        Map.of(
-                                "step",
-                                picked,
-                                "reason",
-                                stopped.getMessage() == null
-                                        ? stopped.getClass().getSimpleName()
-                                        : stopped.getMessage()));
+                .record(new StepEvent.Failed(
+                        picked,
+                        stopped.getMessage() == null ? stopped.getClass().getSimpleName() : stopped.getMessage()));
         return LastResort.answer(
                 context,
                 picked + " stopped without an answer: " + stopped.getMessage(),

@@ -28,6 +28,7 @@ import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.SpanLocator;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.SentenceSplitter;
@@ -137,16 +138,16 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     }
 
     private static void recordReading(QuestionContext context, Settings settings, List<ChunkedReading.Chunk> chunks) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("documents", context.documents().size());
-        event.put("chunks", chunks.size());
-        event.put("chunkTokens", settings.chunkTokens());
-        event.put("chunkLowered", settings.chunkLowered());
-        event.put("summaryTokens", settings.summaryTokens());
-        event.put("requestedSummaryTokens", requestedSummaryTokens(settings));
-        event.put("choicesInQuery", settings.choicesInQuery());
-        event.put("expectedCalls", chunks.size() + 1);
-        context.trace().record("reading", event);
+        context.trace()
+                .record(new ChainOfAgentsEvent.Reading(
+                        context.documents().size(),
+                        chunks.size(),
+                        settings.chunkTokens(),
+                        settings.chunkLowered(),
+                        settings.summaryTokens(),
+                        requestedSummaryTokens(settings),
+                        settings.choicesInQuery(),
+                        chunks.size() + 1));
     }
 
     /** The summary after the chain, and whether the budget (or the clock) stopped it early. */
@@ -165,7 +166,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
                         + requestedSummaryTokens(settings);
                 String stop = whyNot(context, tokens);
                 if (stop != null) {
-                    stopped(context, read, chunks.size(), stop);
+                    stopped(context, read, stop);
                     return new Reading(summary, true);
                 }
                 summary = work(context, settings, query, chunk, summary);
@@ -173,7 +174,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
             }
             return new Reading(summary, false);
         } catch (BudgetExhaustedException spent) {
-            stopped(context, read, chunks.size(), spent.getMessage());
+            stopped(context, read, spent.getMessage());
             return new Reading(summary, true);
         }
     }
@@ -194,13 +195,9 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         return null;
     }
 
-    private static void stopped(QuestionContext context, int read, int chunks, String reason) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("phase", "reading");
-        event.put("chunksRead", read);
-        event.put("chunks", chunks);
-        event.put("reason", reason);
-        context.trace().record("budget", event);
+    /** Records why the reading stopped after {@code read} chunks: the next chunk is the round that did not run. */
+    private static void stopped(QuestionContext context, int read, String reason) {
+        context.trace().record(new StepEvent.BudgetSpent("reading", read + 1, reason));
     }
 
     /** The summary length a worker is asked to keep to: the paper's cap, or less where the output limit needs it. */
@@ -232,21 +229,18 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
                     .summary()
                     .strip();
         } catch (UnusableReplyException unusable) {
-            context.trace()
-                    .record(
-                            "step.failed",
-                            Map.of("step", "worker", "chunk", chunk.number(), "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("worker", null, chunk.number(), unusable.getMessage()));
             return previous;
         }
         String kept = bounded(written, settings.summaryTokens());
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chunk", chunk.number());
-        event.put("documentId", chunk.documentId());
-        event.put("span", List.of(chunk.span().start(), chunk.span().end()));
-        event.put("summaryTokens", TokenCounter.count(kept));
-        event.put("cutTokens", TokenCounter.count(written) - TokenCounter.count(kept));
-        event.put("summary", kept);
-        context.trace().record("worker", event);
+        context.trace()
+                .record(new ChainOfAgentsEvent.Worker(
+                        chunk.number(),
+                        chunk.documentId(),
+                        List.of(chunk.span().start(), chunk.span().end()),
+                        TokenCounter.count(kept),
+                        TokenCounter.count(written) - TokenCounter.count(kept),
+                        kept));
         return kept;
     }
 
@@ -284,7 +278,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
                             CoaReplies.Answer.class,
                             prose -> new CoaReplies.Answer(prose.strip(), List.of(), PLAIN_TEXT_CONFIDENCE, null));
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("manage", unusable.getMessage()));
             return lastResort(context, summary, "the manager's reply was unusable: " + unusable.getMessage(), limited);
         }
         List<Citation> citations = new ArrayList<>();
@@ -295,12 +289,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("confidence", reply.confidence());
-        event.put("quotesLocated", citations.size());
-        event.put("quotesUnlocated", unlocated);
-        context.trace().record("manage", event);
+        context.trace().record(new ChainOfAgentsEvent.Manage(answer, reply.confidence(), citations.size(), unlocated));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
     }
 

@@ -1,7 +1,5 @@
 package io.lorekeeper.comorag;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 
 import org.springframework.stereotype.Component;
@@ -77,42 +75,8 @@ class ComoRagStrategy implements AnswerStrategy {
 
     private void recordIndex(QuestionContext context, ComoRagOptions options) {
         for (DocumentInfo document : context.documents()) {
-            ComoRagStore.Stats stats = store.stats(document.id());
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("documentId", document.id());
-            event.put("units", stats.units());
-            event.put("unitsWithTriples", stats.unitsWithTriples());
-            event.put("triples", stats.triples());
-            event.put("semanticSummaries", stats.semantic());
-            event.put("semanticLevels", stats.semanticLevels());
-            event.put("episodicSummaries", stats.episodic());
-            event.put("episodicLevels", stats.episodicLevels());
-            store.graphStats(document.id())
-                    .ifPresent(g -> event.put(
-                            "graph",
-                            Map.of(
-                                    "entities", g[0],
-                                    "units", g[1],
-                                    "factEdges", g[2],
-                                    "passageEdges", g[3],
-                                    "synonymEdges", g[4])));
-            event.put("veridical", options.veridical());
-            event.put("tryAnswer", options.tryAnswer());
-            event.put("layers", options.layers());
-            event.put("memory", options.memory());
-            event.put("probing", options.probing());
-            event.put(
-                    "budget",
-                    Map.of(
-                            "veridical",
-                            options.tokensFor(ComoRagOptions.VERIDICAL),
-                            "semantic",
-                            options.tokensFor(ComoRagOptions.SEMANTIC),
-                            "episodic",
-                            options.tokensFor(ComoRagOptions.EPISODIC),
-                            "history",
-                            options.historyTokens()));
-            context.trace().record("index", event);
+            int[] graph = store.graphStats(document.id()).orElse(null);
+            context.trace().record(ComoRagEvent.Index.of(document.id(), store.stats(document.id()), graph, options));
         }
     }
 }

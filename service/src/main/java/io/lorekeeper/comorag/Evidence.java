@@ -1,8 +1,6 @@
 package io.lorekeeper.comorag;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import io.lorekeeper.text.Span;
@@ -29,18 +27,5 @@ record Evidence(
 
     boolean isSource() {
         return layer.equals(ComoRagOptions.VERIDICAL);
-    }
-
-    /** What the trace keeps of an item: where it is, not its text. */
-    Map<String, Object> view() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", id);
-        out.put("documentId", documentId);
-        out.put("start", span.start());
-        out.put("end", span.end());
-        out.put("units", units);
-        out.put("tokens", tokens);
-        out.put("score", Math.round(score * 10_000) / 10_000.0);
-        return out;
     }
 }

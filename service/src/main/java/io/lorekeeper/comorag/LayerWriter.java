@@ -94,7 +94,27 @@ final class LayerWriter {
             List<List<Integer>> groups,
             String template,
             Function<List<Node>, Map<String, Object>> variables) {
-        record Planned(int ordinal, String key, List<Node> members) {}
+        List<Planned> plan = plan(level, nodes, groups);
+        progress(0, plan.size());
+        Set<Long> keep = new HashSet<>();
+        List<Planned> missing = new ArrayList<>();
+        for (Planned p : plan) {
+            Optional<Long> stored = keepStored(level, p);
+            stored.ifPresentOrElse(keep::add, () -> missing.add(p));
+        }
+        List<Summary> written = Parallel.map(missing, parallelism, p -> summarise(level, p, template, variables));
+        synchronized (this) {
+            calls += missing.size();
+        }
+        written.stream().filter(java.util.Objects::nonNull).forEach(s -> keep.add(s.id()));
+        store.prune(documentId, layer, level, keep);
+        return store.summaryVectors(documentId, layer, level);
+    }
+
+    /** A group of the level, identified by its members' ids. */
+    private record Planned(int ordinal, String key, List<Node> members) {}
+
+    private static List<Planned> plan(int level, List<Node> nodes, List<List<Integer>> groups) {
         List<Planned> plan = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             List<Node> members = groups.get(i).stream().map(nodes::get).toList();
@@ -102,59 +122,55 @@ final class LayerWriter {
                     + members.stream().map(m -> String.valueOf(m.id())).collect(Collectors.joining(","));
             plan.add(new Planned(i, key, members));
         }
-        progress(0, plan.size());
-        Set<Long> keep = new HashSet<>();
-        List<Planned> missing = new ArrayList<>();
-        for (Planned p : plan) {
-            Optional<Summary> stored = store.summary(documentId, layer, level, p.key());
-            if (stored.isPresent()) {
-                if (stored.get().ordinal() != p.ordinal()) {
-                    store.setOrdinal(stored.get().id(), p.ordinal());
-                }
-                keep.add(stored.get().id());
-                progress(1, 0);
-            } else {
-                missing.add(p);
-            }
+        return plan;
+    }
+
+    /** The id of the stored summary of the same members, moved to the group's place; empty when there is none. */
+    private Optional<Long> keepStored(int level, Planned p) {
+        Optional<Summary> stored = store.summary(documentId, layer, level, p.key());
+        if (stored.isEmpty()) {
+            return Optional.empty();
         }
-        List<Summary> written = Parallel.map(missing, parallelism, p -> {
-            SummaryReply reply;
-            try {
-                reply = llm.structuredOrText(
-                        Role.MEMORIZER,
-                        template,
-                        variables.apply(p.members()),
-                        SummaryReply.class,
-                        SummaryReply::fromPlainText);
-            } catch (UnusableReplyException unusable) {
-                // the group stays without its summary (a gap the next run tries again); the level goes on
-                run.itemFailed(
-                        layer + " level " + level + " group " + p.ordinal() + " (" + p.key() + ")",
-                        Failures.describe(unusable));
-                return null;
-            }
-            String text = reply.summary().strip();
-            TreeSet<Integer> units = new TreeSet<>();
-            p.members().forEach(m -> units.addAll(m.units()));
-            Summary summary = store.insertSummary(
-                    documentId,
-                    layer,
-                    level,
-                    p.ordinal(),
-                    p.key(),
-                    List.copyOf(units),
-                    span(units),
-                    text,
-                    embeddings.passages(List.of(text)).getFirst());
-            progress(1, 0);
-            return summary;
-        });
-        synchronized (this) {
-            calls += missing.size();
+        if (stored.get().ordinal() != p.ordinal()) {
+            store.setOrdinal(stored.get().id(), p.ordinal());
         }
-        written.stream().filter(java.util.Objects::nonNull).forEach(s -> keep.add(s.id()));
-        store.prune(documentId, layer, level, keep);
-        return store.summaryVectors(documentId, layer, level);
+        progress(1, 0);
+        return Optional.of(stored.get().id());
+    }
+
+    /** One group's summary, written, embedded and stored; null when the reply stayed unusable. */
+    private Summary summarise(
+            int level, Planned p, String template, Function<List<Node>, Map<String, Object>> variables) {
+        SummaryReply reply;
+        try {
+            reply = llm.structuredOrText(
+                    Role.MEMORIZER,
+                    template,
+                    variables.apply(p.members()),
+                    SummaryReply.class,
+                    SummaryReply::fromPlainText);
+        } catch (UnusableReplyException unusable) {
+            // the group stays without its summary (a gap the next run tries again); the level goes on
+            run.itemFailed(
+                    layer + " level " + level + " group " + p.ordinal() + " (" + p.key() + ")",
+                    Failures.describe(unusable));
+            return null;
+        }
+        String text = reply.summary().strip();
+        TreeSet<Integer> units = new TreeSet<>();
+        p.members().forEach(m -> units.addAll(m.units()));
+        Summary summary = store.insertSummary(
+                documentId,
+                layer,
+                level,
+                p.ordinal(),
+                p.key(),
+                List.copyOf(units),
+                span(units),
+                text,
+                embeddings.passages(List.of(text)).getFirst());
+        progress(1, 0);
+        return summary;
     }
 
     synchronized int calls() {

@@ -20,6 +20,7 @@ import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyResult;
 
 /**
@@ -49,6 +50,8 @@ final class MetacognitiveLoop {
     private final TryAnswer tryAnswer;
     private final float[] questionVector;
     private TryAnswer.Outcome lastFailure;
+    /** The cycle under way (0: the first try), for a budget stop's trace. */
+    private int current;
 
     MetacognitiveLoop(
             QuestionContext context,
@@ -83,14 +86,7 @@ final class MetacognitiveLoop {
         try {
             return loop();
         } catch (BudgetExhaustedException spent) {
-            context.trace()
-                    .record(
-                            "budget",
-                            Map.of(
-                                    "reason",
-                                    spent.getMessage(),
-                                    "poolSize",
-                                    workspace.pool().size()));
+            context.trace().record(new StepEvent.BudgetSpent("cycle", current, spent.getMessage()));
             return unsettled(true, "budget", -1, "the budget ran out: " + spent.getMessage());
         }
     }
@@ -113,18 +109,10 @@ final class MetacognitiveLoop {
         }
         int tried = 0;
         for (int cycle = 1; cycle <= options.maxCycles(); cycle++) {
+            current = cycle;
             String stop = whyNot(callsPerCycle());
             if (stop != null) {
-                context.trace()
-                        .record(
-                                "budget",
-                                Map.of(
-                                        "cycle",
-                                        cycle,
-                                        "reason",
-                                        stop,
-                                        "poolSize",
-                                        workspace.pool().size()));
+                context.trace().record(new StepEvent.BudgetSpent("cycle", cycle, stop));
                 return unsettled(true, "budget", tried, stop);
             }
             Cycle result = cycle(cycle);
@@ -146,12 +134,12 @@ final class MetacognitiveLoop {
     private Cycle cycle(int cycle) {
         List<String> probes = options.probing() ? selfProbe(cycle) : List.of(context.question());
         if (probes.isEmpty()) {
-            context.trace().record("stop", Map.of("cycle", cycle, "reason", "self-probe found no new probe"));
+            context.trace().record(new ComoRagEvent.Stop(cycle, "self-probe found no new probe"));
             return new Cycle(true, null);
         }
         List<Probed> found = retrieveAll(cycle, probes);
         if (found.stream().allMatch(p -> p.all().isEmpty())) {
-            context.trace().record("stop", Map.of("cycle", cycle, "reason", "no layer returned new evidence"));
+            context.trace().record(new ComoRagEvent.Stop(cycle, "no layer returned new evidence"));
             return new Cycle(true, null);
         }
         List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
@@ -252,11 +240,7 @@ final class MetacognitiveLoop {
                     ? retriever.veridical(probe, vector, options.tokensFor(layer), seen)
                     : retriever.summaries(layer, vector, options.tokensFor(layer), seen);
             layers.put(layer, result);
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("cycle", cycle);
-            event.put("probe", probe);
-            event.putAll(TriRetriever.view(result));
-            context.trace().record("retrieve", event);
+            context.trace().record(ComoRagEvent.Retrieve.of(cycle, probe, result));
         }
         return new Probed(probe, layers);
     }
@@ -288,7 +272,7 @@ final class MetacognitiveLoop {
             reply = new Replies.Probes(List.of());
         }
         List<String> kept = new ArrayList<>();
-        List<Map<String, Object>> dropped = new ArrayList<>();
+        List<ComoRagEvent.DroppedProbe> dropped = new ArrayList<>();
         Set<String> keys = new LinkedHashSet<>();
         for (String probe : reply.list()) {
             String p = probe == null ? "" : probe.strip();
@@ -304,23 +288,10 @@ final class MetacognitiveLoop {
             if (reason == null) {
                 kept.add(p);
             } else {
-                dropped.add(Map.of("probe", p, "reason", reason));
+                dropped.add(new ComoRagEvent.DroppedProbe(p, reason));
             }
         }
-        context.trace()
-                .record(
-                        "probe",
-                        Map.of(
-                                "cycle",
-                                cycle,
-                                "probes",
-                                kept,
-                                "dropped",
-                                dropped,
-                                "from",
-                                source,
-                                "previousProbes",
-                                workspace.probes()));
+        context.trace().record(new ComoRagEvent.Probe(cycle, kept, dropped, source, workspace.probes()));
         return kept;
     }
 
@@ -425,9 +396,9 @@ final class MetacognitiveLoop {
                     cues.get(i),
                     vectors.get(i));
             units.add(unit);
-            Map<String, Object> event = new LinkedHashMap<>(unit.view());
-            event.put("findingsDropped", Math.max(0, e.findings().size() - MAX_FINDINGS));
-            context.trace().record("memory.encode", event);
+            context.trace()
+                    .record(ComoRagEvent.MemoryEncode.of(
+                            unit, Math.max(0, e.findings().size() - MAX_FINDINGS)));
         }
         return units;
     }
@@ -468,24 +439,11 @@ final class MetacognitiveLoop {
             return "";
         }
         String history = reply.history().strip();
+        List<ComoRagEvent.Selected> fused = selected.stream()
+                .map(s -> new ComoRagEvent.Selected(s.item().id(), ComoRagEvent.round4(s.score())))
+                .toList();
         context.trace()
-                .record(
-                        "memory.fuse",
-                        Map.of(
-                                "cycle",
-                                cycle,
-                                "poolSize",
-                                workspace.pool().size(),
-                                "selected",
-                                selected.stream()
-                                        .map(s -> Map.of(
-                                                "unit",
-                                                s.item().id(),
-                                                "similarity",
-                                                Math.round(s.score() * 10_000) / 10_000.0))
-                                        .toList(),
-                                "history",
-                                history));
+                .record(new ComoRagEvent.MemoryFuse(cycle, workspace.pool().size(), fused, history));
         return history;
     }
 
@@ -501,8 +459,7 @@ final class MetacognitiveLoop {
 
     private void stepFailed(int cycle, String step, UnusableReplyException unusable) {
         synchronized (context.trace()) {
-            context.trace()
-                    .record("step.failed", Map.of("cycle", cycle, "step", step, "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed(step, cycle, unusable.getMessage()));
         }
     }
 
@@ -511,31 +468,24 @@ final class MetacognitiveLoop {
     private void update(int cycle, List<MemoryUnit> units) {
         workspace.update(units);
         context.trace()
-                .record(
-                        "memory.update",
-                        Map.of(
-                                "cycle",
-                                cycle,
-                                "added",
-                                units.stream().map(MemoryUnit::id).toList(),
-                                "poolSize",
-                                workspace.pool().size(),
-                                "seen",
-                                workspace.seen().size(),
-                                "probes",
-                                workspace.probes()));
+                .record(new ComoRagEvent.MemoryUpdate(
+                        cycle,
+                        units.stream().map(MemoryUnit::id).toList(),
+                        workspace.pool().size(),
+                        workspace.seen().size(),
+                        workspace.probes()));
     }
 
     private StrategyResult finish(StrategyResult result, String outcome, int cycle) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("outcome", outcome);
-        event.put("cycle", cycle);
-        event.put("answer", result.answer());
-        event.put("confidence", result.confidence());
-        event.put("citations", result.citations().size());
-        event.put("poolSize", workspace.pool().size());
-        event.put("probes", workspace.probes());
-        context.trace().record("answer", event);
+        context.trace()
+                .record(new ComoRagEvent.Answer(
+                        outcome,
+                        cycle,
+                        result.answer(),
+                        result.confidence(),
+                        result.citations().size(),
+                        workspace.pool().size(),
+                        workspace.probes()));
         return result;
     }
 }

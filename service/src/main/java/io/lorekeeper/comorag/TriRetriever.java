@@ -79,7 +79,7 @@ final class TriRetriever {
             int budget,
             int excluded,
             List<String> facts,
-            Map<String, Object> ranking) {
+            ComoRagEvent.Ranking ranking) {
         int tokens() {
             return items.stream().mapToInt(Evidence::tokens).sum();
         }
@@ -91,7 +91,7 @@ final class TriRetriever {
 
     LayerResult veridical(String query, float[] vector, int budget, Set<String> seen) {
         if (budget <= 0) {
-            return new LayerResult(ComoRagOptions.VERIDICAL, List.of(), budget, 0, List.of(), Map.of());
+            return new LayerResult(ComoRagOptions.VERIDICAL, List.of(), budget, 0, List.of(), null);
         }
         Set<UnitKey> excluded = seen.stream()
                 .filter(s -> s.startsWith("u:"))
@@ -140,7 +140,7 @@ final class TriRetriever {
             List<Map.Entry<UnitKey, Double>> ranked,
             Map<UnitKey, Unit> units,
             List<String> facts,
-            Map<String, Object> trace) {}
+            ComoRagEvent.Ranking trace) {}
 
     private static List<Map.Entry<UnitKey, Double>> sorted(Map<UnitKey, Double> scores) {
         return scores.entrySet().stream()
@@ -178,7 +178,7 @@ final class TriRetriever {
         Map<UnitKey, Unit> units = new HashMap<>();
         dense.forEach(s -> units.put(s.item().key(), s.item()));
         List<String> matched = facts.stream().limit(5).map(f -> f.item().text()).toList();
-        return new Ranking(sorted(fused), units, matched, Map.of("mode", ComoRagOptions.FUSION));
+        return new Ranking(sorted(fused), units, matched, ComoRagEvent.Ranking.fusion());
     }
 
     /**
@@ -195,142 +195,194 @@ final class TriRetriever {
      */
     private Ranking graph(String query, float[] vector, Set<UnitKey> excluded) {
         List<UUID> ids = documentIds();
-        Map<UUID, EntityGraph> graphs = new LinkedHashMap<>();
-        for (UUID id : ids) {
-            graphLoader.apply(id).ifPresent(g -> graphs.put(id, g));
-        }
+        Seeds seeds = new Seeds(graphsOf(ids));
         List<Scored<Unit>> dense = store.nearestUnits(ids, vector, DENSE_SEEDS, Set.of());
         Map<UnitKey, Unit> units = new HashMap<>();
         dense.forEach(s -> units.put(s.item().key(), s.item()));
-        List<Scored<Fact>> nearest = graphs.isEmpty() ? List.of() : store.nearestFacts(ids, vector, LINK_FACTS);
+        List<Scored<Fact>> nearest = seeds.graphs.isEmpty() ? List.of() : store.nearestFacts(ids, vector, LINK_FACTS);
         // HippoRAG 2 lets an LLM drop the linked facts that do not bear on the query ("recognition
         // memory"); without a model call per probe, the facts well below the best one are dropped
         double best = nearest.stream().mapToDouble(Scored::score).max().orElse(0);
         List<Scored<Fact>> facts =
                 nearest.stream().filter(f -> f.score() >= best - FACT_MARGIN).toList();
-        Map<UUID, double[]> resets = new HashMap<>();
-        graphs.forEach((id, g) -> resets.put(id, new double[g.nodeCount()]));
-        Map<String, Double> entitySeeds = new LinkedHashMap<>();
-        for (Scored<Fact> f : facts) {
-            UUID doc = f.item().unit().documentId();
-            EntityGraph g = graphs.get(doc);
-            if (g == null) {
-                continue;
-            }
-            for (String name : List.of(f.item().subject(), f.item().object())) {
-                int node = g.entityNode(name);
-                if (node >= 0) {
-                    double w = Math.max(0, f.score()) / g.passageCount(node);
-                    resets.get(doc)[node] += w;
-                    entitySeeds.merge(doc + ":" + g.entity(node), w, Double::sum);
-                }
-            }
-        }
-        String lower = query.toLowerCase(java.util.Locale.ROOT);
-        graphs.forEach((doc, g) -> {
-            for (int node = 0; node < g.entityCount(); node++) {
-                String name = g.entity(node);
-                if (name.length() >= 3 && names(lower, name)) {
-                    double w = 1.0 / g.passageCount(node);
-                    resets.get(doc)[node] += w;
-                    entitySeeds.merge(doc + ":" + name, w, Double::sum);
-                }
-            }
-        });
-        if (!graphs.isEmpty()) {
-            for (Scored<ComoRagStore.EntityRef> e : store.nearestEntities(ids, vector, LINK_ENTITIES)) {
-                EntityGraph g = graphs.get(e.item().documentId());
-                if (g != null && e.score() >= ENTITY_LINK_SIMILARITY) {
-                    double w = e.score() / g.passageCount(e.item().node());
-                    resets.get(e.item().documentId())[e.item().node()] += w;
-                    entitySeeds.merge(e.item().documentId() + ":" + e.item().name(), w, Double::sum);
-                }
-            }
+        seeds.fromFacts(facts);
+        seeds.fromNamedEntities(query);
+        if (!seeds.graphs.isEmpty()) {
+            seeds.fromSimilarEntities(store.nearestEntities(ids, vector, LINK_ENTITIES));
         }
         List<String> matched = facts.stream().map(f -> f.item().text()).toList();
-        Map<String, Object> trace = new LinkedHashMap<>();
-        trace.put("mode", ComoRagOptions.GRAPH);
-        trace.put(
-                "linkedFacts",
-                nearest.stream()
-                        .map(f -> Map.of(
-                                "fact",
-                                f.item().text(),
-                                "score",
-                                Math.round(f.score() * 10_000) / 10_000.0,
-                                "kept",
-                                f.score() >= best - FACT_MARGIN))
-                        .toList());
-        if (entitySeeds.isEmpty()) {
+        List<ComoRagEvent.LinkedFact> linked = nearest.stream()
+                .map(f -> new ComoRagEvent.LinkedFact(
+                        f.item().text(), ComoRagEvent.round4(f.score()), f.score() >= best - FACT_MARGIN))
+                .toList();
+        if (seeds.entities.isEmpty()) {
             Map<UnitKey, Double> scores = new HashMap<>();
             dense.stream()
                     .filter(s -> !excluded.contains(s.item().key()))
                     .forEach(s -> scores.put(s.item().key(), s.score()));
-            trace.put("fallback", graphs.isEmpty() ? "dense: no graph (no triples)" : "dense: nothing linked");
-            return new Ranking(sorted(scores), units, matched, trace);
+            String fallback = seeds.graphs.isEmpty() ? "dense: no graph (no triples)" : "dense: nothing linked";
+            return new Ranking(
+                    sorted(scores),
+                    units,
+                    matched,
+                    new ComoRagEvent.Ranking(ComoRagOptions.GRAPH, linked, fallback, null, null, null, null));
         }
-        double max = dense.stream().mapToDouble(Scored::score).max().orElse(0);
-        double min = dense.stream().mapToDouble(Scored::score).min().orElse(0);
-        Map<UnitKey, Double> passageSeeds = new HashMap<>();
-        for (Scored<Unit> s : dense) {
-            double normalised = max > min ? (s.score() - min) / (max - min) : 1.0;
-            double w = PASSAGE_WEIGHT * normalised;
-            passageSeeds.put(s.item().key(), w);
-            EntityGraph g = graphs.get(s.item().documentId());
-            if (g != null && g.unitNode(s.item().ordinal()) >= 0) {
-                resets.get(s.item().documentId())[g.unitNode(s.item().ordinal())] += w;
-            }
-        }
-        double total = resets.values().stream()
-                        .mapToDouble(r -> java.util.Arrays.stream(r).sum())
-                        .sum()
-                + passageSeeds.entrySet().stream()
-                        .filter(e -> !graphs.containsKey(e.getKey().documentId()))
-                        .mapToDouble(Map.Entry::getValue)
-                        .sum();
-        Map<UnitKey, Double> mass = new HashMap<>();
+        Map<UnitKey, Double> passageSeeds = seeds.fromPassages(dense);
         long started = System.nanoTime();
-        graphs.forEach((doc, g) -> {
-            double[] reset = resets.get(doc);
-            double share = java.util.Arrays.stream(reset).sum() / total;
-            if (share <= 0) {
-                return;
-            }
-            double[] p = g.personalisedPageRank(reset, DAMPING, 1e-9, 100);
-            for (int node = g.entityCount(); node < g.nodeCount(); node++) {
-                mass.put(new UnitKey(doc, g.unitOrdinal(node)), p[node] * share);
-            }
-        });
-        // units of documents without a graph keep their seed
-        passageSeeds.forEach((key, w) -> {
-            if (!graphs.containsKey(key.documentId())) {
-                mass.put(key, w / total);
-            }
-        });
+        Map<UnitKey, Double> mass = seeds.mass(passageSeeds);
         double millis = (System.nanoTime() - started) / 1e6;
         excluded.forEach(mass::remove);
         List<Map.Entry<UnitKey, Double>> ranked =
                 sorted(mass).stream().filter(e -> e.getValue() > 0).limit(DEPTH).toList();
-        trace.put(
-                "seeds",
-                entitySeeds.entrySet().stream()
-                        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                        .limit(SEEDS_TRACED)
-                        .map(e -> Map.of(
-                                "entity",
-                                e.getKey().substring(e.getKey().indexOf(':') + 1),
-                                "weight",
-                                Math.round(e.getValue() * 10_000) / 10_000.0))
-                        .toList());
-        trace.put("passageSeeds", passageSeeds.size());
-        trace.put(
-                "topPassages",
-                ranked.stream()
-                        .limit(SEEDS_TRACED)
-                        .map(e -> Map.of("id", unitId(e.getKey()), "score", Math.round(e.getValue() * 1e6) / 1e6))
-                        .toList());
-        trace.put("pagerankMs", Math.round(millis * 1000) / 1000.0);
-        return new Ranking(ranked, units, matched, trace);
+        return new Ranking(
+                ranked,
+                units,
+                matched,
+                new ComoRagEvent.Ranking(
+                        ComoRagOptions.GRAPH,
+                        linked,
+                        null,
+                        seeds.strongest(),
+                        passageSeeds.size(),
+                        ranked.stream()
+                                .limit(SEEDS_TRACED)
+                                .map(e -> new ComoRagEvent.TopPassage(
+                                        unitId(e.getKey()), Math.round(e.getValue() * 1e6) / 1e6))
+                                .toList(),
+                        Math.round(millis * 1000) / 1000.0));
+    }
+
+    private Map<UUID, EntityGraph> graphsOf(List<UUID> ids) {
+        Map<UUID, EntityGraph> graphs = new LinkedHashMap<>();
+        for (UUID id : ids) {
+            graphLoader.apply(id).ifPresent(g -> graphs.put(id, g));
+        }
+        return graphs;
+    }
+
+    /**
+     * The personalised PageRank's reset vectors, one per document graph, as the probe's links seed
+     * them, with the entity seeds by name for the trace.
+     */
+    private static final class Seeds {
+
+        final Map<UUID, EntityGraph> graphs;
+        final Map<UUID, double[]> resets = new HashMap<>();
+        /** Weight per {@code document:entity}. */
+        final Map<String, Double> entities = new LinkedHashMap<>();
+
+        Seeds(Map<UUID, EntityGraph> graphs) {
+            this.graphs = graphs;
+            graphs.forEach((id, g) -> resets.put(id, new double[g.nodeCount()]));
+        }
+
+        private void seed(UUID doc, int node, String name, double w) {
+            resets.get(doc)[node] += w;
+            entities.merge(doc + ":" + name, w, Double::sum);
+        }
+
+        /** Each kept fact's subject and object, weighted by the fact's similarity. */
+        void fromFacts(List<Scored<Fact>> facts) {
+            for (Scored<Fact> f : facts) {
+                UUID doc = f.item().unit().documentId();
+                EntityGraph g = graphs.get(doc);
+                if (g == null) {
+                    continue;
+                }
+                for (String name : List.of(f.item().subject(), f.item().object())) {
+                    int node = g.entityNode(name);
+                    if (node >= 0) {
+                        seed(doc, node, g.entity(node), Math.max(0, f.score()) / g.passageCount(node));
+                    }
+                }
+            }
+        }
+
+        /** The entities the query names as whole words. */
+        void fromNamedEntities(String query) {
+            String lower = query.toLowerCase(java.util.Locale.ROOT);
+            graphs.forEach((doc, g) -> {
+                for (int node = 0; node < g.entityCount(); node++) {
+                    String name = g.entity(node);
+                    if (name.length() >= 3 && names(lower, name)) {
+                        seed(doc, node, name, 1.0 / g.passageCount(node));
+                    }
+                }
+            });
+        }
+
+        /** The entities whose name embedding is close enough to the query's. */
+        void fromSimilarEntities(List<Scored<ComoRagStore.EntityRef>> nearest) {
+            for (Scored<ComoRagStore.EntityRef> e : nearest) {
+                EntityGraph g = graphs.get(e.item().documentId());
+                if (g != null && e.score() >= ENTITY_LINK_SIMILARITY) {
+                    seed(
+                            e.item().documentId(),
+                            e.item().node(),
+                            e.item().name(),
+                            e.score() / g.passageCount(e.item().node()));
+                }
+            }
+        }
+
+        /** Every unit's seed: its min-max-normalised dense similarity, weighted; by unit. */
+        Map<UnitKey, Double> fromPassages(List<Scored<Unit>> dense) {
+            double max = dense.stream().mapToDouble(Scored::score).max().orElse(0);
+            double min = dense.stream().mapToDouble(Scored::score).min().orElse(0);
+            Map<UnitKey, Double> passageSeeds = new HashMap<>();
+            for (Scored<Unit> s : dense) {
+                double normalised = max > min ? (s.score() - min) / (max - min) : 1.0;
+                double w = PASSAGE_WEIGHT * normalised;
+                passageSeeds.put(s.item().key(), w);
+                EntityGraph g = graphs.get(s.item().documentId());
+                if (g != null && g.unitNode(s.item().ordinal()) >= 0) {
+                    resets.get(s.item().documentId())[g.unitNode(s.item().ordinal())] += w;
+                }
+            }
+            return passageSeeds;
+        }
+
+        /**
+         * Each unit's share of the PageRank mass: a document's graph gets its share of all the seeds;
+         * units of documents without a graph keep their seed.
+         */
+        Map<UnitKey, Double> mass(Map<UnitKey, Double> passageSeeds) {
+            double total = resets.values().stream()
+                            .mapToDouble(r -> java.util.Arrays.stream(r).sum())
+                            .sum()
+                    + passageSeeds.entrySet().stream()
+                            .filter(e -> !graphs.containsKey(e.getKey().documentId()))
+                            .mapToDouble(Map.Entry::getValue)
+                            .sum();
+            Map<UnitKey, Double> mass = new HashMap<>();
+            graphs.forEach((doc, g) -> {
+                double[] reset = resets.get(doc);
+                double share = java.util.Arrays.stream(reset).sum() / total;
+                if (share <= 0) {
+                    return;
+                }
+                double[] p = g.personalisedPageRank(reset, DAMPING, 1e-9, 100);
+                for (int node = g.entityCount(); node < g.nodeCount(); node++) {
+                    mass.put(new UnitKey(doc, g.unitOrdinal(node)), p[node] * share);
+                }
+            });
+            passageSeeds.forEach((key, w) -> {
+                if (!graphs.containsKey(key.documentId())) {
+                    mass.put(key, w / total);
+                }
+            });
+            return mass;
+        }
+
+        /** The strongest entity seeds, for the trace. */
+        List<ComoRagEvent.Seed> strongest() {
+            return entities.entrySet().stream()
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(SEEDS_TRACED)
+                    .map(e -> new ComoRagEvent.Seed(
+                            e.getKey().substring(e.getKey().indexOf(':') + 1), ComoRagEvent.round4(e.getValue())))
+                    .toList();
+        }
     }
 
     /** Whether the lower-cased text names the entity as whole words. */
@@ -353,7 +405,7 @@ final class TriRetriever {
 
     LayerResult summaries(String layer, float[] vector, int budget, Set<String> seen) {
         if (budget <= 0) {
-            return new LayerResult(layer, List.of(), budget, 0, List.of(), Map.of());
+            return new LayerResult(layer, List.of(), budget, 0, List.of(), null);
         }
         Set<Long> excluded = seen.stream()
                 .filter(s -> s.startsWith("s:"))
@@ -380,7 +432,7 @@ final class TriRetriever {
                     scored.score(),
                     null));
         }
-        return new LayerResult(layer, chosen, budget, excluded.size(), List.of(), Map.of());
+        return new LayerResult(layer, chosen, budget, excluded.size(), List.of(), null);
     }
 
     static String unitId(UnitKey key) {
@@ -424,22 +476,6 @@ final class TriRetriever {
                     out.add(e);
                 }
             }
-        }
-        return out;
-    }
-
-    static Map<String, Object> view(LayerResult result) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("layer", result.layer());
-        out.put("items", result.items().stream().map(Evidence::view).toList());
-        out.put("tokens", result.tokens());
-        out.put("budget", result.budget());
-        out.put("excluded", result.excluded());
-        if (!result.facts().isEmpty()) {
-            out.put("matchedFacts", result.facts());
-        }
-        if (!result.ranking().isEmpty()) {
-            out.put("ranking", result.ranking());
         }
         return out;
     }

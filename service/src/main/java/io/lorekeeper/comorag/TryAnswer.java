@@ -21,6 +21,7 @@ import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.SpanLocator;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
@@ -83,36 +84,17 @@ final class TryAnswer {
      */
     Outcome attempt(int cycle, List<MetacognitiveLoop.Probed> found, String history, List<MemoryUnit> units) {
         boolean memory = options.tryAnswer().equals(ComoRagOptions.MEMORY) && cycle > 0 && !units.isEmpty();
-        List<MemoryUnit> cued = memory
-                ? units.stream()
-                        .filter(u -> u.cue() != null && !u.cue().isBlank())
-                        .toList()
-                : List.of();
-        List<Evidence> veridical = pick(found, ComoRagOptions.VERIDICAL, cueTokens(cued, ComoRagOptions.VERIDICAL));
-        List<Evidence> semantic = pick(found, ComoRagOptions.SEMANTIC, cueTokens(cued, ComoRagOptions.SEMANTIC));
-        List<Evidence> episodic = pick(found, ComoRagOptions.EPISODIC, cueTokens(cued, ComoRagOptions.EPISODIC));
-        PromptMarkup findings = findings(cued, veridical, semantic, episodic);
-        veridical.forEach(item -> sourcesShown.putIfAbsent(item.id(), item));
-        String shownHistory = truncate(history, options.historyTokens());
-        PromptMarkup v = Prompts.evidence(veridical, "V");
-        PromptMarkup s = Prompts.evidence(semantic, "S");
-        PromptMarkup e = Prompts.evidence(episodic, "E");
-        Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
-        vars.put("veridical", v);
-        vars.put("semantic", s);
-        vars.put("episodic", e);
-        vars.put("findings", findings);
-        vars.put("history", shownHistory.isBlank() ? "(none yet)" : shownHistory);
-        vars.put("question", context.question());
-        Replies.Attempt reply = ask(cycle, vars);
+        Shown shown = show(found, memory ? cued(units) : List.of(), history);
+        shown.veridical().forEach(item -> sourcesShown.putIfAbsent(item.id(), item));
+        Replies.Attempt reply = ask(cycle, shown.variables(context));
 
         List<Citation> citations = new ArrayList<>();
-        List<Map<String, Object>> supports = new ArrayList<>();
+        List<ComoRagEvent.Support> supports = new ArrayList<>();
         for (Replies.Attempt.Support support : reply.supports()) {
-            Located located = locate(support, veridical, semantic, episodic);
+            Located located = locate(support, shown.veridical(), shown.semantic(), shown.episodic());
             located.citation().ifPresent(citations::add);
-            supports.add(Map.of(
-                    "item", support.item(), "located", located.citation().isPresent(), "where", located.where()));
+            supports.add(
+                    new ComoRagEvent.Support(support.item(), located.citation().isPresent(), located.where()));
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String text = reply.answer() == null ? "" : reply.answer().strip();
@@ -126,39 +108,74 @@ final class TryAnswer {
                 usable ? choice : null,
                 List.copyOf(citations),
                 reply.confidenceValue(),
-                PromptMarkup.of(v.text() + "\n\n" + s.text() + "\n\n" + e.text()));
+                shown.evidenceMarkup());
         attempts.add(outcome);
-
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("cycle", cycle);
-        event.put("verdict", answered ? "answered" : "failed");
-        event.put("canAnswer", reply.committed());
-        event.put("answer", text);
-        event.put("choice", choice == null ? "" : choice);
-        event.put("confidence", reply.confidenceValue());
-        event.put("analysis", reply.analysis() == null ? "" : reply.analysis());
-        event.put("evidence", supports);
-        event.put("citations", citations.size());
-        event.put("reads", memory ? ComoRagOptions.MEMORY : ComoRagOptions.EVIDENCE);
-        event.put("cues", cued.stream().map(MemoryUnit::id).toList());
-        event.put(
-                "context",
-                Map.of(
-                        "veridical", veridical.stream().map(Evidence::id).toList(),
-                        "semantic", semantic.stream().map(Evidence::id).toList(),
-                        "episodic", episodic.stream().map(Evidence::id).toList(),
-                        "tokens",
-                                Map.of(
-                                        "veridical",
-                                        tokens(veridical),
-                                        "semantic",
-                                        tokens(semantic),
-                                        "episodic",
-                                        tokens(episodic),
-                                        "history",
-                                        TokenCounter.count(shownHistory))));
-        context.trace().record("try-answer", event);
+        context.trace()
+                .record(new ComoRagEvent.Attempt(
+                        cycle,
+                        answered ? "answered" : "failed",
+                        reply.committed(),
+                        text,
+                        choice,
+                        reply.confidenceValue(),
+                        reply.analysis() == null ? "" : reply.analysis(),
+                        supports,
+                        citations.size(),
+                        memory ? ComoRagOptions.MEMORY : ComoRagOptions.EVIDENCE,
+                        shown.cued().stream().map(MemoryUnit::id).toList(),
+                        shown.trace()));
         return outcome;
+    }
+
+    /** The units of this step with a cue to read. */
+    private static List<MemoryUnit> cued(List<MemoryUnit> units) {
+        return units.stream().filter(u -> u.cue() != null && !u.cue().isBlank()).toList();
+    }
+
+    /** What a try shows the answerer: each layer's items, the step's cues over them and the fused history. */
+    private record Shown(
+            List<Evidence> veridical,
+            List<Evidence> semantic,
+            List<Evidence> episodic,
+            List<MemoryUnit> cued,
+            String history) {
+
+        Map<String, Object> variables(QuestionContext context) {
+            Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
+            vars.put("veridical", Prompts.evidence(veridical, "V"));
+            vars.put("semantic", Prompts.evidence(semantic, "S"));
+            vars.put("episodic", Prompts.evidence(episodic, "E"));
+            vars.put("findings", findings(cued, veridical, semantic, episodic));
+            vars.put("history", history.isBlank() ? "(none yet)" : history);
+            vars.put("question", context.question());
+            return vars;
+        }
+
+        /** The layers' items as the answerer read them, for a later probe written from this try. */
+        PromptMarkup evidenceMarkup() {
+            return PromptMarkup.of(Prompts.evidence(veridical, "V").text() + "\n\n"
+                    + Prompts.evidence(semantic, "S").text() + "\n\n"
+                    + Prompts.evidence(episodic, "E").text());
+        }
+
+        ComoRagEvent.Shown trace() {
+            return new ComoRagEvent.Shown(
+                    veridical.stream().map(Evidence::id).toList(),
+                    semantic.stream().map(Evidence::id).toList(),
+                    episodic.stream().map(Evidence::id).toList(),
+                    new ComoRagEvent.Shares(
+                            tokens(veridical), tokens(semantic), tokens(episodic), TokenCounter.count(history)));
+        }
+    }
+
+    /** Each layer's items within its share of the context, less what this step's cues of that layer take. */
+    private Shown show(List<MetacognitiveLoop.Probed> found, List<MemoryUnit> cued, String history) {
+        return new Shown(
+                pick(found, ComoRagOptions.VERIDICAL, cueTokens(cued, ComoRagOptions.VERIDICAL)),
+                pick(found, ComoRagOptions.SEMANTIC, cueTokens(cued, ComoRagOptions.SEMANTIC)),
+                pick(found, ComoRagOptions.EPISODIC, cueTokens(cued, ComoRagOptions.EPISODIC)),
+                cued,
+                truncate(history, options.historyTokens()));
     }
 
     /** The answerer's reply; one with nothing usable (or cut with nothing complete) is a failed try. */
@@ -174,10 +191,7 @@ final class TryAnswer {
                                     text, context.choices().size()));
         } catch (UnusableReplyException unusable) {
             // nothing usable: this try failed, and the loop goes on as after any failure
-            context.trace()
-                    .record(
-                            "step.failed",
-                            Map.of("cycle", cycle, "step", "try-answer", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("try-answer", cycle, unusable.getMessage()));
             return new Replies.Attempt(null, null, false, "", null, List.of(), 0.0);
         }
     }

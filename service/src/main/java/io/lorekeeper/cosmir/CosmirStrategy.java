@@ -25,6 +25,7 @@ import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.TokenCounter;
@@ -108,15 +109,15 @@ class CosmirStrategy implements AnswerStrategy {
 
     private static void recordReading(
             QuestionContext context, CosmirSettings settings, List<ChunkedReading.Chunk> chunks) {
-        Map<String, Object> reading = new LinkedHashMap<>();
-        reading.put("documents", context.documents().size());
-        reading.put("chunks", chunks.size());
-        reading.put("chunkTokens", settings.chunkTokens());
-        reading.put("chunkLowered", settings.chunkLowered());
-        reading.put("capTokens", settings.memoryTokens());
-        reading.put("choicesInQuery", settings.choicesInQuery());
-        reading.put("expectedCalls", 2 + 3 * chunks.size());
-        context.trace().record("reading", reading);
+        context.trace()
+                .record(new CosmirEvent.Reading(
+                        context.documents().size(),
+                        chunks.size(),
+                        settings.chunkTokens(),
+                        settings.chunkLowered(),
+                        settings.memoryTokens(),
+                        settings.choicesInQuery(),
+                        2 + 3 * chunks.size()));
     }
 
     /**
@@ -129,7 +130,7 @@ class CosmirStrategy implements AnswerStrategy {
         try {
             String stop = whyNot(context, 1, 0);
             if (stop != null) {
-                return stopped(context, "plan", read, chunks.size(), stop);
+                return stopped(context, "plan", null, stop);
             }
             worker.plan();
             for (ChunkedReading.Chunk chunk : chunks) {
@@ -137,14 +138,14 @@ class CosmirStrategy implements AnswerStrategy {
                         TokenCounter.count(chunk.text()) + 3L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
                 stop = whyNot(context, Worker.CALLS_PER_CHUNK, cycle);
                 if (stop != null) {
-                    return stopped(context, "reading", read, chunks.size(), stop);
+                    return stopped(context, "reading", read + 1, stop);
                 }
                 worker.read(chunk);
                 read++;
             }
             return false;
         } catch (BudgetExhaustedException spent) {
-            return stopped(context, "reading", read, chunks.size(), spent.getMessage());
+            return stopped(context, "reading", read + 1, spent.getMessage());
         }
     }
 
@@ -165,13 +166,9 @@ class CosmirStrategy implements AnswerStrategy {
         return null;
     }
 
-    private static boolean stopped(QuestionContext context, String phase, int read, int chunks, String reason) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("phase", phase);
-        event.put("chunksRead", read);
-        event.put("chunks", chunks);
-        event.put("reason", reason);
-        context.trace().record("budget", event);
+    /** Records why the reading stopped before {@code step}, at chunk {@code next} (its round) when reading. */
+    private static boolean stopped(QuestionContext context, String step, Integer next, String reason) {
+        context.trace().record(new StepEvent.BudgetSpent(step, next, reason));
         return true;
     }
 
@@ -190,7 +187,7 @@ class CosmirStrategy implements AnswerStrategy {
                     .answering()
                     .structuredOrText(Role.ANSWERER, "cosmir/manage", vars, Replies.Managed.class, PlainText::managed);
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "manage", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("manage", unusable.getMessage()));
             return lastResort(context, memory, "the manager's reply was unusable: " + unusable.getMessage(), limited);
         }
         return managed(context, memory, reply, limited);
@@ -218,15 +215,15 @@ class CosmirStrategy implements AnswerStrategy {
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         memory.setAnswer(answer);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("rationale", reply.rationale() == null ? "" : reply.rationale());
-        event.put("confidence", reply.confidence());
-        event.put("citedFacts", reply.citedFacts() == null ? List.of() : reply.citedFacts());
-        event.put("unknownFacts", unknown);
-        event.put("uncitableFacts", uncitable);
-        event.put("memory", memory.snapshot());
-        context.trace().record("manage", event);
+        context.trace()
+                .record(new CosmirEvent.Manage(
+                        answer,
+                        reply.rationale() == null ? "" : reply.rationale(),
+                        reply.confidence(),
+                        reply.citedFacts() == null ? List.of() : reply.citedFacts(),
+                        unknown,
+                        uncitable,
+                        memory.snapshot()));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, limited);
     }
 

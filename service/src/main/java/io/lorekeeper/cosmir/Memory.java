@@ -156,38 +156,31 @@ final class Memory {
     }
 
     /** ⟨Q, F_g, F_i, a⟩ for the trace, with counts and token sizes. */
-    Map<String, Object> snapshot() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("questions", questions);
-        out.put("gathered", gathered.stream().map(Memory::view).toList());
-        out.put("inferred", inferred.stream().map(Memory::view).toList());
-        out.put("answer", answer);
-        out.put(
-                "counts",
-                Map.of("questions", questions.size(), "gathered", gathered.size(), "inferred", inferred.size()));
-        out.put("tokens", Map.of("gathered", gatheredTokens(), "inferred", inferredTokens(), "total", tokens()));
-        return out;
+    CosmirEvent.Snapshot snapshot() {
+        return new CosmirEvent.Snapshot(
+                questions,
+                gathered.stream().map(Memory::view).toList(),
+                inferred.stream().map(Memory::view).toList(),
+                answer,
+                new CosmirEvent.Counts(questions.size(), gathered.size(), inferred.size()),
+                new CosmirEvent.Tokens(gatheredTokens(), inferredTokens(), tokens()));
     }
 
-    static Map<String, Object> view(Fact fact) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", fact.id());
-        out.put("text", fact.text());
-        out.put("chunk", fact.chunk());
+    static CosmirEvent.FactView view(Fact fact) {
         if (fact.isInferred()) {
-            out.put("basis", fact.basis());
-        } else {
-            out.put("quote", fact.quote() == null ? "" : fact.quote());
-            out.put("located", fact.evidence() != null);
-            if (fact.evidence() != null) {
-                out.put("documentId", fact.evidence().documentId());
-                out.put(
-                        "span",
-                        List.of(
-                                fact.evidence().span().start(),
-                                fact.evidence().span().end()));
-            }
+            return new CosmirEvent.FactView(fact.id(), fact.text(), fact.chunk(), fact.basis(), null, null, null, null);
         }
-        return out;
+        Fact.Evidence evidence = fact.evidence();
+        return new CosmirEvent.FactView(
+                fact.id(),
+                fact.text(),
+                fact.chunk(),
+                null,
+                fact.quote() == null ? "" : fact.quote(),
+                evidence != null,
+                evidence == null ? null : evidence.documentId(),
+                evidence == null
+                        ? null
+                        : List.of(evidence.span().start(), evidence.span().end()));
     }
 }

@@ -17,6 +17,7 @@ import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.ChunkedReading.Chunk;
 import io.lorekeeper.strategy.QuoteResolver;
 import io.lorekeeper.strategy.SpanLocator;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.Trace;
 import io.lorekeeper.text.Span;
 
@@ -75,12 +76,11 @@ final class Worker {
                 fallback
                         ? List.of(query)
                         : questions.stream().limit(MAX_QUESTIONS).toList());
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("thinking", reply == null || reply.thinking() == null ? "" : reply.thinking());
-        event.put("questions", memory.questions());
-        event.put("fallback", fallback);
-        event.put("cut", Math.max(0, questions.size() - MAX_QUESTIONS));
-        trace.record("plan", event);
+        trace.record(new CosmirEvent.Plan(
+                reply == null || reply.thinking() == null ? "" : reply.thinking(),
+                memory.questions(),
+                fallback,
+                Math.max(0, questions.size() - MAX_QUESTIONS)));
     }
 
     /** One micro-cycle over {@code chunk}; the memory snapshot after it goes to the trace. */
@@ -88,10 +88,7 @@ final class Worker {
         extract(chunk);
         infer(chunk);
         refine(chunk);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chunk", chunk.number());
-        event.putAll(memory.snapshot());
-        trace.record("memory", event);
+        trace.record(CosmirEvent.MemoryAfterChunk.after(chunk.number(), memory.snapshot()));
     }
 
     private void extract(Chunk chunk) {
@@ -128,19 +125,18 @@ final class Worker {
             }
         }
         List<Fact> pruned = memory.pruneGathered(capTokens);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chunk", chunk.number());
-        event.put("documentId", chunk.documentId());
-        event.put("span", List.of(chunk.span().start(), chunk.span().end()));
-        event.put("added", added);
-        event.put("unlocated", unlocated);
-        event.put("quotesFound", found);
-        event.put("repeated", repeated);
-        event.put("overLimit", overLimit);
-        event.put("pruned", pruned.stream().map(Memory::view).toList());
-        event.put("gatheredTokens", memory.gatheredTokens());
-        event.put("capTokens", capTokens);
-        trace.record("extract", event);
+        trace.record(new CosmirEvent.Extract(
+                chunk.number(),
+                chunk.documentId(),
+                List.of(chunk.span().start(), chunk.span().end()),
+                added,
+                unlocated,
+                found,
+                repeated,
+                overLimit,
+                pruned.stream().map(Memory::view).toList(),
+                memory.gatheredTokens(),
+                capTokens));
     }
 
     /**
@@ -195,15 +191,14 @@ final class Worker {
             added.add(memory.infer(item.fact().strip(), chunk.number(), basis).id());
         }
         List<Fact> pruned = memory.pruneInferred(capTokens);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chunk", chunk.number());
-        event.put("added", added);
-        event.put("ungrounded", ungrounded);
-        event.put("overLimit", overLimit);
-        event.put("unknownIds", List.copyOf(unknownIds));
-        event.put("pruned", pruned.stream().map(Memory::view).toList());
-        event.put("inferredTokens", memory.inferredTokens());
-        trace.record("infer", event);
+        trace.record(new CosmirEvent.Infer(
+                chunk.number(),
+                added,
+                ungrounded,
+                overLimit,
+                List.copyOf(unknownIds),
+                pruned.stream().map(Memory::view).toList(),
+                memory.inferredTokens()));
     }
 
     private void refine(Chunk chunk) {
@@ -218,15 +213,13 @@ final class Worker {
         int cut = Math.max(0, after.size() - MAX_QUESTIONS);
         after = after.stream().limit(MAX_QUESTIONS).toList();
         memory.setQuestions(after);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("chunk", chunk.number());
-        event.put(
-                "removed",
-                before.stream().filter(q -> !memory.questions().contains(q)).toList());
-        event.put("added", after.stream().filter(q -> !before.contains(q)).toList());
-        event.put("open", after.size());
-        event.put("cut", cut);
-        trace.record("refine", event);
+        List<String> open = after;
+        trace.record(new CosmirEvent.Refine(
+                chunk.number(),
+                before.stream().filter(q -> !open.contains(q)).toList(),
+                after.stream().filter(q -> !before.contains(q)).toList(),
+                after.size(),
+                cut));
     }
 
     /**
@@ -238,7 +231,8 @@ final class Worker {
         try {
             return call.get();
         } catch (UnusableReplyException unusable) {
-            trace.record("step.failed", Map.of("step", step, "chunk", chunk, "reason", unusable.getMessage()));
+            // the planner (chunk 0) reads no chunk
+            trace.record(new StepEvent.Failed(step, null, chunk == 0 ? null : chunk, unusable.getMessage()));
             return null;
         }
     }

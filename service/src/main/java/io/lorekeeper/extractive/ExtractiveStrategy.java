@@ -2,10 +2,12 @@ package io.lorekeeper.extractive;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -89,52 +91,9 @@ class ExtractiveStrategy implements AnswerStrategy {
     @Override
     public StrategyResult answer(QuestionContext context) {
         Settings settings = Settings.of(context.options());
-        String question = context.question();
-        Retriever retriever = context.retriever();
-        List<UUID> ids = context.documentIds();
         Map<UUID, DocumentKind> kinds =
                 context.documents().stream().collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
-
-        Hits hits = new Hits();
-        hits.addAll(retriever.hybrid(ids, question, settings.k()));
-        context.trace().record("retrieve", Map.of("query", question, "mode", "hybrid", "hits", summary(hits.list)));
-        // Widen recall below the fused list: a chunk that only one retriever ranks well (a rare
-        // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
-        List<SearchHit> keywordOnly = hits.addAll(retriever.keyword(ids, question, 2 * settings.k()));
-        List<SearchHit> vectorOnly = hits.addAll(retriever.vector(ids, question, 2 * settings.k()));
-        context.trace()
-                .record(
-                        "retrieve",
-                        Map.of(
-                                "query",
-                                question,
-                                "mode",
-                                "keyword+vector",
-                                "hits",
-                                summary(keywordOnly),
-                                "vectorHits",
-                                summary(vectorOnly)));
-
-        int followUpK = Math.max(3, settings.k() / 2);
-        for (int hop = 0; hop < settings.hops(); hop++) {
-            List<String> entities =
-                    BridgeEntities.from(hits.list.subList(0, Math.min(3, hits.list.size())), question, 2);
-            List<SearchHit> found = new ArrayList<>();
-            for (String entity : entities) {
-                found.addAll(hits.addAll(retriever.hybrid(ids, question + " " + entity, followUpK)));
-            }
-            context.trace().record("bridge", Map.of("hop", hop + 1, "entities", entities, "newHits", summary(found)));
-            if (entities.isEmpty()) {
-                break;
-            }
-        }
-        for (String choice : context.choices()) {
-            List<SearchHit> found = hits.addAll(retriever.hybrid(ids, question + " " + choice, followUpK));
-            context.trace()
-                    .record(
-                            "retrieve",
-                            Map.of("query", question + " " + choice, "mode", "hybrid", "hits", summary(found)));
-        }
+        Hits hits = retrieve(context, settings);
         context.cancellation().throwIfCancelled();
 
         List<Candidate> candidates = CandidateSentences.from(hits.list, kinds::get);
@@ -142,77 +101,110 @@ class ExtractiveStrategy implements AnswerStrategy {
             candidates = candidates.subList(0, settings.maxSentences());
         }
         if (candidates.isEmpty()) {
-            context.trace().record("answer", Map.of("reason", "nothing retrieved"));
+            context.trace().record(new ExtractiveEvent.Unanswered("nothing retrieved"));
             return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
         }
         Vectors found = vectors(candidates);
-        List<float[]> vectors = found.list();
-        AnswerType type = AnswerType.of(question);
-        List<SentenceScorer.Scored> scored =
-                SentenceScorer.score(question, type, candidates, vectors, embeddings.query(question));
-        context.trace()
-                .record(
-                        "sentences",
-                        Map.of(
-                                "answerType",
-                                type.name().toLowerCase(),
-                                "candidates",
-                                candidates.size(),
-                                "storedVectors",
-                                found.stored(),
-                                "embeddedVectors",
-                                found.embedded(),
-                                "top",
-                                scored.stream()
-                                        .limit(8)
-                                        .map(ExtractiveStrategy::describe)
-                                        .toList()));
-
+        AnswerType type = AnswerType.of(context.question());
+        List<SentenceScorer.Scored> scored = score(context, type, candidates, found);
         if (context.isMultipleChoice()) {
-            return choose(context, candidates, vectors);
+            return choose(context, candidates, found.list());
         }
-        List<String> alternatives = ClosedQuestions.alternatives(question);
+        List<String> alternatives = ClosedQuestions.alternatives(context.question());
         if (!alternatives.isEmpty()) {
-            return alternative(context, alternatives, scored, candidates, vectors);
+            return alternative(context, alternatives, scored, candidates, found.list());
         }
+        return answerFrom(context, settings, kinds, type, scored, candidates);
+    }
+
+    /**
+     * The hits whose sentences are scored: the question's hybrid search, widened by keyword and vector
+     * searches, then bridged {@code hops} times, then searched with each choice.
+     */
+    private static Hits retrieve(QuestionContext context, Settings settings) {
+        String question = context.question();
+        Retriever retriever = context.retriever();
+        List<UUID> ids = context.documentIds();
+        Hits hits = new Hits();
+        hits.addAll(retriever.hybrid(ids, question, settings.k()));
+        context.trace().record(new ExtractiveEvent.Retrieve(question, "hybrid", summary(hits.list), null));
+        // Widen recall below the fused list: a chunk that only one retriever ranks well (a rare
+        // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
+        List<SearchHit> keywordOnly = hits.addAll(retriever.keyword(ids, question, 2 * settings.k()));
+        List<SearchHit> vectorOnly = hits.addAll(retriever.vector(ids, question, 2 * settings.k()));
+        context.trace()
+                .record(new ExtractiveEvent.Retrieve(
+                        question, "keyword+vector", summary(keywordOnly), summary(vectorOnly)));
+        int followUpK = Math.max(3, settings.k() / 2);
+        bridge(context, hits, settings.hops(), followUpK);
+        for (String choice : context.choices()) {
+            String query = question + " " + choice;
+            List<SearchHit> found = hits.addAll(retriever.hybrid(ids, query, followUpK));
+            context.trace().record(new ExtractiveEvent.Retrieve(query, "hybrid", summary(found), null));
+        }
+        return hits;
+    }
+
+    /** Names the best hits mention but the question does not become extra queries, hop after hop, until none is left. */
+    private static void bridge(QuestionContext context, Hits hits, int hops, int followUpK) {
+        String question = context.question();
+        for (int hop = 0; hop < hops; hop++) {
+            List<String> entities =
+                    BridgeEntities.from(hits.list.subList(0, Math.min(3, hits.list.size())), question, 2);
+            List<SearchHit> found = new ArrayList<>();
+            for (String entity : entities) {
+                found.addAll(hits.addAll(
+                        context.retriever().hybrid(context.documentIds(), question + " " + entity, followUpK)));
+            }
+            context.trace().record(new ExtractiveEvent.Bridge(hop + 1, entities, summary(found)));
+            if (entities.isEmpty()) {
+                break;
+            }
+        }
+    }
+
+    /** Every candidate sentence scored for the question, best first. */
+    private List<SentenceScorer.Scored> score(
+            QuestionContext context, AnswerType type, List<Candidate> candidates, Vectors found) {
+        String question = context.question();
+        List<SentenceScorer.Scored> scored =
+                SentenceScorer.score(question, type, candidates, found.list(), embeddings.query(question));
+        context.trace()
+                .record(new ExtractiveEvent.Sentences(
+                        type.name().toLowerCase(),
+                        candidates.size(),
+                        found.stored(),
+                        found.embedded(),
+                        scored.stream()
+                                .limit(8)
+                                .map(ExtractiveStrategy::describe)
+                                .toList()));
+        return scored;
+    }
+
+    /** The sentence the short answer is cut from, and that answer. */
+    private record Sourced(Candidate sentence, ShortAnswer.Answer answer) {}
+
+    /**
+     * The short answer from the best sentence (or from the sentence a description or a second hop leads
+     * to), cited with that sentence, the session's date line where a time was resolved against it, the
+     * sentences of a list answer and the runners-up nearly as good as the best.
+     */
+    private StrategyResult answerFrom(
+            QuestionContext context,
+            Settings settings,
+            Map<UUID, DocumentKind> kinds,
+            AnswerType type,
+            List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates) {
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
-        java.util.Optional<Citation> header =
-                conversation ? sessionHeader(retriever, best.candidate()) : java.util.Optional.empty();
-        LocalDate said =
-                header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
-        ShortAnswer.Answer shortAnswer = ClosedQuestions.isYesNo(question)
-                ? new ShortAnswer.Answer(
-                        ClosedQuestions.yesOrNo(question, best.candidate().text()),
-                        new io.lorekeeper.text.Span(0, best.candidate().text().length()),
-                        true,
-                        ShortAnswer.Kind.YES_NO)
-                : ShortAnswer.of(question, type, best.candidate().text(), said);
-        Candidate source = best.candidate();
+        Optional<Citation> header =
+                conversation ? sessionHeader(context.retriever(), best.candidate()) : Optional.empty();
         List<Citation> citations = new ArrayList<>();
-        java.util.Optional<DescribedSubject.Found> described =
-                !conversation && (type == AnswerType.OTHER || type == AnswerType.PERSON)
-                        ? DescribedSubject.in(question, scored)
-                        : java.util.Optional.empty();
-        if (described.isPresent() && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
-            source = described.get().sentence();
-            shortAnswer = described.get().answer();
-            citations.add(citation(source));
-            context.trace().record("described", Map.of("evidence", source.text()));
-        } else if (!conversation && shortAnswer.kind() != ShortAnswer.Kind.YES_NO) {
-            Map<Candidate, Double> scores = new java.util.HashMap<>();
-            scored.forEach(s -> scores.put(s.candidate(), s.score()));
-            java.util.Optional<SecondHop.Hop> hop =
-                    SecondHop.follow(question, type, best.candidate(), candidates, scores);
-            if (hop.isPresent()) {
-                source = hop.get().evidence();
-                shortAnswer = hop.get().answer();
-                citations.add(citation(source));
-                context.trace().record("hop", Map.of("bridge", best.candidate().text(), "evidence", source.text()));
-            }
-        }
-        context.trace().record("span", span(source, shortAnswer));
+        Sourced sourced = source(context, type, scored, candidates, conversation, header, citations);
+        context.trace().record(span(sourced.sentence(), sourced.answer()));
         Citation first = citation(best.candidate());
         if (!citations.contains(first)) {
             citations.add(first);
@@ -220,27 +212,93 @@ class ExtractiveStrategy implements AnswerStrategy {
         if (type == AnswerType.TIME && header.isPresent()) {
             citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
         }
-        if (shortAnswer.kind() != ShortAnswer.Kind.YES_NO
-                && type != AnswerType.TIME
-                && ShortAnswer.asksForSeveral(question)) {
-            ListAnswer list = ListAnswer.of(question, type, scored, shortAnswer);
-            if (list.sentences().size() > 1) {
-                shortAnswer = list.answer();
-                for (Candidate c : list.sentences().subList(1, list.sentences().size())) {
-                    citations.add(citation(c));
-                }
-                context.trace()
-                        .record(
-                                "list",
-                                Map.of(
-                                        "items",
-                                        list.answer().text(),
-                                        "sentences",
-                                        list.sentences().size()));
-            }
+        ShortAnswer.Answer shortAnswer = asList(context, type, scored, sourced.answer(), citations);
+        addRunnersUp(citations, scored, settings.maxSpans());
+        Map<String, Double> features =
+                Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer, !conversation);
+        double confidence = Confidence.of(features);
+        context.trace().record(new ExtractiveEvent.Answer(shortAnswer.text(), confidence, citations.size(), features));
+        return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+    }
+
+    /**
+     * The short answer and the sentence it is cut from: yes or no for a closed question; otherwise the
+     * sentence naming a subject the question describes, or the sentence a second hop from the best one
+     * reaches (both in texts only, each cited), or else the best sentence.
+     */
+    private static Sourced source(
+            QuestionContext context,
+            AnswerType type,
+            List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates,
+            boolean conversation,
+            Optional<Citation> header,
+            List<Citation> citations) {
+        String question = context.question();
+        Candidate best = scored.getFirst().candidate();
+        LocalDate said =
+                header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
+        ShortAnswer.Answer answer = ClosedQuestions.isYesNo(question)
+                ? new ShortAnswer.Answer(
+                        ClosedQuestions.yesOrNo(question, best.text()),
+                        new io.lorekeeper.text.Span(0, best.text().length()),
+                        true,
+                        ShortAnswer.Kind.YES_NO)
+                : ShortAnswer.of(question, type, best.text(), said);
+        if (answer.kind() == ShortAnswer.Kind.YES_NO || conversation) {
+            return new Sourced(best, answer);
         }
+        Optional<DescribedSubject.Found> described = type == AnswerType.OTHER || type == AnswerType.PERSON
+                ? DescribedSubject.in(question, scored)
+                : Optional.empty();
+        if (described.isPresent()) {
+            Candidate source = described.get().sentence();
+            citations.add(citation(source));
+            context.trace().record(new ExtractiveEvent.Described(source.text()));
+            return new Sourced(source, described.get().answer());
+        }
+        Map<Candidate, Double> scores = new HashMap<>();
+        scored.forEach(s -> scores.put(s.candidate(), s.score()));
+        Optional<SecondHop.Hop> hop = SecondHop.follow(question, type, best, candidates, scores);
+        if (hop.isEmpty()) {
+            return new Sourced(best, answer);
+        }
+        Candidate source = hop.get().evidence();
+        citations.add(citation(source));
+        context.trace().record(new ExtractiveEvent.Hop(best.text(), source.text()));
+        return new Sourced(source, hop.get().answer());
+    }
+
+    /** A question asking for several things is answered with items from several sentences, each cited. */
+    private static ShortAnswer.Answer asList(
+            QuestionContext context,
+            AnswerType type,
+            List<SentenceScorer.Scored> scored,
+            ShortAnswer.Answer answer,
+            List<Citation> citations) {
+        if (answer.kind() == ShortAnswer.Kind.YES_NO
+                || type == AnswerType.TIME
+                || !ShortAnswer.asksForSeveral(context.question())) {
+            return answer;
+        }
+        ListAnswer list = ListAnswer.of(context.question(), type, scored, answer);
+        if (list.sentences().size() <= 1) {
+            return answer;
+        }
+        for (Candidate c : list.sentences().subList(1, list.sentences().size())) {
+            citations.add(citation(c));
+        }
+        context.trace()
+                .record(new ExtractiveEvent.Listed(
+                        list.answer().text(), list.sentences().size()));
+        return list.answer();
+    }
+
+    /** The runners-up nearly as good as the best sentence are cited too, up to {@code maxSpans} citations. */
+    private static void addRunnersUp(List<Citation> citations, List<SentenceScorer.Scored> scored, int maxSpans) {
+        double best = scored.getFirst().score();
         for (SentenceScorer.Scored s : scored.subList(1, scored.size())) {
-            if (citations.size() >= settings.maxSpans() || s.score() < CITATION_RATIO * best.score()) {
+            if (citations.size() >= maxSpans || s.score() < CITATION_RATIO * best) {
                 break;
             }
             Citation c = citation(s.candidate());
@@ -248,35 +306,18 @@ class ExtractiveStrategy implements AnswerStrategy {
                 citations.add(c);
             }
         }
-        Map<String, Double> features =
-                Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer, !conversation);
-        double confidence = Confidence.of(features);
-        context.trace()
-                .record(
-                        "answer",
-                        Map.of(
-                                "answer",
-                                shortAnswer.text(),
-                                "confidence",
-                                confidence,
-                                "citations",
-                                citations.size(),
-                                "confidenceFeatures",
-                                features));
-        return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
     }
 
     /** Where the short answer came from: the sentence, the span inside it (absolute offsets), and whether it was rewritten. */
-    private static Map<String, Object> span(Candidate sentence, ShortAnswer.Answer answer) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", answer.kind().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("answer", answer.text());
-        m.put("start", sentence.span().start() + answer.span().start());
-        m.put("end", sentence.span().start() + answer.span().end());
-        m.put("source", answer.span().of(sentence.text()));
-        m.put("derived", answer.derived());
-        m.put("sentence", sentence.text());
-        return m;
+    private static ExtractiveEvent.Span span(Candidate sentence, ShortAnswer.Answer answer) {
+        return new ExtractiveEvent.Span(
+                answer.kind().name().toLowerCase(java.util.Locale.ROOT),
+                answer.text(),
+                sentence.span().start() + answer.span().start(),
+                sentence.span().start() + answer.span().end(),
+                answer.span().of(sentence.text()),
+                answer.derived(),
+                sentence.text());
     }
 
     /** The candidates' vectors, in their order, and how many were stored and how many had to be embedded. */
@@ -309,20 +350,13 @@ class ExtractiveStrategy implements AnswerStrategy {
     private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {
         ChoicePicker.Pick pick =
                 ChoicePicker.pick(context.question(), context.choices(), candidates, vectors, embeddings);
-        Map<String, Object> supports = new LinkedHashMap<>();
+        Map<String, Double> supports = new LinkedHashMap<>();
         for (int i = 0; i < context.choices().size(); i++) {
             supports.put(context.choices().get(i), round(pick.supports()[i]));
         }
         context.trace()
-                .record(
-                        "choices",
-                        Map.of(
-                                "supports",
-                                supports,
-                                "chosen",
-                                pick.choice(),
-                                "evidence",
-                                pick.evidence().text()));
+                .record(new ExtractiveEvent.Choices(
+                        supports, pick.choice(), pick.evidence().text()));
         return new StrategyResult(
                 context.choices().get(pick.choice()),
                 StrategyResult.EXTRACTIVE,
@@ -345,78 +379,61 @@ class ExtractiveStrategy implements AnswerStrategy {
             List<Candidate> candidates,
             List<float[]> vectors) {
         int direction = ClosedQuestions.timeDirection(context.question());
-        if (direction != 0) {
-            Candidate[] evidence = new Candidate[alternatives.size()];
-            Integer[] years = new Integer[alternatives.size()];
-            for (int i = 0; i < alternatives.size(); i++) {
-                String name = alternatives.get(i).toLowerCase(java.util.Locale.ROOT);
-                for (SentenceScorer.Scored s : scored) {
-                    java.util.Optional<Integer> year =
-                            ClosedQuestions.firstYear(s.candidate().text());
-                    if (s.candidate().text().toLowerCase(java.util.Locale.ROOT).contains(name) && year.isPresent()) {
-                        evidence[i] = s.candidate();
-                        years[i] = year.get();
-                        break;
-                    }
-                }
-            }
-            if (years[0] != null && years[1] != null && !years[0].equals(years[1])) {
-                int chosen = (years[0] < years[1]) == (direction < 0) ? 0 : 1;
-                context.trace()
-                        .record(
-                                "choices",
-                                Map.of(
-                                        "alternatives",
-                                        alternatives,
-                                        "years",
-                                        List.of(years[0], years[1]),
-                                        "chosen",
-                                        alternatives.get(chosen)));
-                Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
-                double confidence = Confidence.of(features);
-                // recorded like every other answer's, so that a fit sees how often a decision by years is right
-                context.trace()
-                        .record(
-                                "answer",
-                                Map.of(
-                                        "answer",
-                                        alternatives.get(chosen),
-                                        "confidence",
-                                        confidence,
-                                        "citations",
-                                        2,
-                                        "confidenceFeatures",
-                                        features));
-                return new StrategyResult(
-                        alternatives.get(chosen),
-                        StrategyResult.EXTRACTIVE,
-                        List.of(citation(evidence[0]), citation(evidence[1])),
-                        confidence,
-                        null,
-                        false);
-            }
+        Optional<StrategyResult> byYears =
+                direction == 0 ? Optional.empty() : byYears(context, alternatives, scored, direction);
+        if (byYears.isPresent()) {
+            return byYears.get();
         }
         ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), alternatives, candidates, vectors, embeddings);
+        String chosen = alternatives.get(pick.choice());
         context.trace()
-                .record(
-                        "choices",
-                        Map.of(
-                                "alternatives",
-                                alternatives,
-                                "chosen",
-                                alternatives.get(pick.choice()),
-                                "evidence",
-                                pick.evidence().text()));
+                .record(new ExtractiveEvent.Alternatives(
+                        alternatives, null, chosen, pick.evidence().text()));
         return new StrategyResult(
-                alternatives.get(pick.choice()),
-                StrategyResult.EXTRACTIVE,
-                List.of(citation(pick.evidence())),
-                pick.confidence(),
-                null,
-                false);
+                chosen, StrategyResult.EXTRACTIVE, List.of(citation(pick.evidence())), pick.confidence(), null, false);
     }
 
-    private static java.util.Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
+    /**
+     * A comparison in time decided by the year each alternative's best sentence gives (the first
+     * sentence naming it with a year); empty when a year is missing or both are the same.
+     *
+     * @param direction below zero when the earlier year wins ("older", "first"), above when the later does
+     */
+    private static Optional<StrategyResult> byYears(
+            QuestionContext context, List<String> alternatives, List<SentenceScorer.Scored> scored, int direction) {
+        Candidate[] evidence = new Candidate[alternatives.size()];
+        Integer[] years = new Integer[alternatives.size()];
+        for (int i = 0; i < alternatives.size(); i++) {
+            String name = alternatives.get(i).toLowerCase(java.util.Locale.ROOT);
+            for (SentenceScorer.Scored s : scored) {
+                Optional<Integer> year = ClosedQuestions.firstYear(s.candidate().text());
+                if (s.candidate().text().toLowerCase(java.util.Locale.ROOT).contains(name) && year.isPresent()) {
+                    evidence[i] = s.candidate();
+                    years[i] = year.get();
+                    break;
+                }
+            }
+        }
+        if (years[0] == null || years[1] == null || years[0].equals(years[1])) {
+            return Optional.empty();
+        }
+        String chosen = alternatives.get((years[0] < years[1]) == (direction < 0) ? 0 : 1);
+        context.trace()
+                .record(new ExtractiveEvent.Alternatives(alternatives, List.of(years[0], years[1]), chosen, null));
+        Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
+        double confidence = Confidence.of(features);
+        // recorded like every other answer's, so that a fit sees how often a decision by years is right
+        context.trace().record(new ExtractiveEvent.Answer(chosen, confidence, 2, features));
+        return Optional.of(new StrategyResult(
+                chosen,
+                StrategyResult.EXTRACTIVE,
+                List.of(citation(evidence[0]), citation(evidence[1])),
+                confidence,
+                null,
+                false));
+    }
+
+    private static Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
         return retriever
                 .sessionHeader(candidate.documentId(), candidate.pageOrdinal())
                 .map(h -> Citation.of(h.documentId(), h.start(), h.end(), h.text()));
@@ -426,36 +443,23 @@ class ExtractiveStrategy implements AnswerStrategy {
         return Citation.of(c.documentId(), c.span().start(), c.span().end(), c.text());
     }
 
-    private static Map<String, Object> describe(SentenceScorer.Scored s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("start", s.candidate().span().start());
-        m.put("end", s.candidate().span().end());
-        m.put("score", round(s.score()));
-        m.put("semantic", round(s.semantic()));
-        m.put("lexical", round(s.lexical()));
-        m.put("prior", round(s.prior()));
-        m.put("typeMatch", s.typeMatch());
-        m.put(
-                "text",
-                s.candidate().text().length() > 240
-                        ? s.candidate().text().substring(0, 240) + "…"
-                        : s.candidate().text());
-        return m;
+    private static ExtractiveEvent.Scored describe(SentenceScorer.Scored s) {
+        String text = s.candidate().text();
+        return new ExtractiveEvent.Scored(
+                s.candidate().span().start(),
+                s.candidate().span().end(),
+                round(s.score()),
+                round(s.semantic()),
+                round(s.lexical()),
+                round(s.prior()),
+                s.typeMatch(),
+                text.length() > 240 ? text.substring(0, 240) + "…" : text);
     }
 
-    private static List<Map<String, Object>> summary(List<SearchHit> hits) {
+    private static List<ExtractiveEvent.Hit> summary(List<SearchHit> hits) {
         return hits.stream()
-                .map(h -> Map.<String, Object>of(
-                        "documentId",
-                        h.documentId(),
-                        "chunk",
-                        h.chunkOrdinal(),
-                        "start",
-                        h.start(),
-                        "end",
-                        h.end(),
-                        "score",
-                        round(h.score())))
+                .map(h ->
+                        new ExtractiveEvent.Hit(h.documentId(), h.chunkOrdinal(), h.start(), h.end(), round(h.score())))
                 .toList();
     }
 

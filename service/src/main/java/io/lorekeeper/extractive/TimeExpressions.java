@@ -190,48 +190,11 @@ final class TimeExpressions {
         }
         Matcher r = RELATIVE.matcher(text);
         while (r.find()) {
-            String which = r.group(1).toLowerCase(Locale.ROOT);
-            String what = r.group(2).toLowerCase(Locale.ROOT);
-            int direction = which.equals("next") ? 1 : which.equals("this") ? 0 : -1;
-            String resolved = switch (what) {
-                case "night" -> direction < 0 ? format(said.minusDays(1)) : format(said);
-                case "month" ->
-                    monthName(said.plusMonths(direction).getMonth()) + " "
-                            + said.plusMonths(direction).getYear();
-                case "year" -> String.valueOf(said.getYear() + direction);
-                case "week", "weekend" ->
-                    direction == 0
-                            ? "the " + what + " of " + on
-                            : "the " + what + (direction < 0 ? " before " : " after ") + on;
-                case "summer", "winter", "spring", "fall", "autumn" -> what + " " + season(said, what, direction);
-                default ->
-                    direction == 0
-                            ? capitalise(what) + " " + on
-                            : "the " + capitalise(what) + (direction < 0 ? " before " : " after ") + on;
-            };
-            add(found, text, r.start(), r.end(), resolved, true);
+            add(found, text, r.start(), r.end(), relativeTo(said, r.group(1), r.group(2)), true);
         }
         Matcher a = AGO.matcher(text);
         while (a.find()) {
-            Integer n = NUMBERS.get(a.group(1).toLowerCase(Locale.ROOT));
-            if (n == null && a.group(1).chars().allMatch(Character::isDigit)) {
-                n = Integer.parseInt(a.group(1));
-            }
-            String unit = a.group(2).toLowerCase(Locale.ROOT);
-            String resolved;
-            if (n == null) {
-                resolved = a.group(1).toLowerCase(Locale.ROOT) + " " + unit + "s before " + on;
-            } else {
-                resolved = switch (unit) {
-                    case "day" -> format(said.minusDays(n));
-                    case "month" ->
-                        monthName(said.minusMonths(n).getMonth()) + " "
-                                + said.minusMonths(n).getYear();
-                    case "year" -> String.valueOf(said.getYear() - n);
-                    default -> (n == 1 ? "the " + unit : n + " " + unit + "s") + " before " + on;
-                };
-            }
-            add(found, text, a.start(), a.end(), resolved, true);
+            add(found, text, a.start(), a.end(), ago(said, a.group(1), a.group(2)), true);
         }
         Matcher b = BARE_DAY.matcher(text);
         while (b.find()) {
@@ -245,6 +208,51 @@ final class TimeExpressions {
             Month month = month(im.group(1));
             add(found, text, im.start(1), im.end(1), monthName(month) + " " + said.getYear(), true);
         }
+    }
+
+    /** "last month", "next summer", "this Friday": resolved against the day it was said. */
+    private static String relativeTo(LocalDate said, String whichWord, String whatWord) {
+        String on = format(said);
+        String which = whichWord.toLowerCase(Locale.ROOT);
+        String what = whatWord.toLowerCase(Locale.ROOT);
+        int direction = which.equals("next") ? 1 : which.equals("this") ? 0 : -1;
+        return switch (what) {
+            case "night" -> direction < 0 ? format(said.minusDays(1)) : format(said);
+            case "month" ->
+                monthName(said.plusMonths(direction).getMonth()) + " "
+                        + said.plusMonths(direction).getYear();
+            case "year" -> String.valueOf(said.getYear() + direction);
+            case "week", "weekend" ->
+                direction == 0
+                        ? "the " + what + " of " + on
+                        : "the " + what + (direction < 0 ? " before " : " after ") + on;
+            case "summer", "winter", "spring", "fall", "autumn" -> what + " " + season(said, what, direction);
+            default ->
+                direction == 0
+                        ? capitalise(what) + " " + on
+                        : "the " + capitalise(what) + (direction < 0 ? " before " : " after ") + on;
+        };
+    }
+
+    /** "two years ago", "3 days ago": a date where the unit allows one, else a phrase relative to the day said. */
+    private static String ago(LocalDate said, String count, String unitWord) {
+        String on = format(said);
+        Integer n = NUMBERS.get(count.toLowerCase(Locale.ROOT));
+        if (n == null && count.chars().allMatch(Character::isDigit)) {
+            n = Integer.parseInt(count);
+        }
+        String unit = unitWord.toLowerCase(Locale.ROOT);
+        if (n == null) {
+            return count.toLowerCase(Locale.ROOT) + " " + unit + "s before " + on;
+        }
+        return switch (unit) {
+            case "day" -> format(said.minusDays(n));
+            case "month" ->
+                monthName(said.minusMonths(n).getMonth()) + " "
+                        + said.minusMonths(n).getYear();
+            case "year" -> String.valueOf(said.getYear() - n);
+            default -> (n == 1 ? "the " + unit : n + " " + unit + "s") + " before " + on;
+        };
     }
 
     /** Adds the expression unless an earlier (more specific) pattern already covers part of it. */

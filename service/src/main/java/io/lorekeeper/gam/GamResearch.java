@@ -16,6 +16,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.TokenCounter;
 
@@ -128,11 +129,11 @@ final class GamResearch {
 
     private void stop(String step, String reason) {
         limited = true;
-        context.trace().record("budget", Map.of("reason", reason, "phase", "research", "step", step));
+        context.trace().record(new StepEvent.BudgetSpent(step, reason));
     }
 
     private void failed(String step, int round, UnusableReplyException unusable) {
-        context.trace().record("step.failed", Map.of("step", step, "round", round, "reason", unusable.getMessage()));
+        context.trace().record(new StepEvent.Failed(step, round, unusable.getMessage()));
     }
 
     // ---------------------------------------------------------------- plan
@@ -142,19 +143,8 @@ final class GamResearch {
         MemoBook.Shown shown = memos.select(request, memoBudget(), similarity);
         memosShown.addAll(shown.refs());
         context.trace()
-                .record(
-                        "memos",
-                        Map.of(
-                                "round",
-                                round,
-                                "shown",
-                                shown.refs().size(),
-                                "total",
-                                memos.total(),
-                                "tokens",
-                                shown.tokens(),
-                                "totalTokens",
-                                memos.totalTokens()));
+                .record(new GamEvent.Memos(
+                        round, shown.refs().size(), memos.total(), shown.tokens(), memos.totalTokens()));
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("memos", shown.rendered());
         vars.put("integration", integration.render());
@@ -174,36 +164,13 @@ final class GamResearch {
 
     private PageSearch.Result search(int round, ResearchPlan plan) {
         PageSearch.Result found = search.run(plan, settings, memosShown);
+        context.trace().record(new GamEvent.Plan(round, request, plan, labels(found.rejected())));
         context.trace()
-                .record(
-                        "plan",
-                        Map.of(
-                                "round",
-                                round,
-                                "request",
-                                request,
-                                "plan",
-                                plan,
-                                "rejectedPages",
-                                found.rejected().stream().map(PageRef::label).toList()));
-        context.trace()
-                .record(
-                        "search",
-                        Map.of(
-                                "round",
-                                round,
-                                "searches",
-                                found.searches().stream()
-                                        .map(s -> Map.of(
-                                                "tool",
-                                                s.tool(),
-                                                "query",
-                                                s.query(),
-                                                "pages",
-                                                s.pages().stream()
-                                                        .map(PageRef::label)
-                                                        .toList()))
-                                        .toList()));
+                .record(new GamEvent.Search(
+                        round,
+                        found.searches().stream()
+                                .map(s -> new GamEvent.Search.Found(s.tool(), s.query(), labels(s.pages())))
+                                .toList()));
         return found;
     }
 
@@ -220,8 +187,7 @@ final class GamResearch {
                 .limit(settings.maxPagesPerRound() == 0 ? Long.MAX_VALUE : settings.maxPagesPerRound())
                 .toList();
         if (toRead.isEmpty()) {
-            context.trace()
-                    .record("integrate", Map.of("round", round, "skipped", "the searches found no page to read"));
+            context.trace().record(GamEvent.Integrate.skipped(round, "the searches found no page to read"));
             return true;
         }
         if (!mayStart("integrate")) {
@@ -244,19 +210,17 @@ final class GamResearch {
             return true;
         }
         toRead.stream().filter(p -> pages.spans().containsKey(p.ref())).forEach(p -> read.put(p.ref(), p));
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("round", round);
-        event.put("pagesRead", pages.labels());
-        event.put(
-                "pagesReadAgain",
-                pages.spans().keySet().stream()
-                        .filter(readBefore::contains)
-                        .map(PageRef::label)
-                        .toList());
-        event.put("pagesLeftOut", pages.leftOut());
-        event.put("pageTokens", pages.tokens());
-        event.put("integration", integration);
-        context.trace().record("integrate", event);
+        context.trace()
+                .record(new GamEvent.Integrate(
+                        round,
+                        null,
+                        pages.labels(),
+                        labels(pages.spans().keySet().stream()
+                                .filter(readBefore::contains)
+                                .toList()),
+                        pages.leftOut(),
+                        pages.tokens(),
+                        integration));
         return true;
     }
 
@@ -276,19 +240,12 @@ final class GamResearch {
             return null;
         }
         context.trace()
-                .record(
-                        "reflect",
-                        Map.of(
-                                "round",
-                                round,
-                                "enough",
-                                reflection.enough(),
-                                "missing",
-                                reflection.missing() == null ? "" : reflection.missing(),
-                                "followUps",
-                                followUps(reflection),
-                                "thinking",
-                                reflection.thinking() == null ? "" : reflection.thinking()));
+                .record(new GamEvent.Reflect(
+                        round,
+                        reflection.enough(),
+                        reflection.missing() == null ? "" : reflection.missing(),
+                        followUps(reflection),
+                        reflection.thinking() == null ? "" : reflection.thinking()));
         return reflection;
     }
 
@@ -297,6 +254,10 @@ final class GamResearch {
                 .filter(f -> f != null && !f.isBlank())
                 .limit(GamSettings.MAX_FOLLOW_UPS)
                 .toList();
+    }
+
+    private static List<String> labels(java.util.Collection<PageRef> pages) {
+        return pages.stream().map(PageRef::label).toList();
     }
 
     // ---------------------------------------------------------------- what the research leaves

@@ -20,6 +20,7 @@ import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.Span;
@@ -101,10 +102,10 @@ class GamStrategy implements AnswerStrategy {
                             GamAnswer.class,
                             GamAnswer::plainText);
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "answer"));
+            context.trace().record(new StepEvent.BudgetSpent("answer", spent.getMessage()));
             return notesAsAnswer(context, search, research, spent);
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "answer", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("answer", unusable.getMessage()));
             return lastResort(context, search, research, "the answer reply was unusable: " + unusable.getMessage());
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
@@ -112,13 +113,7 @@ class GamStrategy implements AnswerStrategy {
         boolean abstained = choice == null && abstains(context, reply);
         List<Citation> citations =
                 abstained ? List.of() : citations(context, settings, search, research, excerpts, reply);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("confidence", reply.confidence());
-        if (abstained) {
-            event.put("abstained", true);
-        }
-        context.trace().record("answer", event);
+        context.trace().record(new GamEvent.Answer(answer, reply.confidence(), abstained ? true : null, null));
         return new StrategyResult(
                 answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, research.limited());
     }
@@ -158,33 +153,26 @@ class GamStrategy implements AnswerStrategy {
         // with the integration alone (the paper's default), the answerer's context is the notes, built from the pages
         // they cite
         List<PageRef> sources = Excerpts.sources(integration, research.read());
-        List<Map<String, Object>> spans = new ArrayList<>();
+        List<GamEvent.TextSpan> spans = new ArrayList<>();
         if (shown) {
-            excerpts.forEach(e -> spans.add(Map.of("documentId", e.documentId(), "start", e.start(), "end", e.end())));
+            excerpts.forEach(e -> spans.add(new GamEvent.TextSpan(e.documentId(), e.start(), e.end())));
         } else {
             sources.forEach(ref -> {
                 Span span = research.pageSpans().get(ref);
                 if (span != null) {
-                    spans.add(Map.of("documentId", search.document(ref), "start", span.start(), "end", span.end()));
+                    spans.add(new GamEvent.TextSpan(search.document(ref), span.start(), span.end()));
                 }
             });
         }
         context.trace()
-                .record(
-                        "context",
-                        Map.of(
-                                "output",
-                                settings.output(),
-                                "integrationTokens",
-                                TokenCounter.count(integration.render()),
-                                "excerptTokens",
-                                shown ? Excerpts.tokens(excerpts) : 0,
-                                "pagesBehindNotes",
-                                sources.stream()
-                                        .filter(research.pageSpans()::containsKey)
-                                        .count(),
-                                "spans",
-                                spans));
+                .record(new GamEvent.Context(
+                        settings.output(),
+                        TokenCounter.count(integration.render()),
+                        shown ? Excerpts.tokens(excerpts) : 0,
+                        sources.stream()
+                                .filter(research.pageSpans()::containsKey)
+                                .count(),
+                        spans));
     }
 
     /** The quotes the answerer copied from the excerpts, or the chunks behind the notes that share most words with the answer. */
@@ -258,7 +246,7 @@ class GamStrategy implements AnswerStrategy {
         try {
             return LastResort.answer(context, reason, evidence, research.limited());
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
+            context.trace().record(new StepEvent.BudgetSpent("last-resort", spent.getMessage()));
             return notesAsAnswer(context, search, research, spent);
         }
     }
@@ -293,7 +281,7 @@ class GamStrategy implements AnswerStrategy {
                 supporting(context, search, integration, research.read(), context.question()).stream()
                         .map(e -> Citation.of(e.documentId(), e.start(), e.end(), e.text()))
                         .toList();
-        context.trace().record("answer", Map.of("answer", integration.summary(), "confidence", 0.0, "fromNotes", true));
+        context.trace().record(new GamEvent.Answer(integration.summary(), 0.0, null, true));
         return new StrategyResult(integration.summary(), StrategyResult.GENERATED, citations, 0.0, null, true);
     }
 

@@ -15,6 +15,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.StepEvent;
 
 /**
  * The test-time loop of one question (seed 002, Eqs. 6 and 7): per step, zoom-in (top-K for every
@@ -58,108 +59,130 @@ final class MemCotLoop {
         context.documents().forEach(d -> kinds.put(d.id(), d.kind()));
     }
 
-    Outcome run() {
-        List<String> queries = List.of(context.question());
-        List<String> previous = List.of();
-        String lastAction = "none";
-        String lastThinking = "";
-        int step = 0;
-        try {
-            while (true) {
-                step++;
-                if (!mayStart(step, "zoom-in", 1)) {
-                    return new Outcome(memory, Stop.BUDGET, lastThinking, step - 1);
-                }
-                context.trace().record("queries", Map.of("step", step, "queries", queries));
-                List<Unit> fresh = zoomInCandidates(queries);
-                Perception zoomIn = zoomIn(step, queries, previous, fresh);
-                List<Unit> kept = units.select(zoomIn.usefulIds(), fresh).units();
-                // zoom-out and the judge must both fit; without room for both, the step goes straight to the judge
-                List<Unit> widened = settings.zoomOut() && !kept.isEmpty() && mayStart(step, "zoom-out", 2, false)
-                        ? zoomOut(step, queries, kept)
-                        : List.of();
-                List<Unit> candidates = new ArrayList<>(kept);
-                widened.stream().filter(u -> !candidates.contains(u)).forEach(candidates::add);
-                if (!mayStart(step, "judge", 1)) {
-                    // no verdict can be had: the readers' own picks stand
-                    List<Unit> added = memory.add(candidates);
-                    evolve(step, queries, lastAction, zoomIn, kept, widened, "", added, false);
-                    return new Outcome(memory, Stop.BUDGET, lastThinking, step);
-                }
+    // the loop's state between steps
+    private int step;
+    private List<String> queries;
+    private List<String> previous = List.of();
+    private String lastAction = "none";
+    private String lastThinking = "";
 
-                Judgement judgement = judge(
-                        step, queries, units.inDocumentOrder(candidates), zoomIn.missingInformation(), lastAction);
-                if (judgement == null) {
-                    // Without a verdict the readers' own picks stand, and there is no one to plan the next step.
-                    List<Unit> added = memory.add(candidates);
-                    evolve(step, queries, lastAction, zoomIn, kept, widened, "", added, false);
-                    return new Outcome(memory, Stop.JUDGE_FAILED, lastThinking, step);
-                }
-                List<Unit> added = memory.add(
-                        units.select(judgement.usefulIds(), candidates).units());
-                String action = judgement.canAnswer()
-                        ? "ANSWER"
-                        : judgement.action() == null
-                                ? "none"
-                                : judgement.action().name();
-                evolve(
-                        step,
-                        queries,
-                        lastAction,
-                        zoomIn,
-                        kept,
-                        widened,
-                        judgement.thinking(),
-                        added,
-                        judgement.canAnswer());
-                lastThinking = judgement.thinking();
-                if (judgement.canAnswer()) {
-                    return new Outcome(memory, Stop.ANSWERABLE, lastThinking, step);
-                }
-                if (step >= settings.maxSteps()) {
-                    return new Outcome(memory, Stop.MAX_STEPS, lastThinking, step);
-                }
-                NextQueries.Next next = nextQueries(step, queries, judgement, action);
-                if (next.queries().isEmpty()) {
-                    return new Outcome(memory, Stop.NO_NEW_QUERIES, lastThinking, step);
-                }
-                previous = queries;
-                queries = next.queries();
-                lastAction = action;
+    Outcome run() {
+        queries = List.of(context.question());
+        try {
+            Outcome outcome = null;
+            while (outcome == null) {
+                step++;
+                outcome = step();
             }
+            return outcome;
         } catch (BudgetExhaustedException spent) {
             // a call refused all the same (tokens spent by a long reply, say): the responder answers from the memory
-            context.trace().record("budget", Map.of("step", step, "reason", spent.getMessage()));
-            return new Outcome(memory, Stop.BUDGET, lastThinking, step);
+            context.trace().record(new StepEvent.BudgetSpent("loop", step, spent.getMessage()));
+            return end(Stop.BUDGET);
         }
+    }
+
+    /** What the readers found in one step: the focused reader's perception, the units it kept, those the wide reader added. */
+    private record Read(Perception zoomIn, List<Unit> kept, List<Unit> widened) {
+
+        /** The kept units, then the widened ones not among them: what the judge weighs. */
+        List<Unit> candidates() {
+            List<Unit> candidates = new ArrayList<>(kept);
+            widened.stream().filter(u -> !candidates.contains(u)).forEach(candidates::add);
+            return candidates;
+        }
+    }
+
+    /** One step: read (zoom-in, zoom-out), judge, evolve the memory, plan the next queries; the outcome when the loop ends here. */
+    private Outcome step() {
+        if (!mayStart(step, "zoom-in", 1)) {
+            return new Outcome(memory, Stop.BUDGET, lastThinking, step - 1);
+        }
+        context.trace().record(new MemCotEvent.Queries(step, queries));
+        Read read = read();
+        if (!mayStart(step, "judge", 1)) {
+            return withoutVerdict(read, Stop.BUDGET);
+        }
+        Judgement judgement = judge(
+                step,
+                queries,
+                units.inDocumentOrder(read.candidates()),
+                read.zoomIn().missingInformation(),
+                lastAction);
+        if (judgement == null) {
+            // without a verdict there is no one to plan the next step
+            return withoutVerdict(read, Stop.JUDGE_FAILED);
+        }
+        return afterVerdict(read, judgement);
+    }
+
+    /** Zoom-in over the queries' new hits, then zoom-out around the units it kept. */
+    private Read read() {
+        List<Unit> fresh = zoomInCandidates(queries);
+        Perception zoomIn = zoomIn(step, queries, previous, fresh);
+        List<Unit> kept = units.select(zoomIn.usefulIds(), fresh).units();
+        // zoom-out and the judge must both fit; without room for both, the step goes straight to the judge
+        List<Unit> widened = settings.zoomOut() && !kept.isEmpty() && mayStart(step, "zoom-out", 2)
+                ? zoomOut(step, queries, kept)
+                : List.of();
+        return new Read(zoomIn, kept, widened);
+    }
+
+    /** No verdict can be had: the readers' own picks stand, and the loop ends. */
+    private Outcome withoutVerdict(Read read, Stop stop) {
+        evolve(read, "", memory.add(read.candidates()), false);
+        return end(stop);
+    }
+
+    /** The judge's picks go into the memory; the loop ends when it can answer, else goes on with the next queries. */
+    private Outcome afterVerdict(Read read, Judgement judgement) {
+        List<Unit> added = memory.add(
+                units.select(judgement.usefulIds(), read.candidates()).units());
+        evolve(read, judgement.thinking(), added, judgement.canAnswer());
+        lastThinking = judgement.thinking();
+        if (judgement.canAnswer()) {
+            return end(Stop.ANSWERABLE);
+        }
+        if (step >= settings.maxSteps()) {
+            return end(Stop.MAX_STEPS);
+        }
+        String action = judgement.action() == null ? "none" : judgement.action().name();
+        NextQueries.Next next = nextQueries(step, queries, judgement, action);
+        if (next.queries().isEmpty()) {
+            return end(Stop.NO_NEW_QUERIES);
+        }
+        previous = queries;
+        queries = next.queries();
+        lastAction = action;
+        return null;
+    }
+
+    private Outcome end(Stop stop) {
+        return new Outcome(memory, stop, lastThinking, step);
     }
 
     /** The queries of the next step after the judge's action (BREAK, DELETE), traced. */
     private NextQueries.Next nextQueries(int step, List<String> queries, Judgement judgement, String action) {
         NextQueries.Next next =
                 NextQueries.after(queries, judgement, memory, context.question(), settings.maxQueries());
-        Map<String, Object> planned = new LinkedHashMap<>();
-        planned.put("step", step);
-        planned.put("action", action);
-        planned.put("next", next.queries());
-        planned.put("droppedRepeats", next.repeats());
-        planned.put("settled", next.settled());
-        planned.put("unknownSettled", next.unknownSettled());
-        planned.put("fellBackToQuestion", next.fellBack());
-        context.trace().record("queries.next", planned);
+        context.trace()
+                .record(new MemCotEvent.QueriesNext(
+                        step,
+                        action,
+                        next.queries(),
+                        next.repeats(),
+                        next.settled(),
+                        next.unknownSettled(),
+                        next.fellBack()));
         return next;
-    }
-
-    private boolean mayStart(int step, String phase, int calls) {
-        return mayStart(step, phase, calls, true);
     }
 
     /**
      * Whether a part of a step ({@code calls} calls) can start and finish before the answer's reserve of
-     * the budget, and the question still has time; if not, a {@code budget} event says why, and the
-     * loop stops ({@code stops}) or skips that part.
+     * the budget, and the question still has time; if not, a {@code step.budget} event says why, and the
+     * loop stops (zoom-in, judge) or skips that part (zoom-out).
      */
-    private boolean mayStart(int step, String phase, int calls, boolean stops) {
+    private boolean mayStart(int step, String phase, int calls) {
         String reason = context.cancellation().isCancelled()
                 ? "the question ran out of wall time"
                 : context.llm().budget().stepFits(calls)
@@ -168,17 +191,12 @@ final class MemCotLoop {
         if (reason == null) {
             return true;
         }
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("step", step);
-        event.put("phase", phase);
-        event.put("reason", reason);
-        event.put(stops ? "stopped" : "skipped", true);
-        context.trace().record("budget", event);
+        context.trace().record(new StepEvent.BudgetSpent(phase, step, reason));
         return false;
     }
 
     private void failed(int step, String phase, UnusableReplyException unusable) {
-        context.trace().record("step.failed", Map.of("step", phase, "round", step, "reason", unusable.getMessage()));
+        context.trace().record(new StepEvent.Failed(phase, step, unusable.getMessage()));
     }
 
     /** The top-K hits of every query, once each, without the units the memory already holds. */
@@ -196,14 +214,13 @@ final class MemCotLoop {
     }
 
     private Perception zoomIn(int step, List<String> queries, List<String> previous, List<Unit> fresh) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("step", step);
-        event.put("candidates", fresh.stream().map(Unit::summary).toList());
+        List<MemCotEvent.UnitRef> candidates = fresh.stream().map(Unit::summary).toList();
         if (fresh.isEmpty()) {
             // Nothing new to read: every hit is already in memory.
-            event.put("skipped", "every hit is already in the short-term memory");
-            context.trace().record("zoom-in", event);
-            return new Perception("", "", List.of());
+            context.trace()
+                    .record(MemCotEvent.ZoomIn.skipped(
+                            step, candidates, "every hit is already in the short-term memory"));
+            return Perception.NOTHING;
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("question", context.question());
@@ -211,18 +228,60 @@ final class MemCotLoop {
         vars.put("previousQueries", previous.isEmpty() ? "(none: this is the first search)" : numbered(previous));
         vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));
         vars.put("results", units.render(fresh, ""));
-        Perception reply = perceive(step, "memcot/zoom-in", vars, event);
+        Perceived read = perceive(step, "memcot/zoom-in", vars);
+        Perception reply = read.reply();
         Units.Selection kept = units.select(reply.usefulIds(), fresh);
-        event.put("kept", kept.ids());
-        event.put("unknownIds", kept.unknown());
-        event.put("missing", reply.missingInformation());
-        event.put("thinking", reply.thinking());
-        context.trace().record("zoom-in", event);
+        context.trace()
+                .record(new MemCotEvent.ZoomIn(
+                        step,
+                        candidates,
+                        null,
+                        kept.ids(),
+                        kept.unknown(),
+                        reply.missingInformation(),
+                        reply.thinking(),
+                        read.failed()));
         return reply;
     }
 
     /** The windows around the kept units, merged per page, read by the wide reader; returns the units it adds. */
     private List<Unit> zoomOut(int step, List<String> queries, List<Unit> kept) {
+        List<List<Unit>> merged = windowsAround(kept);
+        List<Unit> offered = merged.stream()
+                .flatMap(List::stream)
+                .filter(u -> !kept.contains(u) && !memory.knows(u))
+                .toList();
+        List<List<String>> windowIds =
+                merged.stream().map(run -> run.stream().map(Unit::id).toList()).toList();
+        if (offered.isEmpty()) {
+            context.trace()
+                    .record(MemCotEvent.ZoomOut.skipped(
+                            step, windowIds, "the windows hold nothing beyond the kept and known units"));
+            return List.of();
+        }
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("question", context.question());
+        vars.put("queries", numbered(queries));
+        vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));
+        vars.put("windows", renderWindows(merged, kept));
+        Perceived read = perceive(step, "memcot/zoom-out", vars);
+        Perception reply = read.reply();
+        Units.Selection added = units.select(reply.usefulIds(), offered);
+        context.trace()
+                .record(new MemCotEvent.ZoomOut(
+                        step,
+                        windowIds,
+                        null,
+                        added.ids(),
+                        added.unknown(),
+                        reply.missingInformation(),
+                        reply.thinking(),
+                        read.failed()));
+        return added.units();
+    }
+
+    /** The ±W units around each kept unit within its session or page, merged into runs of adjacent chunks, in document order. */
+    private List<List<Unit>> windowsAround(List<Unit> kept) {
         Map<String, TreeMap<Integer, Unit>> windows = new LinkedHashMap<>();
         for (Unit centre : kept) {
             SearchHit hit = centre.hit();
@@ -249,49 +308,27 @@ final class MemCotLoop {
             }
         }
         merged.sort(java.util.Comparator.comparing(List::getFirst, units.order()));
-        List<Unit> offered = merged.stream()
-                .flatMap(List::stream)
-                .filter(u -> !kept.contains(u) && !memory.knows(u))
-                .toList();
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("step", step);
-        event.put(
-                "windows",
-                merged.stream().map(run -> run.stream().map(Unit::id).toList()).toList());
-        if (offered.isEmpty()) {
-            event.put("skipped", "the windows hold nothing beyond the kept and known units");
-            context.trace().record("zoom-out", event);
-            return List.of();
-        }
-        Map<String, Object> vars = new LinkedHashMap<>();
-        vars.put("question", context.question());
-        vars.put("queries", numbered(queries));
-        vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));
-        vars.put("windows", renderWindows(merged, kept));
-        Perception reply = perceive(step, "memcot/zoom-out", vars, event);
-        Units.Selection added = units.select(reply.usefulIds(), offered);
-        event.put("kept", added.ids());
-        event.put("unknownIds", added.unknown());
-        event.put("missing", reply.missingInformation());
-        event.put("thinking", reply.thinking());
-        context.trace().record("zoom-out", event);
-        return added.units();
+        return merged;
     }
 
     /**
      * A perception call. Prose instead of JSON still counts for the ids it names; a reply with nothing
      * usable at all (after the gateway's repair) keeps nothing, and the loop goes on to the judge.
      */
-    private Perception perceive(int step, String template, Map<String, Object> vars, Map<String, Object> event) {
+    private Perceived perceive(int step, String template, Map<String, Object> vars) {
         try {
-            return perceivers.structuredOrText(
-                    Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse);
+            return new Perceived(
+                    perceivers.structuredOrText(
+                            Role.RESEARCHER, template, vars, Perception.class, Perception::fromProse),
+                    null);
         } catch (UnusableReplyException unusable) {
-            event.put("failed", unusable.getMessage());
             failed(step, template.substring(template.indexOf('/') + 1), unusable);
-            return new Perception("", "", List.of());
+            return new Perceived(Perception.NOTHING, unusable.getMessage());
         }
     }
+
+    /** A reader's perception, and why its reply was unusable (null when it was usable). */
+    private record Perceived(Perception reply, String failed) {}
 
     /** The judge's verdict, or null when its reply had nothing usable. */
     private Judgement judge(int step, List<String> queries, List<Unit> candidates, String missing, String lastAction) {
@@ -304,14 +341,11 @@ final class MemCotLoop {
         vars.put("failures", failures());
         vars.put("lastAction", lastAction);
         vars.put("maxQueries", settings.maxQueries());
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("step", step);
         Judgement verdict;
         try {
             verdict = critic.structuredOrText(Role.CRITIC, "memcot/judge", vars, Judgement.class, Judgement::fromProse);
         } catch (UnusableReplyException unusable) {
-            event.put("failed", unusable.getMessage());
-            context.trace().record("judge", event);
+            context.trace().record(MemCotEvent.Judge.failed(step, unusable.getMessage()));
             failed(step, "judge", unusable);
             return null;
         }
@@ -319,14 +353,17 @@ final class MemCotLoop {
         List<Unit> nameable = new ArrayList<>(candidates);
         nameable.addAll(memory.evidence());
         Units.Selection useful = units.select(verdict.usefulIds(), nameable);
-        event.put("canAnswer", verdict.canAnswer());
-        event.put("action", verdict.action() == null ? "none" : verdict.action().name());
-        event.put("usefulIds", useful.ids());
-        event.put("unknownIds", useful.unknown());
-        event.put("newQueries", verdict.newQueries());
-        event.put("resolved", verdict.resolved());
-        event.put("thinking", verdict.thinking());
-        context.trace().record("judge", event);
+        context.trace()
+                .record(new MemCotEvent.Judge(
+                        step,
+                        null,
+                        verdict.canAnswer(),
+                        verdict.action() == null ? "none" : verdict.action().name(),
+                        useful.ids(),
+                        useful.unknown(),
+                        verdict.newQueries(),
+                        verdict.resolved(),
+                        verdict.thinking()));
         return verdict;
     }
 
@@ -334,41 +371,31 @@ final class MemCotLoop {
      * Writes the step into the episodic memory, and into the failed queue when it added nothing and
      * the question is still open, and traces the memory after it.
      */
-    private void evolve(
-            int step,
-            List<String> queries,
-            String lastAction,
-            Perception zoomIn,
-            List<Unit> kept,
-            List<Unit> widened,
-            String thinking,
-            List<Unit> added,
-            boolean answerable) {
+    private void evolve(Read read, String thinking, List<Unit> added, boolean answerable) {
         boolean failed = added.isEmpty() && !answerable;
         List<String> addedIds = added.stream().map(Unit::id).toList();
+        String missing = read.zoomIn().missingInformation();
         memory.record(new ShortTermMemory.Step(
                 step,
                 queries,
                 lastAction,
-                kept.stream().map(Unit::id).toList(),
-                widened.stream().map(Unit::id).toList(),
-                zoomIn.missingInformation(),
+                read.kept().stream().map(Unit::id).toList(),
+                read.widened().stream().map(Unit::id).toList(),
+                missing,
                 thinking,
                 addedIds));
         if (failed) {
-            memory.fail(new ShortTermMemory.Failure(step, queries, lastAction, zoomIn.missingInformation()));
+            memory.fail(new ShortTermMemory.Failure(step, queries, lastAction, missing));
         }
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("step", step);
-        event.put("added", addedIds);
-        event.put("failed", failed);
-        event.put(
-                "semantic",
-                units.inDocumentOrder(memory.evidence()).stream()
-                        .map(Unit::summary)
-                        .toList());
-        event.put("failedQueue", memory.recentFailures());
-        context.trace().record("memory.update", event);
+        context.trace()
+                .record(new MemCotEvent.MemoryUpdate(
+                        step,
+                        addedIds,
+                        failed,
+                        units.inDocumentOrder(memory.evidence()).stream()
+                                .map(Unit::summary)
+                                .toList(),
+                        memory.recentFailures()));
     }
 
     private PromptMarkup renderWindows(List<List<Unit>> windows, List<Unit> kept) {

@@ -24,6 +24,9 @@ record Perception(
         thinking = thinking == null ? "" : thinking.strip();
     }
 
+    /** A perception that keeps nothing: a reader with nothing to read, or whose reply was unusable. */
+    static final Perception NOTHING = new Perception("", "", List.of());
+
     private static final Pattern LABEL = Pattern.compile("(?i)\\bD\\d+\\s*-\\s*C\\d+\\b");
 
     /** A prose reply where JSON was asked: the unit ids it mentions are what it found useful. */

@@ -13,6 +13,7 @@ import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.TokenCounter;
 
@@ -49,14 +50,13 @@ final class Responder {
         boolean retrieved = remembered.isEmpty();
         List<Unit> evidence = retrieved ? bestPassages() : remembered;
         PromptMarkup memory = units.render(evidence, "(no evidence was found)");
-        Map<String, Object> shown = new LinkedHashMap<>();
-        shown.put("steps", outcome.steps());
-        shown.put(
-                "stop", outcome.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-        shown.put("units", evidence.stream().map(Unit::summary).toList());
-        shown.put("memoryTokens", TokenCounter.count(memory.text()));
-        shown.put("retrieved", retrieved);
-        context.trace().record("context", shown);
+        context.trace()
+                .record(new MemCotEvent.Context(
+                        outcome.steps(),
+                        outcome.stop().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                        evidence.stream().map(Unit::summary).toList(),
+                        TokenCounter.count(memory.text()),
+                        retrieved));
         if (evidence.isEmpty()) {
             return lastResort(outcome, evidence, "the short-term memory is empty and retrieval found nothing");
         }
@@ -72,36 +72,35 @@ final class Responder {
                             MemCotAnswer.class,
                             MemCotAnswer::fromProse);
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("phase", "answer", "reason", spent.getMessage()));
+            context.trace().record(new StepEvent.BudgetSpent("answer", spent.getMessage()));
             return fromMemory(outcome, spent);
         } catch (UnusableReplyException unusable) {
-            context.trace().record("step.failed", Map.of("step", "responder", "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("responder", unusable.getMessage()));
             return lastResort(outcome, evidence, "the responder's reply was unusable: " + unusable.getMessage());
         }
+        return answered(outcome, evidence, retrieved, reply);
+    }
+
+    /** The reply's answer, its confidence capped when the loop ended unsure, cited by the evidence it names. */
+    private StrategyResult answered(
+            MemCotLoop.Outcome outcome, List<Unit> evidence, boolean retrieved, MemCotAnswer reply) {
         List<Citation> citations = new ArrayList<>();
-        List<Map<String, Object>> checked = new ArrayList<>();
+        List<MemCotEvent.Checked> checked = new ArrayList<>();
         for (MemCotAnswer.Evidence item : reply.evidence()) {
             Unit unit = units.select(List.of(item.id()), evidence).units().stream()
                     .findFirst()
                     .orElse(null);
             Cited cited = cite(unit, item.quote(), evidence);
-            Map<String, Object> check = new LinkedHashMap<>();
-            check.put("id", item.id());
-            check.put("unitKnown", unit != null);
-            check.put("quoteFound", cited.quoteFound());
-            checked.add(check);
+            checked.add(new MemCotEvent.Checked(item.id(), unit != null, cited.quoteFound()));
             citations.addAll(cited.citations());
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
         boolean unsure = retrieved || outcome.stop() != MemCotLoop.Stop.ANSWERABLE;
         double confidence = unsure ? Math.min(reply.confidence(), UNSURE_CONFIDENCE) : reply.confidence();
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("confidence", confidence);
-        event.put("confidenceCapped", unsure && reply.confidence() > UNSURE_CONFIDENCE);
-        event.put("evidence", checked);
-        context.trace().record("answer", event);
+        context.trace()
+                .record(new MemCotEvent.Answer(
+                        answer, confidence, unsure && reply.confidence() > UNSURE_CONFIDENCE, checked, null, null));
         return new StrategyResult(
                 answer, StrategyResult.GENERATED, citations, confidence, choice, outcome.budgetLimited());
     }
@@ -166,7 +165,7 @@ final class Responder {
         try {
             return LastResort.answer(context, reason, material, outcome.budgetLimited());
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("phase", "last-resort", "reason", spent.getMessage()));
+            context.trace().record(new StepEvent.BudgetSpent("last-resort", spent.getMessage()));
             return fromMemory(outcome, spent);
         }
     }
@@ -183,10 +182,7 @@ final class Responder {
             throw spent;
         }
         String answer = first.getFirst().hit().text();
-        context.trace()
-                .record(
-                        "answer",
-                        Map.of("answer", answer, "confidence", 0.0, "fromMemory", true, "reason", spent.getMessage()));
+        context.trace().record(new MemCotEvent.Answer(answer, 0.0, null, null, true, spent.getMessage()));
         return new StrategyResult(
                 answer,
                 StrategyResult.EXTRACTIVE,

@@ -1,9 +1,7 @@
 package io.lorekeeper.memcot;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.Citation;
@@ -41,13 +39,7 @@ record Unit(String id, SearchHit hit, String session) {
     }
 
     /** Where it is, for the trace: id, span and turn ids. */
-    Map<String, Object> summary() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", id);
-        out.put("documentId", hit.documentId());
-        out.put("start", hit.start());
-        out.put("end", hit.end());
-        out.put("turnIds", hit.turnIds());
-        return out;
+    MemCotEvent.UnitRef summary() {
+        return new MemCotEvent.UnitRef(id, hit.documentId(), hit.start(), hit.end(), hit.turnIds());
     }
 }

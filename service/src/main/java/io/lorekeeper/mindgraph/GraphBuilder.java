@@ -15,6 +15,7 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.strategy.Cancellation;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.Trace;
 import io.lorekeeper.text.Blocks;
 
@@ -153,22 +154,76 @@ class GraphBuilder {
         String text = documents.text(documentId);
         Opened opened = open(documentId, question, start, chunkTokens, trace);
         GraphStore.GraphRow row = opened.row();
-        ConceptGraph graph = opened.graph();
         List<Blocks.Block> remaining = Blocks.split(text, row.builtTo(), row.blocksDone(), chunkTokens);
-        boolean reused = row.blocksDone() > 0 && remaining.isEmpty();
-        Map<String, Integer> rejected = new TreeMap<>(row.rejected());
-        int total = row.blocksDone() + remaining.size();
-        progress.blocks(row.blocksDone(), total);
-        int calls = 0;
-        int built = row.blocksDone();
-        List<Blocks.Block> skipped = gaps == null ? new ArrayList<>() : new ArrayList<>(store.skippedBlocks(row.id()));
-        if (!skipped.isEmpty()) {
-            // blocks an earlier run left out, tried again once; the edits apply to the graph as it stands
+        Build build = new Build(
+                llm, documentId, question, text, row, opened.graph(), row.blocksDone() + remaining.size(), trace, gaps);
+        progress.blocks(row.blocksDone(), build.total);
+        build.retrySkipped();
+        for (Blocks.Block block : remaining) {
+            String stop = stopReason(llm, reserve, cancellation);
+            if (stop != null) {
+                recordStop(trace, llm, documentId, build.built, build.total, stop);
+                return build.result(build.built, false, true);
+            }
+            build.block(block);
+            progress.blocks(block.index() + 1, build.total);
+        }
+        if (remaining.isEmpty() && !row.status().equals(GraphStore.READY)) {
+            store.save(row.id(), build.graph, row.blocksDone(), row.builtTo(), build.rejected, GraphStore.READY);
+        }
+        return build.result(build.total, row.blocksDone() > 0 && remaining.isEmpty(), false);
+    }
+
+    /**
+     * One run of a build over a stored graph: the blocks it builds, each stored as soon as it is
+     * applied, with the rejections counted so far and the calls made.
+     */
+    private final class Build {
+
+        private final LlmSession llm;
+        private final UUID documentId;
+        private final String question;
+        private final String text;
+        private final GraphStore.GraphRow row;
+        private final Trace trace;
+        private final Gaps gaps;
+        final ConceptGraph graph;
+        final int total;
+        final Map<String, Integer> rejected;
+        private final List<Blocks.Block> skipped;
+        private int calls;
+        int built;
+
+        Build(
+                LlmSession llm,
+                UUID documentId,
+                String question,
+                String text,
+                GraphStore.GraphRow row,
+                ConceptGraph graph,
+                int total,
+                Trace trace,
+                Gaps gaps) {
+            this.llm = llm;
+            this.documentId = documentId;
+            this.question = question;
+            this.text = text;
+            this.row = row;
+            this.graph = graph;
+            this.total = total;
+            this.trace = trace;
+            this.gaps = gaps;
+            this.rejected = new TreeMap<>(row.rejected());
+            this.skipped = gaps == null ? new ArrayList<>() : new ArrayList<>(store.skippedBlocks(row.id()));
+            this.built = row.blocksDone();
+        }
+
+        /** Blocks an earlier run left out, tried again once; the edits apply to the graph as it stands. */
+        void retrySkipped() {
             for (Blocks.Block block : List.copyOf(skipped)) {
                 GraphEditor.Report report;
                 try {
-                    report = GraphEditor.apply(
-                            graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+                    report = edit(llm, graph, text, block, total, question);
                 } catch (UnusableReplyException unusable) {
                     calls++;
                     gaps.unusable(block, Failures.describe(unusable));
@@ -176,25 +231,24 @@ class GraphBuilder {
                 }
                 calls++;
                 skipped.remove(block);
-                report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
+                count(report);
                 store.save(row.id(), graph, row.blocksDone(), row.builtTo(), rejected, row.status());
                 store.setSkippedBlocks(row.id(), skipped);
             }
         }
-        for (Blocks.Block block : remaining) {
-            String stop = stopReason(llm, reserve, cancellation);
-            if (stop != null) {
-                recordStop(trace, llm, documentId, built, total, stop);
-                return new Built(row.id(), graph, built, rejected, false, row.seededFrom(), calls, true);
-            }
+
+        /**
+         * The next block: the builder's edits applied and stored with the block; with {@code gaps}, a block
+         * whose reply stayed unusable is remembered to be tried again.
+         */
+        void block(Blocks.Block block) {
             GraphEditor.Report report;
             boolean unusableBlock = false;
             if (gaps == null) {
                 report = step(llm, graph, text, block, total, question, trace);
             } else {
                 try {
-                    report = GraphEditor.apply(
-                            graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+                    report = edit(llm, graph, text, block, total, question);
                 } catch (UnusableReplyException unusable) {
                     report = unusableBlock(trace, graph, text, block, unusable);
                     gaps.unusable(block, Failures.describe(unusable));
@@ -203,7 +257,7 @@ class GraphBuilder {
             }
             calls++;
             built = block.index() + 1;
-            report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
+            count(report);
             boolean last = block.index() == total - 1;
             store.save(
                     row.id(),
@@ -216,13 +270,27 @@ class GraphBuilder {
                 skipped.add(block);
                 store.setSkippedBlocks(row.id(), skipped);
             }
-            recordBlock(trace, documentId, block, total, report, graph);
-            progress.blocks(block.index() + 1, total);
+            trace.record(new MindGraphEvent.GraphBuild(
+                    documentId,
+                    block.index() + 1,
+                    total,
+                    List.of(block.start(), block.end()),
+                    report.applied(),
+                    report.rejected(),
+                    report.rejections(),
+                    report.tolerated(),
+                    report.quoteMethods(),
+                    graph.nodeCount(),
+                    graph.edgeCount()));
         }
-        if (remaining.isEmpty() && !row.status().equals(GraphStore.READY)) {
-            store.save(row.id(), graph, row.blocksDone(), row.builtTo(), rejected, GraphStore.READY);
+
+        private void count(GraphEditor.Report report) {
+            report.rejected().forEach((reason, n) -> rejected.merge(reason, n, Integer::sum));
         }
-        return new Built(row.id(), graph, total, rejected, reused, row.seededFrom(), calls, false);
+
+        Built result(int blocks, boolean reused, boolean partial) {
+            return new Built(row.id(), graph, blocks, rejected, reused, row.seededFrom(), calls, partial);
+        }
     }
 
     private record Opened(GraphStore.GraphRow row, ConceptGraph graph) {}
@@ -243,17 +311,7 @@ class GraphBuilder {
         row = store.create(documentId, scope, question, chunkTokens, seed == null ? null : seed.id());
         ConceptGraph graph = seed == null ? ConceptGraph.empty() : store.load(seed.id());
         if (seed != null) {
-            trace.record(
-                    "graph.seed",
-                    Map.of(
-                            "documentId",
-                            documentId,
-                            "sharedGraph",
-                            seed.id(),
-                            "nodes",
-                            graph.nodeCount(),
-                            "edges",
-                            graph.edgeCount()));
+            trace.record(new MindGraphEvent.GraphSeed(documentId, seed.id(), graph.nodeCount(), graph.edgeCount()));
         }
         return new Opened(row, graph);
     }
@@ -269,43 +327,13 @@ class GraphBuilder {
     }
 
     private static void recordStop(Trace trace, LlmSession llm, UUID documentId, int built, int total, String stop) {
-        trace.record(
-                "graph.stopped",
-                Map.of(
-                        "documentId",
-                        documentId,
-                        "blocksBuilt",
-                        built,
-                        "blocks",
-                        total,
-                        "reason",
-                        stop,
-                        "callsLeft",
-                        llm.budget().maxCalls() - llm.budget().calls(),
-                        "secondsLeft",
-                        llm.budget().remaining().toSeconds()));
-    }
-
-    private static void recordBlock(
-            Trace trace,
-            UUID documentId,
-            Blocks.Block block,
-            int total,
-            GraphEditor.Report report,
-            ConceptGraph graph) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("documentId", documentId);
-        event.put("block", block.index() + 1);
-        event.put("blocks", total);
-        event.put("span", List.of(block.start(), block.end()));
-        event.put("applied", report.applied());
-        event.put("rejected", report.rejected());
-        event.put("rejections", report.rejections());
-        event.put("tolerated", report.tolerated());
-        event.put("quotesFound", report.quoteMethods());
-        event.put("nodes", graph.nodeCount());
-        event.put("edges", graph.edgeCount());
-        trace.record("graph.build", event);
+        trace.record(new MindGraphEvent.GraphStopped(
+                documentId,
+                built,
+                total,
+                stop,
+                llm.budget().maxCalls() - llm.budget().calls(),
+                llm.budget().remaining().toSeconds()));
     }
 
     /** The latest stored state of a graph that a build left part-way (a budget stop in the middle of a block's call). */
@@ -329,7 +357,8 @@ class GraphBuilder {
 
     /**
      * One builder call over one block, its edits applied to {@code graph}. A reply with nothing usable
-     * (cut at the output limit with no complete edit, say) adds nothing, is traced as {@code step.failed},
+     * (cut at the output limit with no complete edit, say) adds nothing, is traced as {@code step.failed}
+     * (its block as {@code chunk}),
      * and the build goes on with the next block.
      */
     static GraphEditor.Report step(
@@ -341,11 +370,17 @@ class GraphBuilder {
             String question,
             Trace trace) {
         try {
-            return GraphEditor.apply(
-                    graph, ask(llm, graph, text, block, total, question).operations(), text, block);
+            return edit(llm, graph, text, block, total, question);
         } catch (UnusableReplyException unusable) {
             return unusableBlock(trace, graph, text, block, unusable);
         }
+    }
+
+    /** The builder's edits for one block, applied; throws when its reply stayed unusable after the gateway's repair. */
+    private static GraphEditor.Report edit(
+            LlmSession llm, ConceptGraph graph, String text, Blocks.Block block, int total, String question) {
+        return GraphEditor.apply(
+                graph, ask(llm, graph, text, block, total, question).operations(), text, block);
     }
 
     /** The builder's edits for one block; throws when its reply stayed unusable after the gateway's repair. */
@@ -365,8 +400,7 @@ class GraphBuilder {
     /** A block whose reply had nothing usable: it adds nothing, and says so in the trace. */
     private static GraphEditor.Report unusableBlock(
             Trace trace, ConceptGraph graph, String text, Blocks.Block block, UnusableReplyException unusable) {
-        trace.record(
-                "step.failed", Map.of("step", "build", "block", block.index() + 1, "reason", unusable.getMessage()));
+        trace.record(new StepEvent.Failed("build", null, block.index() + 1, unusable.getMessage()));
         return GraphEditor.apply(graph, List.of(), text, block).withRejection("unusable-reply", unusable.getMessage());
     }
 

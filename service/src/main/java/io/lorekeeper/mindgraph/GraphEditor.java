@@ -1,7 +1,6 @@
 package io.lorekeeper.mindgraph;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,7 +34,7 @@ final class GraphEditor {
     record Report(
             Map<String, Integer> applied,
             Map<String, Integer> rejected,
-            List<Map<String, String>> rejections,
+            List<MindGraphEvent.Rejection> rejections,
             Map<String, Integer> quoteMethods,
             Map<String, Integer> tolerated) {
 
@@ -51,8 +50,8 @@ final class GraphEditor {
         Report withRejection(String reason, String detail) {
             Map<String, Integer> moreRejected = new java.util.TreeMap<>(rejected);
             moreRejected.merge(reason, 1, Integer::sum);
-            List<Map<String, String>> more = new java.util.ArrayList<>(rejections);
-            more.add(Map.of("reason", reason, "detail", detail == null ? "" : detail));
+            List<MindGraphEvent.Rejection> more = new java.util.ArrayList<>(rejections);
+            more.add(new MindGraphEvent.Rejection(null, null, reason, detail == null ? "" : detail));
             return new Report(applied, moreRejected, more, quoteMethods, tolerated);
         }
     }
@@ -66,12 +65,10 @@ final class GraphEditor {
     static Report apply(ConceptGraph graph, List<Operation> operations, String text, Blocks.Block block) {
         Map<String, Integer> applied = new TreeMap<>();
         Map<String, Integer> rejected = new TreeMap<>();
-        Map<String, Integer> methods = new TreeMap<>();
-        Map<String, Integer> tolerated = new TreeMap<>();
-        List<Map<String, String>> rejections = new ArrayList<>();
-        String passage = text.substring(block.start(), block.end());
+        List<MindGraphEvent.Rejection> rejections = new ArrayList<>();
+        Edits edits = new Edits(graph, text.substring(block.start(), block.end()), block);
         for (Operation operation : operations == null ? List.<Operation>of() : operations) {
-            String reason = applyOne(graph, operation, passage, block, methods, tolerated);
+            String reason = edits.applyOne(operation);
             String op = operation == null || operation.op() == null
                     ? "?"
                     : operation.op().strip().toLowerCase(Locale.ROOT);
@@ -79,120 +76,122 @@ final class GraphEditor {
                 applied.merge(op, 1, Integer::sum);
             } else {
                 rejected.merge(reason, 1, Integer::sum);
-                Map<String, String> why = new LinkedHashMap<>();
-                why.put("op", op);
-                why.put(
-                        "id",
-                        operation == null ? "" : String.valueOf(firstNonNull(operation.id(), operation.source())));
-                why.put("reason", reason);
-                rejections.add(why);
+                String id = operation == null ? "" : String.valueOf(firstNonNull(operation.id(), operation.source()));
+                rejections.add(new MindGraphEvent.Rejection(op, id, reason, null));
             }
         }
-        return new Report(applied, rejected, rejections, methods, tolerated);
+        return new Report(applied, rejected, rejections, edits.methods, edits.tolerated);
     }
 
-    /** Applies one edit; returns null, or why it was rejected. */
-    private static String applyOne(
-            ConceptGraph graph,
-            Operation o,
-            String passage,
-            Blocks.Block block,
-            Map<String, Integer> methods,
-            Map<String, Integer> tolerated) {
-        if (o == null || o.op() == null) {
-            return "unknown-op";
+    /** One block's edits being applied to the graph, with how their quotes were found and what was tolerated. */
+    private static final class Edits {
+
+        private final ConceptGraph graph;
+        private final String passage;
+        private final Blocks.Block block;
+        final Map<String, Integer> methods = new TreeMap<>();
+        final Map<String, Integer> tolerated = new TreeMap<>();
+
+        Edits(ConceptGraph graph, String passage, Blocks.Block block) {
+            this.graph = graph;
+            this.passage = passage;
+            this.block = block;
         }
-        String op = o.op().strip().toLowerCase(Locale.ROOT);
-        switch (op) {
-            case ADD_NODE -> {
-                String id = clean(o.id());
-                if (id == null || blank(o.content())) {
-                    return "missing-field";
-                }
-                String type = o.type() == null ? "" : o.type().strip().toLowerCase(Locale.ROOT);
-                if (!ConceptGraph.TYPES.contains(type)) {
-                    return "bad-type";
-                }
-                if (graph.has(id)) {
-                    tolerated.merge("add_node-existing-id", 1, Integer::sum);
-                    update(graph, id, o.content(), o.src(), passage, block, methods, tolerated);
-                    return null;
-                }
-                Span span = locate(o.src(), passage, block, methods);
-                if (span == null) {
-                    return "quote-not-found";
-                }
-                graph.put(new ConceptGraph.Node(id, type, o.content().strip(), span, block.index(), List.of()));
-                return null;
-            }
-            case ADD_EDGE -> {
-                String source = clean(o.source());
-                String target = clean(o.target());
-                if (source == null || target == null || blank(o.relation())) {
-                    return "missing-field";
-                }
-                if (!graph.has(source) || !graph.has(target)) {
-                    return "unknown-id";
-                }
-                Span span = locate(o.src(), passage, block, methods);
-                if (span == null) {
-                    return "quote-not-found";
-                }
-                graph.add(new ConceptGraph.Edge(source, target, o.relation().strip(), span, block.index()));
-                return null;
-            }
-            case EDIT_NODE -> {
-                String id = clean(o.id());
-                if (id == null) {
-                    return "missing-field";
-                }
-                if (!graph.has(id)) {
-                    return "unknown-id";
-                }
-                update(graph, id, o.content(), o.src(), passage, block, methods, tolerated);
-                return null;
-            }
-            case DELETE_NODE -> {
-                String id = clean(o.id());
-                if (id == null) {
-                    return "missing-field";
-                }
-                if (!graph.has(id)) {
-                    return "unknown-id";
-                }
-                graph.remove(id);
-                return null;
-            }
-            default -> {
+
+        /** Applies one edit; returns null, or why it was rejected. */
+        String applyOne(Operation o) {
+            if (o == null || o.op() == null) {
                 return "unknown-op";
             }
+            return switch (o.op().strip().toLowerCase(Locale.ROOT)) {
+                case ADD_NODE -> addNode(o);
+                case ADD_EDGE -> addEdge(o);
+                case EDIT_NODE -> editNode(o);
+                case DELETE_NODE -> deleteNode(o);
+                default -> "unknown-op";
+            };
         }
-    }
 
-    /** New content for an existing node; a located quote joins its spans, a missing one leaves them as they were. */
-    private static void update(
-            ConceptGraph graph,
-            String id,
-            String content,
-            String quote,
-            String passage,
-            Blocks.Block block,
-            Map<String, Integer> methods,
-            Map<String, Integer> tolerated) {
-        Span span = locate(quote, passage, block, methods);
-        if (span == null) {
-            tolerated.merge(blank(quote) ? "edit-without-quote" : "edit-quote-not-found", 1, Integer::sum);
+        private String addNode(Operation o) {
+            String id = clean(o.id());
+            if (id == null || blank(o.content())) {
+                return "missing-field";
+            }
+            String type = o.type() == null ? "" : o.type().strip().toLowerCase(Locale.ROOT);
+            if (!ConceptGraph.TYPES.contains(type)) {
+                return "bad-type";
+            }
+            if (graph.has(id)) {
+                tolerated.merge("add_node-existing-id", 1, Integer::sum);
+                update(id, o.content(), o.src());
+                return null;
+            }
+            Span span = locate(o.src());
+            if (span == null) {
+                return "quote-not-found";
+            }
+            graph.put(new ConceptGraph.Node(id, type, o.content().strip(), span, block.index(), List.of()));
+            return null;
         }
-        graph.put(graph.node(id).edited(content, span));
-    }
 
-    private static Span locate(String quote, String passage, Blocks.Block block, Map<String, Integer> methods) {
-        return QuoteResolver.resolve(quote, passage, block.start())
-                .map(r -> {
-                    methods.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
-                    return r.span();
-                })
-                .orElse(null);
+        private String addEdge(Operation o) {
+            String source = clean(o.source());
+            String target = clean(o.target());
+            if (source == null || target == null || blank(o.relation())) {
+                return "missing-field";
+            }
+            if (!graph.has(source) || !graph.has(target)) {
+                return "unknown-id";
+            }
+            Span span = locate(o.src());
+            if (span == null) {
+                return "quote-not-found";
+            }
+            graph.add(new ConceptGraph.Edge(source, target, o.relation().strip(), span, block.index()));
+            return null;
+        }
+
+        private String editNode(Operation o) {
+            String id = clean(o.id());
+            if (id == null) {
+                return "missing-field";
+            }
+            if (!graph.has(id)) {
+                return "unknown-id";
+            }
+            update(id, o.content(), o.src());
+            return null;
+        }
+
+        private String deleteNode(Operation o) {
+            String id = clean(o.id());
+            if (id == null) {
+                return "missing-field";
+            }
+            if (!graph.has(id)) {
+                return "unknown-id";
+            }
+            graph.remove(id);
+            return null;
+        }
+
+        /** New content for an existing node; a located quote joins its spans, a missing one leaves them as they were. */
+        private void update(String id, String content, String quote) {
+            Span span = locate(quote);
+            if (span == null) {
+                tolerated.merge(blank(quote) ? "edit-without-quote" : "edit-quote-not-found", 1, Integer::sum);
+            }
+            graph.put(graph.node(id).edited(content, span));
+        }
+
+        private Span locate(String quote) {
+            return QuoteResolver.resolve(quote, passage, block.start())
+                    .map(r -> {
+                        methods.merge(r.method().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+                        return r.span();
+                    })
+                    .orElse(null);
+        }
     }
 
     private static String clean(String id) {

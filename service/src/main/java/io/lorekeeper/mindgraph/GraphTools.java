@@ -161,8 +161,7 @@ final class GraphTools {
         List<GraphStore.Report> stored = store.reports(hash);
         List<Communities.Community> communities = Communities.detect(union, maxClusterSize);
         if (stored.size() == communities.size()) {
-            trace.record(
-                    "graph.communities", Map.of("graphHash", hash, "communities", communities.size(), "cached", true));
+            trace.record(new MindGraphEvent.GraphCommunities(hash, communities.size(), true, null));
             reports = stored;
             return reports;
         }
@@ -191,17 +190,8 @@ final class GraphTools {
             store.saveReport(hash, r);
             written.add(r);
         }
-        trace.record(
-                "graph.communities",
-                Map.of(
-                        "graphHash",
-                        hash,
-                        "communities",
-                        communities.size(),
-                        "cached",
-                        false,
-                        "sizes",
-                        communities.stream().map(c -> c.nodeIds().size()).toList()));
+        List<Integer> sizes = communities.stream().map(c -> c.nodeIds().size()).toList();
+        trace.record(new MindGraphEvent.GraphCommunities(hash, communities.size(), false, sizes));
         reports = written;
         return reports;
     }

@@ -23,6 +23,7 @@ import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.QuoteResolver;
+import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.text.Span;
@@ -149,7 +150,7 @@ class MindGraphStrategy implements AnswerStrategy {
                             context.trace(),
                             GraphBuilder.Progress.NONE);
                 } catch (BudgetExhaustedException spent) {
-                    context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "build"));
+                    context.trace().record(new StepEvent.BudgetSpent("build", spent.getMessage()));
                     built = builder.partial(
                             document.id(), context.question(), settings.start(), settings.chunkTokens());
                 }
@@ -167,25 +168,24 @@ class MindGraphStrategy implements AnswerStrategy {
             ConceptGraph graph = part.built().graph();
             int graphTokens = TokenCounter.count(graph.compactJson());
             int documentTokens = TokenCounter.count(part.text());
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("documentId", part.documentId());
-            event.put("graphId", part.built().graphId());
-            event.put("mode", settings.graph());
-            event.put("reused", part.built().reused());
-            event.put("builderCalls", part.built().calls());
-            event.put(
-                    "seededFrom",
-                    part.built().seededFrom() == null ? "" : part.built().seededFrom());
-            event.put("blocks", part.built().blocks());
-            event.put("nodes", graph.nodeCount());
-            event.put("edges", graph.edgeCount());
-            event.put("rejected", part.built().rejected());
-            event.put("graphTokens", graphTokens);
-            event.put("documentTokens", documentTokens);
-            event.put("partial", part.built().partial());
-            event.put("graphCompaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
-            event.put("graph", graph.view(part.text()));
-            context.trace().record("graph", event);
+            GraphBuilder.Built built = part.built();
+            context.trace()
+                    .record(new MindGraphEvent.Graph(
+                            part.documentId(),
+                            built.graphId(),
+                            settings.graph(),
+                            built.reused(),
+                            built.calls(),
+                            built.seededFrom(),
+                            built.blocks(),
+                            graph.nodeCount(),
+                            graph.edgeCount(),
+                            built.rejected(),
+                            graphTokens,
+                            documentTokens,
+                            built.partial(),
+                            documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens,
+                            graph.view(part.text())));
         }
     }
 
@@ -204,81 +204,61 @@ class MindGraphStrategy implements AnswerStrategy {
                 defaults.maxClusterSize(),
                 context.trace(),
                 context.documents().getFirst().tenantId());
-        Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
-        vars.put("abstainRule", AnswerParts.abstainRule(context));
+        // without room for a tool round and the answer after it, the answer is one call over the graph, with no tools
+        boolean toolRounds =
+                context.llm().budget().stepFits(2) && !context.cancellation().isCancelled();
+        if (!toolRounds) {
+            context.trace()
+                    .record(new StepEvent.BudgetSpent(
+                            "tool-rounds", 0, context.llm().budget().whyStepDoesNotFit(2)));
+        }
         int[] rounds = {0};
         MindGraphAnswer reply;
         try {
-            // without room for a tool round and the answer after it, the answer is one call over the graph, with no
-            // tools
-            boolean toolRounds = context.llm().budget().stepFits(2)
-                    && !context.cancellation().isCancelled();
-            if (!toolRounds) {
-                context.trace()
-                        .record(
-                                "budget",
-                                Map.of(
-                                        "reason",
-                                        context.llm().budget().whyStepDoesNotFit(2),
-                                        "phase",
-                                        "answer",
-                                        "rounds",
-                                        0,
-                                        "withoutTools",
-                                        true));
-            }
-            reply = (toolRounds ? context.llm() : context.llm().answering())
-                    .withTools(
-                            Role.ANSWERER,
-                            TEMPLATE,
-                            vars,
-                            tools.tools(),
-                            toolRounds ? settings.maxRounds() : 0,
-                            MindGraphAnswer.class,
-                            (round, tool, arguments, result) -> {
-                                rounds[0] = round;
-                                recordTool(context, round, tool, arguments, result);
-                                stopUnlessNextRoundFits(context);
-                            },
-                            MindGraphAnswer::plainText);
-            partial |= !toolRounds;
-        } catch (RoundsStopped stopped) {
-            context.trace()
-                    .record("budget", Map.of("reason", stopped.getMessage(), "phase", "answer", "rounds", rounds[0]));
+            reply = toolLoop(context, settings, graphs, tools, toolRounds, rounds);
+        } catch (RoundsStopped | BudgetExhaustedException stopped) {
+            context.trace().record(new StepEvent.BudgetSpent("answer", rounds[0], stopped.getMessage()));
             recordCompaction(context, graphs);
             return lastResort(
                     context, graphs, tools, "the budget ended the tool rounds: " + stopped.getMessage(), true);
-        } catch (BudgetExhaustedException spent) {
-            context.trace()
-                    .record("budget", Map.of("reason", spent.getMessage(), "phase", "answer", "rounds", rounds[0]));
-            recordCompaction(context, graphs);
-            return lastResort(context, graphs, tools, "the budget ended the tool rounds: " + spent.getMessage(), true);
         } catch (UnusableReplyException unusable) {
-            context.trace()
-                    .record(
-                            "step.failed",
-                            Map.of("step", "answer", "rounds", rounds[0], "reason", unusable.getMessage()));
+            context.trace().record(new StepEvent.Failed("answer", rounds[0], unusable.getMessage()));
             recordCompaction(context, graphs);
             return lastResort(
                     context, graphs, tools, "the final reply was unusable: " + unusable.getMessage(), partial);
         }
         recordCompaction(context, graphs);
-        return fromReply(context, graphs, tools, reply, partial);
+        return fromReply(context, graphs, tools, reply, partial || !toolRounds);
     }
 
-    private static void recordTool(QuestionContext context, int round, String tool, String arguments, String result) {
-        context.trace()
-                .record(
-                        "tool",
-                        Map.of(
-                                "round",
-                                round,
-                                "tool",
-                                tool,
-                                "arguments",
-                                arguments,
-                                "result",
-                                result.length() > 2000 ? result.substring(0, 2000) + "…" : result));
+    /**
+     * The answerer's tool loop over the graph ({@code toolRounds} false: one call with no tool), every
+     * tool call traced and {@code rounds[0]} the last round run; after each round the loop ends unless
+     * another fits.
+     */
+    private static MindGraphAnswer toolLoop(
+            QuestionContext context,
+            Settings settings,
+            GraphSet graphs,
+            GraphTools tools,
+            boolean toolRounds,
+            int[] rounds) {
+        Map<String, Object> vars = answerVariables(context.question(), context.choices(), graphs);
+        vars.put("abstainRule", AnswerParts.abstainRule(context));
+        return (toolRounds ? context.llm() : context.llm().answering())
+                .withTools(
+                        Role.ANSWERER,
+                        TEMPLATE,
+                        vars,
+                        tools.tools(),
+                        toolRounds ? settings.maxRounds() : 0,
+                        MindGraphAnswer.class,
+                        (round, tool, arguments, result) -> {
+                            rounds[0] = round;
+                            context.trace().record(MindGraphEvent.Tool.of(round, tool, arguments, result));
+                            stopUnlessNextRoundFits(context);
+                        },
+                        MindGraphAnswer::plainText);
     }
 
     /** Ends the tool loop after a round when another round would run into the answer's reserve, or time is up. */
@@ -339,16 +319,16 @@ class MindGraphStrategy implements AnswerStrategy {
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("answer", answer);
-        event.put("confidence", reply.confidence() == null ? "" : reply.confidence());
-        event.put("citedNodes", reply.citedNodes() == null ? List.of() : reply.citedNodes());
-        event.put("unknownNodes", unknown);
-        event.put("lookedUp", List.copyOf(tools.lookedUp().keySet()));
-        event.put("quotesDropped", quotesDropped);
-        event.put("quotesFoundInAnotherPassage", quotesElsewhere);
-        event.put("fromPartialGraph", partial);
-        context.trace().record("answer", event);
+        context.trace()
+                .record(new MindGraphEvent.Answer(
+                        answer,
+                        reply.confidence(),
+                        reply.citedNodes() == null ? List.of() : reply.citedNodes(),
+                        unknown,
+                        List.copyOf(tools.lookedUp().keySet()),
+                        quotesDropped,
+                        quotesElsewhere,
+                        partial));
         return new StrategyResult(
                 answer, StrategyResult.GENERATED, citations, reply.confidenceValue(), choice, partial);
     }
@@ -381,7 +361,7 @@ class MindGraphStrategy implements AnswerStrategy {
         try {
             return LastResort.answer(context, reason, evidence, budgetLimited);
         } catch (BudgetExhaustedException spent) {
-            context.trace().record("budget", Map.of("reason", spent.getMessage(), "phase", "last-resort"));
+            context.trace().record(new StepEvent.BudgetSpent("last-resort", spent.getMessage()));
             List<GraphSet.Located> looked = tools.lookedUp().keySet().stream()
                     .map(graphs::find)
                     .filter(java.util.Objects::nonNull)
@@ -390,10 +370,7 @@ class MindGraphStrategy implements AnswerStrategy {
             if (node == null) {
                 throw spent;
             }
-            context.trace()
-                    .record(
-                            "answer",
-                            Map.of("answer", node.node().content(), "confidence", 0.0, "fromNode", node.qualifiedId()));
+            context.trace().record(new MindGraphEvent.NodeAnswer(node.node().content(), 0.0, node.qualifiedId()));
             return new StrategyResult(
                     node.node().content(), StrategyResult.GENERATED, nodeCitations(node), 0.0, null, true);
         }
@@ -443,16 +420,14 @@ class MindGraphStrategy implements AnswerStrategy {
         int graphTokens = graphs.parts().stream()
                 .mapToInt(p -> TokenCounter.count(p.built().graph().compactJson()))
                 .sum();
-        Map<String, Object> event = new LinkedHashMap<>();
-        if (graphs.parts().size() == 1) {
-            event.put("documentId", graphs.parts().getFirst().documentId());
-        }
-        event.put("firstCallInputTokens", first.promptTokens());
-        event.put("documentTokens", documentTokens);
-        event.put("compaction", documentTokens == 0 ? 0.0 : (double) first.promptTokens() / documentTokens);
-        event.put("graphTokens", graphTokens);
-        event.put("graphCompaction", documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens);
-        context.trace().record("compaction", event);
+        context.trace()
+                .record(new MindGraphEvent.Compaction(
+                        graphs.parts().size() == 1 ? graphs.parts().getFirst().documentId() : null,
+                        first.promptTokens(),
+                        documentTokens,
+                        documentTokens == 0 ? 0.0 : (double) first.promptTokens() / documentTokens,
+                        graphTokens,
+                        documentTokens == 0 ? 0.0 : (double) graphTokens / documentTokens));
     }
 
     /** The quote's span inside the window lookup_source returned for the node, as a citation; null when it is not there. */

@@ -1,6 +1,5 @@
 package io.lorekeeper.question;
 
-import java.util.Map;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -44,7 +43,7 @@ class DeletedDocuments {
                 store.change(id, q -> {
                     q.fail(reason);
                     // with the state or not at all, and last: an event stream ends at a finished status
-                    new TraceRecorder(id, store, json).record("status", Map.of("status", "FAILED", "reason", reason));
+                    new TraceRecorder(id, store, json).record(RunEvent.Status.failed(reason));
                 });
                 log.info("Question {} failed: {}", id, reason);
             } catch (IllegalTransitionException movedOn) {

@@ -1,7 +1,6 @@
 package io.lorekeeper.question;
 
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
@@ -114,42 +113,13 @@ class MemoryReadiness {
     }
 
     /** The trace event of a question that started building the memories its strategy needs. */
-    static Map<String, Object> buildEvent(String strategy, List<MemoryState> started) {
-        return Map.of(
-                "memories",
+    static RunEvent.MemoryBuild buildEvent(String strategy, List<MemoryState> started) {
+        return new RunEvent.MemoryBuild(
                 started.stream()
-                        .map(m -> Map.of("documentId", m.documentId(), "stage", m.stage()))
+                        .map(m -> new RunEvent.Memory(m.documentId(), m.stage()))
                         .toList(),
-                "why",
                 "strategy '" + strategy + "' needs "
                         + (started.size() == 1 ? "this memory, which is" : "these memories, which are")
                         + " built on demand; asking builds them (options.buildMemories false refuses instead)");
-    }
-
-    static List<Map<String, Object>> describe(List<MemoryState> memories) {
-        return memories.stream()
-                .map(m -> {
-                    Map<String, Object> out = new java.util.LinkedHashMap<>();
-                    out.put("documentId", m.documentId());
-                    out.put("stage", m.stage());
-                    out.put("state", m.status());
-                    if (m.reason() != null) {
-                        out.put("reason", m.reason());
-                    }
-                    if (m.retrying()) {
-                        out.put("retryAt", m.retryAt().toString());
-                        out.put(
-                                "why",
-                                "it failed and is tried again at " + m.retryAt() + "; the question waits for it");
-                    } else if (m.building() && m.onDemand()) {
-                        out.put(
-                                "why",
-                                "built on demand (asked for by a question or a reindex); the question waits for it");
-                    } else if (m.building()) {
-                        out.put("why", "being built; the question waits for it");
-                    }
-                    return out;
-                })
-                .toList();
     }
 }

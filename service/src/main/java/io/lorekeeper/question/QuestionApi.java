@@ -93,10 +93,14 @@ final class QuestionApi {
                     description =
                             "While QUEUED: the memories of its documents it waits for (document, stage, state, why): "
                                     + "being built (on demand: started by asking), or failed with a retry scheduled (retryAt)")
-            Object waitingFor,
+            List<MemoryGap> waitingFor,
 
-            @Schema(description = "Optional memories the strategy ran without (document, stage, state, reason)")
-            Object degraded,
+            @Schema(
+                    description =
+                            "What the answer was made without: optional memories the strategy ran without (document,"
+                                    + " stage, state, reason), or the fallback that answered for a strategy that"
+                                    + " stopped (strategy, fallback, reason)")
+            List<Degradation> degraded,
 
             Timings timings,
 
@@ -135,14 +139,16 @@ final class QuestionApi {
             int seq,
 
             @Schema(
-                    description = "The step, e.g. `retrieve`, `plan`, `answer`",
+                    description = "The event, `family.event`: e.g. `run.status`, `rag.retrieve`, `gam.plan`",
                     requiredMode = Schema.RequiredMode.REQUIRED)
             String type,
 
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             Instant at,
-            // Any JSON value: most steps record an object, whose members depend on the step.
-            @Schema(description = "What the step saw and produced (usually an object); its shape depends on `type`")
+            // Stored as the event record wrote it; TraceEventSchemas publishes the union of those records.
+            @Schema(
+                    ref = TraceEventSchemas.PAYLOAD_REF,
+                    description = "What the step saw and produced: the event record named by `type`, which it repeats")
             Object payload) {}
 
     @Schema(name = "QuestionTrace", description = "Every step the strategy recorded, in order")

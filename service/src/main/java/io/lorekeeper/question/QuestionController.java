@@ -152,7 +152,8 @@ class QuestionController {
             summary = "The trace as server-sent events while the question runs",
             description = """
                     A `text/event-stream` (server-sent events). Each trace event is one frame: `id:` its sequence number, \
-                    `event:` its type (e.g. `retrieve`, `answer`) and one `data:` line holding the TraceEvent as JSON. \
+                    `event:` its type (e.g. `run.status`, `rag.retrieve`) and one `data:` line holding the TraceEvent as JSON, \
+                    whose `payload` is the event record of that type. \
                     Once the question has finished, a last frame `event: end` with `data: {"status": "DONE"}` (or FAILED) \
                     is sent and the stream closes, so reading it to the end also works for clients without SSE support. \
                     Send `Last-Event-ID` to resume after the event with that id.""")
@@ -170,8 +171,8 @@ class QuestionController {
                                                     "UTF-8 SSE frames, a byte stream that generated clients read to its end"),
                             examples = @ExampleObject(name = "frames", value = """
                     id: 1
-                    event: retrieve
-                    data: {"seq":1,"type":"retrieve","at":"2026-11-23T18:00:00Z","payload":{"hits":3}}
+                    event: run.status
+                    data: {"seq":1,"type":"run.status","at":"2026-11-23T18:00:00Z","payload":{"type":"run.status","status":"RUNNING","strategy":"rag","worker":"w1"}}
 
                     event: end
                     data: {"status":"DONE"}

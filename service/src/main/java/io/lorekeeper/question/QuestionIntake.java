@@ -115,8 +115,7 @@ class QuestionIntake {
             // and the question waits for them like any memory in progress
             List<MemoryState> started = builds.build(tenant.id(), toBuild);
             if (!started.isEmpty()) {
-                new TraceRecorder(id, store, json)
-                        .record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+                new TraceRecorder(id, store, json).record(MemoryReadiness.buildEvent(strategy.name(), started));
             }
         }
         scheduler.schedule(id);

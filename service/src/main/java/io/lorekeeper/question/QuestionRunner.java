@@ -1,11 +1,10 @@
 package io.lorekeeper.question;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 
@@ -109,83 +108,10 @@ class QuestionRunner {
             log.info("Question {} was not started: {}", id, finished.getMessage());
             return;
         }
-        long started = System.nanoTime();
         try {
-            recordRunStart(id, question.strategy(), trace);
-            AnswerStrategy strategy = strategies.require(question.strategy());
-            List<DocumentInfo> docs =
-                    documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
-            QuestionOptions options = new QuestionOptions(question.options());
-            java.util.Optional<java.time.Duration> strategyWallTime = strategy.defaultWallTime(options, docs);
-            LlmSession llm = gateway.open(
-                            CallScope.question(question.tenantId(), id),
-                            QuestionBudget.of(options, gateway, strategyWallTime))
-                    .reportIssuesTo(issue -> trace.record("llm." + issue.kind(), issue));
-            // The budget stops the strategy's loop and leaves it time to answer; the hard stop comes a minute
-            // after the budget's end (or the service's limit, when later), for a strategy that does not stop.
-            java.time.Duration budgetWall = llm.budget().maxWallTime().plus(java.time.Duration.ofMinutes(1));
-            Instant deadline = clock.instant()
-                    .plus(budgetWall.compareTo(settings.maxWallTime()) > 0 ? budgetWall : settings.maxWallTime());
-            if (!memory.degraded().isEmpty()) {
-                // an optional memory is missing: the strategy runs without it, and the answer says so
-                List<Map<String, Object>> degraded = MemoryReadiness.describe(memory.degraded());
-                store.change(id, q -> q.degrade(json.valueToTree(degraded)));
-                trace.record("degraded", Map.of("missing", degraded));
-            }
-            Cancellation cancellation = () -> clock.instant().isAfter(deadline);
-            QuestionContext context = new QuestionContext(
-                    id, question.question(), question.choices(), options, docs, retriever, llm, trace, cancellation);
-            StrategyResult result;
-            try {
-                result = strategy.answer(context);
-            } catch (BudgetExhaustedException | UnusableReplyException | CancellationException stopped) {
-                result = withoutModel(id, strategy, context, stopped);
-            }
-            CitationVerifier.Verification verification =
-                    verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
-            Map<String, Object> check = new LinkedHashMap<>();
-            check.put("kept", verification.kept().size());
-            check.put("dropped", verification.dropped().size());
-            check.put(
-                    "droppedQuotes",
-                    verification.dropped().stream()
-                            .limit(5)
-                            .map(Citation::quote)
-                            .toList());
-            trace.record("citations", check);
-            StrategyResult answered = result.withCitations(verification.kept());
-            Map<String, Object> done = Map.of(
-                    "status",
-                    "DONE",
-                    "ms",
-                    (System.nanoTime() - started) / 1_000_000,
-                    "llmCalls",
-                    llm.budget().calls(),
-                    "llmTokens",
-                    llm.budget().tokens());
-            // The DONE event commits with the answer or not at all: a replica killed between two separate
-            // commits left a DONE event on a RUNNING question, whose revived job then finished it twice.
-            // It is the last event: an event stream ends once it sees a finished status.
-            store.change(id, q -> {
-                q.complete(answered);
-                trace.record("status", done);
-            });
+            answer(question, memory, trace);
         } catch (RetryLaterException later) {
-            // Rate-limited for longer than is worth waiting here: the job runs again later.
-            try {
-                store.change(id, Question::requeue);
-            } catch (IllegalTransitionException movedOn) {
-                log.info("Question {} not re-queued: {}", id, movedOn.getMessage());
-                return;
-            }
-            trace.record(
-                    "requeued",
-                    Map.of(
-                            "reason",
-                            later.getMessage(),
-                            "afterSeconds",
-                            later.after().toSeconds()));
-            throw later;
+            requeue(id, trace, later);
         } catch (IllegalTransitionException movedOn) {
             // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its state
             // stands
@@ -198,24 +124,111 @@ class QuestionRunner {
         }
     }
 
+    /** Runs the strategy of a started question, checks its citations and stores the answer. */
+    private void answer(StoredQuestion question, MemoryReadiness.Report memory, TraceRecorder trace) {
+        UUID id = question.id();
+        long started = System.nanoTime();
+        recordRunStart(id, question.strategy(), trace);
+        AnswerStrategy strategy = strategies.require(question.strategy());
+        List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
+        QuestionOptions options = new QuestionOptions(question.options());
+        LlmSession llm = gateway.open(
+                        CallScope.question(question.tenantId(), id),
+                        QuestionBudget.of(options, gateway, strategy.defaultWallTime(options, docs)))
+                .reportIssuesTo(issue -> trace.record(LlmEvent.of(issue)));
+        Instant deadline = deadline(llm);
+        recordDegraded(id, memory, trace);
+        QuestionContext context = new QuestionContext(
+                id,
+                question.question(),
+                question.choices(),
+                options,
+                docs,
+                retriever,
+                llm,
+                trace,
+                () -> clock.instant().isAfter(deadline));
+        StrategyResult result;
+        try {
+            result = strategy.answer(context);
+        } catch (BudgetExhaustedException | UnusableReplyException | CancellationException stopped) {
+            result = withoutModel(id, strategy, context, stopped);
+        }
+        StrategyResult answered = result.withCitations(checkCitations(question, result, trace));
+        RunEvent.Status done = RunEvent.Status.done(
+                (System.nanoTime() - started) / 1_000_000,
+                llm.budget().calls(),
+                llm.budget().tokens());
+        // The DONE event commits with the answer or not at all: a replica killed between two separate
+        // commits left a DONE event on a RUNNING question, whose revived job then finished it twice.
+        // It is the last event: an event stream ends once it sees a finished status.
+        store.change(id, q -> {
+            q.complete(answered);
+            trace.record(done);
+        });
+    }
+
+    /**
+     * When the strategy is stopped: the budget stops the strategy's loop and leaves it time to answer;
+     * the hard stop comes a minute after the budget's end (or the service's limit, when later), for a
+     * strategy that does not stop.
+     */
+    private Instant deadline(LlmSession llm) {
+        Duration budgetWall = llm.budget().maxWallTime().plus(Duration.ofMinutes(1));
+        return clock.instant()
+                .plus(budgetWall.compareTo(settings.maxWallTime()) > 0 ? budgetWall : settings.maxWallTime());
+    }
+
+    /** An optional memory is missing: the strategy runs without it, and the answer says so. */
+    private void recordDegraded(UUID id, MemoryReadiness.Report memory, TraceRecorder trace) {
+        if (memory.degraded().isEmpty()) {
+            return;
+        }
+        List<MemoryGap> missing = MemoryGap.of(memory.degraded());
+        store.change(
+                id,
+                q -> q.degrade(json.valueToTree(
+                        missing.stream().map(Degradation::missing).toList())));
+        trace.record(new RunEvent.Degraded(missing));
+    }
+
+    /** The citations that quote their documents exactly; the trace counts those dropped. */
+    private List<Citation> checkCitations(StoredQuestion question, StrategyResult result, TraceRecorder trace) {
+        CitationVerifier.Verification verification =
+                verifier.verify(result.citations(), new HashSet<>(question.documentIds()));
+        trace.record(new RunEvent.Citations(
+                verification.kept().size(),
+                verification.dropped().size(),
+                verification.dropped().stream().limit(5).map(Citation::quote).toList()));
+        return verification.kept();
+    }
+
+    /** Rate-limited for longer than is worth waiting here: the job runs again later. */
+    private void requeue(UUID id, TraceRecorder trace, RetryLaterException later) {
+        try {
+            store.change(id, Question::requeue);
+        } catch (IllegalTransitionException movedOn) {
+            log.info("Question {} not re-queued: {}", id, movedOn.getMessage());
+            return;
+        }
+        trace.record(new RunEvent.Requeued(later.getMessage(), later.after().toSeconds()));
+        throw later;
+    }
+
     /**
      * The RUNNING status event, naming the worker; after a run that stopped without finishing (its
      * replica died, or a long rate limit re-queued it), first a {@code run.restarted} event saying where
      * that run's events began and ended, since the trace keeps them and the new run's follow.
      */
     private void recordRunStart(UUID id, String strategy, TraceRecorder trace) {
-        store.lastRunStart(id).ifPresent(earlier -> {
-            Map<String, Object> restarted = new LinkedHashMap<>();
-            restarted.put("earlierRunFrom", earlier);
-            restarted.put("earlierRunTo", trace.nextSeq() - 1);
-            restarted.put("worker", worker.value());
-            restarted.put(
-                    "reason",
-                    "an earlier run of this question stopped before it finished (its worker stopped, or it was"
-                            + " re-queued); its events above are kept, this run's follow");
-            trace.record("run.restarted", restarted);
-        });
-        trace.record("status", Map.of("status", "RUNNING", "strategy", strategy, "worker", worker.value()));
+        store.lastRunStart(id)
+                .ifPresent(earlier -> trace.record(new RunEvent.Restarted(
+                        earlier,
+                        trace.nextSeq() - 1,
+                        worker.value(),
+                        "an earlier run of this question stopped before it finished (its worker stopped, or it was"
+                                + " re-queued); its events above are kept, this run's follow")));
+        trace.record(RunEvent.Status.running(strategy, worker.value()));
     }
 
     /**
@@ -232,11 +245,8 @@ class QuestionRunner {
         String reason = stopped instanceof CancellationException
                 ? "the question ran past its wall-time limit"
                 : Failures.describe(stopped);
-        Map<String, Object> fallback = new LinkedHashMap<>();
-        fallback.put("strategy", strategy.name());
-        fallback.put("fallback", FALLBACK);
-        fallback.put("reason", reason);
-        context.trace().record("fallback", fallback);
+        context.trace().record(new RunEvent.Fallback(strategy.name(), FALLBACK, reason));
+        Degradation fallback = Degradation.fallback(strategy.name(), FALLBACK, reason);
         store.change(id, q -> q.degrade(json.valueToTree(List.of(fallback))));
         StrategyResult answer = strategies
                 .require(FALLBACK)
@@ -267,7 +277,7 @@ class QuestionRunner {
         String reason = reason(e);
         log.warn("Question {} failed: {}", id, reason, e);
         try {
-            trace.record("status", Map.of("status", "FAILED", "reason", reason));
+            trace.record(RunEvent.Status.failed(reason));
         } catch (RuntimeException traceFailure) {
             log.warn("Could not record the failure of question {} in its trace", id, traceFailure);
         }
@@ -300,7 +310,7 @@ class QuestionRunner {
             }
             List<MemoryState> started = startBuilding(question, report.buildable());
             if (!started.isEmpty()) {
-                trace.record("memory.build", MemoryReadiness.buildEvent(strategy.name(), started));
+                trace.record(MemoryReadiness.buildEvent(strategy.name(), started));
             }
             // none started: its document is being ingested, or another question got there first; look again
             waiting.addAll(started.isEmpty() ? report.buildable() : started);
@@ -308,14 +318,14 @@ class QuestionRunner {
         if (waiting.isEmpty()) {
             return report;
         }
-        List<Map<String, Object>> waitingFor = MemoryReadiness.describe(waiting);
+        List<MemoryGap> waitingFor = MemoryGap.of(waiting);
         if (question.createdAt().plus(settings.maxMemoryWait()).isBefore(java.time.Instant.now())) {
             throw new IllegalStateException("stopped waiting for memory after "
                     + settings.maxMemoryWait().toMinutes() + " min: " + waitingFor);
         }
-        if (question.waitingFor() == null || !json.valueToTree(waitingFor).equals(question.waitingFor())) {
+        if (question.waitingFor() == null || !waitingFor.equals(question.waitingFor())) {
             store.change(question.id(), q -> q.waitFor(json.valueToTree(waitingFor)));
-            trace.record("waiting", Map.of("for", waitingFor));
+            trace.record(new RunEvent.Waiting(waitingFor));
         }
         throw new WaitingForMemory(settings.memoryPoll());
     }

@@ -57,8 +57,8 @@ class QuestionStore {
             Instant createdAt,
             Instant startedAt,
             Instant finishedAt,
-            JsonNode waitingFor,
-            JsonNode degraded) {}
+            List<MemoryGap> waitingFor,
+            List<Degradation> degraded) {}
 
     Optional<StoredQuestion> find(UUID tenantId, UUID id) {
         return questions.findByIdAndTenantId(id, tenantId).map(this::stored);
@@ -112,7 +112,7 @@ class QuestionStore {
     Optional<Integer> lastRunStart(UUID questionId) {
         return jdbc.sql("""
                         SELECT max(seq) FROM trace_event
-                        WHERE question_id = ? AND type = 'status' AND payload->>'status' = 'RUNNING'""")
+                        WHERE question_id = ? AND type = 'run.status' AND payload->>'status' = 'RUNNING'""")
                 .param(questionId)
                 .query((rs, n) -> (Integer) rs.getObject(1))
                 .optional();
@@ -158,8 +158,15 @@ class QuestionStore {
                 q.createdAt(),
                 q.startedAt(),
                 q.finishedAt(),
-                q.waitingFor(),
-                q.degraded());
+                listOf(q.waitingFor(), MemoryGap.class),
+                listOf(q.degraded(), Degradation.class));
+    }
+
+    /** A stored JSON list as records, or null when there is none. */
+    private <T> List<T> listOf(JsonNode list, Class<T> type) {
+        return list == null || list.isNull()
+                ? null
+                : json.convertValue(list, json.getTypeFactory().constructCollectionType(List.class, type));
     }
 
     private static Instant instant(Timestamp ts) {

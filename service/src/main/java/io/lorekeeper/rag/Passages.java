@@ -1,7 +1,6 @@
 package io.lorekeeper.rag;
 
 import java.util.List;
-import java.util.Map;
 
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.SearchHit;
@@ -30,18 +29,13 @@ final class Passages {
         return PromptMarkup.of(out.toString());
     }
 
-    static List<Map<String, Object>> summary(List<Passage> passages) {
+    static List<RagEvent.Shown> summary(List<Passage> passages) {
         return passages.stream()
-                .map(p -> Map.<String, Object>of(
-                        "documentId",
+                .map(p -> new RagEvent.Shown(
                         p.hit().documentId(),
-                        "chunk",
                         p.hit().chunkOrdinal(),
-                        "start",
                         p.hit().start(),
-                        "end",
                         p.hit().end(),
-                        "turnIds",
                         p.hit().turnIds()))
                 .toList();
     }

@@ -79,36 +79,16 @@ class RagStrategy implements AnswerStrategy {
     @Override
     public StrategyResult answer(QuestionContext context) {
         Settings settings = Settings.of(context.options());
-        List<SearchHit> hits = context.retriever().hybrid(context.documentIds(), context.question(), settings.k());
-        List<Passages.Passage> passages = new ArrayList<>();
-        int tokens = 0;
-        for (SearchHit hit : hits) {
-            SearchHit shown = settings.window() == 0 ? hit : widen(context, hit, settings.window());
-            int more = TokenCounter.count(shown.text());
-            if (!passages.isEmpty() && tokens + more > settings.tokens()) {
-                break;
-            }
-            passages.add(new Passages.Passage(shown, session(context, hit)));
-            tokens += more;
-        }
+        List<Passages.Passage> passages = retrieve(context, settings);
         PromptMarkup rendered = Passages.render(passages);
         context.trace()
-                .record(
-                        "retrieve",
-                        Map.of(
-                                "query",
-                                context.question(),
-                                "mode",
-                                "hybrid",
-                                "k",
-                                settings.k(),
-                                "tokens",
-                                settings.tokens(),
-                                "passages",
-                                Passages.summary(passages),
-                                "contextTokens",
-                                TokenCounter.count(rendered.text())));
-
+                .record(new RagEvent.Retrieve(
+                        context.question(),
+                        "hybrid",
+                        settings.k(),
+                        settings.tokens(),
+                        Passages.summary(passages),
+                        TokenCounter.count(rendered.text())));
         List<SearchHit> shown = passages.stream().map(Passages.Passage::hit).toList();
         RagReply reply;
         try {
@@ -132,18 +112,39 @@ class RagStrategy implements AnswerStrategy {
             context.trace().record(new StepEvent.BudgetSpent("answer", spent.getMessage()));
             throw spent;
         }
+        return cite(context, reply, shown);
+    }
+
+    /** The best hybrid hits, each widened by its neighbours where asked, in rank order while their tokens fit. */
+    private List<Passages.Passage> retrieve(QuestionContext context, Settings settings) {
+        List<SearchHit> hits = context.retriever().hybrid(context.documentIds(), context.question(), settings.k());
+        List<Passages.Passage> passages = new ArrayList<>();
+        int tokens = 0;
+        for (SearchHit hit : hits) {
+            SearchHit shown = settings.window() == 0 ? hit : widen(context, hit, settings.window());
+            int more = TokenCounter.count(shown.text());
+            if (!passages.isEmpty() && tokens + more > settings.tokens()) {
+                break;
+            }
+            passages.add(new Passages.Passage(shown, session(context, hit)));
+            tokens += more;
+        }
+        return passages;
+    }
+
+    /** The reply's answer, with a citation for each quote it gave, located in the passages shown. */
+    private static StrategyResult cite(QuestionContext context, RagReply reply, List<SearchHit> shown) {
         List<Citation> citations = new ArrayList<>();
-        List<Map<String, Object>> located = new ArrayList<>();
+        List<RagEvent.Located> located = new ArrayList<>();
         for (RagReply.Evidence evidence : reply.evidence() == null ? List.<RagReply.Evidence>of() : reply.evidence()) {
             // a passage number out of range or a quote from another passage is looked up in every passage shown
             AnswerParts.Quoted quoted = AnswerParts.quotedIn(shown, evidence.passage() - 1, evidence.quote());
             citations.add(quoted.citation());
-            located.add(Map.of("passage", evidence.passage(), "found", quoted.located()));
+            located.add(new RagEvent.Located(evidence.passage(), quoted.located()));
         }
         Integer choice = AnswerParts.validChoice(context, reply.choice());
         String answer = choice != null ? context.choices().get(choice) : reply.answer();
-        context.trace()
-                .record("answer", Map.of("answer", answer, "confidence", reply.confidence(), "evidence", located));
+        context.trace().record(new RagEvent.Answer(answer, reply.confidence(), located));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, reply.confidence(), choice, false);
     }
 

@@ -18,7 +18,7 @@ import io.lorekeeper.text.TokenCounter;
  * What a strategy answers with when its loop's final step fails (an unusable or cut final reply, a
  * budget spent before the answer): one plain call over the evidence the loop gathered (facts, notes,
  * summaries, passages), made with the part of the budget kept for the answer. The answer carries a
- * low confidence, the citations of the evidence it shares most words with, and a {@code last-resort}
+ * low confidence, the citations of the evidence it shares most words with, and a {@code step.last-resort}
  * trace event with the reason. When there is no evidence, the question's best hybrid hits stand in.
  * If this call fails too, it throws, and the question module answers without a model.
  */
@@ -66,11 +66,7 @@ public final class LastResort {
         Map<String, Object> vars = new LinkedHashMap<>(AnswerParts.choiceVariables(context));
         vars.put("question", context.question());
         vars.put("evidence", render(shown));
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("reason", reason);
-        event.put("evidence", shown.size());
-        event.put("retrieved", retrieved);
-        context.trace().record("last-resort", event);
+        context.trace().record(new StepEvent.LastResortUsed(reason, shown.size(), retrieved));
         String reply =
                 context.llm().answering().text(Role.ANSWERER, TEMPLATE, vars).strip();
         if (reply.isEmpty()) {
@@ -79,7 +75,7 @@ public final class LastResort {
         Integer choice = choiceNamed(context, reply);
         String answer = choice != null ? context.choices().get(choice) : reply;
         List<Citation> citations = supporting(shown, answer + " " + context.question());
-        context.trace().record("answer", Map.of("answer", answer, "confidence", CONFIDENCE, "lastResort", true));
+        context.trace().record(new StepEvent.LastResortAnswer(answer, CONFIDENCE));
         return new StrategyResult(answer, StrategyResult.GENERATED, citations, CONFIDENCE, choice, budgetLimited);
     }
 

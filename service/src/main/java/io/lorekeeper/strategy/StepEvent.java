@@ -44,4 +44,25 @@ public sealed interface StepEvent extends TraceEvent {
             this(step, round, null, reason);
         }
     }
+    /**
+     * The loop's own answer step did not answer (an unusable or cut reply, a spent budget), so one
+     * plain call answers from the evidence it gathered: the answer that follows is a last resort,
+     * with a low confidence.
+     *
+     * @param reason    why the loop's answer step did not answer
+     * @param evidence  how many pieces of evidence the call was shown
+     * @param retrieved whether the question's best hybrid hits stood in for a loop that gathered no
+     *                  cited evidence
+     */
+    @JsonTypeName("step.last-resort")
+    @Schema(name = "StepLastResort")
+    record LastResortUsed(String reason, int evidence, boolean retrieved) implements StepEvent {}
+
+    /**
+     * The last-resort call's answer: written by the model from the loop's evidence without the
+     * loop's checks, so its confidence is fixed and low.
+     */
+    @JsonTypeName("step.last-resort-answer")
+    @Schema(name = "StepLastResortAnswer")
+    record LastResortAnswer(String answer, double confidence) implements StepEvent {}
 }

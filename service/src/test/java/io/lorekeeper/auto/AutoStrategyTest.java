@@ -59,7 +59,7 @@ class AutoStrategyTest {
         JsonNode answer = ask(withMemos, "When did Ines start at the observatory?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode auto = event(answer, "auto");
+        JsonNode auto = event(answer, "auto.route");
         assertThat(auto.get("chosen").asString()).isEqualTo("gam");
         assertThat(auto.get("rule").asString()).isEqualTo("conversation-reasoning");
         assertThat(auto.get("reasons")).extracting(JsonNode::asString).contains("the question asks about time");
@@ -85,7 +85,7 @@ class AutoStrategyTest {
         JsonNode answer = ask(withoutMemos, "When did Ines start at the observatory?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode auto = event(answer, "auto");
+        JsonNode auto = event(answer, "auto.route");
         List<String> verdicts = new ArrayList<>();
         auto.get("considered")
                 .forEach(c -> verdicts.add(
@@ -121,8 +121,8 @@ class AutoStrategyTest {
         JsonNode small =
                 ask(withMemos, "When did Ines start at the observatory?", Map.of("budget", Map.of("maxCalls", 2)));
 
-        assertThat(event(small, "auto").get("rule").asString()).isEqualTo("small-budget");
-        assertThat(event(small, "auto")
+        assertThat(event(small, "auto.route").get("rule").asString()).isEqualTo("small-budget");
+        assertThat(event(small, "auto.route")
                         .get("options")
                         .get("budget")
                         .get("maxCalls")
@@ -140,7 +140,7 @@ class AutoStrategyTest {
         assertThat(model.calls("gam/plan"))
                 .as("gam ran with the options given for it")
                 .hasSize(1);
-        assertThat(event(oneRound, "auto").get("options").get("maxDepth").asInt())
+        assertThat(event(oneRound, "auto.route").get("options").get("maxDepth").asInt())
                 .isEqualTo(1);
     }
 
@@ -155,7 +155,7 @@ class AutoStrategyTest {
         JsonNode abstained = ask(withMemos, "When did Ines start at the observatory?", options);
 
         assertThat(abstained.get("status").asString()).as(abstained.toString()).isEqualTo("DONE");
-        JsonNode passed = event(abstained, "auto").get("options");
+        JsonNode passed = event(abstained, "auto.route").get("options");
         assertThat(passed.get("abstain").asBoolean()).isTrue();
         assertThat(passed.get("buildMemories").asBoolean()).isFalse();
         assertThat(model.calls("rag/answer").getFirst().system())
@@ -171,7 +171,7 @@ class AutoStrategyTest {
                 withMemos, "When did Ines start at the observatory?", Map.of("budget", Map.of("maxTokens", 19_000)));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(event(answer, "auto").get("chosen").asString()).isEqualTo("rag");
+        assertThat(event(answer, "auto.route").get("chosen").asString()).isEqualTo("rag");
         assertThat(answer.get("answer").asString()).isEqualTo("On Monday 4 March 2024.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(io.lorekeeper.strategy.LastResort.CONFIDENCE);
         assertThat(model.calls("last-resort/answer")).hasSize(2);

@@ -46,7 +46,7 @@ class AutoWithoutLlmTest {
         for (JsonNode e : api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
                 .json()
                 .get("events")) {
-            if (e.get("type").asString().equals("auto")) {
+            if (e.get("type").asString().equals("auto.route")) {
                 auto = e.get("payload");
             }
         }

@@ -120,14 +120,17 @@ class ChainOfAgentsStrategyTest {
         assertThat(STORY.substring(
                         citation.get("start").asInt(), citation.get("end").asInt()))
                 .isEqualTo("revealed that he was the benefactor");
-        JsonNode manage = events(answer, "manage").getFirst();
+        JsonNode manage = events(answer, "chain-of-agents.manage").getFirst();
         assertThat(manage.get("quotesUnlocated"))
                 .extracting(JsonNode::asString)
                 .containsExactly("Magwitch paid for everything", "Magwitch", " Joe  Gargery ");
-        List<JsonNode> steps = events(answer, "worker");
+        List<JsonNode> steps = events(answer, "chain-of-agents.worker");
         assertThat(steps).extracting(w -> w.get("summary").asString()).containsExactly(s1, s2, s3);
         assertThat(steps.get(2).get("summaryTokens").asInt()).isEqualTo(TokenCounter.count(s3));
-        assertThat(events(answer, "reading").getFirst().get("expectedCalls").asInt())
+        assertThat(events(answer, "chain-of-agents.reading")
+                        .getFirst()
+                        .get("expectedCalls")
+                        .asInt())
                 .isEqualTo(4);
     }
 
@@ -146,7 +149,7 @@ class ChainOfAgentsStrategyTest {
                 Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", (double) cap / CHUNK_TOKENS));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode step = events(answer, "worker").getFirst();
+        JsonNode step = events(answer, "chain-of-agents.worker").getFirst();
         assertThat(step.get("summary").asString()).isEqualTo(first);
         assertThat(step.get("cutTokens").asInt()).isEqualTo(TokenCounter.count(longer) - TokenCounter.count(first));
         assertThat(model.calls("chain-of-agents/worker").get(1).user())
@@ -180,8 +183,11 @@ class ChainOfAgentsStrategyTest {
         assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
         assertThat(answer.get("citations").get(0).get("quote").asString())
                 .isEqualTo("met an escaped convict in the marshes");
-        assertThat(events(answer, "budget").getFirst().get("chunksRead").asInt())
-                .isEqualTo(2);
+        JsonNode stop = events(answer, "step.budget").getFirst();
+        assertThat(stop.get("step").asString()).isEqualTo("reading");
+        assertThat(stop.get("round").asInt())
+                .as("two chunks read: the reading stopped before the third")
+                .isEqualTo(3);
     }
 
     @Test
@@ -268,7 +274,8 @@ class ChainOfAgentsStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
         assertThat(model.calls("chain-of-agents/worker")).hasSizeLessThan(3);
-        assertThat(events(answer, "budget").getFirst().get("reason").asString()).contains("wall time");
+        assertThat(events(answer, "step.budget").getFirst().get("reason").asString())
+                .contains("wall time");
         assertThat(events(answer, "fallback")).isEmpty();
     }
 
@@ -314,7 +321,10 @@ class ChainOfAgentsStrategyTest {
         assertThat(model.calls("chain-of-agents/worker").getFirst().system())
                 .as("the paper's 8,000-token cap would ask for about the whole 8,192-token output limit")
                 .contains("under " + ChainOfAgentsStrategy.WORKER_SUMMARY_TOKENS * 3 / 5 + " words");
-        assertThat(events(answer, "reading").getFirst().get("summaryTokens").asInt())
+        assertThat(events(answer, "chain-of-agents.reading")
+                        .getFirst()
+                        .get("summaryTokens")
+                        .asInt())
                 .isEqualTo(8_000);
 
         DocumentInfo book = new DocumentInfo(

@@ -102,6 +102,63 @@ class ClientGeneratorsTest {
         assertThat(api.getComponents().getSchemas().get("Hit").getRequired()).contains("start", "end", "score", "text");
     }
 
+    /**
+     * Trace events reach TypeScript users typed: the payload is the union of the event records (a type
+     * per record, told apart by {@code type}), and a question's {@code waitingFor} and {@code degraded}
+     * lists have item types, none of them {@code any} or {@code unknown}.
+     */
+    @Test
+    void typeScriptTypesTraceEventsAndTheQuestionsGaps() throws Exception {
+        Path out = Path.of("target", "generated-clients", "typescript-fetch-types");
+        CodegenConfigurator configurator = new CodegenConfigurator()
+                .setGeneratorName("typescript-fetch")
+                .setInputSpec(SPEC.toString())
+                .setOutputDir(out.toString())
+                .addGlobalProperty("apiTests", "false")
+                .addGlobalProperty("modelTests", "false")
+                .addGlobalProperty("apiDocs", "false")
+                .addGlobalProperty("modelDocs", "false");
+        List<File> files =
+                new DefaultGenerator().opts(configurator.toClientOptInput()).generate();
+
+        assertThat(declaration(model(files, "TraceEvent.ts"), "export interface TraceEvent "))
+                .contains("payload?: TraceEventPayload;")
+                .doesNotContainPattern(UNTYPED);
+        assertThat(declaration(model(files, "TraceEventPayload.ts"), "export type TraceEventPayload "))
+                .contains("{ type: 'run.status' } & RunStatus")
+                .contains("{ type: 'rag.retrieve' } & RagRetrieve")
+                .contains("{ type: 'step.failed' } & StepFailed")
+                .doesNotContainPattern(UNTYPED);
+        // (its options are a free-form map: only these two members are asked about)
+        assertThat(declaration(model(files, "Question.ts"), "export interface Question "))
+                .contains("waitingFor?: Array<MemoryGap>;")
+                .contains("degraded?: Array<Degradation>;");
+        for (String record : List.of("RunStatus", "RunWaiting", "RunDegraded", "MemoryGap", "Degradation")) {
+            assertThat(declaration(model(files, record + ".ts"), "export interface " + record + " "))
+                    .as(record)
+                    .doesNotContainPattern(UNTYPED);
+        }
+    }
+
+    /** A member or union member typed {@code any} or {@code unknown}. */
+    private static final String UNTYPED = "(:|<|\\||=)\\s*(any|unknown)\\b";
+
+    /** The generated declaration that starts with {@code start}: an interface's body, or a type alias up to its end. */
+    private static String declaration(String source, String start) {
+        int from = source.indexOf(start);
+        assertThat(from).as(start).isNotNegative();
+        int end = start.startsWith("export type") ? source.indexOf(";\n", from) : source.indexOf("\n}", from);
+        return source.substring(from, end);
+    }
+
+    private static String model(List<File> files, String name) throws java.io.IOException {
+        File file = files.stream()
+                .filter(f -> f.getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " was not generated"));
+        return Files.readString(file.toPath());
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({
         "java, native, DocumentsApi.java, createDocument(",

@@ -32,10 +32,12 @@ import io.lorekeeper.client.model.CreateDocumentRequest;
 import io.lorekeeper.client.model.CreateTextDocument;
 import io.lorekeeper.client.model.Document;
 import io.lorekeeper.client.model.DocumentAccepted;
+import io.lorekeeper.client.model.ExtractiveAnswer;
 import io.lorekeeper.client.model.Hit;
 import io.lorekeeper.client.model.Problem;
 import io.lorekeeper.client.model.Question;
 import io.lorekeeper.client.model.QuestionTrace;
+import io.lorekeeper.client.model.RunStatus;
 import io.lorekeeper.client.model.SearchRequest;
 import io.lorekeeper.client.model.SearchResponse;
 import io.lorekeeper.client.model.Session;
@@ -183,6 +185,19 @@ class GeneratedClientTest {
                 .extracting(Frame::event)
                 .containsExactlyElementsOf(
                         trace.getEvents().stream().map(TraceEvent::getType).toList());
+        // Payloads are typed: each is the generated class of its event record, in the trace and in the frames.
+        RunStatus running = trace.getEvents().getFirst().getPayload().getRunStatus();
+        assertThat(running.getStatus()).isEqualTo(RunStatus.StatusEnum.RUNNING);
+        assertThat(running.getStrategy()).isEqualTo("extractive");
+        assertThat(trace.getEvents())
+                .extracting(e -> e.getPayload().getActualInstance())
+                .filteredOn(ExtractiveAnswer.class::isInstance)
+                .singleElement()
+                .satisfies(a -> assertThat(((ExtractiveAnswer) a).getAnswer()).isEqualTo(polled.getAnswer()));
+        TraceEvent streamed =
+                client.getObjectMapper().readValue(eventFrames.getLast().data(), TraceEvent.class);
+        assertThat(streamed.getPayload().getActualInstance()).isInstanceOf(RunStatus.class);
+        assertThat(streamed.getPayload().getRunStatus().getStatus()).isEqualTo(RunStatus.StatusEnum.DONE);
 
         assertThat(questions.listStrategies()).anySatisfy(s -> {
             assertThat(s.getName()).isEqualTo("extractive");

@@ -197,7 +197,8 @@ class ComoRagCostTest {
                 TriRetriever.LayerResult r = tri.veridical(probe, vector, 3692, java.util.Set.of());
                 if (round > 0) {
                     retrieval += (System.nanoTime() - t) / 1e6;
-                    pagerank += ((Number) r.ranking().getOrDefault("pagerankMs", 0)).doubleValue();
+                    pagerank +=
+                            r.ranking().pagerankMs() == null ? 0 : r.ranking().pagerankMs();
                     runs++;
                 }
             }

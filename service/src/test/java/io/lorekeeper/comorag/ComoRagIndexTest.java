@@ -788,11 +788,11 @@ class ComoRagIndexTest {
         assertThat(unrelated.stream().anyMatch(u -> rank(fusionOrder, u) < fusionOrder.indexOf(desmond)))
                 .as("the fusion ranks some unrelated unit above it")
                 .isTrue();
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> seeds =
-                (List<Map<String, Object>>) byGraph.ranking().get("seeds");
-        assertThat(seeds).extracting(m -> m.get("entity")).contains("adela");
-        assertThat(byGraph.ranking()).containsKeys("topPassages", "pagerankMs");
+        assertThat(byGraph.ranking().seeds())
+                .extracting(ComoRagEvent.Seed::entity)
+                .contains("adela");
+        assertThat(byGraph.ranking().topPassages()).isNotNull();
+        assertThat(byGraph.ranking().pagerankMs()).isNotNull();
 
         // a document without triples falls back to dense retrieval
         UUID bare = api.ingest(
@@ -807,7 +807,7 @@ class ComoRagIndexTest {
                         store, retriever, List.of(bareInfo), documents::text, graphs::load, ComoRagOptions.GRAPH)
                 .veridical(probe, vector, 100_000, Set.of());
         assertThat(dense.items()).isNotEmpty();
-        assertThat(dense.ranking().get("fallback").toString()).startsWith("dense");
+        assertThat(dense.ranking().fallback()).startsWith("dense");
     }
 
     @Autowired

@@ -71,7 +71,7 @@ class ComoRagStrategyTest {
     @Test
     void theIndexHasEnoughItemsInEveryLayerForTheseTests() {
         JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(0));
-        JsonNode index = events(answer, "index").getFirst();
+        JsonNode index = events(answer, "comorag.index").getFirst();
         System.out.println("ComoRAG test index: " + index);
         assertThat(index.get("units").asInt()).isGreaterThanOrEqualTo(12);
         assertThat(index.get("unitsWithTriples").asInt())
@@ -96,15 +96,15 @@ class ComoRagStrategyTest {
                 .contains("Question: " + QUESTION);
         assertThat(answer.get("answer").asString()).isEqualTo(ComoRagFixtures.firstSentence(group(V1, prompt)));
         assertCitationsAreSource(answer, 1);
-        assertThat(events(answer, "retrieve"))
+        assertThat(events(answer, "comorag.retrieve"))
                 .extracting(e -> e.get("layer").asString())
                 .containsExactly("veridical", "semantic", "episodic");
-        JsonNode verdict = events(answer, "try-answer").getFirst();
+        JsonNode verdict = events(answer, "comorag.try-answer").getFirst();
         assertThat(verdict.get("verdict").asString()).isEqualTo("answered");
         assertThat(verdict.get("context").get("tokens").get("veridical").asInt())
                 .isBetween(1, 3692);
-        assertThat(events(answer, "memory.encode")).isEmpty();
-        assertThat(events(answer, "answer").getFirst().get("outcome").asString())
+        assertThat(events(answer, "comorag.memory-encode")).isEmpty();
+        assertThat(events(answer, "comorag.answer").getFirst().get("outcome").asString())
                 .isEqualTo("answered");
     }
 
@@ -171,7 +171,7 @@ class ComoRagStrategyTest {
         assertThat(tries.get(1).user()).contains("<notes>\nfused history 1\n</notes>");
         assertThat(tries.get(2).user()).contains("<notes>\nfused history 2\n</notes>");
 
-        List<JsonNode> attempts = events(answer, "try-answer");
+        List<JsonNode> attempts = events(answer, "comorag.try-answer");
         assertThat(attempts)
                 .extracting(a -> a.get("verdict").asString())
                 .containsExactly("failed", "failed", "answered");
@@ -188,19 +188,19 @@ class ComoRagStrategyTest {
                                 .isTrue());
             }
         }
-        assertThat(events(answer, "memory.update"))
+        assertThat(events(answer, "comorag.memory-update"))
                 .extracting(u -> u.get("poolSize").asInt())
                 .containsExactly(3, 9);
-        assertThat(events(answer, "memory.encode")).hasSize(12);
-        assertThat(events(answer, "memory.fuse"))
+        assertThat(events(answer, "comorag.memory-encode")).hasSize(12);
+        assertThat(events(answer, "comorag.memory-fuse"))
                 .extracting(f -> f.get("selected").size())
                 .containsExactly(1, 4);
-        List<JsonNode> retrieves = events(answer, "retrieve");
+        List<JsonNode> retrieves = events(answer, "comorag.retrieve");
         assertThat(retrieves).hasSize(12);
         assertThat(retrieves.get(9).get("layer").asString()).isEqualTo("veridical");
         Set<String> pooledSource = new HashSet<>();
         Set<String> pooledSummaries = new HashSet<>();
-        for (JsonNode unit : events(answer, "memory.encode")) {
+        for (JsonNode unit : events(answer, "comorag.memory-encode")) {
             if (unit.get("cycle").asInt() < 2) {
                 unit.get("evidence")
                         .forEach(e ->
@@ -214,7 +214,8 @@ class ComoRagStrategyTest {
         assertThat(retrieves.get(11).get("excluded").asInt())
                 .as("the summaries in the pool")
                 .isEqualTo(pooledSummaries.size());
-        assertThat(events(answer, "answer").getFirst().get("cycle").asInt()).isEqualTo(2);
+        assertThat(events(answer, "comorag.answer").getFirst().get("cycle").asInt())
+                .isEqualTo(2);
         assertCitationsAreSource(answer, 1);
     }
 
@@ -229,11 +230,11 @@ class ComoRagStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(model.calls("comorag/answer")).hasSize(6);
         assertThat(model.calls("comorag/probe")).hasSize(5);
-        assertThat(events(answer, "try-answer"))
+        assertThat(events(answer, "comorag.try-answer"))
                 .extracting(a -> a.get("cycle").asInt())
                 .containsExactly(0, 1, 2, 3, 4, 5);
-        assertThat(events(answer, "stop")).isEmpty();
-        JsonNode end = events(answer, "answer").getFirst();
+        assertThat(events(answer, "comorag.stop")).isEmpty();
+        JsonNode end = events(answer, "comorag.answer").getFirst();
         assertThat(end.get("outcome").asString()).isEqualTo("not-settled");
         assertThat(answer.get("confidence").asDouble()).isLessThanOrEqualTo(0.25);
         assertThat(answer.get("answer").asString())
@@ -263,7 +264,7 @@ class ComoRagStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("The king, perhaps.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "try-answer")
+        assertThat(events(answer, "comorag.try-answer")
                         .getFirst()
                         .get("evidence")
                         .get(0)
@@ -272,7 +273,8 @@ class ComoRagStrategyTest {
                 .isFalse();
         JsonNode resort = events(answer, "last-resort").getFirst();
         assertThat(resort.get("retrieved").asBoolean()).isFalse();
-        assertThat(events(answer, "answer").getLast().get("outcome").asString()).isEqualTo("not-settled");
+        assertThat(events(answer, "comorag.answer").getLast().get("outcome").asString())
+                .isEqualTo("not-settled");
         String prompt = model.calls("last-resort/answer").getFirst().user();
         assertThat(prompt)
                 .as("the pool's cues, the tries' tentative answers and the passages shown")
@@ -322,7 +324,8 @@ class ComoRagStrategyTest {
         assertThat(events(answer, "llm.truncated"))
                 .extracting(e -> e.get("template").asString())
                 .contains("comorag/answer", "comorag/encode", "comorag/probe");
-        assertThat(events(answer, "stop").getFirst().get("reason").asString()).contains("no new probe");
+        assertThat(events(answer, "comorag.stop").getFirst().get("reason").asString())
+                .contains("no new probe");
         assertThat(answer.get("answer").asString()).isEqualTo("Bartholomew.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
         assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
@@ -342,7 +345,8 @@ class ComoRagStrategyTest {
                 .extracting(e -> e.get("step").asString())
                 .containsExactly("fuse");
         assertThat(model.calls("comorag/answer").get(1).user()).contains("<notes>\n(none yet)\n</notes>");
-        assertThat(events(fused, "answer").getLast().get("outcome").asString()).isEqualTo("answered");
+        assertThat(events(fused, "comorag.answer").getLast().get("outcome").asString())
+                .isEqualTo("answered");
     }
 
     @Test
@@ -358,12 +362,16 @@ class ComoRagStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(model.calls("comorag/probe")).hasSizeLessThan(3);
-        JsonNode budget = events(answer, "budget").getFirst();
+        JsonNode budget = events(answer, "step.budget").getFirst();
         assertThat(budget.get("reason").asString()).contains("wall time");
-        assertThat(events(answer, "answer").getLast().get("outcome").asString()).isEqualTo("budget");
+        assertThat(events(answer, "comorag.answer").getLast().get("outcome").asString())
+                .isEqualTo("budget");
         assertThat(answer.get("answer").asString())
                 .as("the best-supported tentative answer: the latest of equally confident tries")
-                .isEqualTo(events(answer, "try-answer").getLast().get("answer").asString());
+                .isEqualTo(events(answer, "comorag.try-answer")
+                        .getLast()
+                        .get("answer")
+                        .asString());
         assertThat(events(answer, "fallback")).isEmpty();
     }
 
@@ -378,7 +386,7 @@ class ComoRagStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Adela kept it.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "memory.encode")).isEmpty();
+        assertThat(events(answer, "comorag.memory-encode")).isEmpty();
         assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
                 .isPositive();
         assertThat(answer.get("citations")).as("the passages the try was shown").isNotEmpty();
@@ -403,7 +411,7 @@ class ComoRagStrategyTest {
 
         JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(99));
 
-        List<JsonNode> probes = events(answer, "probe");
+        List<JsonNode> probes = events(answer, "comorag.probe");
         assertThat(probes).hasSize(3);
         assertThat(probes.get(0).get("probes"))
                 .extracting(JsonNode::asString)
@@ -415,10 +423,11 @@ class ComoRagStrategyTest {
         assertThat(probes.get(1).get("probes")).extracting(JsonNode::asString).containsExactly("the ruling family");
         assertThat(probes.get(1).get("dropped").get(0).get("probe").asString()).isEqualTo("THE RED NOTEBOOK");
         assertThat(probes.get(2).get("probes")).isEmpty();
-        assertThat(events(answer, "stop").getFirst().get("reason").asString())
+        assertThat(events(answer, "comorag.stop").getFirst().get("reason").asString())
                 .isEqualTo("self-probe found no new probe");
         Set<String> retrievedFor = new HashSet<>();
-        events(answer, "retrieve").forEach(r -> retrievedFor.add(r.get("probe").asString()));
+        events(answer, "comorag.retrieve")
+                .forEach(r -> retrievedFor.add(r.get("probe").asString()));
         assertThat(retrievedFor)
                 .containsExactlyInAnyOrder(
                         QUESTION, "the wax seal", "the red notebook", "the harvest festival", "the ruling family");
@@ -481,11 +490,13 @@ class ComoRagStrategyTest {
                 .extracting(ScriptedChatModel.Call::template)
                 .as("a cycle of up to 12 calls does not fit the 4 calls left before the answer's")
                 .containsExactly("comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode");
-        assertThat(events(answer, "budget")).hasSize(1);
-        assertThat(events(answer, "budget").getFirst().get("reason").asString()).contains("calls");
-        assertThat(events(answer, "answer").getFirst().get("outcome").asString())
+        assertThat(events(answer, "step.budget")).hasSize(1);
+        assertThat(events(answer, "step.budget").getFirst().get("reason").asString())
+                .contains("calls");
+        assertThat(events(answer, "comorag.answer").getFirst().get("outcome").asString())
                 .isEqualTo("budget");
-        String tentative = events(answer, "try-answer").getFirst().get("answer").asString();
+        String tentative =
+                events(answer, "comorag.try-answer").getFirst().get("answer").asString();
         assertThat(answer.get("answer").asString()).isEqualTo(tentative);
         assertThat(answer.get("confidence").asDouble()).isLessThanOrEqualTo(0.25);
         assertCitationsAreSource(answer, 1);
@@ -517,13 +528,13 @@ class ComoRagStrategyTest {
         assertThat(model.calls("comorag/probe#repair"))
                 .as("prose gets its one repair call")
                 .hasSize(1);
-        assertThat(events(answer, "probe").getFirst().get("probes"))
+        assertThat(events(answer, "comorag.probe").getFirst().get("probes"))
                 .extracting(JsonNode::asString)
                 .containsExactly("the stranger in the grey coat", "the harvest festival");
         assertThat(events(answer, "llm.plain-text")).isNotEmpty();
         assertThat(events(answer, "llm.dropped"))
                 .anySatisfy(d -> assertThat(d.toString()).contains("evidence"));
-        JsonNode verdict = events(answer, "try-answer").getLast();
+        JsonNode verdict = events(answer, "comorag.try-answer").getLast();
         assertThat(verdict.get("evidence"))
                 .extracting(e -> e.get("where").asString())
                 .containsExactly(
@@ -542,7 +553,7 @@ class ComoRagStrategyTest {
         JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(1));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(events(answer, "try-answer").getLast().get("verdict").asString())
+        assertThat(events(answer, "comorag.try-answer").getLast().get("verdict").asString())
                 .isEqualTo("answered");
         assertThat(model.calls("comorag/encode#repair"))
                 .as("each unusable cue got its one repair")
@@ -550,7 +561,7 @@ class ComoRagStrategyTest {
         assertThat(events(answer, "step.failed"))
                 .hasSize(6)
                 .allSatisfy(e -> assertThat(e.get("step").asString()).isEqualTo("encode"));
-        assertThat(events(answer, "memory.encode"))
+        assertThat(events(answer, "comorag.memory-encode"))
                 .hasSize(6)
                 .allSatisfy(e -> assertThat(e.get("cue").asString()).startsWith("(no finding"));
         assertCitationsAreSource(answer, 1);
@@ -569,11 +580,11 @@ class ComoRagStrategyTest {
                 .contains("<finding probe=\"the journey in autumn\" layer=\"veridical\" items=\"V1\">\n"
                         + "- finding for the journey in autumn from veridical\n</finding>")
                 .contains("finding for the journey in autumn from episodic");
-        List<JsonNode> attempts = events(answer, "try-answer");
+        List<JsonNode> attempts = events(answer, "comorag.try-answer");
         assertThat(attempts.get(0).get("reads").asString()).isEqualTo("evidence");
         assertThat(attempts.get(1).get("reads").asString()).isEqualTo("memory");
         assertThat(attempts.get(1).get("cues")).hasSize(3);
-        assertThat(events(answer, "index").getFirst().get("tryAnswer").asString())
+        assertThat(events(answer, "comorag.index").getFirst().get("tryAnswer").asString())
                 .isEqualTo("memory");
         assertCitationsAreSource(answer, 1);
 
@@ -584,7 +595,7 @@ class ComoRagStrategyTest {
         assertThat(model.calls("comorag/answer").get(1).user())
                 .contains("Findings of this step's searches:\n(none)")
                 .doesNotContain("<finding ");
-        assertThat(events(evidence, "try-answer").get(1).get("reads").asString())
+        assertThat(events(evidence, "comorag.try-answer").get(1).get("reads").asString())
                 .isEqualTo("evidence");
         assertCitationsAreSource(evidence, 1);
     }
@@ -593,13 +604,13 @@ class ComoRagStrategyTest {
     void theVeridicalLayerRanksByPageRankOverTheGraphOrByFusionWhenAsked() {
         scriptEncodeAndFuse();
         JsonNode graph = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0), null, succeedAt(0));
-        JsonNode veridical = events(graph, "retrieve").getFirst();
+        JsonNode veridical = events(graph, "comorag.retrieve").getFirst();
         assertThat(veridical.get("layer").asString()).isEqualTo("veridical");
         assertThat(veridical.get("ranking").get("mode").asString()).isEqualTo("graph");
         assertThat(veridical.get("ranking").get("seeds")).isNotEmpty();
         assertThat(veridical.get("ranking").get("topPassages")).isNotEmpty();
         assertThat(veridical.get("ranking").has("pagerankMs")).isTrue();
-        assertThat(events(graph, "index")
+        assertThat(events(graph, "comorag.index")
                         .getFirst()
                         .get("graph")
                         .get("factEdges")
@@ -609,7 +620,7 @@ class ComoRagStrategyTest {
         model.reset();
         JsonNode fusion =
                 ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0, "veridical", "fusion"), null, succeedAt(0));
-        assertThat(events(fusion, "retrieve")
+        assertThat(events(fusion, "comorag.retrieve")
                         .getFirst()
                         .get("ranking")
                         .get("mode")
@@ -629,7 +640,7 @@ class ComoRagStrategyTest {
         String probePrompt = model.calls("comorag/probe").getFirst().user();
         assertThat(probePrompt).contains("<passage n=\"V1\"").doesNotContain("<notes");
         assertThat(model.calls("comorag/answer").get(1).user()).contains("<notes>\n(none yet)\n</notes>");
-        List<JsonNode> attempts = events(answer, "try-answer");
+        List<JsonNode> attempts = events(answer, "comorag.try-answer");
         assertThat(attempts.get(1).get("context").get("veridical").get(0).asString())
                 .isNotEqualTo(
                         attempts.get(0).get("context").get("veridical").get(0).asString());
@@ -646,7 +657,7 @@ class ComoRagStrategyTest {
                 .containsExactly("comorag/answer x1", "comorag/encode x6", "comorag/fuse x1", "comorag/answer x1");
         assertThat(model.calls("comorag/encode"))
                 .allSatisfy(c -> assertThat(probeOf(c)).isEqualTo(QUESTION));
-        List<JsonNode> retrieves = events(answer, "retrieve");
+        List<JsonNode> retrieves = events(answer, "comorag.retrieve");
         assertThat(retrieves)
                 .allSatisfy(r -> assertThat(r.get("probe").asString()).isEqualTo(QUESTION));
         assertThat(retrieves.get(3).get("items").get(0).get("id").asString())
@@ -675,11 +686,11 @@ class ComoRagStrategyTest {
                         "comorag/encode-layers x2",
                         "comorag/fuse x1",
                         "comorag/answer x1");
-        assertThat(events(answer, "retrieve"))
+        assertThat(events(answer, "comorag.retrieve"))
                 .extracting(r -> r.get("layer").asString())
                 .doesNotContain("episodic");
         assertThat(model.calls("comorag/answer").getFirst().user()).contains("Plot summaries:\n(nothing retrieved)");
-        assertThat(events(answer, "memory.encode"))
+        assertThat(events(answer, "comorag.memory-encode"))
                 .extracting(e -> e.get("layer").asString() + ":" + e.get("cue").asString())
                 .containsExactly(
                         "veridical:- v finding",

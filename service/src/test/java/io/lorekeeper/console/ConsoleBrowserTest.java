@@ -229,7 +229,7 @@ class ConsoleBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#timeline > li")))
                 .extracting(li -> li.getDomAttribute("data-type"))
                 .containsExactlyElementsOf(traced);
-        assertThat(traced).contains("retrieve", "answer", "citations");
+        assertThat(traced).contains("extractive.retrieve", "extractive.answer", "run.citations");
         assertThat(browser.findElement(By.id("ask-usage")).getText()).startsWith("Model calls 0");
 
         JsonNode citations = question.get("citations");

@@ -187,15 +187,13 @@ class ChainedReadingCostTest {
     }
 
     /** Tokens of the memory (COSMIR) or summary (Chain of Agents) after the last chunk. */
-    @SuppressWarnings("unchecked")
     private static int carriedTokens(List<Map.Entry<String, Object>> events) {
         int carried = 0;
         for (Map.Entry<String, Object> e : events) {
-            Map<String, Object> payload = (Map<String, Object>) e.getValue();
-            if (e.getKey().equals("memory")) {
-                carried = (Integer) ((Map<String, Object>) payload.get("tokens")).get("total");
-            } else if (e.getKey().equals("worker")) {
-                carried = (Integer) payload.get("summaryTokens");
+            if (e.getValue() instanceof CosmirEvent.MemoryAfterChunk memory) {
+                carried = memory.tokens().total();
+            } else if (e.getValue() instanceof io.lorekeeper.chainofagents.ChainOfAgentsEvent.Worker worker) {
+                carried = worker.summaryTokens();
             }
         }
         return carried;

@@ -84,7 +84,14 @@ class CosmirMemoryTest {
                 Inferred facts:
                 [I1] Pip is kind. (from G1)""");
         assertThat(new Memory().render()).contains("Open questions:\n(none)").contains("Gathered facts:\n(none yet)");
-        assertThat(memory.snapshot()).containsKeys("questions", "gathered", "inferred", "answer", "counts", "tokens");
+        CosmirEvent.Snapshot snapshot = memory.snapshot();
+        assertThat(snapshot.questions()).isEqualTo(memory.questions());
+        assertThat(snapshot.gathered()).extracting(CosmirEvent.FactView::id).containsExactly("G1");
+        assertThat(snapshot.inferred()).extracting(CosmirEvent.FactView::basis).containsExactly(List.of("G1"));
+        assertThat(snapshot.answer()).isNotNull();
+        assertThat(snapshot.counts())
+                .isEqualTo(new CosmirEvent.Counts(memory.questions().size(), 1, 1));
+        assertThat(snapshot.tokens().total()).isEqualTo(memory.tokens());
     }
 
     @Test

@@ -173,22 +173,24 @@ class CosmirStrategyTest {
                 .contains("[I2] The convict Pip helped, Magwitch, is his benefactor. (from G2, G5)")
                 .contains("Open questions:\n(none)");
 
-        JsonNode secondExtract = events(answer, "extract").get(1);
+        JsonNode secondExtract = events(answer, "cosmir.extract").get(1);
         assertThat(strings(secondExtract.get("added"))).containsExactly("G3", "G4");
         assertThat(strings(secondExtract.get("unlocated")))
                 .as("a quote that is not in the chunk")
                 .containsExactly("G4");
-        JsonNode inferTwo = events(answer, "infer").get(1);
+        JsonNode inferTwo = events(answer, "cosmir.infer").get(1);
         assertThat(strings(inferTwo.get("added"))).containsExactly("I1");
         assertThat(inferTwo.get("ungrounded").asInt()).isEqualTo(1);
         assertThat(strings(inferTwo.get("unknownIds"))).containsExactly("G99");
-        assertThat(strings(events(answer, "infer").get(2).get("unknownIds"))).containsExactly("G42");
-        JsonNode refineTwo = events(answer, "refine").get(1);
+        assertThat(strings(events(answer, "cosmir.infer").get(2).get("unknownIds")))
+                .containsExactly("G42");
+        JsonNode refineTwo = events(answer, "cosmir.refine").get(1);
         assertThat(strings(refineTwo.get("removed"))).containsExactly(PLAN.get(1), PLAN.get(2));
         assertThat(strings(refineTwo.get("added"))).containsExactly("Is Miss Havisham really the benefactor?");
-        assertThat(strings(events(answer, "refine").get(0).get("removed"))).isEmpty();
+        assertThat(strings(events(answer, "cosmir.refine").get(0).get("removed")))
+                .isEmpty();
 
-        List<JsonNode> memory = events(answer, "memory");
+        List<JsonNode> memory = events(answer, "cosmir.memory");
         assertThat(memory).hasSize(3);
         JsonNode last = memory.get(2);
         assertThat(last.get("counts").get("gathered").asInt()).isEqualTo(5);
@@ -208,11 +210,14 @@ class CosmirStrategyTest {
                 .as("I2 rests on G2 and G5; G4's quote was never found; G7 does not exist")
                 .containsExactly("met an escaped convict in the marshes", "revealed that he was the benefactor");
         assertCitationsAreSource(answer);
-        JsonNode manage = events(answer, "manage").getFirst();
+        JsonNode manage = events(answer, "cosmir.manage").getFirst();
         assertThat(strings(manage.get("uncitableFacts"))).containsExactly("G4");
         assertThat(strings(manage.get("unknownFacts"))).containsExactly("G7");
         assertThat(manage.get("memory").get("answer").asString()).isEqualTo("Magwitch");
-        assertThat(events(answer, "reading").getFirst().get("expectedCalls").asInt())
+        assertThat(events(answer, "cosmir.reading")
+                        .getFirst()
+                        .get("expectedCalls")
+                        .asInt())
                 .isEqualTo(11);
     }
 
@@ -238,7 +243,7 @@ class CosmirStrategyTest {
                 ask(story, "Who was Pip's benefactor?", Map.of("chunkTokens", CHUNK_TOKENS, "memoryFraction", 1.0));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        List<JsonNode> extracts = events(answer, "extract");
+        List<JsonNode> extracts = events(answer, "cosmir.extract");
         assertThat(extracts)
                 .allSatisfy(e -> assertThat(e.get("gatheredTokens").asInt())
                         .isLessThanOrEqualTo(45)
@@ -247,7 +252,7 @@ class CosmirStrategyTest {
         extracts.forEach(
                 e -> e.get("pruned").forEach(p -> pruned.add(p.get("id").asString())));
         List<String> held = new ArrayList<>();
-        events(answer, "memory")
+        events(answer, "cosmir.memory")
                 .getLast()
                 .get("gathered")
                 .forEach(f -> held.add(f.get("id").asString()));
@@ -266,7 +271,7 @@ class CosmirStrategyTest {
                 .extracting(c -> c.get("quote").asString())
                 .as("G1 was pruned, so the manager could not have seen it")
                 .containsExactly(P3.substring(P3.indexOf("Pip was"), P3.indexOf("Pip was") + 30));
-        assertThat(strings(events(answer, "manage").getFirst().get("unknownFacts")))
+        assertThat(strings(events(answer, "cosmir.manage").getFirst().get("unknownFacts")))
                 .containsExactly("G1");
     }
 
@@ -291,9 +296,13 @@ class CosmirStrategyTest {
                 .containsExactly("cosmir/plan", "cosmir/extract", "cosmir/infer", "cosmir/refine", "cosmir/manage");
         assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
         assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("met an escaped convict");
-        JsonNode budget = events(answer, "budget").getFirst();
-        assertThat(budget.get("chunksRead").asInt()).isEqualTo(1);
-        assertThat(budget.get("chunks").asInt()).isEqualTo(3);
+        JsonNode budget = events(answer, "step.budget").getFirst();
+        assertThat(budget.get("step").asString()).isEqualTo("reading");
+        assertThat(budget.get("round").asInt())
+                .as("one chunk read: the reading stopped before the second")
+                .isEqualTo(2);
+        assertThat(events(answer, "cosmir.reading").getFirst().get("chunks").asInt())
+                .isEqualTo(3);
     }
 
     @Test
@@ -322,10 +331,10 @@ class CosmirStrategyTest {
         JsonNode answer = ask(story, "Who was Pip's benefactor?", ROOMY);
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(events(answer, "plan").getFirst().get("questions"))
+        assertThat(events(answer, "cosmir.plan").getFirst().get("questions"))
                 .extracting(JsonNode::asString)
                 .containsExactly("Who paid for Pip's expectations?", "Who is the convict?");
-        JsonNode first = events(answer, "extract").get(0);
+        JsonNode first = events(answer, "cosmir.extract").get(0);
         assertThat(strings(first.get("added")))
                 .as("the item with an empty fact is dropped")
                 .containsExactly("G1", "G2");
@@ -333,13 +342,13 @@ class CosmirStrategyTest {
         assertThat(strings(first.get("unlocated"))).containsExactly("G2");
         assertThat(events(answer, "llm.dropped"))
                 .anySatisfy(d -> assertThat(d.get("template").asString()).isEqualTo("cosmir/extract"));
-        JsonNode second = events(answer, "extract").get(1);
+        JsonNode second = events(answer, "cosmir.extract").get(1);
         assertThat(second.get("quotesFound").get("earlier-chunk").asInt()).isEqualTo(1);
         assertThat(strings(second.get("unlocated"))).isEmpty();
-        JsonNode infer = events(answer, "infer").get(1);
+        JsonNode infer = events(answer, "cosmir.infer").get(1);
         assertThat(strings(infer.get("added"))).containsExactly("I1");
         assertThat(infer.get("ungrounded").asInt()).isEqualTo(1);
-        assertThat(events(answer, "memory")
+        assertThat(events(answer, "cosmir.memory")
                         .getLast()
                         .get("inferred")
                         .get(0)
@@ -490,9 +499,9 @@ class CosmirStrategyTest {
                 .containsExactly("plan", "infer", "refine", "manage");
         assertThat(events(answer, "step.failed"))
                 .allSatisfy(e -> assertThat(e.get("reason").asString()).contains("output limit"));
-        assertThat(events(answer, "plan").getFirst().get("fallback").asBoolean())
+        assertThat(events(answer, "cosmir.plan").getFirst().get("fallback").asBoolean())
                 .isTrue();
-        assertThat(strings(events(answer, "extract").getFirst().get("added")))
+        assertThat(strings(events(answer, "cosmir.extract").getFirst().get("added")))
                 .as("the complete fact of the cut reply is kept")
                 .containsExactly("G1");
         assertThat(events(answer, "llm.truncated"))
@@ -526,8 +535,10 @@ class CosmirStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(answer.get("answer").asString()).isEqualTo("Perhaps the convict");
         assertThat(model.calls("cosmir/extract")).hasSize(1);
-        JsonNode budget = events(answer, "budget").getFirst();
-        assertThat(budget.get("chunksRead").asInt()).isEqualTo(1);
+        JsonNode budget = events(answer, "step.budget").getFirst();
+        assertThat(budget.get("round").asInt())
+                .as("one chunk read: the reading stopped before the second")
+                .isEqualTo(2);
         assertThat(budget.get("reason").asString()).contains("wall time");
         assertThat(events(answer, "fallback")).isEmpty();
     }
@@ -551,7 +562,7 @@ class CosmirStrategyTest {
         assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
                 .as("with no facts gathered, the question's best passages stand in")
                 .isTrue();
-        assertThat(events(answer, "plan").getFirst().get("thinking").asString())
+        assertThat(events(answer, "cosmir.plan").getFirst().get("thinking").asString())
                 .startsWith("1. Pip and his benefactor.");
         assertThat(model.calls("cosmir/plan").getFirst().system())
                 .contains("Start with \"thinking\"")

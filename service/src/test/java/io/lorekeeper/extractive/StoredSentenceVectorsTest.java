@@ -59,14 +59,14 @@ class StoredSentenceVectorsTest {
                 .isEqualTo(7);
 
         JsonNode withStored = ask(id, "Who paid for the new millstones?");
-        JsonNode sentences = event(withStored, "sentences");
+        JsonNode sentences = event(withStored, "extractive.sentences");
         assertThat(sentences.get("storedVectors").asInt())
                 .isEqualTo(sentences.get("candidates").asInt());
         assertThat(sentences.get("embeddedVectors").asInt()).isZero();
 
         jdbc.sql("DELETE FROM sentence_vector WHERE document_id = ?").param(id).update();
         JsonNode embedded = ask(id, "Who paid for the new millstones?");
-        JsonNode again = event(embedded, "sentences");
+        JsonNode again = event(embedded, "extractive.sentences");
         assertThat(again.get("storedVectors").asInt()).isZero();
         assertThat(again.get("embeddedVectors").asInt())
                 .isEqualTo(sentences.get("candidates").asInt());

@@ -141,7 +141,7 @@ class GamStrategyTest {
                 .contains("Still missing")
                 .contains("When did Caroline adopt her dog?")
                 .contains("Caroline went to a support group on 7 May 2023. [D1-P0]");
-        JsonNode searches = events(answer, "search");
+        JsonNode searches = events(answer, "gam.search");
         assertThat(searches.get(1).get("searches").get(0).get("query").asString())
                 .isEqualTo("puppy Biscuit adopted");
         assertThat(searches.get(1).get("searches").get(0).get("pages").get(0).asString())
@@ -216,7 +216,7 @@ class GamStrategyTest {
 
         JsonNode answer = ask("What is the puppy called?", Map.of());
 
-        JsonNode plan = events(answer, "plan").get(0);
+        JsonNode plan = events(answer, "gam.plan").get(0);
         assertThat(plan.get("rejectedPages")).extracting(JsonNode::asString).containsExactly("D1-P99", "D2-P0");
         String integrate = model.calls("gam/integrate").getFirst().user();
         assertThat(integrate)
@@ -288,7 +288,7 @@ class GamStrategyTest {
 
         JsonNode answer = ask("What did Melanie paint?", Map.of("tools", List.of("page")));
 
-        JsonNode searches = events(answer, "search").get(0).get("searches");
+        JsonNode searches = events(answer, "gam.search").get(0).get("searches");
         List<String> tools = new ArrayList<>();
         searches.forEach(s -> tools.add(s.get("tool").asString()));
         assertThat(tools).containsExactly("page");
@@ -314,7 +314,7 @@ class GamStrategyTest {
         assertThat(model.calls())
                 .extracting(ScriptedChatModel.Call::template)
                 .containsExactly("gam/plan", "gam/integrate", "gam/answer");
-        assertThat(events(answer, "budget").get(0).get("step").asString()).isEqualTo("reflect");
+        assertThat(events(answer, "step.budget").get(0).get("step").asString()).isEqualTo("reflect");
         assertThat(answer.get("citations")).isNotEmpty();
     }
 
@@ -338,7 +338,7 @@ class GamStrategyTest {
         assertThat(model.calls("gam/plan").getFirst().user())
                 .contains("D1-P0: ")
                 .contains("D2-P2: ");
-        assertThat(events(answer, "plan").get(0).get("rejectedPages")).isEmpty();
+        assertThat(events(answer, "gam.plan").get(0).get("rejectedPages")).isEmpty();
         String pages = model.calls("gam/integrate").getFirst().user();
         assertThat(pages).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D2-P2\">");
         JsonNode citation = answer.get("citations").get(0);
@@ -365,7 +365,7 @@ class GamStrategyTest {
                 .contains("Caroline went to a support group. [D1-P0]")
                 .doesNotContain("<excerpt")
                 .doesNotContain(GROUP);
-        JsonNode context = events(answer, "context").get(0);
+        JsonNode context = events(answer, "gam.context").get(0);
         assertThat(context.get("output").asString()).isEqualTo("integration");
         assertThat(context.get("excerptTokens").asInt()).isZero();
         // citations: snippets of the page the notes cite (session 1), never the quote the model gave
@@ -434,7 +434,7 @@ class GamStrategyTest {
 
         JsonNode answer = askDiary("Where did the wind come from?", Map.of("output", "snippets", "pagesPerSearch", 8));
 
-        assertThat(events(answer, "search").get(0).get("searches").get(0).get("pages"))
+        assertThat(events(answer, "gam.search").get(0).get("searches").get(0).get("pages"))
                 .hasSize(8);
         List<String> pages = excerptPages(model.calls("gam/answer").getFirst().user());
         // seven cited pages of three chunks each: two from each of the first six pages, then the cap of twelve
@@ -443,7 +443,7 @@ class GamStrategyTest {
                 .containsExactly(
                         "D1-P0", "D1-P0", "D1-P1", "D1-P1", "D1-P2", "D1-P2", "D1-P3", "D1-P3", "D1-P4", "D1-P4",
                         "D1-P5", "D1-P5");
-        assertThat(events(answer, "context").get(0).get("spans")).hasSize(12);
+        assertThat(events(answer, "gam.context").get(0).get("spans")).hasSize(12);
     }
 
     // ---------------------------------------------------------------- caps
@@ -472,7 +472,7 @@ class GamStrategyTest {
         JsonNode answer = askDiary(
                 "Where did the wind come from?", Map.of("pagesPerSearch", 3, "maxPagesPerRound", 4, "maxDepth", 2));
 
-        JsonNode searches = events(answer, "search").get(0).get("searches");
+        JsonNode searches = events(answer, "gam.search").get(0).get("searches");
         assertThat(searches.get(0).get("tool").asString()).isEqualTo("keyword");
         assertThat(searches.get(0).get("pages")).as("pagesPerSearch").hasSize(3);
         assertThat(searches.get(1).get("tool").asString()).isEqualTo("page");
@@ -480,13 +480,13 @@ class GamStrategyTest {
                 .extracting(JsonNode::asString)
                 .as("five page ids at most")
                 .containsExactly("D1-P0", "D1-P1", "D1-P2", "D1-P3", "D1-P4");
-        assertThat(events(answer, "plan").get(0).get("rejectedPages"))
+        assertThat(events(answer, "gam.plan").get(0).get("rejectedPages"))
                 .extracting(JsonNode::asString)
                 .containsExactly("D1-P5", "D1-P6");
         String integrate = model.calls("gam/integrate").getFirst().user();
         assertThat(integrate.split("<page ref=", -1)).as("maxPagesPerRound").hasSize(1 + 4);
-        assertThat(events(answer, "integrate").get(0).get("pagesRead")).hasSize(4);
-        JsonNode reflect = events(answer, "reflect").get(0);
+        assertThat(events(answer, "gam.integrate").get(0).get("pagesRead")).hasSize(4);
+        JsonNode reflect = events(answer, "gam.reflect").get(0);
         assertThat(reflect.get("followUps"))
                 .extracting(JsonNode::asString)
                 .containsExactly("f1", "f2", "f3", "f4", "f5");
@@ -512,7 +512,7 @@ class GamStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(model.calls("gam/integrate")).isEmpty();
         assertThat(model.calls("gam/answer")).isEmpty();
-        assertThat(events(answer, "budget"))
+        assertThat(events(answer, "step.budget"))
                 .extracting(b -> b.get("reason").asString())
                 .allMatch(r -> r.contains("wall time"));
         assertThat(answer.get("answer").asString()).isNotEqualTo("never");
@@ -543,10 +543,10 @@ class GamStrategyTest {
                 .contains("D1-P2: Caroline adopted a puppy, Biscuit.")
                 .doesNotContain("D1-P1:");
         List<JsonNode> memos = new ArrayList<>();
-        events(answer, "memos").forEach(memos::add);
+        events(answer, "gam.memos").forEach(memos::add);
         assertThat(memos.get(0).get("shown").asInt()).isEqualTo(1);
         assertThat(memos.get(0).get("total").asInt()).isEqualTo(3);
-        JsonNode plansTraced = events(answer, "plan");
+        JsonNode plansTraced = events(answer, "gam.plan");
         assertThat(plansTraced.get(0).get("rejectedPages"))
                 .extracting(JsonNode::asString)
                 .as("its memo was not shown yet")
@@ -575,7 +575,7 @@ class GamStrategyTest {
 
         String second = model.calls("gam/integrate").get(1).user();
         assertThat(second).contains("<page ref=\"D1-P0\">").contains("<page ref=\"D1-P2\">");
-        assertThat(events(answer, "integrate").get(1).get("pagesReadAgain"))
+        assertThat(events(answer, "gam.integrate").get(1).get("pagesReadAgain"))
                 .extracting(JsonNode::asString)
                 .containsExactly("D1-P0");
 
@@ -612,10 +612,10 @@ class GamStrategyTest {
         JsonNode answer =
                 ask("What did Caroline do after the support group?", Map.of("roundTokens", 1, "reread", false));
 
-        JsonNode first = events(answer, "integrate").get(0);
+        JsonNode first = events(answer, "gam.integrate").get(0);
         assertThat(first.get("pagesRead")).extracting(JsonNode::asString).containsExactly("D1-P0");
         assertThat(first.get("pagesLeftOut")).extracting(JsonNode::asString).containsExactly("D1-P2");
-        assertThat(events(answer, "integrate").get(1).get("pagesRead"))
+        assertThat(events(answer, "gam.integrate").get(1).get("pagesRead"))
                 .extracting(JsonNode::asString)
                 .as("left out for room, not read: so not skipped as read")
                 .containsExactly("D1-P2");
@@ -644,15 +644,16 @@ class GamStrategyTest {
                 .contains("Caroline adopted a puppy named Biscuit.")
                 .doesNotContain("INTEGRATE-REASONING");
         assertThat(model.calls("gam/answer").getFirst().user()).doesNotContain("REASONING");
-        assertThat(events(answer, "plan").get(0).get("plan").get("thinking").asString())
+        assertThat(events(answer, "gam.plan").get(0).get("plan").get("thinking").asString())
                 .startsWith("PLAN-REASONING");
-        assertThat(events(answer, "integrate")
+        assertThat(events(answer, "gam.integrate")
                         .get(0)
                         .get("integration")
                         .get("thinking")
                         .asString())
                 .startsWith("INTEGRATE-REASONING");
-        assertThat(events(answer, "reflect").get(0).get("thinking").asString()).startsWith("REFLECT-REASONING");
+        assertThat(events(answer, "gam.reflect").get(0).get("thinking").asString())
+                .startsWith("REFLECT-REASONING");
     }
 
     @Test
@@ -669,7 +670,7 @@ class GamStrategyTest {
         assertThat(prompt)
                 .contains("Caroline adopted a puppy named Biscuit last weekend. [D1-P2]")
                 .doesNotContain("<excerpt");
-        JsonNode context = events(answer, "context").get(0);
+        JsonNode context = events(answer, "gam.context").get(0);
         assertThat(context.get("output").asString()).isEqualTo("integration");
         assertThat(context.get("excerptTokens").asInt()).isZero();
         JsonNode span = context.get("spans").get(0);
@@ -693,7 +694,7 @@ class GamStrategyTest {
 
         JsonNode answer = ask("What is the puppy called?", Map.of("tools", List.of("memo"), "pagesPerSearch", 1));
 
-        JsonNode search = events(answer, "search").get(0).get("searches").get(0);
+        JsonNode search = events(answer, "gam.search").get(0).get("searches").get(0);
         assertThat(search.get("tool").asString()).isEqualTo("memo");
         assertThat(search.get("pages")).extracting(JsonNode::asString).containsExactly("D1-P2");
         assertThat(model.calls("gam/plan").getFirst().system())
@@ -739,7 +740,7 @@ class GamStrategyTest {
         JsonNode failed = events(answer, "step.failed").get(0);
         assertThat(failed.get("step").asString()).isEqualTo("plan");
         assertThat(failed.get("reason").asString()).contains("output limit");
-        assertThat(events(answer, "plan").get(0).get("plan").get("keywordQueries"))
+        assertThat(events(answer, "gam.plan").get(0).get("plan").get("keywordQueries"))
                 .extracting(JsonNode::asString)
                 .as("the request stands in for the plan")
                 .containsExactly("What is the name of the puppy Caroline adopted?");
@@ -844,7 +845,7 @@ class GamStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(answer.get("answer").asString()).isEqualTo("a support group");
         assertThat(model.calls("gam/integrate")).isEmpty();
-        JsonNode stop = events(answer, "budget").get(0);
+        JsonNode stop = events(answer, "step.budget").get(0);
         assertThat(stop.get("step").asString()).isEqualTo("integrate");
         assertThat(stop.get("reason").asString()).contains("wall time");
     }

@@ -90,7 +90,7 @@ class MemCotCostTest {
             long memory = 0;
             int steps = 0;
             for (JsonNode e : api.get("/v1/questions/" + id + "/trace").json().get("events")) {
-                if (e.get("type").asString().equals("context")) {
+                if (e.get("type").asString().equals("memcot.context")) {
                     memory = e.get("payload").get("memoryTokens").asLong();
                     steps = e.get("payload").get("steps").asInt();
                 }

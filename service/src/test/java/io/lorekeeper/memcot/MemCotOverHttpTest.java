@@ -147,12 +147,12 @@ class MemCotOverHttpTest {
         List<String> contextTurns = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (JsonNode e : trace) {
-            if (e.get("type").asString().equals("context")) {
+            if (e.get("type").asString().equals("memcot.context")) {
                 e.get("payload")
                         .get("units")
                         .forEach(u -> u.get("turnIds").forEach(t -> contextTurns.add(t.asString())));
             }
-            if (e.get("type").asString().equals("zoom-in")) {
+            if (e.get("type").asString().equals("memcot.zoom-in")) {
                 e.get("payload").get("unknownIds").forEach(u -> unknown.add(u.asString()));
             }
         }

@@ -147,15 +147,17 @@ class MemCotStrategyTest {
         assertThat(citation.get("turnId").asString()).isEqualTo("D1:1");
         assertThat(sourceText(citation)).isEqualTo(citation.get("quote").asString());
 
-        JsonNode memory = events(answer, "memory.update").get(0);
+        JsonNode memory = events(answer, "memcot.memory-update").get(0);
         assertThat(memory.get("failed").asBoolean()).isFalse();
         assertThat(turnIds(memory.get("semantic"))).containsExactly("D1:1", "D1:3");
-        JsonNode context = events(answer, "context").get(0);
+        JsonNode context = events(answer, "memcot.context").get(0);
         assertThat(context.get("stop").asString()).isEqualTo("answerable");
         assertThat(context.get("steps").asInt()).isEqualTo(1);
         assertThat(context.get("memoryTokens").asInt()).isPositive();
-        assertThat(events(answer, "judge").get(0).get("canAnswer").asBoolean()).isTrue();
-        assertThat(events(answer, "zoom-in").get(0).get("missing").asString()).isEqualTo("the date");
+        assertThat(events(answer, "memcot.judge").get(0).get("canAnswer").asBoolean())
+                .isTrue();
+        assertThat(events(answer, "memcot.zoom-in").get(0).get("missing").asString())
+                .isEqualTo("the date");
         for (ScriptedChatModel.Call call : model.calls().stream()
                 .filter(c -> c.template().startsWith("memcot/"))
                 .toList()) {
@@ -184,13 +186,13 @@ class MemCotStrategyTest {
         JsonNode answer = ask("What did Caroline do in May and in July?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode queries = events(answer, "queries");
+        JsonNode queries = events(answer, "memcot.queries");
         assertThat(queries).hasSize(3);
         assertThat(strings(queries.get(0).get("queries"))).containsExactly("What did Caroline do in May and in July?");
         assertThat(strings(queries.get(1).get("queries")))
                 .containsExactly("Caroline support group", "Caroline adopted a puppy");
         assertThat(strings(queries.get(2).get("queries"))).containsExactly("Caroline adopted a puppy");
-        JsonNode second = events(answer, "queries.next").get(1);
+        JsonNode second = events(answer, "memcot.queries-next").get(1);
         assertThat(second.get("action").asString()).isEqualTo("DELETE");
         assertThat(strings(second.get("settled"))).containsExactly("Caroline support group");
         List<ScriptedChatModel.Call> judges = model.calls("memcot/judge");
@@ -208,7 +210,7 @@ class MemCotStrategyTest {
                 .doesNotContain(GROUP);
         assertThat(secondZoomIn.substring(secondZoomIn.indexOf("<memory>"), secondZoomIn.indexOf("</memory>")))
                 .contains(GROUP);
-        assertThat(turnIds(events(answer, "memory.update").get(2).get("semantic")))
+        assertThat(turnIds(events(answer, "memcot.memory-update").get(2).get("semantic")))
                 .containsExactly("D1:1", "D3:1");
     }
 
@@ -240,7 +242,7 @@ class MemCotStrategyTest {
         JsonNode answer = ask(question, Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode memory = events(answer, "memory.update");
+        JsonNode memory = events(answer, "memcot.memory-update");
         assertThat(memory.get(0).get("failed").asBoolean()).isTrue();
         JsonNode failure = memory.get(0).get("failedQueue").get(0);
         assertThat(failure.get("step").asInt()).isEqualTo(1);
@@ -249,10 +251,10 @@ class MemCotStrategyTest {
         assertThat(memory.get(1).get("failed").asBoolean()).isFalse();
         assertThat(model.calls("memcot/judge").get(1).user())
                 .contains("- step 1, after action none: searched " + question + "; still missing: the name of the dog");
-        JsonNode next = events(answer, "queries.next").get(1);
+        JsonNode next = events(answer, "memcot.queries-next").get(1);
         assertThat(strings(next.get("droppedRepeats"))).containsExactly("WHAT is the name of Caroline's dog");
         assertThat(strings(next.get("next"))).containsExactly("Caroline puppy name!", "beagle at the beach");
-        JsonNode queries = events(answer, "queries");
+        JsonNode queries = events(answer, "memcot.queries");
         assertThat(strings(queries.get(2).get("queries")))
                 .containsExactly("Caroline puppy name!", "beagle at the beach");
         assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:1");
@@ -277,13 +279,14 @@ class MemCotStrategyTest {
         assertThat(responder)
                 .contains("the passages that match the question best")
                 .contains("<passage id=");
-        JsonNode context = events(answer, "context").get(0);
+        JsonNode context = events(answer, "memcot.context").get(0);
         assertThat(context.get("retrieved").asBoolean()).isTrue();
         assertThat(context.get("units")).isNotEmpty();
-        JsonNode next = events(answer, "queries.next").get(0);
+        JsonNode next = events(answer, "memcot.queries-next").get(0);
         assertThat(strings(next.get("droppedRepeats"))).containsExactly("what colour is melanie's car");
         assertThat(strings(next.get("next"))).isEmpty();
-        assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("no-new-queries");
+        assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("no-new-queries");
     }
 
     @Test
@@ -307,7 +310,7 @@ class MemCotStrategyTest {
                 .contains(BEAGLE)
                 .doesNotContain(SUNRISE)
                 .doesNotContain(SISTER);
-        JsonNode windows = events(answer, "zoom-out").get(0).get("windows");
+        JsonNode windows = events(answer, "memcot.zoom-out").get(0).get("windows");
         assertThat(windows).hasSize(2);
         assertThat(windows.get(0)).hasSize(5);
         assertThat(windows.get(1)).hasSize(3);
@@ -317,7 +320,7 @@ class MemCotStrategyTest {
                 .doesNotContain(GROUP)
                 .contains("I am so proud of you for going.")
                 .contains("Biscuit is such a cute name.");
-        assertThat(events(narrow, "zoom-out").get(0).get("windows"))
+        assertThat(events(narrow, "memcot.zoom-out").get(0).get("windows"))
                 .extracting(JsonNode::size)
                 .containsExactly(2, 2);
     }
@@ -343,8 +346,9 @@ class MemCotStrategyTest {
         assertThat(model.calls("memcot/answer").getFirst().user())
                 .contains("stopped before its judge found the evidence sufficient");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
-        assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("max-steps");
-        assertThat(events(answer, "context").get(0).get("units")).hasSize(2);
+        assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("max-steps");
+        assertThat(events(answer, "memcot.context").get(0).get("units")).hasSize(2);
         // an evidence item without a quote cites its whole unit, turn by turn
         JsonNode citation = answer.get("citations").get(0);
         assertThat(answer.get("citations")).hasSize(1);
@@ -374,10 +378,11 @@ class MemCotStrategyTest {
                 .as("the judge never found the memory sufficient")
                 .isEqualTo(Responder.UNSURE_CONFIDENCE);
         assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:1");
-        JsonNode stop = events(answer, "budget").get(0);
-        assertThat(stop.get("phase").asString()).isEqualTo("zoom-in");
+        JsonNode stop = events(answer, "step.budget").get(0);
+        assertThat(stop.get("step").asString()).isEqualTo("zoom-in");
         assertThat(stop.get("reason").asString()).contains("calls");
-        assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("budget");
+        assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("budget");
     }
 
     @Test
@@ -403,18 +408,18 @@ class MemCotStrategyTest {
         JsonNode answer = ask("How did Caroline feel at the support group?", Map.of());
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode zoomIn = events(answer, "zoom-in").get(0);
+        JsonNode zoomIn = events(answer, "memcot.zoom-in").get(0);
         assertThat(strings(zoomIn.get("kept"))).hasSize(2);
         assertThat(strings(zoomIn.get("unknownIds"))).containsExactly("D1-C999", "the second one");
         // prose where JSON was asked: one repair, then the prose is read for ids (it names none)
         assertThat(model.calls("memcot/zoom-out#repair")).hasSize(1);
-        JsonNode zoomOut = events(answer, "zoom-out").get(0);
+        JsonNode zoomOut = events(answer, "memcot.zoom-out").get(0);
         assertThat(zoomOut.get("thinking").asString()).isEqualTo("I could not decide which of these turns matter.");
         assertThat(strings(zoomOut.get("kept"))).isEmpty();
         assertThat(events(answer, "llm.plain-text"))
                 .extracting(e -> e.get("template").asString())
                 .containsExactly("memcot/zoom-out");
-        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic")))
+        assertThat(turnIds(events(answer, "memcot.memory-update").get(0).get("semantic")))
                 .containsExactly("D1:1", "D1:3");
         assertThat(events(answer, "llm.dropped"))
                 .extracting(e -> e.get("template").asString())
@@ -423,7 +428,7 @@ class MemCotStrategyTest {
         JsonNode citation = answer.get("citations").get(0);
         assertThat(citation.get("quote").asString()).isEqualTo("People shared their transgender stories");
         assertThat(citation.get("turnId").asString()).isEqualTo("D1:3");
-        JsonNode checked = events(answer, "answer").get(0).get("evidence");
+        JsonNode checked = events(answer, "memcot.answer").get(0).get("evidence");
         assertThat(checked).hasSize(2);
         assertThat(checked.get(1).get("unitKnown").asBoolean()).isFalse();
         assertThat(checked.get(1).get("quoteFound").asBoolean()).isFalse();
@@ -464,10 +469,12 @@ class MemCotStrategyTest {
         assertThat(memcotCalls())
                 .containsExactly(
                         "memcot/zoom-in", "memcot/zoom-out", "memcot/judge", "memcot/judge#repair", "memcot/answer");
-        assertThat(events(answer, "judge").get(0).get("failed").asString()).contains("memcot/judge");
-        assertThat(turnIds(events(answer, "memory.update").get(0).get("semantic")))
+        assertThat(events(answer, "memcot.judge").get(0).get("failed").asString())
+                .contains("memcot/judge");
+        assertThat(turnIds(events(answer, "memcot.memory-update").get(0).get("semantic")))
                 .containsExactly("D3:1", "D3:3");
-        assertThat(events(answer, "context").get(0).get("stop").asString()).isEqualTo("judge-failed");
+        assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("judge-failed");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(Responder.UNSURE_CONFIDENCE);
         assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:3");
     }
@@ -576,10 +583,10 @@ class MemCotStrategyTest {
         assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/answer");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(answer.get("answer").asString()).isEqualTo("a puppy");
-        JsonNode stop = events(answer, "budget").get(0);
-        assertThat(stop.get("phase").asString()).isEqualTo("judge");
+        JsonNode stop = events(answer, "step.budget").get(0);
+        assertThat(stop.get("step").asString()).isEqualTo("judge");
         assertThat(stop.get("reason").asString()).contains("wall time");
-        assertThat(events(answer, "memory.update").get(0).get("added"))
+        assertThat(events(answer, "memcot.memory-update").get(0).get("added"))
                 .as("the reader's pick stands without a verdict")
                 .hasSize(1);
     }

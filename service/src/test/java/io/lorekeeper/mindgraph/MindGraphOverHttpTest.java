@@ -108,7 +108,7 @@ class MindGraphOverHttpTest {
         JsonNode trace = api.get("/v1/questions/" + id + "/trace").json().get("events");
         int rejected = 0;
         for (JsonNode e : trace) {
-            if (e.get("type").asString().equals("graph")) {
+            if (e.get("type").asString().equals("mindgraph.graph")) {
                 rejected =
                         e.get("payload").get("rejected").get("quote-not-found").asInt();
             }

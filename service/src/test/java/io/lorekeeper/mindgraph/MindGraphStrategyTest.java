@@ -91,13 +91,13 @@ class MindGraphStrategyTest {
         assertThat(builds.get(2).user()).contains("\"id\":\"jaggers\"").contains(P3);
         assertThat(builds.get(0).user()).contains("Question: Who was Pip's benefactor?");
 
-        List<JsonNode> blocks = events(answer, "graph.build");
+        List<JsonNode> blocks = events(answer, "mindgraph.graph-build");
         assertThat(blocks).hasSize(3);
         assertThat(blocks.get(1).get("rejected").get("quote-not-found").asInt()).isEqualTo(1);
         assertThat(blocks.get(1).get("rejected").get("unknown-id").asInt()).isEqualTo(1);
         assertThat(blocks.get(2).get("applied").get("edit_node").asInt()).isEqualTo(1);
 
-        JsonNode graph = events(answer, "graph").getFirst();
+        JsonNode graph = events(answer, "mindgraph.graph").getFirst();
         assertThat(graph.get("reused").asBoolean()).isFalse();
         assertThat(graph.get("nodes").asInt()).isEqualTo(4);
         assertThat(graph.get("edges").asInt()).isEqualTo(2);
@@ -126,7 +126,7 @@ class MindGraphStrategyTest {
         assertThat(STORY.substring(
                         citation.get("start").asInt(), citation.get("end").asInt()))
                 .isEqualTo("an escaped convict");
-        assertThat(events(answer, "answer")
+        assertThat(events(answer, "mindgraph.answer")
                         .getFirst()
                         .get("unknownNodes")
                         .get(0)
@@ -146,8 +146,10 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build"))
                 .as("the stored graph is reused")
                 .isEmpty();
-        assertThat(events(again, "graph").getFirst().get("reused").asBoolean()).isTrue();
-        assertThat(events(again, "graph").getFirst().get("nodes").asInt()).isEqualTo(4);
+        assertThat(events(again, "mindgraph.graph").getFirst().get("reused").asBoolean())
+                .isTrue();
+        assertThat(events(again, "mindgraph.graph").getFirst().get("nodes").asInt())
+                .isEqualTo(4);
     }
 
     @Test
@@ -163,7 +165,7 @@ class MindGraphStrategyTest {
         JsonNode answer = ask(story, "Who paid for Pip's expectations?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        List<JsonNode> tools = events(answer, "tool");
+        List<JsonNode> tools = events(answer, "mindgraph.tool");
         assertThat(tools).hasSize(2);
         String result = tools.get(0).get("result").asString();
         assertThat(result).contains("Source of node convict").contains("<source>\n" + STORY + "\n</source>");
@@ -182,9 +184,12 @@ class MindGraphStrategyTest {
                         "The convict Magwitch returned from New South Wales",
                         "revealed that he was the benefactor",
                         "Pip was raised");
-        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt())
+        assertThat(events(answer, "mindgraph.answer")
+                        .getFirst()
+                        .get("quotesDropped")
+                        .asInt())
                 .isZero();
-        assertThat(events(answer, "answer")
+        assertThat(events(answer, "mindgraph.answer")
                         .getFirst()
                         .get("quotesFoundInAnotherPassage")
                         .asInt())
@@ -222,7 +227,10 @@ class MindGraphStrategyTest {
                 .as("only the quote inside the window lookup_source returned is cited; the node never looked up"
                         + " and the text past the window are not searched")
                 .containsExactly("Joe Gargery, the village blacksmith");
-        assertThat(events(answer, "answer").getFirst().get("quotesDropped").asInt())
+        assertThat(events(answer, "mindgraph.answer")
+                        .getFirst()
+                        .get("quotesDropped")
+                        .asInt())
                 .isEqualTo(2);
     }
 
@@ -250,7 +258,7 @@ class MindGraphStrategyTest {
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Joe");
-        assertThat(events(answer, "graph.build")
+        assertThat(events(answer, "mindgraph.graph-build")
                         .getFirst()
                         .get("rejected")
                         .get("unusable-reply")
@@ -272,11 +280,13 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build"))
                 .as("the shared graph needs no build")
                 .isEmpty();
-        int communities =
-                events(first, "graph.communities").getFirst().get("communities").asInt();
+        int communities = events(first, "mindgraph.graph-communities")
+                .getFirst()
+                .get("communities")
+                .asInt();
         assertThat(communities).isPositive();
         assertThat(model.calls("mindgraph/summary")).hasSize(communities);
-        List<JsonNode> tools = events(first, "tool");
+        List<JsonNode> tools = events(first, "mindgraph.tool");
         assertThat(tools.get(0).get("result").asString())
                 .startsWith("subgraph_id | title | impact | nodes")
                 .contains("| 7.0 |");
@@ -293,9 +303,12 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/summary"))
                 .as("reports are cached per graph hash")
                 .isEmpty();
-        assertThat(events(second, "graph.communities").getFirst().get("cached").asBoolean())
+        assertThat(events(second, "mindgraph.graph-communities")
+                        .getFirst()
+                        .get("cached")
+                        .asBoolean())
                 .isTrue();
-        assertThat(events(second, "tool").get(1).get("result").asString())
+        assertThat(events(second, "mindgraph.tool").get(1).get("result").asString())
                 .contains("Findings:\n- Ahab hunts the whale.");
     }
 
@@ -312,7 +325,7 @@ class MindGraphStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(model.calls("mindgraph/answer")).hasSize(2);
         assertThat(model.calls("mindgraph/answer#final")).hasSize(1);
-        assertThat(events(answer, "tool")).hasSize(2);
+        assertThat(events(answer, "mindgraph.tool")).hasSize(2);
         assertThat(answer.get("answer").asString()).isEqualTo("the Pequod");
     }
 
@@ -344,15 +357,18 @@ class MindGraphStrategyTest {
         assertThat(limited.get("answer").asString()).isEqualTo("Joe");
         assertThat(limited.get("citations").get(0).get("quote").asString())
                 .isEqualTo("Joe Gargery, the village blacksmith");
-        JsonNode stopped = events(limited, "graph.stopped").getFirst();
+        JsonNode stopped = events(limited, "mindgraph.graph-stopped").getFirst();
         assertThat(stopped.get("blocksBuilt").asInt()).isEqualTo(1);
         assertThat(stopped.get("blocks").asInt()).isEqualTo(3);
         assertThat(stopped.get("secondsLeft").asLong())
                 .as("mindgraph's own default wall time, an hour, not the service's 10 minutes")
                 .isGreaterThan(3000);
-        assertThat(events(limited, "graph").getFirst().get("partial").asBoolean())
+        assertThat(events(limited, "mindgraph.graph").getFirst().get("partial").asBoolean())
                 .isTrue();
-        assertThat(events(limited, "answer").getFirst().get("fromPartialGraph").asBoolean())
+        assertThat(events(limited, "mindgraph.answer")
+                        .getFirst()
+                        .get("fromPartialGraph")
+                        .asBoolean())
                 .isTrue();
 
         JsonNode resumed = ask(story, "Who raised Pip?", Map.of("chunkTokens", 40));
@@ -361,10 +377,10 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build"))
                 .as("only blocks 2 and 3 are left")
                 .hasSize(3);
-        assertThat(events(resumed, "graph.build"))
+        assertThat(events(resumed, "mindgraph.graph-build"))
                 .extracting(b -> b.get("block").asInt())
                 .containsExactly(2, 3);
-        assertThat(events(resumed, "graph").getFirst().get("partial").asBoolean())
+        assertThat(events(resumed, "mindgraph.graph").getFirst().get("partial").asBoolean())
                 .isFalse();
         assertThat(resumed.get("citations").get(0).get("quote").asString())
                 .isEqualTo("Joe Gargery, the village blacksmith");
@@ -384,12 +400,12 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build").getFirst().user())
                 .contains("Graph so far:\n(empty)")
                 .doesNotContain("\"id\":\"ahab\"");
-        assertThat(events(empty, "graph.seed")).isEmpty();
-        assertThat(events(empty, "graph").getFirst().get("nodes").asInt())
+        assertThat(events(empty, "mindgraph.graph-seed")).isEmpty();
+        assertThat(events(empty, "mindgraph.graph").getFirst().get("nodes").asInt())
                 .as("only what this question's build added")
                 .isEqualTo(1);
-        assertThat(events(empty, "graph").getFirst().get("seededFrom").asString())
-                .isEmpty();
+        assertThat(events(empty, "mindgraph.graph").getFirst().has("seededFrom"))
+                .isFalse();
 
         model.reset();
         model.on("mindgraph/build")
@@ -407,10 +423,18 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/build").getFirst().user())
                 .contains("\"id\":\"ahab\"")
                 .contains("\"id\":\"starbuck\"");
-        assertThat(events(seeded, "graph.seed").getFirst().get("nodes").asInt()).isEqualTo(5);
-        assertThat(events(seeded, "graph").getFirst().get("nodes").asInt()).isEqualTo(6);
-        assertThat(events(seeded, "graph").getFirst().get("seededFrom").asString())
-                .isNotEmpty();
+        assertThat(events(seeded, "mindgraph.graph-seed")
+                        .getFirst()
+                        .get("nodes")
+                        .asInt())
+                .isEqualTo(5);
+        assertThat(events(seeded, "mindgraph.graph").getFirst().get("nodes").asInt())
+                .isEqualTo(6);
+        assertThat(events(seeded, "mindgraph.graph")
+                        .getFirst()
+                        .get("seededFrom")
+                        .asLong())
+                .isPositive();
 
         Api.Response bad = api.post(
                 "/v1/questions",
@@ -449,14 +473,14 @@ class MindGraphStrategyTest {
         JsonNode answer = ask(story, "Who looked after Pip as a child?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode block2 = events(answer, "graph.build").get(1);
+        JsonNode block2 = events(answer, "mindgraph.graph-build").get(1);
         assertThat(block2.get("rejected").size()).as(block2.toString()).isZero();
         assertThat(block2.get("applied").get("edit_node").asInt()).isEqualTo(2);
         assertThat(block2.get("applied").get("add_node").asInt()).isEqualTo(1);
         assertThat(block2.get("tolerated").get("edit-without-quote").asInt()).isEqualTo(1);
         assertThat(block2.get("tolerated").get("edit-quote-not-found").asInt()).isEqualTo(1);
         assertThat(block2.get("tolerated").get("add_node-existing-id").asInt()).isEqualTo(1);
-        JsonNode graph = events(answer, "graph").getFirst().get("graph");
+        JsonNode graph = events(answer, "mindgraph.graph").getFirst().get("graph");
         assertThat(graph.get("nodes")).hasSize(3);
         JsonNode pip = node(graph, "pip");
         assertThat(pip.get("content").asString()).isEqualTo("Pip, an orphan with great expectations");
@@ -505,7 +529,7 @@ class MindGraphStrategyTest {
         assertThat(model.calls("mindgraph/summary").getFirst().user())
                 .contains("\"id\":\"pip\"")
                 .doesNotContain("jaggers");
-        List<JsonNode> tools = events(answer, "tool");
+        List<JsonNode> tools = events(answer, "mindgraph.tool");
         assertThat(tools.get(0).get("result").asString())
                 .contains("1 | Pip's childhood | 8.0 | 3")
                 .contains("2 nodes without edges belong to no subgraph");
@@ -523,7 +547,7 @@ class MindGraphStrategyTest {
         JsonNode answer = ask(story, "Who turned out to be the benefactor?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        JsonNode compaction = events(answer, "compaction").getFirst();
+        JsonNode compaction = events(answer, "mindgraph.compaction").getFirst();
         long logged = jdbc.sql(
                         "SELECT prompt_tokens FROM llm_call WHERE question_id = ? AND template = 'mindgraph/answer' ORDER BY id LIMIT 1")
                 .param(UUID.fromString(answer.get("id").asString()))
@@ -558,7 +582,8 @@ class MindGraphStrategyTest {
         assertThat(model.calls())
                 .extracting(ScriptedChatModel.Call::template)
                 .containsExactly("mindgraph/answer", "mindgraph/answer", "last-resort/answer");
-        assertThat(events(answer, "budget").getFirst().get("rounds").asInt()).isEqualTo(2);
+        assertThat(events(answer, "step.budget").getFirst().get("round").asInt())
+                .isEqualTo(2);
         assertThat(model.calls("last-resort/answer").getFirst().user())
                 .as("the passages looked up, then the nodes")
                 .contains("Starbuck, the first mate");
@@ -753,11 +778,11 @@ class MindGraphStrategyTest {
                 .contains("\"id\":\"starbuck\"")
                 .contains("\"id\":\"pequod\"")
                 .doesNotContain("Graph so far:\n(empty)");
-        JsonNode seed = events(answer, "graph.seed").getFirst();
+        JsonNode seed = events(answer, "mindgraph.graph-seed").getFirst();
         assertThat(seed.get("sharedGraph").asLong()).isEqualTo(sharedId);
         assertThat(seed.get("nodes").asInt()).isEqualTo(5);
         assertThat(seed.get("edges").asInt()).isEqualTo(3);
-        JsonNode graph = events(answer, "graph").getFirst();
+        JsonNode graph = events(answer, "mindgraph.graph").getFirst();
         assertThat(graph.get("seededFrom").asLong()).isEqualTo(sharedId);
         assertThat(graph.get("nodes").asInt()).isEqualTo(6);
         assertThat(graph.get("edges").asInt()).isEqualTo(4);
@@ -823,8 +848,8 @@ class MindGraphStrategyTest {
         List<JsonNode> failed = events(answer, "step.failed");
         assertThat(failed).hasSize(1);
         assertThat(failed.getFirst().get("step").asString()).isEqualTo("build");
-        assertThat(failed.getFirst().get("block").asInt()).isEqualTo(2);
-        JsonNode graph = events(answer, "graph").getFirst().get("graph");
+        assertThat(failed.getFirst().get("chunk").asInt()).as("the block").isEqualTo(2);
+        JsonNode graph = events(answer, "mindgraph.graph").getFirst().get("graph");
         assertThat(node(graph, "pip"))
                 .as("the complete edit of the cut reply was kept")
                 .isNotNull();
@@ -884,9 +909,9 @@ class MindGraphStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(answer.get("answer").asString()).isEqualTo("Starbuck");
         assertThat(model.calls("mindgraph/answer")).hasSize(1);
-        JsonNode stop = events(answer, "budget").getFirst();
+        JsonNode stop = events(answer, "step.budget").getFirst();
         assertThat(stop.get("reason").asString()).contains("wall time");
-        assertThat(stop.get("rounds").asInt()).isEqualTo(1);
+        assertThat(stop.get("round").asInt()).isEqualTo(1);
         assertThat(model.calls("last-resort/answer").getFirst().user())
                 .as("the passage looked up")
                 .contains("Starbuck, the first mate, argued against the hunt.");
@@ -901,7 +926,8 @@ class MindGraphStrategyTest {
         JsonNode answer = ask(story, "Who raised Pip, from an empty graph?", Map.of("chunkTokens", 40));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
-        assertThat(events(answer, "graph").getFirst().get("nodes").asInt()).isZero();
+        assertThat(events(answer, "mindgraph.graph").getFirst().get("nodes").asInt())
+                .isZero();
         assertThat(answer.get("answer").asString()).isEqualTo("Joe Gargery and Pip's sister");
         assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
                 .isTrue();

@@ -66,7 +66,7 @@ class AnsweringOverHttpTest {
                 .containsEntry("prompt_tokens", 812L)
                 .containsEntry("completion_tokens", 40L)
                 .containsEntry("outcome", "ok");
-        assertThat(events(answer, "citations").get("dropped").asInt()).isEqualTo(1);
+        assertThat(events(answer, "run.citations").get("dropped").asInt()).isEqualTo(1);
         // the view carries what the endpoint reported, as GET /v1/questions/{id} does
         for (JsonNode view : List.of(answer, api.get("/v1/questions/" + id).json())) {
             JsonNode cost = view.get("usage");

@@ -52,7 +52,13 @@ class ImperfectModelTest {
 
     /** What a trace says about replies worked around and steps that degraded. */
     static final List<String> DEGRADATIONS = List.of(
-            "llm.truncated", "llm.plain-text", "llm.dropped", "step.failed", "last-resort", "fallback", "budget");
+            "llm.truncated",
+            "llm.plain-text",
+            "llm.dropped",
+            "step.failed",
+            "step.last-resort",
+            "run.fallback",
+            "step.budget");
 
     private static final String STORY = """
             In the spring of 1902 the old mill of Kilmory burned down. The fire was started by a lamp that \
@@ -116,7 +122,7 @@ class ImperfectModelTest {
                 boolean marked = answer.path("budgetLimited").asBoolean(false)
                         || !answer.path("degraded").isMissingNode()
                                 && !answer.path("degraded").isNull();
-                if (degraded.contains("fallback")) {
+                if (degraded.contains("run.fallback")) {
                     assertThat(marked)
                             .as("a fallback answer is marked: %s", answer)
                             .isTrue();
@@ -154,7 +160,7 @@ class ImperfectModelTest {
             JsonNode auto = api.ask(
                     Map.of("documentIds", List.of(story), "question", "Who started the fire?", "strategy", "auto"));
             assertThat(auto.get("status").asString()).as(auto.toString()).isEqualTo("DONE");
-            JsonNode route = api.traceEvents(auto, "auto").getFirst();
+            JsonNode route = api.traceEvents(auto, "auto.route").getFirst();
             assertThat(route.get("chosen").asString()).isEqualTo("extractive");
             assertThat(route.get("reasons").get(0).asString()).contains("model endpoint does not answer");
             assertThat(api.get("/v1/documents/" + story).json().get("status").asString())

@@ -82,7 +82,7 @@ class JobRevivalTest {
         // the dead run had got as far as one step of its own
         jdbc.sql("""
                 INSERT INTO trace_event (question_id, seq, type, payload) VALUES
-                (?, 1, 'status', '{"status": "RUNNING", "strategy": "test-scripted", "worker": "dead-1"}'::jsonb),
+                (?, 1, 'run.status', '{"type": "run.status", "status": "RUNNING", "strategy": "test-scripted", "worker": "dead-1"}'::jsonb),
                 (?, 2, 'retrieve', '{"hits": 3}'::jsonb)""").params(question, question).update();
         scripted.script(context -> new StrategyResult(
                 "revived: " + context.question(), StrategyResult.GENERATED, List.of(), 0.7, null, false));
@@ -97,12 +97,17 @@ class JobRevivalTest {
         List<String> trace = new ArrayList<>();
         JsonNode events = api.get("/v1/questions/" + question + "/trace").json().get("events");
         events.forEach(e -> trace.add(e.get("type").asString()
-                + (e.get("type").asString().equals("status")
+                + (e.get("type").asString().equals("run.status")
                         ? ":" + e.get("payload").get("status").asString()
                         : "")));
         assertThat(trace)
                 .containsExactly(
-                        "status:RUNNING", "retrieve", "run.restarted", "status:RUNNING", "citations", "status:DONE");
+                        "run.status:RUNNING",
+                        "retrieve",
+                        "run.restarted",
+                        "run.status:RUNNING",
+                        "run.citations",
+                        "run.status:DONE");
         JsonNode restarted = events.get(2).get("payload");
         assertThat(restarted.get("earlierRunFrom").asInt()).isEqualTo(1);
         assertThat(restarted.get("earlierRunTo").asInt()).isEqualTo(2);

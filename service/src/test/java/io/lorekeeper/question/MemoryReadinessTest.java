@@ -87,9 +87,9 @@ class MemoryReadinessTest {
                 .as("it ran after the memos were written")
                 .contains("Caroline adopted Biscuit.");
         List<String> types = traceTypes(question);
-        assertThat(types).containsSubsequence("waiting", "status");
+        assertThat(types).containsSubsequence("run.waiting", "run.status");
         // A loaded machine may see the memory queued and then running: one event per state, not one per poll.
-        List<JsonNode> waits = api.traceEvents(done, "waiting");
+        List<JsonNode> waits = api.traceEvents(done, "run.waiting");
         assertThat(waits).hasSizeBetween(1, 2);
         for (int i = 1; i < waits.size(); i++) {
             assertThat(waits.get(i)).as("a repeated state").isNotEqualTo(waits.get(i - 1));
@@ -131,7 +131,7 @@ class MemoryReadinessTest {
         assertThat(still.get("status").asString())
                 .as("a failed memory with a retry scheduled keeps the question waiting: " + still)
                 .isEqualTo("QUEUED");
-        assertThat(traceTypes(question)).contains("waiting").doesNotContain("status");
+        assertThat(traceTypes(question)).contains("run.waiting").doesNotContain("run.status");
 
         // the retry (brought forward: the scheduled one is 30 s away) builds the memory; the question then runs
         assertThat(api.post("/v1/documents/" + doc + "/reindex", Map.of()).status())
@@ -188,7 +188,7 @@ class MemoryReadinessTest {
         assertThat(degraded.get("stage").asString()).isEqualTo("page-headers");
         assertThat(degraded.get("state").asString()).isEqualTo("FAILED");
         assertThat(degraded.get("reason").asString()).contains("header model unavailable");
-        assertThat(traceTypes(UUID.fromString(answer.get("id").asString()))).contains("degraded");
+        assertThat(traceTypes(UUID.fromString(answer.get("id").asString()))).contains("run.degraded");
     }
 
     @Test

@@ -97,8 +97,8 @@ class OnDemandMemoryOverHttpTest {
             assertThat(stages(id, stage)).as(stage).isEqualTo("DONE");
         }
         List<String> events = api.traceTypes(answer);
-        assertThat(events).contains("memory.build", "waiting");
-        assertThat(events.indexOf("memory.build")).isLessThan(events.indexOf("waiting"));
+        assertThat(events).contains("run.memory-build", "run.waiting");
+        assertThat(events.indexOf("run.memory-build")).isLessThan(events.indexOf("run.waiting"));
     }
 
     private String stages(UUID id, String name) {

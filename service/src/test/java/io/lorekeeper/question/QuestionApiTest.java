@@ -137,8 +137,16 @@ class QuestionApiTest {
         List<String> types = new ArrayList<>();
         trace.get("events").forEach(e -> types.add(e.get("type").asString()));
         assertThat(types)
-                .containsSubsequence("status", "retrieve", "bridge", "sentences", "answer", "citations", "status");
-        JsonNode sentences = trace.get("events").get(types.indexOf("sentences")).get("payload");
+                .containsSubsequence(
+                        "run.status",
+                        "extractive.retrieve",
+                        "extractive.bridge",
+                        "extractive.sentences",
+                        "extractive.answer",
+                        "run.citations",
+                        "run.status");
+        JsonNode sentences =
+                trace.get("events").get(types.indexOf("extractive.sentences")).get("payload");
         assertThat(sentences.get("answerType").asString()).isEqualTo("time");
         assertThat(sentences.get("top")).isNotEmpty();
     }
@@ -155,7 +163,7 @@ class QuestionApiTest {
         List<Api.Event> events = api.events(asked.header("Location") + "/events", null, Duration.ofSeconds(60));
 
         List<String> eventNames = events.stream().map(Api.Event::name).toList();
-        assertThat(eventNames).containsSubsequence("status", "retrieve", "answer", "end");
+        assertThat(eventNames).containsSubsequence("run.status", "extractive.retrieve", "extractive.answer", "end");
         assertThat(eventNames).last().isEqualTo("end");
         // every trace event once, in order, its id its sequence number: what a reconnecting client resumes from
         JsonNode trace = api.get(asked.header("Location") + "/trace").json().get("events");
@@ -218,7 +226,7 @@ class QuestionApiTest {
 
         assertThat(answer.get("citations")).hasSize(1);
         assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo(real);
-        JsonNode check = eventOfType(answer, "citations");
+        JsonNode check = eventOfType(answer, "run.citations");
         assertThat(check.get("kept").asInt()).isEqualTo(1);
         assertThat(check.get("dropped").asInt()).isEqualTo(3);
     }

@@ -84,7 +84,7 @@ class QuestionModuleTest {
                 .andVerify(q -> {
                     assertThat(q.failureReason()).isEqualTo("document " + deleted + " was deleted");
                     assertThat(store.trace(waiting, 0)).singleElement().satisfies(e -> {
-                        assertThat(e.type()).isEqualTo("status");
+                        assertThat(e.type()).isEqualTo("run.status");
                         assertThat(json.valueToTree(e.payload()).get("status").asString())
                                 .isEqualTo("FAILED");
                     });

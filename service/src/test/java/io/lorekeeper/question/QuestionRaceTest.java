@@ -209,7 +209,7 @@ class QuestionRaceTest {
         assertThat(done.get("answer").asString()).isEqualTo("eleven times");
         List<String> runs = new ArrayList<>();
         api.get("/v1/questions/" + id + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals("status")) {
+            if (e.get("type").asString().equals("run.status")) {
                 runs.add(e.get("payload").get("status").asString());
             }
         });

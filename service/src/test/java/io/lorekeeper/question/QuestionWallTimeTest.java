@@ -120,10 +120,10 @@ class QuestionWallTimeTest {
         List<JsonNode> statuses = new ArrayList<>();
         List<JsonNode> fallbacks = new ArrayList<>();
         api.get("/v1/questions/" + id + "/trace").json().get("events").forEach(e -> {
-            if (e.get("type").asString().equals("status")) {
+            if (e.get("type").asString().equals("run.status")) {
                 statuses.add(e.get("payload"));
             }
-            if (e.get("type").asString().equals("fallback")) {
+            if (e.get("type").asString().equals("run.fallback")) {
                 fallbacks.add(e.get("payload"));
             }
         });

@@ -57,7 +57,7 @@ class RateLimitRequeueTest {
                         || queued.path("timings").path("startedAt").isMissingNode())
                 .as(queued.toString())
                 .isTrue();
-        JsonNode requeued = events(id, "requeued").getFirst();
+        JsonNode requeued = events(id, "run.requeued").getFirst();
         assertThat(requeued.get("afterSeconds").asLong()).isEqualTo(600);
         assertThat(requeued.get("reason").asString()).contains("rate limited").contains("600 s");
         assertThat(fake.requestCount()).as("one call, no retries in-process").isEqualTo(1);
@@ -84,14 +84,14 @@ class RateLimitRequeueTest {
                 .json()
                 .get("events")
                 .forEach(e -> trace.add(e.get("type").asString()
-                        + (e.get("type").asString().equals("status")
+                        + (e.get("type").asString().equals("run.status")
                                 ? ":" + e.get("payload").get("status").asString()
                                 : "")));
         assertThat(trace)
-                .startsWith("status:RUNNING")
-                .containsSubsequence("status:RUNNING", "requeued", "status:RUNNING", "status:DONE")
-                .endsWith("status:DONE");
-        assertThat(trace.stream().filter(t -> t.equals("requeued"))).hasSize(1);
+                .startsWith("run.status:RUNNING")
+                .containsSubsequence("run.status:RUNNING", "run.requeued", "run.status:RUNNING", "run.status:DONE")
+                .endsWith("run.status:DONE");
+        assertThat(trace.stream().filter(t -> t.equals("run.requeued"))).hasSize(1);
     }
 
     /** Seconds until the question's job is due, while it waits unpicked; null while it runs or when it has none. */

@@ -131,7 +131,7 @@ class RagStrategyTest {
                 .json();
         JsonNode check = null;
         for (JsonNode event : trace.get("events")) {
-            if (event.get("type").asString().equals("citations")) {
+            if (event.get("type").asString().equals("run.citations")) {
                 check = event.get("payload");
             }
         }
@@ -283,7 +283,7 @@ class RagStrategyTest {
         String question = "What happened aboard the Kittiwake?";
         model.on("rag/answer").reply(reply);
         JsonNode whole = api.ask(Map.of("documentIds", List.of(log), "question", question, "strategy", "rag"));
-        JsonNode all = event(whole, "retrieve").get("passages");
+        JsonNode all = event(whole, "rag.retrieve").get("passages");
         assertThat(all).as("the default budget holds the whole small log").hasSize(LOG.size());
         String text = text(log);
         int firstTwo = tokens(text, all.get(0)) + tokens(text, all.get(1));
@@ -300,19 +300,19 @@ class RagStrategyTest {
                 "options",
                 Map.of("tokens", firstTwo + 1)));
 
-        JsonNode some = event(budgeted, "retrieve").get("passages");
+        JsonNode some = event(budgeted, "rag.retrieve").get("passages");
         assertThat(some).as("the third passage did not fit").hasSize(2);
         assertThat(some.get(0).get("start").asInt())
                 .isEqualTo(all.get(0).get("start").asInt());
         assertThat(some.get(1).get("start").asInt())
                 .isEqualTo(all.get(1).get("start").asInt());
-        assertThat(event(budgeted, "retrieve").get("tokens").asInt()).isEqualTo(firstTwo + 1);
+        assertThat(event(budgeted, "rag.retrieve").get("tokens").asInt()).isEqualTo(firstTwo + 1);
 
         model.reset();
         model.on("rag/answer").reply(reply);
         JsonNode tiny = api.ask(Map.of(
                 "documentIds", List.of(log), "question", question, "strategy", "rag", "options", Map.of("tokens", 1)));
-        assertThat(event(tiny, "retrieve").get("passages"))
+        assertThat(event(tiny, "rag.retrieve").get("passages"))
                 .as("the best passage is always shown")
                 .hasSize(1);
     }
@@ -347,7 +347,7 @@ class RagStrategyTest {
                 .doesNotContain(LOG.get(0))
                 .doesNotContain(LOG.get(4))
                 .doesNotContain("<passage n=\"2\"");
-        JsonNode passage = event(widened, "retrieve").get("passages").get(0);
+        JsonNode passage = event(widened, "rag.retrieve").get("passages").get(0);
         String text = text(log);
         assertThat(text.substring(
                         passage.get("start").asInt(), passage.get("end").asInt()))
@@ -379,7 +379,7 @@ class RagStrategyTest {
         assertThat(model.calls("rag/answer").getFirst().user())
                 .contains(LOG.get(2))
                 .doesNotContain(LOG.get(3));
-        JsonNode narrowPassage = event(narrow, "retrieve").get("passages").get(0);
+        JsonNode narrowPassage = event(narrow, "rag.retrieve").get("passages").get(0);
         assertThat(narrowPassage.get("end").asInt() - narrowPassage.get("start").asInt())
                 .isLessThan(passage.get("end").asInt() - passage.get("start").asInt());
         assertThat(narrow.get("citations"))
@@ -415,7 +415,7 @@ class RagStrategyTest {
         assertThat(answer.get("budgetLimited").asBoolean()).isFalse();
         assertThat(event(answer, "step.failed").get("step").asString()).isEqualTo("answer");
         assertThat(event(answer, "llm.truncated").get("template").asString()).isEqualTo("rag/answer");
-        assertThat(event(answer, "last-resort").get("retrieved").asBoolean())
+        assertThat(event(answer, "step.last-resort").get("retrieved").asBoolean())
                 .as("the passages shown to the answerer are the evidence")
                 .isFalse();
         assertThat(answer.get("citations")).isNotEmpty();
@@ -429,7 +429,7 @@ class RagStrategyTest {
         assertThat(unusable.get("status").asString()).as(unusable.toString()).isEqualTo("DONE");
         assertThat(unusable.get("answer").asString()).isEqualTo("Hector Munro");
         assertThat(unusable.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(event(unusable, "last-resort").get("reason").asString()).contains("unusable");
+        assertThat(event(unusable, "step.last-resort").get("reason").asString()).contains("unusable");
     }
 
     @Test

@@ -1,0 +1,118 @@
+package io.lorekeeper.extractive;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+
+import io.lorekeeper.strategy.TraceEvent;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * What the model-free {@code extractive} strategy records: the chunks it retrieved, the sentences it
+ * scored, and how the answer was cut out of the best one.
+ */
+sealed interface ExtractiveEvent extends TraceEvent {
+
+    /**
+     * Chunks found by one search whose sentences are scored: the question's hybrid search, the
+     * keyword and vector searches that widen recall below it ({@code vectorHits} those only the
+     * embedding found), or the question with one choice. Hits already found are not repeated.
+     */
+    @JsonTypeName("extractive.retrieve")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ExtractiveRetrieve")
+    record Retrieve(String query, String mode, List<Hit> hits, List<Hit> vectorHits) implements ExtractiveEvent {}
+
+    /** One chunk found. */
+    @Schema(name = "ExtractiveHit")
+    record Hit(UUID documentId, int chunk, int start, int end, double score) {}
+
+    /**
+     * A bridging hop: names the best hits mention but the question does not, searched with the
+     * question to reach two-hop evidence; none ends the bridging.
+     */
+    @JsonTypeName("extractive.bridge")
+    @Schema(name = "ExtractiveBridge")
+    record Bridge(int hop, List<String> entities, List<Hit> newHits) implements ExtractiveEvent {}
+
+    /**
+     * The retrieved chunks' sentences, scored for the question: the answer type looked for, how many
+     * sentence vectors came from the sentences memory and how many were embedded now, and the best.
+     */
+    @JsonTypeName("extractive.sentences")
+    @Schema(name = "ExtractiveSentences")
+    record Sentences(String answerType, int candidates, int storedVectors, int embeddedVectors, List<Scored> top)
+            implements ExtractiveEvent {}
+
+    /** One scored sentence, with the parts of its score. */
+    @Schema(name = "ExtractiveScoredSentence")
+    record Scored(
+            int start,
+            int end,
+            double score,
+            double semantic,
+            double lexical,
+            double prior,
+            boolean typeMatch,
+            String text) {}
+
+    /** Nothing was retrieved: there is no sentence to answer from, so the answer is empty. */
+    @JsonTypeName("extractive.unanswered")
+    @Schema(name = "ExtractiveUnanswered")
+    record Unanswered(String reason) implements ExtractiveEvent {}
+
+    /** The question describes its subject ("the author of X"): the answer comes from the sentence naming it. */
+    @JsonTypeName("extractive.described")
+    @Schema(name = "ExtractiveDescribed")
+    record Described(String evidence) implements ExtractiveEvent {}
+
+    /** A second hop: the best sentence names a bridge whose own sentence ({@code evidence}) holds the answer. */
+    @JsonTypeName("extractive.hop")
+    @Schema(name = "ExtractiveHop")
+    record Hop(String bridge, String evidence) implements ExtractiveEvent {}
+
+    /**
+     * Where the short answer came from: its kind, the span inside the sentence (absolute offsets), the
+     * span's text, and whether the answer was rewritten from it ({@code derived}).
+     */
+    @JsonTypeName("extractive.span")
+    @Schema(name = "ExtractiveSpan")
+    record Span(String kind, String answer, int start, int end, String source, boolean derived, String sentence)
+            implements ExtractiveEvent {}
+
+    /** The question asks for several things: the answer lists items from this many sentences. */
+    @JsonTypeName("extractive.list")
+    @Schema(name = "ExtractiveList")
+    record Listed(String items, int sentences) implements ExtractiveEvent {}
+
+    /**
+     * A multiple-choice question: how well the evidence supports each choice, the index chosen, and the
+     * sentence that decided it.
+     */
+    @JsonTypeName("extractive.choices")
+    @Schema(name = "ExtractiveChoices")
+    record Choices(Map<String, Double> supports, int chosen, String evidence) implements ExtractiveEvent {}
+
+    /**
+     * A question naming its own alternatives ("who is older, A or B?"): decided by the year each
+     * alternative's sentence gives ({@code years}) or, without both years, by the evidence
+     * ({@code evidence}).
+     */
+    @JsonTypeName("extractive.alternatives")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ExtractiveAlternatives")
+    record Alternatives(List<String> alternatives, List<Integer> years, String chosen, String evidence)
+            implements ExtractiveEvent {}
+
+    /**
+     * The answer, with its confidence and the features it was computed from, so that a fit of the
+     * confidence model can read them from traces.
+     */
+    @JsonTypeName("extractive.answer")
+    @Schema(name = "ExtractiveAnswer")
+    record Answer(String answer, double confidence, int citations, Map<String, Double> confidenceFeatures)
+            implements ExtractiveEvent {}
+}
