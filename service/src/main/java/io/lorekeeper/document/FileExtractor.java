@@ -179,11 +179,11 @@ class FileExtractor implements DisposableBean {
         if (actual != format) {
             throw mismatch(fileName, format, detected);
         }
-        ExtractedText text = parse(format, content);
+        ExtractedText text = parse(fileName, format, content);
         return new Extraction(format, detected, text);
     }
 
-    private ExtractedText parse(Format format, byte[] content) {
+    private ExtractedText parse(String fileName, Format format, byte[] content) {
         long deadline = System.nanoTime() + limits.maxExtractionTime().toNanos();
         Future<StructuredTextHandler> future;
         try {
@@ -208,7 +208,7 @@ class FileExtractor implements DisposableBean {
             Thread.currentThread().interrupt();
             throw timedOut();
         } catch (ExecutionException e) {
-            throw refusal(format, e.getCause());
+            throw refusal(fileName, format, e.getCause());
         }
         ExtractedText text = ExtractedText.assemble(handler.parts());
         long letters =
@@ -330,7 +330,7 @@ class FileExtractor implements DisposableBean {
         }
     }
 
-    private ApiProblem refusal(Format format, Throwable failure) {
+    private ApiProblem refusal(String fileName, Format format, Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof StructuredTextHandler.Stop stop) {
                 return stop.reason == StructuredTextHandler.Stop.Reason.TOO_MUCH_TEXT
@@ -376,7 +376,7 @@ class FileExtractor implements DisposableBean {
                 ApiProblem.Kind.INVALID,
                 "unreadable-file",
                 "Unreadable file",
-                "the " + format.name() + " file could not be read: " + reason,
+                "'" + fileName + "' could not be read as a " + format.name() + " file: " + reason,
                 "file");
     }
 
