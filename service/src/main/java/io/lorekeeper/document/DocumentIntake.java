@@ -104,6 +104,23 @@ class DocumentIntake {
      */
     Accepted createFromUpload(String filename, byte[] content, String title, String profile, String metadataJson) {
         FileExtractor.Format format = FileExtractor.formatOf(filename, "application/octet-stream");
+        // the cheap fields first: a bad one is refused before the file is parsed
+        String validProfile = IndexProfiles.validate(profile);
+        Map<String, Object> metadata = Map.of();
+        if (metadataJson != null && !metadataJson.isBlank()) {
+            JsonNode tree;
+            try {
+                tree = json.readTree(metadataJson);
+            } catch (RuntimeException e) {
+                tree = null;
+            }
+            if (tree == null || !tree.isObject()) {
+                throw ApiProblem.invalid("metadata", "metadata must be a JSON object");
+            }
+            // The web edge checked the form field as text; a NUL written as a JSON escape only appears once parsed.
+            StorableText.requireIn("metadata", tree);
+            metadata = checkedMetadata(json.treeToValue(tree, Map.class));
+        }
         FileExtractor.Extraction extraction = extractor.extract(filename, format, content);
         String text;
         List<ExtractedText.Section> sections = List.of();
@@ -122,21 +139,6 @@ class DocumentIntake {
         }
         DocumentStore.SourceFile source = new DocumentStore.SourceFile(
                 filename, extraction.mediaType(), content.length, ContentHash.sha256(content));
-        Map<String, Object> metadata = Map.of();
-        if (metadataJson != null && !metadataJson.isBlank()) {
-            JsonNode tree;
-            try {
-                tree = json.readTree(metadataJson);
-            } catch (RuntimeException e) {
-                tree = null;
-            }
-            if (tree == null || !tree.isObject()) {
-                throw ApiProblem.invalid("metadata", "metadata must be a JSON object");
-            }
-            // The web edge checked the form field as text; a NUL written as a JSON escape only appears once parsed.
-            StorableText.requireIn("metadata", tree);
-            metadata = checkedMetadata(json.treeToValue(tree, Map.class));
-        }
         String defaultTitle = title;
         if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
             defaultTitle = filename.replaceFirst("\\.[^.]+$", "");
@@ -144,7 +146,7 @@ class DocumentIntake {
         return store(
                 title(defaultTitle, text, DocumentKind.TEXT),
                 DocumentKind.TEXT,
-                IndexProfiles.validate(profile),
+                validProfile,
                 metadata,
                 CanonicalText.plain(text),
                 source,
