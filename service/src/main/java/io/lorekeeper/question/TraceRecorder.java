@@ -34,11 +34,6 @@ final class TraceRecorder implements Trace {
         append(TraceEvent.typeOf(event), payload);
     }
 
-    @Override
-    public void record(String type, Object payload) {
-        append(type, json.writeValueAsString(payload));
-    }
-
     private synchronized void append(String type, String payload) {
         store.appendTrace(questionId, seq.getAndIncrement(), type, payload);
     }

@@ -276,7 +276,7 @@ class ChainOfAgentsStrategyTest {
         assertThat(model.calls("chain-of-agents/worker")).hasSizeLessThan(3);
         assertThat(events(answer, "step.budget").getFirst().get("reason").asString())
                 .contains("wall time");
-        assertThat(events(answer, "fallback")).isEmpty();
+        assertThat(events(answer, "run.fallback")).isEmpty();
     }
 
     @Test
@@ -290,7 +290,10 @@ class ChainOfAgentsStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+        assertThat(events(answer, "step.last-resort")
+                        .getFirst()
+                        .get("retrieved")
+                        .asBoolean())
                 .isTrue();
         assertThat(model.calls("chain-of-agents/manage").getFirst().user()).contains("(empty: nothing was read)");
         assertThat(model.calls("chain-of-agents/manage").getFirst().system())

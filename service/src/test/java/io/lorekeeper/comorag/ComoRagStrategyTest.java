@@ -271,7 +271,7 @@ class ComoRagStrategyTest {
                         .get("located")
                         .asBoolean())
                 .isFalse();
-        JsonNode resort = events(answer, "last-resort").getFirst();
+        JsonNode resort = events(answer, "step.last-resort").getFirst();
         assertThat(resort.get("retrieved").asBoolean()).isFalse();
         assertThat(events(answer, "comorag.answer").getLast().get("outcome").asString())
                 .isEqualTo("not-settled");
@@ -328,7 +328,10 @@ class ComoRagStrategyTest {
                 .contains("no new probe");
         assertThat(answer.get("answer").asString()).isEqualTo("Bartholomew.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+        assertThat(events(answer, "step.last-resort")
+                        .getFirst()
+                        .get("retrieved")
+                        .asBoolean())
                 .as("the passages the failed try was shown are the evidence")
                 .isFalse();
 
@@ -372,7 +375,7 @@ class ComoRagStrategyTest {
                         .getLast()
                         .get("answer")
                         .asString());
-        assertThat(events(answer, "fallback")).isEmpty();
+        assertThat(events(answer, "run.fallback")).isEmpty();
     }
 
     @Test
@@ -387,7 +390,7 @@ class ComoRagStrategyTest {
         assertThat(answer.get("answer").asString()).isEqualTo("Adela kept it.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
         assertThat(events(answer, "comorag.memory-encode")).isEmpty();
-        assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
+        assertThat(events(answer, "step.last-resort").getFirst().get("evidence").asInt())
                 .isPositive();
         assertThat(answer.get("citations")).as("the passages the try was shown").isNotEmpty();
         assertCitationsAreSource(answer, answer.get("citations").size());

@@ -31,6 +31,7 @@ import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.Strategies;
 import io.lorekeeper.strategy.StrategyResult;
 import io.lorekeeper.strategy.Trace;
+import io.lorekeeper.strategy.TraceEvent;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;
 import io.lorekeeper.support.SharedData;
@@ -98,17 +99,7 @@ class ChainedReadingCostTest {
                 model.reset();
                 script();
                 List<Map.Entry<String, Object>> events = new ArrayList<>();
-                Trace trace = new Trace() {
-                    @Override
-                    public void record(io.lorekeeper.strategy.TraceEvent event) {
-                        events.add(Map.entry(io.lorekeeper.strategy.TraceEvent.typeOf(event), event));
-                    }
-
-                    @Override
-                    public void record(String type, Object payload) {
-                        events.add(Map.entry(type, payload));
-                    }
-                };
+                Trace trace = event -> events.add(Map.entry(TraceEvent.typeOf(event), event));
                 QuestionContext context = new QuestionContext(
                         UUID.randomUUID(),
                         question,

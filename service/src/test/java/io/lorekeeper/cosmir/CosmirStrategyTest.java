@@ -470,7 +470,7 @@ class CosmirStrategyTest {
                 .containsExactly("met an escaped convict in the marshes");
         assertThat(events(answer, "step.failed").getFirst().get("step").asString())
                 .isEqualTo("manage");
-        assertThat(events(answer, "last-resort").getFirst().get("evidence").asInt())
+        assertThat(events(answer, "step.last-resort").getFirst().get("evidence").asInt())
                 .isEqualTo(2);
         String prompt = model.calls("last-resort/answer").getFirst().user();
         assertThat(prompt).contains("Pip owes nothing yet.").contains("Pip helped a convict.");
@@ -509,7 +509,7 @@ class CosmirStrategyTest {
                 .contains("cosmir/plan", "cosmir/extract", "cosmir/infer", "cosmir/refine", "cosmir/manage");
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "last-resort")).hasSize(1);
+        assertThat(events(answer, "step.last-resort")).hasSize(1);
         assertThat(answer.get("citations"))
                 .extracting(c -> c.get("quote").asString())
                 .containsExactly("met an escaped convict in the marshes");
@@ -540,7 +540,7 @@ class CosmirStrategyTest {
                 .as("one chunk read: the reading stopped before the second")
                 .isEqualTo(2);
         assertThat(budget.get("reason").asString()).contains("wall time");
-        assertThat(events(answer, "fallback")).isEmpty();
+        assertThat(events(answer, "run.fallback")).isEmpty();
     }
 
     @Test
@@ -559,7 +559,10 @@ class CosmirStrategyTest {
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Magwitch");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(LastResort.CONFIDENCE);
-        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+        assertThat(events(answer, "step.last-resort")
+                        .getFirst()
+                        .get("retrieved")
+                        .asBoolean())
                 .as("with no facts gathered, the question's best passages stand in")
                 .isTrue();
         assertThat(events(answer, "cosmir.plan").getFirst().get("thinking").asString())

@@ -802,7 +802,7 @@ class GamStrategyTest {
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
         assertThat(events(answer, "llm.truncated")).isNotEmpty();
         assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("answer");
-        assertThat(events(answer, "last-resort")).hasSize(1);
+        assertThat(events(answer, "step.last-resort")).hasSize(1);
         String evidence = model.calls("last-resort/answer").getFirst().user();
         assertThat(evidence)
                 .as("the notes and the page read")
@@ -826,7 +826,7 @@ class GamStrategyTest {
         assertThat(unusable.get("status").asString()).isEqualTo("DONE");
         assertThat(unusable.get("answer").asString()).isEqualTo("Biscuit");
         assertThat(unusable.get("confidence").asDouble()).isEqualTo(0.2);
-        assertThat(events(unusable, "last-resort")).hasSize(1);
+        assertThat(events(unusable, "step.last-resort")).hasSize(1);
     }
 
     @Test

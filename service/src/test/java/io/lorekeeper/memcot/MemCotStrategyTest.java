@@ -560,7 +560,7 @@ class MemCotStrategyTest {
         assertThat(failed.get("reason").asString()).contains("output limit");
         if (step.equals("answer")) {
             // the responder gave nothing: the last resort answers over the memory
-            assertThat(events(answer, "last-resort")).hasSize(1);
+            assertThat(events(answer, "step.last-resort")).hasSize(1);
             assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
         } else {
             assertThat(model.calls("last-resort/answer")).isEmpty();
@@ -604,7 +604,7 @@ class MemCotStrategyTest {
         assertThat(answer.get("answer").asString()).isEqualTo("A puppy named Biscuit.");
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
         assertThat(events(answer, "step.failed").get(0).get("step").asString()).isEqualTo("responder");
-        JsonNode lastResort = events(answer, "last-resort").get(0);
+        JsonNode lastResort = events(answer, "step.last-resort").get(0);
         assertThat(lastResort.get("retrieved").asBoolean())
                 .as("the memory's units are the evidence")
                 .isFalse();

@@ -869,7 +869,7 @@ class MindGraphStrategyTest {
         assertThat(answer.get("confidence").asDouble()).isEqualTo(0.2);
         assertThat(events(answer, "step.failed").getFirst().get("step").asString())
                 .isEqualTo("answer");
-        JsonNode lastResort = events(answer, "last-resort").getFirst();
+        JsonNode lastResort = events(answer, "step.last-resort").getFirst();
         assertThat(lastResort.get("retrieved").asBoolean())
                 .as("the nodes are the evidence")
                 .isFalse();
@@ -890,7 +890,7 @@ class MindGraphStrategyTest {
         assertThat(wasCut.get("status").asString()).as(wasCut.toString()).isEqualTo("DONE");
         assertThat(wasCut.get("answer").asString()).isEqualTo("Starbuck");
         assertThat(events(wasCut, "llm.truncated")).isNotEmpty();
-        assertThat(events(wasCut, "last-resort")).hasSize(1);
+        assertThat(events(wasCut, "step.last-resort")).hasSize(1);
     }
 
     @Test
@@ -929,7 +929,10 @@ class MindGraphStrategyTest {
         assertThat(events(answer, "mindgraph.graph").getFirst().get("nodes").asInt())
                 .isZero();
         assertThat(answer.get("answer").asString()).isEqualTo("Joe Gargery and Pip's sister");
-        assertThat(events(answer, "last-resort").getFirst().get("retrieved").asBoolean())
+        assertThat(events(answer, "step.last-resort")
+                        .getFirst()
+                        .get("retrieved")
+                        .asBoolean())
                 .isTrue();
         assertThat(answer.get("citations")).isNotEmpty();
     }
