@@ -333,8 +333,9 @@ function renderAnswer(question, container, source) {
         onclick: () => openCitation(citations, index, source),
       },
       h('span', { class: 'cite-no' }, `[${index + 1}]`), ' ',
-      h('q', {}, c.quote.length > 160 ? `${c.quote.slice(0, 157)}…` : c.quote),
-      h('span', { class: 'muted small' }, ` chars ${c.start}–${c.end}${c.turnId ? `, turn ${c.turnId}` : ''}`)))))
+      // a quote that opens with its own quotation mark is not wrapped in a second pair
+      h('q', /^["“‘'«„]/.test(c.quote) ? { class: 'own-quotes' } : {}, c.quote.length > 160 ? `${c.quote.slice(0, 157)}…` : c.quote),
+      h('span', { class: 'muted small' }, ` ${c.page ? `page ${c.page}, ` : ''}${c.section ? `${c.section}, ` : ''}chars ${c.start}–${c.end}${c.turnId ? `, turn ${c.turnId}` : ''}`)))))
       : h('p', { class: 'muted' }, 'No verified citations.'));
   announce(`Answer ready with ${citations.length} citation${citations.length === 1 ? '' : 's'}`);
   if (citations.length) {

@@ -22,4 +22,13 @@ final class ContentHash {
             throw new IllegalStateException(e);
         }
     }
+
+    /** The SHA-256 of an uploaded file's bytes, as lowercase hex. */
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

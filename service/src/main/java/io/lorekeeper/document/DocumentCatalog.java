@@ -41,4 +41,13 @@ public class DocumentCatalog {
         DocumentResponses.Accepted accepted = intake.create(new CreateDocument(title, text, null, Map.of(), profile));
         return new Added(accepted.id(), accepted.status(), accepted.created());
     }
+
+    /**
+     * Adds a file (.txt, .md, PDF, DOCX, HTML or EPUB) as an upload to {@code POST /v1/documents/files}
+     * would: the format detected from the bytes must match the name's extension.
+     */
+    public Added addFile(String fileName, byte[] content, String title, String profile) {
+        DocumentResponses.Accepted accepted = intake.createFromUpload(fileName, content, title, profile, null);
+        return new Added(accepted.id(), accepted.status(), accepted.created());
+    }
 }

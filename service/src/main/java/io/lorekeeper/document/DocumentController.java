@@ -3,8 +3,6 @@ package io.lorekeeper.document;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.http.InvalidMediaTypeException;
@@ -48,10 +46,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @RequestMapping("/v1/documents")
 @Tag(name = "Documents", description = "Ingest texts and conversations; follow their ingestion")
 class DocumentController {
-
-    private static final Set<String> TEXT_EXTENSIONS = Set.of("txt", "md", "markdown");
-    private static final Set<String> TEXT_TYPES =
-            Set.of("text/plain", "text/markdown", "text/x-markdown", "application/octet-stream");
 
     private final DocumentIntake intake;
     private final DocumentStore store;
@@ -129,7 +123,7 @@ class DocumentController {
     @Schema(description = "A file and its optional settings")
     record DocumentFileUpload(
             @Schema(
-                    description = "A UTF-8 .txt or .md file",
+                    description = "A UTF-8 .txt or .md file, or a PDF, DOCX, HTML or EPUB file",
                     type = "string",
                     format = "binary",
                     requiredMode = Schema.RequiredMode.REQUIRED)
@@ -150,9 +144,14 @@ class DocumentController {
     @PostMapping(path = "/files", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(
             operationId = "uploadDocumentFile",
-            summary = "Upload a .txt or .md file (UTF-8)",
-            description =
-                    "Returns 202 and queues ingestion; re-uploading identical content returns the stored document with 200.",
+            summary = "Upload a file: .txt or .md (UTF-8), PDF, DOCX, HTML or EPUB",
+            description = "The format is detected from the content and must match the file name's extension. The "
+                    + "extracted, cleaned text becomes the canonical text; PDF pages and DOCX, EPUB and HTML headings "
+                    + "become the document's `sections`, and citations name their `page` and `section`. Returns 202 "
+                    + "and queues ingestion; re-uploading identical content returns the stored document with 200. "
+                    + "Refused with 400 (encrypted, no text layer, too many embedded documents, zip bomb, "
+                    + "unreadable, extraction timeout), 413 (file or text over the limit), 415 (format not accepted "
+                    + "or content not matching the name) or 429 (too many extractions at once), each naming `file`.",
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             required = true,
@@ -186,13 +185,7 @@ class DocumentController {
             @Parameter(hidden = true) @RequestParam(required = false) String metadata)
             throws IOException {
         String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
-        String extension =
-                name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
-        String type = typeOf(file);
-        if (!TEXT_EXTENSIONS.contains(extension) || !TEXT_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
-            throw ApiProblem.unsupportedMediaType(
-                    "file", "only UTF-8 .txt and .md files are accepted; got '" + name + "' (" + type + ")");
-        }
+        FileExtractor.formatOf(name, typeOf(file));
         return respond(intake.createFromUpload(name, file.getBytes(), title, profile, metadata));
     }
 

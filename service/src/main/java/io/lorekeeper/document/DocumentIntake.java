@@ -36,6 +36,7 @@ class DocumentIntake {
     private final Documents documents;
     private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
+    private final FileExtractor extractor;
 
     DocumentIntake(
             DocumentStore store,
@@ -46,7 +47,9 @@ class DocumentIntake {
             JsonMapper json,
             Documents documents,
             TransactionTemplate transaction,
-            TenantQuotas quotas) {
+            TenantQuotas quotas,
+            FileExtractor extractor) {
+        this.extractor = extractor;
         this.transaction = transaction;
         this.quotas = quotas;
         this.store = store;
@@ -91,17 +94,18 @@ class DocumentIntake {
         String title = title(request.title(), canonical.text(), kind);
         Map<String, Object> metadata = checkedMetadata(request.metadata() == null ? Map.of() : request.metadata());
         String profile = IndexProfiles.validate(request.profile());
-        return store(title, kind, profile, metadata, canonical);
+        return store(title, kind, profile, metadata, canonical, null, List.of());
     }
 
+    /**
+     * Stores an uploaded file's text: .txt and .md read as UTF-8, PDF, DOCX, HTML and EPUB extracted
+     * with their pages and sections (see {@link FileExtractor}); the file's name, detected media type,
+     * size and SHA-256 are kept beside the document, its bytes are not.
+     */
     Accepted createFromUpload(String filename, byte[] content, String title, String profile, String metadataJson) {
-        if (content.length > limits.maxTextSize().toBytes()) {
-            throw ApiProblem.tooLarge("file", "the file is larger than the limit of " + limits.maxTextSize());
-        }
-        String text = TextNormalizer.normalize(Utf8.decode(content, "file"));
-        if (text.isBlank()) {
-            throw ApiProblem.invalid("file", "the file is empty or whitespace only");
-        }
+        FileExtractor.Format format = FileExtractor.formatOf(filename, "application/octet-stream");
+        // the cheap fields first: a bad one is refused before the file is parsed
+        String validProfile = IndexProfiles.validate(profile);
         Map<String, Object> metadata = Map.of();
         if (metadataJson != null && !metadataJson.isBlank()) {
             JsonNode tree;
@@ -117,6 +121,24 @@ class DocumentIntake {
             StorableText.requireIn("metadata", tree);
             metadata = checkedMetadata(json.treeToValue(tree, Map.class));
         }
+        FileExtractor.Extraction extraction = extractor.extract(filename, format, content);
+        String text;
+        List<ExtractedText.Section> sections = List.of();
+        if (extraction.text() == null) {
+            if (content.length > limits.maxTextSize().toBytes()) {
+                throw ApiProblem.tooLarge("file", "the file is larger than the limit of " + limits.maxTextSize());
+            }
+            text = TextNormalizer.normalize(Utf8.decode(content, "file"));
+            if (text.isBlank()) {
+                throw ApiProblem.invalid("file", "the file is empty or whitespace only");
+            }
+        } else {
+            text = extraction.text().text();
+            sections = extraction.text().sections();
+            limits.checkTextSize("file", text);
+        }
+        DocumentStore.SourceFile source = new DocumentStore.SourceFile(
+                filename, extraction.mediaType(), content.length, ContentHash.sha256(content));
         String defaultTitle = title;
         if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
             defaultTitle = filename.replaceFirst("\\.[^.]+$", "");
@@ -124,9 +146,11 @@ class DocumentIntake {
         return store(
                 title(defaultTitle, text, DocumentKind.TEXT),
                 DocumentKind.TEXT,
-                IndexProfiles.validate(profile),
+                validProfile,
                 metadata,
-                CanonicalText.plain(text));
+                CanonicalText.plain(text),
+                source,
+                sections);
     }
 
     /**
@@ -218,7 +242,13 @@ class DocumentIntake {
     }
 
     private Accepted store(
-            String title, DocumentKind kind, String profile, Map<String, Object> metadata, CanonicalText canonical) {
+            String title,
+            DocumentKind kind,
+            String profile,
+            Map<String, Object> metadata,
+            CanonicalText canonical,
+            DocumentStore.SourceFile source,
+            List<ExtractedText.Section> sections) {
         String hash = ContentHash.of(kind, canonical.text());
         Optional<UUID> existing = store.findByContentHash(tenant.id(), hash);
         if (existing.isPresent()) {
@@ -233,6 +263,9 @@ class DocumentIntake {
                 store.insert(
                         new DocumentStore.NewDocument(id, tenantId, title, kind, profile, metadata, hash, canonical),
                         pipeline.definitions());
+                if (source != null) {
+                    store.insertSource(id, source, sections);
+                }
                 scheduler.schedule(id);
             });
         } catch (DataIntegrityViolationException raced) {

@@ -41,7 +41,58 @@ final class DocumentResponses {
             int chunkCount,
             Instant createdAt,
             Instant updatedAt,
-            List<StageView> stages) {}
+            List<StageView> stages,
+
+            @Schema(description = "The file the document was extracted from (uploads only)")
+            SourceFileView file,
+
+            @Schema(
+                    description =
+                            "Pages (PDF) and sections (headings of DOCX, EPUB and HTML) as spans of the canonical text, in order; "
+                                    + "absent when the document has none")
+            List<SectionView> sections) {}
+
+    /**
+     * The uploaded file a document's text was extracted from. Its bytes are not kept: the hash and
+     * size let a client find and re-upload the same file to extract it again.
+     */
+    @Schema(
+            name = "DocumentFile",
+            description = "The uploaded file the text was extracted from (its bytes are not kept)")
+    record SourceFileView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String name,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Detected from the content")
+            String mediaType,
+
+            @Schema(description = "Size in bytes") long size,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "SHA-256 of the file, lowercase hex")
+            String sha256) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(
+            name = "DocumentSection",
+            description =
+                    "A page or a section of an uploaded file: [start, end) of the canonical text in UTF-16 code units")
+    record SectionView(
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"page", "section"})
+            String kind,
+
+            @Schema(description = "1-based page number (pages)")
+            Integer page,
+
+            @Schema(description = "The heading's text (sections)")
+            String title,
+
+            @Schema(description = "Heading level, 1 to 6 (sections)")
+            Integer level,
+
+            int start,
+            int end) {}
 
     /**
      * @param kind     {@code retrieval} (the document is READY once these are done) or {@code enrichment}

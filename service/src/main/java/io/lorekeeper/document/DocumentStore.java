@@ -95,6 +95,73 @@ class DocumentStore {
             String contentHash,
             CanonicalText canonical) {}
 
+    /** The file an upload was extracted from (its bytes are not kept). */
+    record SourceFile(String fileName, String mediaType, long sizeBytes, String sha256) {}
+
+    /** Records the uploaded file and the pages and sections of its text, in the caller's transaction. */
+    void insertSource(UUID documentId, SourceFile source, List<ExtractedText.Section> sections) {
+        jdbc.sql("""
+                INSERT INTO document_file (document_id, file_name, media_type, size_bytes, sha256)
+                VALUES (?, ?, ?, ?, ?)""")
+                .params(documentId, source.fileName(), source.mediaType(), source.sizeBytes(), source.sha256())
+                .update();
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO document_section (document_id, ordinal, kind, page_number, title, level, start_offset, end_offset)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""", sections, 1000, (ps, s) -> {
+            ps.setObject(1, documentId);
+            ps.setInt(2, s.ordinal());
+            ps.setString(3, s.kind());
+            ps.setObject(4, s.page());
+            ps.setString(5, s.title());
+            ps.setObject(6, s.level());
+            ps.setInt(7, s.span().start());
+            ps.setInt(8, s.span().end());
+        });
+    }
+
+    Optional<DocumentResponses.SourceFileView> source(UUID documentId) {
+        return jdbc.sql("SELECT file_name, media_type, size_bytes, sha256 FROM document_file WHERE document_id = ?")
+                .param(documentId)
+                .query((rs, i) -> new DocumentResponses.SourceFileView(
+                        rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)))
+                .optional();
+    }
+
+    List<ExtractedText.Section> sections(UUID documentId) {
+        return jdbc.sql("""
+                SELECT ordinal, kind, page_number, title, level, start_offset, end_offset FROM document_section
+                WHERE document_id = ? ORDER BY ordinal""")
+                .param(documentId)
+                .query((rs, i) -> new ExtractedText.Section(
+                        rs.getInt(1),
+                        rs.getString(2),
+                        (Integer) rs.getObject(3),
+                        rs.getString(4),
+                        (Integer) rs.getObject(5),
+                        new Span(rs.getInt(6), rs.getInt(7))))
+                .list();
+    }
+
+    /**
+     * The page a span starts on and the innermost section (the latest heading before it) it starts
+     * in, for documents uploaded as files with pages or headings.
+     */
+    Optional<Documents.Place> placeOf(UUID documentId, Span span) {
+        List<Documents.Place> found = jdbc.sql("""
+                SELECT (SELECT page_number FROM document_section
+                        WHERE document_id = ? AND kind = 'page' AND start_offset <= ?
+                        ORDER BY start_offset DESC, ordinal DESC LIMIT 1),
+                       (SELECT title FROM document_section
+                        WHERE document_id = ? AND kind = 'section' AND start_offset <= ?
+                        ORDER BY start_offset DESC, ordinal DESC LIMIT 1)""")
+                .params(documentId, span.start(), documentId, span.start())
+                .query((rs, i) -> new Documents.Place((Integer) rs.getObject(1), rs.getString(2)))
+                .list();
+        return found.stream()
+                .filter(p -> p.page() != null || p.section() != null)
+                .findFirst();
+    }
+
     /** A stage as the store records it: its name and whether it builds retrieval or an enrichment. */
     record StageDef(String name, boolean enrichment) {
         String kind() {
@@ -469,10 +536,21 @@ class DocumentStore {
                 rs.getInt("chunk_count"),
                 instant(rs.getTimestamp("created_at")),
                 instant(rs.getTimestamp("updated_at")),
+                null,
+                null,
                 null);
     }
 
-    private static DocumentView withStages(DocumentView v, List<StageView> stages) {
+    private DocumentView withStages(DocumentView v, List<StageView> stages) {
+        List<DocumentResponses.SectionView> sections = sections(v.id()).stream()
+                .map(s -> new DocumentResponses.SectionView(
+                        s.kind(),
+                        s.page(),
+                        s.title(),
+                        s.level(),
+                        s.span().start(),
+                        s.span().end()))
+                .toList();
         return new DocumentView(
                 v.id(),
                 v.title(),
@@ -486,7 +564,9 @@ class DocumentStore {
                 v.chunkCount(),
                 v.createdAt(),
                 v.updatedAt(),
-                stages);
+                stages,
+                source(v.id()).orElse(null),
+                sections.isEmpty() ? null : sections);
     }
 
     private static java.time.Instant instant(Timestamp ts) {

@@ -139,6 +139,14 @@ public class Documents {
         return store.turnAt(documentId, span);
     }
 
+    /** Where a span lies in an uploaded file: the page it starts on, the section (heading) it starts in. */
+    public record Place(Integer page, String section) {}
+
+    /** The page and section a span starts in, for files uploaded with pages or headings. */
+    public Optional<Place> placeOf(UUID documentId, Span span) {
+        return store.placeOf(documentId, span);
+    }
+
     void evict(UUID documentId) {
         texts.invalidate(documentId);
     }

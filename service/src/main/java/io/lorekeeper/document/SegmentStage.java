@@ -1,5 +1,6 @@
 package io.lorekeeper.document;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
@@ -43,7 +44,10 @@ class SegmentStage implements IngestionStage {
         if (run.document().kind() == DocumentKind.CONVERSATION) {
             store.appendSegmentation(id, segmenter.segmentConversation(canonical, store.segmentationEnd(id)));
         } else {
-            store.replaceSegmentation(id, segmenter.segment(canonical));
+            // pages and sections of an uploaded file: GAM's pages break at them where they can
+            List<Integer> boundaries =
+                    store.sections(id).stream().map(s -> s.span().start()).toList();
+            store.replaceSegmentation(id, segmenter.segment(canonical, boundaries));
         }
         int chunks = store.find(id).map(DocumentInfo::chunkCount).orElse(0);
         run.progress(chunks, chunks);

@@ -42,8 +42,17 @@ final class Segmenter {
     }
 
     Segmentation segment(CanonicalText canonical) {
+        return segment(canonical, List.of());
+    }
+
+    /**
+     * As {@link #segment(CanonicalText)}, for a text whose file had pages or sections starting at
+     * {@code boundaries}: no chunk crosses one, and a page ends at one when the next page or section
+     * would not fit in it (within a page or section too long for one page, pages break between chunks).
+     */
+    Segmentation segment(CanonicalText canonical, List<Integer> boundaries) {
         return canonical.turns().isEmpty()
-                ? segmentText(canonical.text())
+                ? segmentText(canonical.text(), boundaries)
                 : segmentConversation(canonical, Continuation.START);
     }
 
@@ -77,29 +86,64 @@ final class Segmenter {
         return new Segmentation(chunks, pages);
     }
 
-    private Segmentation segmentText(String text) {
-        List<Piece> pieces = pieces(text, SentenceSplitter.split(text), maxChunkTokens);
-        List<Span> chunkSpans = pack(text, pieces, chunkTokens);
+    private Segmentation segmentText(String text, List<Integer> boundaries) {
+        List<Span> regions = regions(text.length(), boundaries);
         List<Segmentation.Chunk> chunks = new ArrayList<>();
         List<Segmentation.Page> pages = new ArrayList<>();
         int pageStartChunk = 0;
         int pageTokensSoFar = 0;
-        for (int i = 0; i < chunkSpans.size(); i++) {
-            Span span = chunkSpans.get(i);
-            String chunkText = span.of(text);
-            int tokens = TokenCounter.count(chunkText);
-            if (pageTokensSoFar > 0 && pageTokensSoFar + tokens > pageTokens) {
-                pages.add(page(pages.size(), pageStartChunk, i - 1, chunks, pageTokensSoFar, null));
-                pageStartChunk = i;
+        for (Span region : regions) {
+            List<Piece> pieces = regions.size() == 1
+                    ? pieces(text, SentenceSplitter.split(text), maxChunkTokens)
+                    : pieces(text, SentenceSplitter.split(text, region.start(), region.end()), maxChunkTokens);
+            List<Span> chunkSpans = pack(text, pieces, chunkTokens);
+            List<Integer> tokenCounts = new ArrayList<>();
+            int regionTokens = 0;
+            for (Span span : chunkSpans) {
+                int tokens = TokenCounter.count(span.of(text));
+                tokenCounts.add(tokens);
+                regionTokens += tokens;
+            }
+            // a page or section that does not fit after what the page holds starts a page of its own
+            if (pageTokensSoFar > 0 && regions.size() > 1 && pageTokensSoFar + regionTokens > pageTokens) {
+                pages.add(page(pages.size(), pageStartChunk, chunks.size() - 1, chunks, pageTokensSoFar, null));
+                pageStartChunk = chunks.size();
                 pageTokensSoFar = 0;
             }
-            chunks.add(new Segmentation.Chunk(i, pages.size(), span, chunkText, tokens, List.of(), null, List.of()));
-            pageTokensSoFar += tokens;
+            for (int c = 0; c < chunkSpans.size(); c++) {
+                Span span = chunkSpans.get(c);
+                int tokens = tokenCounts.get(c);
+                if (pageTokensSoFar > 0 && pageTokensSoFar + tokens > pageTokens) {
+                    pages.add(page(pages.size(), pageStartChunk, chunks.size() - 1, chunks, pageTokensSoFar, null));
+                    pageStartChunk = chunks.size();
+                    pageTokensSoFar = 0;
+                }
+                chunks.add(new Segmentation.Chunk(
+                        chunks.size(), pages.size(), span, span.of(text), tokens, List.of(), null, List.of()));
+                pageTokensSoFar += tokens;
+            }
         }
         if (!chunks.isEmpty()) {
             pages.add(page(pages.size(), pageStartChunk, chunks.size() - 1, chunks, pageTokensSoFar, null));
         }
         return new Segmentation(chunks, pages);
+    }
+
+    /** The text cut at the boundaries strictly inside it, in order; the whole text when there are none. */
+    private static List<Span> regions(int length, List<Integer> boundaries) {
+        List<Integer> cuts = boundaries.stream()
+                .filter(b -> b > 0 && b < length)
+                .distinct()
+                .sorted()
+                .toList();
+        List<Span> regions = new ArrayList<>();
+        int start = 0;
+        for (int cut : cuts) {
+            regions.add(new Span(start, cut));
+            start = cut;
+        }
+        regions.add(new Span(start, length));
+        return regions;
     }
 
     /** Appends one session's chunks and its page, numbered after {@code from} and what is already in the lists. */

@@ -28,9 +28,14 @@
  * sessions) runs it again for its gaps only. {@link io.lorekeeper.document.MemoryBuilds} lets a
  * question start building an on-demand memory its strategy needs, as a reindex naming it would.
  *
+ * <p>Uploaded files ({@code FileExtractor}): the format is detected from the bytes with Tika and
+ * the text extracted by that format's Tika parser on a bounded pool under a deadline, cleaned before
+ * offsets exist; a file's pages and headings are kept as spans ({@code document_section}) that
+ * citations and segmentation use, and the file's name, type, size and hash ({@code document_file}).
+ *
  * <p>Owns the document's tables: the document row and its canonical text, its ingestion stages,
- * conversation sessions and turns, and its segmentation, chunks, pages and per-document lexeme
- * statistics, because this module writes them when it segments. Others read and annotate them only
+ * conversation sessions and turns, an uploaded file's record and its pages and sections, and its
+ * segmentation, chunks, pages and per-document lexeme statistics, because this module writes them when it segments. Others read and annotate them only
  * through its public API: {@link io.lorekeeper.document.ChunkIndex} (vector and BM25 search, chunks
  * by ordinal, pages) for retrieval, {@link io.lorekeeper.document.ChunkEmbeddings} and
  * {@link io.lorekeeper.document.PageHeaders} for the memory stages that compute vectors and headers.
@@ -45,7 +50,9 @@
     "conversation_turn",
     "chunk",
     "page",
-    "document_lexeme"
+    "document_lexeme",
+    "document_section",
+    "document_file"
 })
 @org.springframework.modulith.ApplicationModule(allowedDependencies = {"platform", "security", "text"})
 package io.lorekeeper.document;

@@ -77,6 +77,28 @@ class LorekeeperTools {
                                 Arguments.required(args, "text"),
                                 Arguments.string(args, "profile"))),
                 tool(
+                        "add_file",
+                        "Add a file (.txt, .md, .pdf, .docx, .html or .epub, given as base64); its text is extracted "
+                                + "and it is ingested in the background (READY when searchable). Citations into it name "
+                                + "their page (PDF) and section (headings)",
+                        schema(
+                                Map.of(
+                                        "content",
+                                        string("The file's bytes, base64-encoded"),
+                                        "fileName",
+                                        string(
+                                                "The file's name; its extension must match the content (e.g. report.pdf)"),
+                                        "title",
+                                        string("Optional title (default: the file name without its extension)"),
+                                        "profile",
+                                        string("Index profile: standard (default), retrieval-only or deep")),
+                                List.of("content", "fileName")),
+                        (tenant, args) -> catalog.addFile(
+                                Arguments.required(args, "fileName"),
+                                base64(args, "content"),
+                                Arguments.string(args, "title"),
+                                Arguments.string(args, "profile"))),
+                tool(
                         "search",
                         "Find the passages of READY documents that match a query; offsets are UTF-16 code units",
                         schema(
@@ -196,6 +218,15 @@ class LorekeeperTools {
         }
         return new McpSchema.ReadResourceResult(
                 List.of(new McpSchema.TextResourceContents(request.uri(), "text/plain", text.substring(start, end))));
+    }
+
+    private static byte[] base64(Map<String, Object> args, String name) {
+        String value = Arguments.required(args, name);
+        try {
+            return java.util.Base64.getMimeDecoder().decode(value);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.invalid(name, name + " must be base64: " + e.getMessage());
+        }
     }
 
     private static McpError resourceError(String message) {

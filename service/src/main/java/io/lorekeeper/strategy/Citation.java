@@ -8,7 +8,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * Evidence for an answer: {@code quote} is exactly the canonical text in {@code [start, end)} of
- * the document (UTF-16 code units), and {@code turnId} names the conversation turn it lies in.
+ * the document (UTF-16 code units), and {@code turnId} names the conversation turn it lies in;
+ * {@code page} and {@code section} the page and heading of an uploaded file it starts in.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Schema(
@@ -26,13 +27,23 @@ public record Citation(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String quote,
 
         @Schema(description = "The conversation turn the quote lies in (conversations only)")
-        String turnId) {
+        String turnId,
+
+        @Schema(description = "The page the quote starts on (files with pages: PDF)", minimum = "1")
+        Integer page,
+
+        @Schema(description = "The heading of the section the quote starts in (files with headings)")
+        String section) {
+
+    public Citation(UUID documentId, int start, int end, String quote, String turnId) {
+        this(documentId, start, end, quote, turnId, null, null);
+    }
 
     public static Citation of(UUID documentId, int start, int end, String quote) {
         return new Citation(documentId, start, end, quote, null);
     }
 
     public Citation withTurnId(String id) {
-        return new Citation(documentId, start, end, quote, id);
+        return new Citation(documentId, start, end, quote, id, page, section);
     }
 }

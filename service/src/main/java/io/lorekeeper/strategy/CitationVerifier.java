@@ -14,7 +14,8 @@ import io.lorekeeper.text.Span;
 /**
  * The gate every answer passes: a citation survives only if its quote is the source text at its
  * offsets (exactly, or equal once whitespace runs are collapsed). Survivors carry the exact source
- * text as their quote and the conversation turn they lie in; the rest are dropped and counted.
+ * text as their quote and the conversation turn (or an uploaded file's page and section) they lie
+ * in; the rest are dropped and counted.
  */
 @Service
 public class CitationVerifier {
@@ -56,7 +57,19 @@ public class CitationVerifier {
         }
         String turn =
                 documents.turnAt(c.documentId(), new Span(c.start(), c.end())).orElse(null);
-        return new Citation(c.documentId(), c.start(), c.end(), source, turn);
+        Documents.Place place = turn != null
+                ? null
+                : documents
+                        .placeOf(c.documentId(), new Span(c.start(), c.end()))
+                        .orElse(null);
+        return new Citation(
+                c.documentId(),
+                c.start(),
+                c.end(),
+                source,
+                turn,
+                place == null ? null : place.page(),
+                place == null ? null : place.section());
     }
 
     static String collapse(String s) {

@@ -221,7 +221,7 @@ class GeneratedClientTest {
         assertThat(blank.getTitle()).isNotBlank();
 
         Path pdf = dir.resolve("report.pdf");
-        Files.writeString(pdf, "%PDF-1.4");
+        Files.writeString(pdf, "Plain notes named as a PDF: the content does not match the name.");
         Problem unsupported = problem(() -> documents.uploadDocumentFile(pdf.toFile(), null, null, null), 415);
         assertThat(unsupported.getField()).isEqualTo("file");
 

@@ -288,9 +288,9 @@ class ComoRagIndexTest {
         JsonNode events = api.get("/v1/questions/" + question + "/trace").json().get("events");
         List<String> types =
                 events.valueStream().map(e -> e.get("type").asString()).toList();
-        assertThat(types).containsSubsequence("memory.build", "waiting", "status");
+        assertThat(types).containsSubsequence("run.memory-build", "run.waiting", "run.status");
         JsonNode build = events.valueStream()
-                .filter(e -> e.get("type").asString().equals("memory.build"))
+                .filter(e -> e.get("type").asString().equals("run.memory-build"))
                 .findFirst()
                 .orElseThrow()
                 .get("payload");
@@ -317,7 +317,7 @@ class ComoRagIndexTest {
                         .get("events")
                         .valueStream()
                         .map(e -> e.get("type").asString()))
-                .doesNotContain("memory.build", "waiting");
+                .doesNotContain("run.memory-build", "run.waiting");
     }
 
     @Test

@@ -188,11 +188,11 @@ class ThreeProcessKillTest {
                     .isEqualTo("DONE");
             assertThat(string("SELECT mode FROM question WHERE id = '" + id + "'"))
                     .isEqualTo("extractive");
-            assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'status'"
+            assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'run.status'"
                             + " AND payload->>'status' = 'DONE'"))
                     .as("DONE events of question %s", id)
                     .isEqualTo(1);
-            assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'status'"
+            assertThat(count("SELECT count(*) FROM trace_event WHERE question_id = '" + id + "' AND type = 'run.status'"
                             + " AND payload->>'status' = 'FAILED'"))
                     .as("FAILED events of question %s", id)
                     .isZero();

@@ -251,8 +251,8 @@ class DocumentApiTest {
     void rejectsOtherFileTypesWith415() {
         Response pdf = api.upload(
                 "/v1/documents/files",
-                "report.pdf",
-                "application/pdf",
+                "report.pages",
+                "application/octet-stream",
                 "%PDF-1.4".getBytes(StandardCharsets.UTF_8),
                 Map.of());
 

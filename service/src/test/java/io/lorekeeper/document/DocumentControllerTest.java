@@ -273,13 +273,13 @@ class DocumentControllerTest {
     }
 
     @Test
-    void uploadsThatAreNotTextFilesAreRefusedNamingTheFile() {
+    void uploadsOfFormatsNotAcceptedAreRefusedNamingTheFile() {
         byte[] bytes = "%PDF-1.7".getBytes(StandardCharsets.UTF_8);
         assertProblem(
                 mvc.post()
                         .uri("/v1/documents/files")
                         .multipart()
-                        .file(new MockMultipartFile("file", "log.pdf", "application/pdf", bytes))
+                        .file(new MockMultipartFile("file", "log.rar", "application/vnd.rar", bytes))
                         .exchange(),
                 415,
                 "unsupported-media-type",

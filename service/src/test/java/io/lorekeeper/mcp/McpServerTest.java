@@ -60,7 +60,7 @@ class McpServerTest {
         assertThat(tools)
                 .extracting(McpSchema.Tool::name)
                 .containsExactlyInAnyOrder(
-                        "list_documents", "add_text_document", "search", "ask_question", "get_answer");
+                        "list_documents", "add_text_document", "add_file", "search", "ask_question", "get_answer");
         assertThat(tools)
                 .filteredOn(t -> t.name().equals("ask_question"))
                 .singleElement()
@@ -120,6 +120,38 @@ class McpServerTest {
         JsonNode again =
                 json(call("get_answer", Map.of("questionId", answer.get("id").asString())));
         assertThat(again.get("citations")).isEqualTo(citations);
+    }
+
+    @Test
+    void addsAFileGivenAsBase64ThroughTheUploadIntake() {
+        byte[] html = io.lorekeeper.support.TestFiles.html(
+                "Lights", List.of("Lights", "Skerry Point"), List.of("About lights.", "Agnes kept this light."));
+
+        JsonNode added = json(call(
+                "add_file",
+                Map.of(
+                        "fileName",
+                        "lights.html",
+                        "content",
+                        java.util.Base64.getEncoder().encodeToString(html),
+                        "profile",
+                        "retrieval-only")));
+        UUID id = UUID.fromString(added.get("id").asString());
+        JsonNode doc = api.awaitDocument(id, "READY", Duration.ofMinutes(2));
+        assertThat(doc.get("title").asString()).isEqualTo("lights");
+
+        CallToolResult mismatch = client.callTool(new McpSchema.CallToolRequest(
+                "add_file",
+                Map.of(
+                        "fileName",
+                        "lights.pdf",
+                        "content",
+                        java.util.Base64.getEncoder().encodeToString(html))));
+        assertThat(mismatch.isError()).isTrue();
+        assertThat(json(mismatch).get("field").asString()).isEqualTo("file");
+        CallToolResult notBase64 = client.callTool(
+                new McpSchema.CallToolRequest("add_file", Map.of("fileName", "lights.html", "content", "not base64!")));
+        assertThat(json(notBase64).get("field").asString()).isEqualTo("content");
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.lorekeeper.support.TestDocuments;
+import io.lorekeeper.support.TestFiles;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -481,6 +482,7 @@ class HostileRequestsTest {
                 .expect(400, "file"));
         cases.add(upload("notes.pdf", "application/pdf", utf8(ok), Map.of()).expect(415, "file"));
         cases.add(upload("notes.txt", "image/png", utf8(ok), Map.of()).expect(415, "file"));
+        files(cases, ok);
         cases.add(upload("notes", "text/plain", utf8(ok), Map.of()).expect(415, "file"));
         cases.add(upload("notes.txt", "text/plain; charset=\"", utf8(ok), Map.of())
                 .expect(415, "file"));
@@ -578,6 +580,30 @@ class HostileRequestsTest {
                         26L * 1024 * 1024,
                         "\r\n--" + boundary + "--\r\n"))
                 .expect(413, "file"));
+    }
+
+    /** Files that are not what they say, or that a parser must not be let loose on: refused naming the file. */
+    private void files(List<Case> cases, String ok) {
+        List<List<String>> pages = List.of(List.of(ok), List.of("A second page " + marker + "."));
+        String pdf = "application/pdf";
+        String docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+        cases.add(upload("locked.pdf", pdf, TestFiles.pdf(pages, "secret"), Map.of())
+                .expect(400, "file"));
+        cases.add(upload("scan.pdf", pdf, TestFiles.scannedPdf(2), Map.of()).expect(400, "file"));
+        cases.add(upload("report.docx", docx, TestFiles.pdf(pages), Map.of()).expect(415, "file"));
+        cases.add(
+                upload("report.pdf", pdf, TestFiles.docx(List.of(ok)), Map.of()).expect(415, "file"));
+        cases.add(upload("book.epub", "application/octet-stream", TestFiles.pdf(pages), Map.of())
+                .expect(415, "file"));
+        cases.add(upload("pictures.docx", docx, TestFiles.docx(List.of(ok), 250), Map.of())
+                .expect(400, "file"));
+        cases.add(upload("bomb.docx", docx, TestFiles.docx(List.of("a".repeat(30_000_000))), Map.of())
+                .expect(400, "file"));
+        byte[] big = new byte[21 * 1024 * 1024];
+        Arrays.fill(big, (byte) ' ');
+        System.arraycopy(utf8("%PDF-1.4\n"), 0, big, 0, 9);
+        cases.add(upload("big.pdf", pdf, big, Map.of()).expect(413, "file"));
+        cases.add(upload("broken.pdf", pdf, utf8("%PDF-1.4\n" + ok), Map.of()).expect(400, "file"));
     }
 
     private void sessionBodies(List<Case> cases) {
