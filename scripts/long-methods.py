@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists methods and constructors in main code longer than a limit (default 60 lines), longest first.
 
-    python3 scripts/long-methods.py [limit] [root]
+    python3 scripts/long-methods.py [limit] [root...]   (default: every module's main code)
 
 A method is counted from its signature line to its closing brace, comments and blank lines included.
 Brace matching skips strings, text blocks, char literals and comments, which is enough for this
@@ -12,8 +12,7 @@ import re
 import sys
 
 limit = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-root = sys.argv[2] if len(sys.argv) > 2 else next(
-    p for p in ("service/src/main/java", "src/main/java") if os.path.isdir(p))
+roots = sys.argv[2:] or [p for p in ("service/src/main/java", "evaluator/src/main/java") if os.path.isdir(p)]
 SIGNATURE = re.compile(
     r"^\s+(?:(?:public|protected|private|static|final|synchronized|default|abstract)\s+)*"
     r"(?:<[^>]+>\s+)?[\w.<>\[\], ?]+\s+(\w+)\s*\([^;]*$|^\s+(?:public|protected|private)\s+(\w+)\s*\(")
@@ -51,7 +50,7 @@ def strip(line, state):
 
 
 found = []
-for folder, _, files in os.walk(root):
+for folder, _, files in (walked for root in roots for walked in os.walk(root)):
     for name in files:
         if not name.endswith(".java"):
             continue

@@ -201,6 +201,9 @@ public final class Datasets {
      * document per record, {@code qa_pairs} parsed as a Python literal. A question whose last lines
      * are numbered options and whose answer is a number is multiple choice (the answer is the 1-based
      * option). Category: {@code longdep/<type>} or {@code shortdep}. Evidence: the {@code S} sentences.
+     *
+     * <p>Kept as one method on purpose: it reads as the record format, field by field, which is where
+     * a reader checks it against the dataset.
      */
     static List<EvalItem> loogle(Path path) {
         List<Path> files = new ArrayList<>();

@@ -271,21 +271,7 @@ public class EvalRunner {
         Map<Key, ItemResult> previous = new HashMap<>();
         earlier.forEach(r -> previous.put(r.key(), r));
         List<ItemResult> results = Collections.synchronizedList(new ArrayList<>());
-        List<EvalItem> pending = new ArrayList<>();
-        for (EvalItem item : request.items()) {
-            boolean missing = false;
-            for (String strategy : request.strategies()) {
-                ItemResult kept = previous.get(new Key(item.id(), strategy));
-                if (kept != null) {
-                    results.add(kept);
-                } else {
-                    missing = true;
-                }
-            }
-            if (missing) {
-                pending.add(item);
-            }
-        }
+        List<EvalItem> pending = pending(request, previous, results);
         AtomicInteger done = new AtomicInteger(results.size());
         listener.progress(done.get(), total);
         if (!results.isEmpty()) {
@@ -328,8 +314,33 @@ public class EvalRunner {
             }
             awaitAll(futures, "");
         }
-        // Stable order: as the dataset lists the items, strategies in the order asked.
-        Map<String, Integer> order = new ConcurrentHashMap<>();
+        List<ItemResult> sorted = inDatasetOrder(request, results);
+        return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted, judge != null);
+    }
+
+    /** The items some strategy still has to answer; the results kept from an earlier run go to {@code results}. */
+    private static List<EvalItem> pending(Request request, Map<Key, ItemResult> previous, List<ItemResult> results) {
+        List<EvalItem> pending = new ArrayList<>();
+        for (EvalItem item : request.items()) {
+            boolean missing = false;
+            for (String strategy : request.strategies()) {
+                ItemResult kept = previous.get(new Key(item.id(), strategy));
+                if (kept != null) {
+                    results.add(kept);
+                } else {
+                    missing = true;
+                }
+            }
+            if (missing) {
+                pending.add(item);
+            }
+        }
+        return pending;
+    }
+
+    /** Stable order: as the dataset lists the items, strategies in the order asked. */
+    private static List<ItemResult> inDatasetOrder(Request request, List<ItemResult> results) {
+        Map<String, Integer> order = new HashMap<>();
         for (int i = 0; i < request.items().size(); i++) {
             order.put(request.items().get(i).id(), i);
         }
@@ -340,7 +351,7 @@ public class EvalRunner {
                         request.strategies().indexOf(b.asked().strategy()))
                 : Integer.compare(
                         order.get(a.asked().itemId()), order.get(b.asked().itemId())));
-        return Report.of(request.dataset(), request.strategies(), started, Instant.now(), sorted, judge != null);
+        return sorted;
     }
 
     private Map<String, Doc> ingest(Request request, List<EvalItem> items) throws InterruptedException {
@@ -416,62 +427,7 @@ public class EvalRunner {
                     item.choices(),
                     request.options().get(strategy),
                     request.questionTimeout());
-            long latency = (System.nanoTime() - started) / 1_000_000;
-            String questionId = view.path("id").asString();
-            String status = view.path("status").asString();
-            JsonNode trace = client.trace(questionId);
-            List<DocSpan> context = new ArrayList<>(TraceSpans.context(trace, doc.id()));
-            for (JsonNode c : view.path("citations")) {
-                context.add(new DocSpan(
-                        c.path("documentId").asString(doc.id()),
-                        c.path("start").asInt(),
-                        c.path("end").asInt()));
-            }
-            Cost cost = Cost.of(view, trace);
-            int contextTokens = Compaction.contextTokens(doc.text(), doc.id(), context);
-            Double compaction = Compaction.ratio(TraceSpans.compaction(trace, doc.id()), contextTokens, doc.tokens());
-            Long runMs = view.path("timings").has("runMs")
-                    ? view.path("timings").path("runMs").asLong()
-                    : null;
-            Asked asked = Asked.of(item, strategy);
-            Evidence seen = new Evidence(null, gold.size(), unresolved, context.size(), contextTokens, compaction);
-            Timings timings = new Timings(latency, runMs);
-            if (!status.equals("DONE")) {
-                return new ItemResult(
-                        asked,
-                        Reply.failed(
-                                questionId, status, view.path("failureReason").asString(status)),
-                        Scores.NONE,
-                        seen,
-                        cost,
-                        timings);
-            }
-            String answer = view.path("answer").asString("");
-            Integer choice =
-                    view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
-            ItemResult result = new ItemResult(
-                    asked,
-                    new Reply(
-                            questionId,
-                            status,
-                            answer,
-                            choice,
-                            null,
-                            view.hasNonNull("confidence")
-                                    ? view.get("confidence").asDouble()
-                                    : null,
-                            TraceSpans.confidenceFeatures(trace)),
-                    score(item, answer, choice),
-                    new Evidence(
-                            Metrics.evidenceRecall(gold, context),
-                            gold.size(),
-                            unresolved,
-                            context.size(),
-                            contextTokens,
-                            compaction),
-                    cost,
-                    timings);
-            return judge != null && Grader.applies(item) ? result.judged(judge.grade(item, answer)) : result;
+            return answered(item, strategy, doc, evidence, view, (System.nanoTime() - started) / 1_000_000);
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
                 // Stopped, not failed (the replica is shutting down): no result, so a resume asks again.
@@ -486,6 +442,64 @@ public class EvalRunner {
                     Cost.UNKNOWN,
                     new Timings(latency, null));
         }
+    }
+
+    /** Scores an answered question against its gold answer and evidence, from the answer and its trace. */
+    private ItemResult answered(EvalItem item, String strategy, Doc doc, Gold evidence, JsonNode view, long latency) {
+        List<DocSpan> gold = evidence.spans();
+        int unresolved = evidence.unresolved();
+        String questionId = view.path("id").asString();
+        String status = view.path("status").asString();
+        JsonNode trace = client.trace(questionId);
+        List<DocSpan> context = new ArrayList<>(TraceSpans.context(trace, doc.id()));
+        for (JsonNode c : view.path("citations")) {
+            context.add(new DocSpan(
+                    c.path("documentId").asString(doc.id()),
+                    c.path("start").asInt(),
+                    c.path("end").asInt()));
+        }
+        Cost cost = Cost.of(view, trace);
+        int contextTokens = Compaction.contextTokens(doc.text(), doc.id(), context);
+        Double compaction = Compaction.ratio(TraceSpans.compaction(trace, doc.id()), contextTokens, doc.tokens());
+        Long runMs = view.path("timings").has("runMs")
+                ? view.path("timings").path("runMs").asLong()
+                : null;
+        Asked asked = Asked.of(item, strategy);
+        Evidence seen = new Evidence(null, gold.size(), unresolved, context.size(), contextTokens, compaction);
+        Timings timings = new Timings(latency, runMs);
+        if (!status.equals("DONE")) {
+            return new ItemResult(
+                    asked,
+                    Reply.failed(questionId, status, view.path("failureReason").asString(status)),
+                    Scores.NONE,
+                    seen,
+                    cost,
+                    timings);
+        }
+        String answer = view.path("answer").asString("");
+        Integer choice =
+                view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
+        ItemResult result = new ItemResult(
+                asked,
+                new Reply(
+                        questionId,
+                        status,
+                        answer,
+                        choice,
+                        null,
+                        view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null,
+                        TraceSpans.confidenceFeatures(trace)),
+                score(item, answer, choice),
+                new Evidence(
+                        Metrics.evidenceRecall(gold, context),
+                        gold.size(),
+                        unresolved,
+                        context.size(),
+                        contextTokens,
+                        compaction),
+                cost,
+                timings);
+        return judge != null && Grader.applies(item) ? result.judged(judge.grade(item, answer)) : result;
     }
 
     private ItemResult probe(

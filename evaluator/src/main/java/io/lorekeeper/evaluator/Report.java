@@ -329,65 +329,7 @@ public record Report(
         // The judge column only when some answer was actually graded: no empty column in unjudged runs.
         boolean judgeColumn = items.stream().anyMatch(i -> i.graded().judge() != null);
         for (String strategy : strategies) {
-            out.append("### ")
-                    .append(strategy)
-                    .append("\n\n")
-                    .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ")
-                    .append(judgeColumn ? "judge | " : "")
-                    .append(
-                            "evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
-                    .append("p50 latency ms | p95 latency ms |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|")
-                    .append(judgeColumn ? "---:|" : "")
-                    .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (Row r : summary) {
-                if (!r.strategy().equals(strategy)) {
-                    continue;
-                }
-                out.append("| ")
-                        .append(r.category().equals(OVERALL) ? "**overall**" : r.category())
-                        .append(" | ")
-                        .append(r.n())
-                        .append(" | ")
-                        .append(r.failed())
-                        .append(" | ")
-                        .append(fmt(r.f1()))
-                        .append(" | ")
-                        .append(fmt(r.em()))
-                        .append(" | ")
-                        .append(fmt(r.rougeL()))
-                        .append(" | ")
-                        .append(fmt(r.accuracy()))
-                        .append(" | ")
-                        .append(judgeColumn ? fmt(r.judge()) + " | " : "")
-                        .append(fmt(r.evidenceRecall()))
-                        .append(
-                                r.evidenceItems() < r.n() && r.evidenceRecall() != null
-                                        ? " (" + r.evidenceItems() + ")"
-                                        : "")
-                        .append(" | ")
-                        .append(String.format(Locale.ROOT, "%.1f", r.llmCalls()))
-                        .append(" | ")
-                        .append(String.format(Locale.ROOT, "%.0f", r.llmTokens()))
-                        .append(" | ")
-                        .append(
-                                r.promptTokens() == null
-                                        ? ""
-                                        : String.format(
-                                                Locale.ROOT, "%.0f / %.0f", r.promptTokens(), r.completionTokens()))
-                        .append(" | ")
-                        .append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
-                        .append(" | ")
-                        .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
-                        .append(" | ")
-                        .append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
-                        .append(" | ")
-                        .append(r.p50LatencyMs())
-                        .append(" | ")
-                        .append(r.p95LatencyMs())
-                        .append(" |\n");
-            }
-            out.append('\n');
+            strategyTable(out, strategy, judgeColumn);
         }
         out.append(
                 "Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
@@ -397,6 +339,74 @@ public record Report(
                         + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
                         + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
                         + "its trace (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens.\n");
+        appendNotes(out);
+        return out.toString();
+    }
+
+    /** One strategy's table: a row per category, then the overall row. */
+    private void strategyTable(StringBuilder out, String strategy, boolean judgeColumn) {
+        out.append("### ")
+                .append(strategy)
+                .append("\n\n")
+                .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ")
+                .append(judgeColumn ? "judge | " : "")
+                .append(
+                        "evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
+                .append("p50 latency ms | p95 latency ms |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|")
+                .append(judgeColumn ? "---:|" : "")
+                .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row r : summary) {
+            if (r.strategy().equals(strategy)) {
+                row(out, r, judgeColumn);
+            }
+        }
+        out.append('\n');
+    }
+
+    private static void row(StringBuilder out, Row r, boolean judgeColumn) {
+        out.append("| ")
+                .append(r.category().equals(OVERALL) ? "**overall**" : r.category())
+                .append(" | ")
+                .append(r.n())
+                .append(" | ")
+                .append(r.failed())
+                .append(" | ")
+                .append(fmt(r.f1()))
+                .append(" | ")
+                .append(fmt(r.em()))
+                .append(" | ")
+                .append(fmt(r.rougeL()))
+                .append(" | ")
+                .append(fmt(r.accuracy()))
+                .append(" | ")
+                .append(judgeColumn ? fmt(r.judge()) + " | " : "")
+                .append(fmt(r.evidenceRecall()))
+                .append(r.evidenceItems() < r.n() && r.evidenceRecall() != null ? " (" + r.evidenceItems() + ")" : "")
+                .append(" | ")
+                .append(String.format(Locale.ROOT, "%.1f", r.llmCalls()))
+                .append(" | ")
+                .append(String.format(Locale.ROOT, "%.0f", r.llmTokens()))
+                .append(" | ")
+                .append(
+                        r.promptTokens() == null
+                                ? ""
+                                : String.format(Locale.ROOT, "%.0f / %.0f", r.promptTokens(), r.completionTokens()))
+                .append(" | ")
+                .append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
+                .append(" | ")
+                .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
+                .append(" | ")
+                .append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
+                .append(" | ")
+                .append(r.p50LatencyMs())
+                .append(" | ")
+                .append(r.p95LatencyMs())
+                .append(" |\n");
+    }
+
+    /** What the judge did, adversarial questions in the service's own words, and the calibration. */
+    private void appendNotes(StringBuilder out) {
         if (judging != null) {
             out.append("\nJudge: the LLM judge (role judge) graded ")
                     .append(judging.judged())
@@ -444,14 +454,16 @@ public record Report(
                                     .toList()))
                     .append(".\n");
         }
-        return out.toString();
     }
 
     private static String fmt(Double d) {
         return d == null ? "" : String.format(Locale.ROOT, "%.3f", d);
     }
 
-    /** Accuracy (overall score) against LLM tokens per question, one point per strategy. */
+    /**
+     * Accuracy (overall score) against LLM tokens per question, one point per strategy. One method:
+     * the SVG's elements are written in drawing order, axes first, so it reads top to bottom.
+     */
     public String svg() {
         Map<String, Row> overall = new LinkedHashMap<>();
         summary.stream()

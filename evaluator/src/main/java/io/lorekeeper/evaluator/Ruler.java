@@ -70,6 +70,10 @@ public final class Ruler {
         }
     }
 
+    /**
+     * One generated item. One method on purpose: the random draws happen in a fixed order, which is
+     * what keeps a seed's items the same from run to run; splitting it would hide that order.
+     */
     private static EvalItem item(
             String task,
             int index,

@@ -92,29 +92,37 @@ class EvaluationRun {
                     });
             store.change(id, e -> e.finish(EvaluationStore.tree(report)));
         } catch (Exception e) {
-            if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
-                // Stopped by a shutdown, not failed: clear the flag to write, and let the job run again.
-                Thread.interrupted();
-                int kept = store.resultCount(id);
-                try {
-                    store.change(id, evaluation -> evaluation.suspend(kept));
-                } catch (IllegalTransitionException movedOn) {
-                    log.info("evaluation {} not suspended: {}", id, movedOn.getMessage());
-                    return;
-                }
-                throw new RetryLaterException("evaluation " + id + " stopped by a shutdown", Duration.ofSeconds(5));
-            }
-            if (e instanceof IllegalTransitionException movedOn) {
-                // another writer finished or failed it meanwhile (a revived job on a second replica): its state stands
-                log.info("evaluation {} left as another writer put it: {}", id, movedOn.getMessage());
+            stopped(id, e);
+        }
+    }
+
+    /**
+     * A run that ended early: suspended by a shutdown (the job runs again), left as another writer
+     * put it, or failed with the reason.
+     */
+    private void stopped(UUID id, Exception e) {
+        if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+            // Stopped by a shutdown, not failed: clear the flag to write, and let the job run again.
+            Thread.interrupted();
+            int kept = store.resultCount(id);
+            try {
+                store.change(id, evaluation -> evaluation.suspend(kept));
+            } catch (IllegalTransitionException movedOn) {
+                log.info("evaluation {} not suspended: {}", id, movedOn.getMessage());
                 return;
             }
-            log.warn("evaluation {} failed", id, e);
-            try {
-                store.change(id, evaluation -> evaluation.fail(Failures.describe(e)));
-            } catch (IllegalTransitionException movedOn) {
-                log.info("evaluation {} not marked failed: {}", id, movedOn.getMessage());
-            }
+            throw new RetryLaterException("evaluation " + id + " stopped by a shutdown", Duration.ofSeconds(5));
+        }
+        if (e instanceof IllegalTransitionException movedOn) {
+            // another writer finished or failed it meanwhile (a revived job on a second replica): its state stands
+            log.info("evaluation {} left as another writer put it: {}", id, movedOn.getMessage());
+            return;
+        }
+        log.warn("evaluation {} failed", id, e);
+        try {
+            store.change(id, evaluation -> evaluation.fail(Failures.describe(e)));
+        } catch (IllegalTransitionException movedOn) {
+            log.info("evaluation {} not marked failed: {}", id, movedOn.getMessage());
         }
     }
 

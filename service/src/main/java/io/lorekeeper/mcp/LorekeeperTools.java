@@ -53,6 +53,13 @@ class LorekeeperTools {
     }
 
     List<SyncToolSpecification> tools() {
+        List<SyncToolSpecification> tools = new java.util.ArrayList<>(documentTools());
+        tools.addAll(questionTools());
+        return tools;
+    }
+
+    /** Listing and adding documents. */
+    private List<SyncToolSpecification> documentTools() {
         return List.of(
                 tool(
                         "list_documents",
@@ -97,7 +104,12 @@ class LorekeeperTools {
                                 Arguments.required(args, "fileName"),
                                 base64(args, "content"),
                                 Arguments.string(args, "title"),
-                                Arguments.string(args, "profile"))),
+                                Arguments.string(args, "profile"))));
+    }
+
+    /** Searching documents, asking and reading answers. */
+    private List<SyncToolSpecification> questionTools() {
+        return List.of(
                 tool(
                         "search",
                         "Find the passages of READY documents that match a query; offsets are UTF-16 code units",
