@@ -164,7 +164,7 @@ public final class ConfidenceFit {
         ObjectNode root = JsonMapper.builder().build().createObjectNode();
         root.put(
                 "note",
-                "Fitted by the evaluation harness; refit with the command in the README (\"Calibrated confidence\").");
+                "Fitted by the evaluation harness; refit with the command in docs/evaluation.md (\"Calibrated confidence\").");
         root.put("command", command);
         root.put("trainedOn", fit.trained());
         root.put("heldOut", fit.held());

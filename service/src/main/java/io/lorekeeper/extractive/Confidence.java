@@ -14,7 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
  * How likely the answer is right, from what the strategy knows when it answers: the best
  * sentence's score and its lead over the runner-up, whether the sentence holds the kind of answer
  * asked for, and what kind of short answer was taken from it. A logistic model whose coefficients
- * are data ({@value #MODEL}), fitted on evaluation results by the harness (README, "Calibrated
+ * are data ({@value #MODEL}), fitted on evaluation results by the harness (docs/evaluation.md, "Calibrated
  * confidence"), not set by hand: a feature the file does not name weighs nothing.
  */
 final class Confidence {

@@ -33,7 +33,7 @@ import io.lorekeeper.text.TokenCounter;
  * encoding; the same with one encode call per probe). Prompts are the real ones, so prompt tokens
  * are what a model would read; the scripted replies are sized like a model's (a few triples per
  * unit, 150-token summaries, five findings), so completion tokens are indicative only. Prints the
- * figures the README quotes. Run with {@code -Dlorekeeper.measure.comorag=true}.
+ * figures docs/benchmarks.md quotes. Run with {@code -Dlorekeeper.measure.comorag=true}.
  */
 @LlmIntegrationTest
 @EnabledIfSystemProperty(named = "lorekeeper.measure.comorag", matches = "true")

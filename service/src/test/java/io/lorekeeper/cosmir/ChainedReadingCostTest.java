@@ -52,7 +52,7 @@ import tools.jackson.databind.json.JsonMapper;
  * depend on the model. The strategies are called directly (as the question job would) as soon as
  * the novel's text is stored; usage is what the scripted model reported per call, counted with the
  * real tokenizer. Slow on two cores (the novel is still being embedded meanwhile), so it runs only
- * with {@code -Dlorekeeper.measure.chained=true}. Prints one line per strategy; the README quotes them.
+ * with {@code -Dlorekeeper.measure.chained=true}. Prints one line per strategy; docs/benchmarks.md quotes them.
  */
 @LlmIntegrationTest
 @EnabledIfSystemProperty(named = "lorekeeper.measure.chained", matches = "true")

@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  * What a GAM question costs in model calls and prompt tokens on a real LoCoMo conversation
  * (conv-26: 19 sessions, ~16k tokens), with the scripted model standing in for the LLM: the
  * prompts are the real ones (memos, pages, notes), so their token counts are what a model would
- * read. Each question runs two research rounds. Prints a summary line; the README quotes it.
+ * read. Each question runs two research rounds. Prints a summary line; docs/benchmarks.md quotes it.
  */
 @LlmIntegrationTest
 class GamCostTest {

@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  * first judge BREAKs the question into two sub-queries, the second can answer. The readers keep the
  * two passages sharing most words with the question and one neighbour. Reports calls, total tokens,
  * and the tokens handed to the responder (its whole prompt, and the evidence memory alone: the
- * paper's "Token" column, about 2,400 with GPT-4o-mini). Prints a summary line; the README quotes it.
+ * paper's "Token" column, about 2,400 with GPT-4o-mini). Prints a summary line; docs/benchmarks.md quotes it.
  */
 @LlmIntegrationTest
 class MemCotCostTest {
