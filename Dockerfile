@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # ---------------------------------------------------------------------------
-# Build stage: compile with the Maven wrapper (the service module and the evaluator library it uses), then split the Spring Boot jar
+# Build stage: compile with the Maven wrapper (the service module and the text and evaluator libraries it uses), then split the Spring Boot jar
 # into its layers so that the runtime image caches dependencies separately
 # from application classes.
 # ---------------------------------------------------------------------------
@@ -12,8 +12,10 @@ WORKDIR /workspace
 COPY mvnw ./
 COPY .mvn .mvn
 COPY pom.xml ./
+COPY text/pom.xml text/
 COPY evaluator/pom.xml evaluator/
 COPY service/pom.xml service/
+COPY text/src text/src
 COPY evaluator/src evaluator/src
 COPY service/src service/src
 COPY service/db service/db

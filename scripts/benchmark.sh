@@ -59,7 +59,7 @@ if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database";
 # service from its test classes (io.lorekeeper.TestLorekeeperApplication) on the test class path Maven writes here.
 classpath_file=service/target/test-classpath.txt
 if [ ! -f "$jar" ] || [ ! -f "$classpath_file" ] \
-  || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
+  || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml text/src text/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
   log "building $jar"
   ./mvnw -q -B -o package -DskipTests dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile=target/test-classpath.txt

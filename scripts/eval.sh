@@ -50,7 +50,7 @@ jar=service/$build/lorekeeper-$version.jar
 evaluator=evaluator/$build/lorekeeper-evaluator-$version-exec.jar
 classpath_file=service/$build/test-classpath.txt
 simulated=${LK_EVAL_SIMULATED:-0}
-stale() { [ ! -f "$1" ] || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml pom.xml -newer "$1" -print -quit)" ]; }
+stale() { [ ! -f "$1" ] || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml text/src text/pom.xml pom.xml -newer "$1" -print -quit)" ]; }
 if stale "$jar" || stale "$evaluator" || { [ "$simulated" = 1 ] && stale "$classpath_file"; }; then
   echo "[eval] building $jar and $evaluator"
   # the test class path too: the simulated model is test code

@@ -9,7 +9,7 @@ source scripts/java-env.sh
 
 url=$(scripts/pg-local.sh start | tail -n 1)
 jar=service/target/lorekeeper-0.1.0-SNAPSHOT.jar
-if [ ! -f "$jar" ] || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml pom.xml -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ -n "$(find service/src service/db service/pom.xml evaluator/src evaluator/pom.xml text/src text/pom.xml pom.xml -newer "$jar" -print -quit)" ]; then
   echo "[run] building $jar"
   ./mvnw -B -ntp -q -DskipTests package
 fi

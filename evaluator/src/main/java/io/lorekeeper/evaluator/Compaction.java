@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.lorekeeper.evaluator.Metrics.DocSpan;
+import io.lorekeeper.text.TokenCounter;
 
 /**
  * How much of the document a strategy put in front of the model, as a share of the document's
@@ -36,12 +37,12 @@ final class Compaction {
         int end = -1;
         for (int[] r : ranges) {
             if (r[0] > end) {
-                tokens += start < 0 ? 0 : Tokens.count(text, start, end);
+                tokens += start < 0 ? 0 : TokenCounter.count(text, start, end);
                 start = r[0];
             }
             end = Math.max(end, r[1]);
         }
-        return tokens + (start < 0 ? 0 : Tokens.count(text, start, end));
+        return tokens + (start < 0 ? 0 : TokenCounter.count(text, start, end));
     }
 
     /**

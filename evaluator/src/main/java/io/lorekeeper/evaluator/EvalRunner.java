@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.lorekeeper.evaluator.Metrics.DocSpan;
+import io.lorekeeper.text.TokenCounter;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -368,7 +369,7 @@ public class EvalRunner {
                         client.turns(id).forEach(t -> turns.put(t.turnId(), t));
                     }
                     String text = client.text(id);
-                    docs.put(entry.getKey(), new Doc(id, text, Tokens.count(text), turns));
+                    docs.put(entry.getKey(), new Doc(id, text, TokenCounter.count(text), turns));
                     log.info("evaluation: document {} ready as {}", entry.getKey(), id);
                     return null;
                 }));
@@ -516,7 +517,7 @@ public class EvalRunner {
         List<DocSpan> context = new ArrayList<>();
         int tokens = 0;
         for (JsonNode hit : found.path("hits")) {
-            int more = Tokens.count(hit.path("text").asString(""));
+            int more = TokenCounter.count(hit.path("text").asString(""));
             if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
                 break; // a budget, not a target: the context a caller with this many tokens would pass on
             }

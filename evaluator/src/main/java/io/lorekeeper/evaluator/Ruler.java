@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import io.lorekeeper.evaluator.Sentences.Span;
+import io.lorekeeper.text.SentenceSplitter;
+import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TokenCounter;
 
 /**
  * A RULER-style synthetic task generator, written from the rules the RULER paper publishes: a
@@ -151,14 +153,15 @@ public final class Ruler {
     static String haystack(
             Random random, List<String> novels, int lengthTokens, List<String> needles, boolean ordered) {
         String novel = novels.get(random.nextInt(novels.size()));
-        List<Span> sentences = Sentences.split(novel);
+        List<Span> sentences = SentenceSplitter.split(novel);
         int first = random.nextInt(Math.max(1, sentences.size() / 2));
         List<String> parts = new ArrayList<>();
-        int budget = lengthTokens - needles.stream().mapToInt(Tokens::count).sum();
+        int budget =
+                lengthTokens - needles.stream().mapToInt(TokenCounter::count).sum();
         int used = 0;
         for (int s = first; used < budget; s = (s + 1) % sentences.size()) {
             String sentence = sentences.get(s).of(novel);
-            used += Tokens.count(sentence);
+            used += TokenCounter.count(sentence);
             parts.add(sentence);
         }
         List<Integer> positions = new ArrayList<>();

@@ -12,5 +12,5 @@
  * {@code eval} module declares its dependency on it. No Spring stereotype lives here, so the service's component
  * scan finds nothing in it.
  */
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {"text"})
 package io.lorekeeper.evaluator;

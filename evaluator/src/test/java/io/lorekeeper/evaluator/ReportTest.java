@@ -22,6 +22,7 @@ import io.lorekeeper.evaluator.EvalRunner.Reply;
 import io.lorekeeper.evaluator.EvalRunner.Scores;
 import io.lorekeeper.evaluator.EvalRunner.Timings;
 import io.lorekeeper.evaluator.Metrics.DocSpan;
+import io.lorekeeper.text.TokenCounter;
 import tools.jackson.databind.json.JsonMapper;
 
 class ReportTest {
@@ -270,13 +271,13 @@ class ReportTest {
                 new DocSpan("d", 4, 8), // inside
                 new DocSpan("d", second, text.length() + 50), // clipped to the text
                 new DocSpan("other", first, second)); // another document's span
-        int expected = Tokens.count(text, 0, first) + Tokens.count(text, second, text.length());
+        int expected = TokenCounter.count(text, 0, first) + TokenCounter.count(text, second, text.length());
 
         assertThat(Compaction.contextTokens(text, "d", spans)).isEqualTo(expected);
         assertThat(Compaction.contextTokens(text, "d", List.of())).isZero();
         assertThat(Compaction.contextTokens(
                         text, "d", List.of(new DocSpan("d", 0, text.length()), new DocSpan("d", 5, 9))))
-                .isEqualTo(Tokens.count(text));
+                .isEqualTo(TokenCounter.count(text));
     }
 
     @Test
