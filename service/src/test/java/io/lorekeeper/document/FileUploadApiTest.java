@@ -106,6 +106,29 @@ class FileUploadApiTest {
         assertThat(citation.get("section").asString()).isEqualTo("Skerry Point");
     }
 
+    /**
+     * A real PDF, not one written by the test: the README walkthrough's file. Its text layer comes
+     * from a typesetter (ligatures, running heads, numbered pages), which generated PDFs do not have.
+     */
+    @Test
+    void aRealSpecificationIsCitedWithItsPage() throws Exception {
+        byte[] pdf;
+        try (var in = getClass().getResourceAsStream("/files/shared-mime-info-spec.pdf")) {
+            pdf = in.readAllBytes();
+        }
+
+        JsonNode doc = upload("shared-mime-info-spec.pdf", "application/pdf", pdf);
+
+        assertThat(sections(doc))
+                .hasSize(17)
+                .allSatisfy(s -> assertThat(s.get("kind").asString()).isEqualTo("page"));
+        JsonNode citation = cite(doc, "Where are the MIME type database files installed?", "packages/ directories");
+        assertThat(citation.get("page").asInt()).isEqualTo(3);
+        int start = citation.get("start").asInt();
+        JsonNode third = sections(doc).get(2);
+        assertThat(start).isBetween(third.get("start").asInt(), third.get("end").asInt());
+    }
+
     private JsonNode upload(String name, String type, byte[] content) {
         Response uploaded = api.upload("/v1/documents/files", name, type, content, Map.of("profile", "retrieval-only"));
         assertThat(uploaded.status()).as(uploaded.body()).isEqualTo(202);
