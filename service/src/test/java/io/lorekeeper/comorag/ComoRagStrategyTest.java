@@ -745,6 +745,44 @@ class ComoRagStrategyTest {
         };
     }
 
+    /**
+     * Mem-fuse reads the notes whose cues lie closest to the question, not any half of the pool: a cue
+     * that restates the question reaches it, cues about something else do not.
+     */
+    @Test
+    void memFuseReadsTheNotesWhoseCuesAreClosestToTheQuestion() {
+        model.on("comorag/probe")
+                .once(json(Map.of("probes", List.of("Adela's winter discovery", "the stranger in the grey coat"))))
+                .once(json(Map.of("probes", List.of("the journey to Bartholomew"))));
+        model.on("comorag/encode").reply(call -> {
+            String probe = probeOf(call);
+            String finding = probe.equals("the stranger in the grey coat")
+                            && layerOf(call).equals("episodic")
+                    ? QUESTION
+                    : probe.equals("Adela's winter discovery")
+                            ? "The price of wool at the Leeds market rose in 1851."
+                            : "finding for " + probe + " from " + layerOf(call);
+            return json(Map.of("findings", List.of(finding)));
+        });
+        model.on("comorag/fuse").reply(json(Map.of("history", "fused")));
+
+        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(2));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        // The second fusion reads 4 of the 9 notes: step 0's three and cycle 1's six.
+        Matcher notes = Pattern.compile("<notes probe=\"([^\"]*)\" layer=\"([a-z]+)\">\\n([^<]*)\\n</notes>")
+                .matcher(model.calls("comorag/fuse").get(1).user());
+        List<String> fused = new ArrayList<>();
+        while (notes.find()) {
+            fused.add(notes.group(1) + " / " + notes.group(2) + ": "
+                    + notes.group(3).strip());
+        }
+        assertThat(fused)
+                .hasSize(4)
+                .contains("the stranger in the grey coat / episodic: - " + QUESTION)
+                .noneMatch(note -> note.contains("wool"));
+    }
+
     private void scriptEncodeAndFuse() {
         model.on("comorag/encode")
                 .reply(call ->
