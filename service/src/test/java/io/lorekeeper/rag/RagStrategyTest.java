@@ -473,7 +473,11 @@ class RagStrategyTest {
 
         assertThat(answer.get("status").asString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
-        assertThat(model.calls()).hasSize(1);
+        // The question's calls only: the document's memories may still be being written in the background.
+        assertThat(model.calls().stream()
+                        .map(ScriptedChatModel.Call::template)
+                        .filter(t -> !t.startsWith("gam/") && !t.startsWith("mindgraph/") && !t.startsWith("comorag/")))
+                .containsExactly("rag/answer");
     }
 
     @Test
