@@ -143,22 +143,26 @@ class DocumentStore {
     }
 
     /**
-     * The page a span starts on and the innermost section (the latest heading before it) it starts
-     * in, for documents uploaded as files with pages or headings.
+     * The turn that contains a span, the page it starts on and the innermost section (the latest
+     * heading before it) it starts in.
      */
     Optional<Documents.Place> placeOf(UUID documentId, Span span) {
+        // One round trip per citation, whatever the document is made of.
         List<Documents.Place> found = jdbc.sql("""
-                SELECT (SELECT page_number FROM document_section
+                SELECT (SELECT turn_id FROM conversation_turn
+                        WHERE document_id = ? AND start_offset <= ? AND end_offset >= ?
+                        ORDER BY start_offset DESC LIMIT 1),
+                       (SELECT page_number FROM document_section
                         WHERE document_id = ? AND kind = 'page' AND start_offset <= ?
                         ORDER BY start_offset DESC, ordinal DESC LIMIT 1),
                        (SELECT title FROM document_section
                         WHERE document_id = ? AND kind = 'section' AND start_offset <= ?
                         ORDER BY start_offset DESC, ordinal DESC LIMIT 1)""")
-                .params(documentId, span.start(), documentId, span.start())
-                .query((rs, i) -> new Documents.Place((Integer) rs.getObject(1), rs.getString(2)))
+                .params(documentId, span.start(), span.end(), documentId, span.start(), documentId, span.start())
+                .query((rs, i) -> new Documents.Place(rs.getString(1), (Integer) rs.getObject(2), rs.getString(3)))
                 .list();
         return found.stream()
-                .filter(p -> p.page() != null || p.section() != null)
+                .filter(p -> p.turnId() != null || p.page() != null || p.section() != null)
                 .findFirst();
     }
 
@@ -337,16 +341,6 @@ class DocumentStore {
                 .query((rs, i) -> new DocumentResponses.TurnSpan(
                         rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(5)))
                 .list();
-    }
-
-    Optional<String> turnAt(UUID documentId, Span span) {
-        return jdbc.sql("""
-                SELECT turn_id FROM conversation_turn
-                WHERE document_id = ? AND start_offset <= ? AND end_offset >= ?
-                ORDER BY start_offset DESC LIMIT 1""")
-                .params(documentId, span.start(), span.end())
-                .query(String.class)
-                .optional();
     }
 
     @Transactional

@@ -134,15 +134,13 @@ public class Documents {
         store.refreshCounts(documentId);
     }
 
-    /** The conversation turn that contains the span, for documents made of sessions. */
-    public Optional<String> turnAt(UUID documentId, Span span) {
-        return store.turnAt(documentId, span);
-    }
+    /**
+     * Where a span lies: the conversation turn that contains it (documents made of sessions), or the
+     * page it starts on and the section (heading) it starts in (files uploaded with pages or headings).
+     */
+    public record Place(String turnId, Integer page, String section) {}
 
-    /** Where a span lies in an uploaded file: the page it starts on, the section (heading) it starts in. */
-    public record Place(Integer page, String section) {}
-
-    /** The page and section a span starts in, for files uploaded with pages or headings. */
+    /** Where the span lies, when the document has turns, pages or sections; empty for plain text. */
     public Optional<Place> placeOf(UUID documentId, Span span) {
         return store.placeOf(documentId, span);
     }

@@ -55,19 +55,14 @@ public class CitationVerifier {
         if (!source.equals(c.quote()) && !collapse(source).equals(collapse(c.quote()))) {
             return null;
         }
-        String turn =
-                documents.turnAt(c.documentId(), new Span(c.start(), c.end())).orElse(null);
-        Documents.Place place = turn != null
-                ? null
-                : documents
-                        .placeOf(c.documentId(), new Span(c.start(), c.end()))
-                        .orElse(null);
+        Documents.Place place =
+                documents.placeOf(c.documentId(), new Span(c.start(), c.end())).orElse(null);
         return new Citation(
                 c.documentId(),
                 c.start(),
                 c.end(),
                 source,
-                turn,
+                place == null ? null : place.turnId(),
                 place == null ? null : place.page(),
                 place == null ? null : place.section());
     }

@@ -183,8 +183,8 @@ class QuoteResolutionTest {
         Documents documents = mock(Documents.class);
         when(documents.text(DOC)).thenReturn(TEXT);
         when(documents.text(OTHER)).thenReturn(TEXT);
-        when(documents.turnAt(eq(DOC), any())).thenReturn(Optional.of("D1:1"));
-        when(documents.turnAt(eq(OTHER), any())).thenReturn(Optional.empty());
+        when(documents.placeOf(eq(DOC), any())).thenReturn(Optional.of(new Documents.Place("D1:1", null, null)));
+        when(documents.placeOf(eq(OTHER), any())).thenReturn(Optional.empty());
         return new CitationVerifier(documents);
     }
 
