@@ -14,13 +14,7 @@ final class ContentHash {
     private ContentHash() {}
 
     static String of(DocumentKind kind, String canonicalText) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((kind.name() + "\n" + canonicalText).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return sha256((kind.name() + "\n" + canonicalText).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The SHA-256 of an uploaded file's bytes, as lowercase hex. */
