@@ -167,11 +167,13 @@ for phase in "${phases[@]}"; do
         salt=$((salt + 1))
         settings=(--lorekeeper.embedding.mode=sentence-mean)
         [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0
-                                             --lorekeeper.search.keyword-text-last=false)
+                                             --lorekeeper.search.keyword-text-last=false --lorekeeper.search.keyword-postings=false)
         launch_service "throughput-$path" "${settings[@]}"
         bench throughput "$base" "$novels" "$scale_state" "$path" "${LK_BENCH_CLIENTS:-32}" "${LK_BENCH_SEED:-42}" "$salt" \
           "$work/throughput.tsv"
         [ "$path" = current ] && [ "$salt" = 3 ] && bench modes "$base" "$novels" "$scale_state" 5 "${LK_BENCH_SEED:-42}"
+        # BM25 alone across every document, where the impact-ordered postings apply (the baseline scores its selection)
+        [ "$salt" -le 2 ] && bench modes "$base" "$novels" "$scale_state" 100000 "${LK_BENCH_SEED:-42}" keyword "$path"
         stop_service
       done
       bench throughput-report "$scale_state" "$work/throughput.tsv"

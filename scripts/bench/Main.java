@@ -6,7 +6,7 @@
 //   scale <baseUrl> <novelsFolder> <tiers, e.g. 100K,1M,10M> <seed> [stateFile]
 //   throughput <baseUrl> <novelsFolder> <stateFile> <label> <clients> <seed> <salt> <resultsFile>
 //   throughput-report <stateFile> <resultsFile>
-//   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed>      hybrid vs deep latency, one client
+//   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed> [modes] [label]   one client's latency per search mode (hybrid,deep)
 //   strategies <baseUrl> <novel> <chars> <latencyMs> <strategies> <questions> <concurrency>
 //   burst <baseUrl> <novel> <chars> <clients>                             extractive questions at once, cold then warm
 
@@ -31,7 +31,7 @@ public final class Main {
             case "throughput" -> ThroughputBench.run(args[1], Path.of(args[2]), list(state(args[3], "ids")), args[4],
                     Integer.parseInt(args[5]), Long.parseLong(args[6]), Integer.parseInt(args[7]), Path.of(args[8]));
             case "modes" -> ThroughputBench.modes(args[1], Path.of(args[2]), list(state(args[3], "ids")), Integer.parseInt(args[4]),
-                    Long.parseLong(args[5]));
+                    Long.parseLong(args[5]), list(args.length > 6 ? args[6] : "hybrid,deep"), args.length > 7 ? args[7] : "");
             case "throughput-report" -> ThroughputBench.report(Path.of(args[2]),
                     String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(state(args[1], "tokens"))));
             case "strategies" -> StrategyBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),

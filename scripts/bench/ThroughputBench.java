@@ -120,13 +120,14 @@ final class ThroughputBench {
     }
 
     /**
-     * One client's latency of hybrid and deep search, interleaved, over the first {@code documents}
-     * documents (the scale corpus's first five hold about 1M tokens), with distinct queries.
+     * One client's latency of each search mode (hybrid and deep; keyword to follow BM25 alone),
+     * interleaved, over the first {@code documents} documents (the scale corpus's first five hold
+     * about 1M tokens), with distinct queries; {@code label} names the search path measured.
      */
-    static void modes(String base, Path novels, List<String> ids, int documents, long seed) throws Exception {
+    static void modes(String base, Path novels, List<String> ids, int documents, long seed, List<String> modes, String label)
+            throws Exception {
         Queries queries = new Queries(ScaleBench.sentences(novels), new Random(seed * 31 + 99));
         List<String> scoped = ids.subList(0, Math.min(documents, ids.size()));
-        List<String> modes = List.of("hybrid", "deep");
         double[][] ms = new double[modes.size()][SOLO_MEASURED];
         String load = loadAverage();
         for (int i = 0; i < SOLO_WARMUP + SOLO_MEASURED; i++) {
@@ -140,9 +141,10 @@ final class ThroughputBench {
                 }
             }
         }
-        StringBuilder out = new StringBuilder("\n### Deep and hybrid search latency, one client\n\n").append(Bench.header());
+        StringBuilder out = new StringBuilder("\n### ").append(String.join(" and ", modes)).append(" search latency, one client")
+                .append(label.isEmpty() ? "" : ", " + label + " search path").append("\n\n").append(Bench.header());
         out.append("| Scope | the first ").append(scoped.size()).append(" documents of the scale corpus; k=").append(K)
-                .append("; the same ").append(SOLO_MEASURED).append(" distinct queries for both modes |\n\n");
+                .append("; the same ").append(SOLO_MEASURED).append(" distinct queries for every mode |\n\n");
         out.append("| Mode | p50 ms | p95 ms | load avg before | load avg after |\n|---|---:|---:|---|---|\n");
         String after = loadAverage();
         for (int m = 0; m < modes.size(); m++) {

@@ -51,6 +51,7 @@
     "chunk",
     "page",
     "document_lexeme",
+    "keyword_posting",
     "document_section",
     "document_file"
 })

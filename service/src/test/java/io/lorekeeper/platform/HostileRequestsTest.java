@@ -50,6 +50,7 @@ class HostileRequestsTest {
             "chunk",
             "page",
             "document_lexeme",
+            "keyword_posting",
             "memo",
             "question",
             "trace_event",
