@@ -429,14 +429,6 @@ class DocumentStore {
                 INSERT INTO document_lexeme (document_id, lexeme, df)
                 SELECT c.document_id, u.lexeme, count(*) FROM chunk c CROSS JOIN LATERAL unnest(c.tsv) u
                 WHERE c.document_id = ? GROUP BY c.document_id, u.lexeme""").param(documentId).update();
-        jdbc.sql("DELETE FROM keyword_posting WHERE document_id = ?")
-                .param(documentId)
-                .update();
-        jdbc.sql("""
-                INSERT INTO keyword_posting (tenant_id, lexeme, impact, document_id, chunk_id)
-                SELECT d.tenant_id, u.lexeme, lk_impact(coalesce(array_length(u.positions, 1), 1), c.term_count), c.document_id, c.id
-                FROM chunk c JOIN document d ON d.id = c.document_id CROSS JOIN LATERAL unnest(c.tsv) u
-                WHERE c.document_id = ?""").param(documentId).update();
     }
 
     List<StageState> stages(UUID documentId) {

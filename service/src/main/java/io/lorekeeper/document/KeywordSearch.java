@@ -24,11 +24,8 @@ import io.lorekeeper.platform.SearchDatabase;
  * million stored tokens, where unnesting every lexeme of every candidate dominated the query.
  *
  * <p>Terms are ORed (websearch_to_tsquery would AND them and long questions would match nothing).
- * Across many documents the candidates come from the impact-ordered postings ({@link PostingHeads}):
- * the first postings of each term, rescored, are the exact top k whenever the best unread posting
- * cannot reach it, so the work no longer grows with the corpus. Otherwise, and in small scopes,
- * the chunks the terms select are scored; to keep that set bounded, the most frequent query terms
- * still score but no longer select candidates once the rarer ones already select enough.
+ * To keep the candidate set bounded on large corpora, the most frequent query terms still score
+ * but no longer select candidates once the rarer ones already select enough.
  */
 @Component
 class KeywordSearch {
@@ -40,42 +37,36 @@ class KeywordSearch {
     private final JdbcClient jdbc;
     private final int candidateBudget;
     private final boolean textLast;
-    private final PostingsPolicy postings;
 
     /**
      * On the search database (a read replica when one is configured).
      *
      * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
      *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
-     * @param postings false: never the impact-ordered postings, as before 2026-11-26 (the same
-     *                 baseline, {@code lorekeeper.search.keyword-postings})
      */
     @Autowired
-    KeywordSearch(
-            SearchDatabase database,
-            @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast,
-            @Value("${lorekeeper.search.keyword-postings:true}") boolean postings) {
-        this(database.jdbc(), CANDIDATE_BUDGET, textLast, postings ? PostingsPolicy.DEFAULT : PostingsPolicy.NEVER);
+    KeywordSearch(SearchDatabase database, @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast) {
+        this(database.jdbc(), CANDIDATE_BUDGET, textLast);
     }
 
-    /** Selection by the rarer terms only. @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
+    /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
-        this(jdbc, candidateBudget, true, PostingsPolicy.NEVER);
+        this(jdbc, candidateBudget, true);
     }
 
     KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
-        this(jdbc, candidateBudget, textLast, PostingsPolicy.NEVER);
-    }
-
-    KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast, PostingsPolicy postings) {
         this.jdbc = jdbc;
         this.candidateBudget = candidateBudget;
         this.textLast = textLast;
-        this.postings = postings;
     }
 
     List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
-        return search(documentIds, query, List.of(), k);
+        UUID[] ids = documentIds.toArray(UUID[]::new);
+        CorpusStats stats = stats(ids);
+        if (stats.chunks() == 0) {
+            return List.of();
+        }
+        return score(ids, stats, terms(ids, query, stats.chunks()), k);
     }
 
     /**
@@ -94,48 +85,21 @@ class KeywordSearch {
                 terms.add(extra);
             }
         }
-        if (terms.isEmpty()) {
-            return List.of();
-        }
-        if (stats.tenant() != null && postings.applies(stats.chunks(), stats.tenantChunks())) {
-            for (int depth : postings.depths()) {
-                PostingHeads heads = PostingHeads.read(jdbc, stats.tenant(), ids, terms, depth, stats.averageLength());
-                List<ChunkHit> ranked = score("c.id = ANY(:candidates)", stats, terms, k)
-                        .param("candidates", heads.candidates().toArray(Long[]::new))
-                        .query((rs, n) -> ChunkRows.hit(rs, rs.getDouble("score")))
-                        .list();
-                if (heads.settle(ranked, k)) {
-                    return ranked;
-                }
-            }
-        }
-        return score("c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)", stats, terms, k)
-                .param("ids", ids)
-                .param("selector", selector(terms))
-                .query((rs, n) -> ChunkRows.hit(rs, rs.getDouble("score")))
-                .list();
+        return score(ids, stats, terms, k);
     }
 
     private CorpusStats stats(UUID[] ids) {
-        return jdbc.sql("""
-                        WITH s AS (SELECT tenant_id, sum(chunk_count) AS n, sum(term_total) AS terms
-                                   FROM document WHERE id = ANY(?) GROUP BY tenant_id)
-                        SELECT coalesce(sum(s.n), 0) AS n, coalesce(sum(s.terms), 0) AS terms,
-                               CASE WHEN count(*) = 1 THEN min(s.tenant_id::text) END AS tenant,
-                               (SELECT coalesce(sum(d.chunk_count), 0) FROM document d
-                                WHERE d.tenant_id IN (SELECT tenant_id FROM s)) AS tenant_chunks
-                        FROM s""")
+        return jdbc.sql(
+                        "SELECT coalesce(sum(chunk_count), 0) AS n, coalesce(sum(term_total), 0) AS terms FROM document WHERE id = ANY(?)")
                 .param(ids)
-                .query((rs, i) -> new CorpusStats(
-                        rs.getLong("n"),
-                        rs.getLong("terms"),
-                        rs.getString("tenant") == null ? null : UUID.fromString(rs.getString("tenant")),
-                        rs.getLong("tenant_chunks")))
+                .query((rs, i) -> new CorpusStats(rs.getLong("n"), rs.getLong("terms")))
                 .single();
     }
 
-    /** The BM25 top k of the chunks {@code where} admits, as a statement still to be given its own parameters. */
-    private JdbcClient.StatementSpec score(String where, CorpusStats stats, List<KeywordTerm> terms, int k) {
+    private List<ChunkHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
+        if (terms.isEmpty()) {
+            return List.of();
+        }
         String[] lexemes = terms.stream().map(KeywordTerm::lexeme).toArray(String[]::new);
         double[] idfs = terms.stream().mapToDouble(t -> t.idf() * t.weight()).toArray();
         String scored = """
@@ -144,7 +108,8 @@ class KeywordSearch {
                 CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf
                     FROM unnest(ts_filter(setweight(c.tsv, 'A', CAST(:lexemes AS text[])), '{a}')) u) t
                 JOIN unnest(CAST(:lexemes AS text[]), CAST(:idfs AS float8[])) AS q(lexeme, idf) ON q.lexeme = t.lexeme
-                """ + "WHERE " + where + " GROUP BY c.id";
+                WHERE c.document_id = ANY(:ids) AND c.tsv @@ CAST(:selector AS tsquery)
+                GROUP BY c.id""";
         // The k best ids first, their rows after: grouping every candidate with its text (a thousand
         // or more across 10M stored tokens) copied the texts through the aggregate only to drop them.
         String sql = textLast
@@ -158,7 +123,11 @@ class KeywordSearch {
                 .param("avgdl", stats.averageLength())
                 .param("lexemes", lexemes)
                 .param("idfs", idfs)
-                .param("k", k);
+                .param("ids", ids)
+                .param("selector", selector(terms))
+                .param("k", k)
+                .query((rs, n) -> ChunkRows.hit(rs, rs.getDouble("score")))
+                .list();
     }
 
     /**
@@ -247,8 +216,7 @@ class KeywordSearch {
         return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
-    /** @param tenant the searched documents' tenant, null when they are not of exactly one */
-    private record CorpusStats(long chunks, long terms, UUID tenant, long tenantChunks) {
+    private record CorpusStats(long chunks, long terms) {
         double averageLength() {
             return Math.max(1.0, (double) terms / chunks);
         }

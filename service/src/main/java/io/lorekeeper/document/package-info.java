@@ -51,7 +51,6 @@
     "chunk",
     "page",
     "document_lexeme",
-    "keyword_posting",
     "document_section",
     "document_file"
 })

@@ -50,7 +50,6 @@ class HostileRequestsTest {
             "chunk",
             "page",
             "document_lexeme",
-            "keyword_posting",
             "memo",
             "question",
             "trace_event",
