@@ -2,7 +2,7 @@
 # Benchmarks Lorekeeper over HTTP and prints Markdown blocks for the README (also saved under
 # bench-results/). A benchmark, not a test: numbers depend on the machine and its load.
 #
-#   scripts/benchmark.sh [ingest] [scale] [throughput] [strategies] [burst]   (default: the first four, ~35 min on 2 cores)
+#   scripts/benchmark.sh [ingest] [scale] [throughput] [strategies] [extractive] [burst]   (default: the first four, ~35 min on 2 cores)
 #
 #   ingest      ingestion throughput of each novel, total and per stage, and its ratio to the raw
 #               speed of the embedding model on the same chunks (the service's embedding-benchmark
@@ -16,6 +16,10 @@
 #               again, each in a fresh service process: a baseline measured in the same run.
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
+#   extractive  the whole novel LK_BENCH_NOVEL (retrieval-only) READY with its sentences memory, then extractive questions:
+#               one client's p50/p95 over forty questions, and questions/s with LK_BENCH_EXTRACTIVE_CLIENTS (16) clients
+#               asking distinct questions for 30 s; for the current path, the previous one (every candidate sentence
+#               embedded per question, --lorekeeper.extractive.stored-sentences=false) and the current one again.
 #   burst       LK_BENCH_BURST_CLIENTS (32) extractive questions at the same moment on a document just
 #               READY (the first LK_BENCH_BURST_CHARS, 200000, of the novel), then the same again warm:
 #               p50/p95 of each burst and the cold/warm p95 ratio.
@@ -31,7 +35,8 @@
 # 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents),
 # LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
 # LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_START_TIMEOUT (s, 180), LK_BENCH_DB
-# (default lorekeeper_bench).
+# (default lorekeeper_bench), LK_BENCH_JFR (set: the throughput phase's first run is flight-recorded and its hot methods
+# printed; the recording stays in bench-results/).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,7 +55,7 @@ scale_state=bench-results/scale-$db.state
 log() { printf '[benchmark] %s\n' "$*" >&2; }
 
 for phase in "${phases[@]}"; do
-  case $phase in ingest|scale|throughput|strategies|burst) ;; *) log "unknown phase: $phase (ingest, scale, throughput, strategies, burst)"; exit 2 ;; esac
+  case $phase in ingest|scale|throughput|strategies|extractive|burst) ;; *) log "unknown phase: $phase (ingest, scale, throughput, strategies, extractive, burst)"; exit 2 ;; esac
 done
 [ -f "$novel" ] || { log "novel not found: $novel"; exit 1; }
 if [ "$db" = lorekeeper ]; then log "refusing to reset the lorekeeper database"; exit 1; fi
@@ -167,14 +172,27 @@ for phase in "${phases[@]}"; do
         salt=$((salt + 1))
         settings=(--lorekeeper.embedding.mode=sentence-mean)
         [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0
-                                             --lorekeeper.search.keyword-text-last=false --lorekeeper.search.keyword-postings=false)
+                                             --lorekeeper.search.keyword-text-last=false)
+        # LK_BENCH_JFR=1: the first run of the current path under a flight recording (JFR's profiling settings)
+        jfr_file=""
+        if [ -n "${LK_BENCH_JFR:-}" ] && [ "$salt" = 1 ]; then
+          jfr_file=$here/bench-results/throughput-$(date -u +%Y%m%dT%H%M%SZ).jfr
+          export JAVA_TOOL_OPTIONS="-XX:StartFlightRecording=filename=$jfr_file,settings=profile,dumponexit=true"
+        fi
         launch_service "throughput-$path" "${settings[@]}"
+        unset JAVA_TOOL_OPTIONS
+        export LK_BENCH_SERVICE_PID=$pid   # the client reads the service's CPU time and memory from /proc
         bench throughput "$base" "$novels" "$scale_state" "$path" "${LK_BENCH_CLIENTS:-32}" "${LK_BENCH_SEED:-42}" "$salt" \
           "$work/throughput.tsv"
         [ "$path" = current ] && [ "$salt" = 3 ] && bench modes "$base" "$novels" "$scale_state" 5 "${LK_BENCH_SEED:-42}"
-        # BM25 alone across every document, where the impact-ordered postings apply (the baseline scores its selection)
+        # BM25 alone across every document: the search that grows with the corpus
         [ "$salt" -le 2 ] && bench modes "$base" "$novels" "$scale_state" 100000 "${LK_BENCH_SEED:-42}" keyword "$path"
         stop_service
+        if [ -n "$jfr_file" ] && [ -f "$jfr_file" ]; then
+          { printf '\n### Where the service spends its CPU under load (JFR, %s)\n\n```\n' "$(basename "$jfr_file")"
+            jfr view --width 160 hot-methods "$jfr_file" | head -n 40
+            printf '```\n'; } | tee -a "$results"
+        fi
       done
       bench throughput-report "$scale_state" "$work/throughput.tsv"
       ;;
@@ -187,6 +205,23 @@ for phase in "${phases[@]}"; do
         "${LK_BENCH_STRATEGIES:-extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents,comorag}" "${LK_BENCH_QUESTIONS:-20}" "${LK_BENCH_CONCURRENCY:-8}"
       stop_service
       launcher=("${jar_service[@]}")
+      ;;
+    extractive)
+      # one novel, then the current path, the previous one (every candidate sentence embedded per
+      # question) and the current one again, each in a fresh service process on the same document
+      start_service extractive-ingest
+      bench extractive-ingest "$base" "$novel" "$work/extractive.state"
+      stop_service
+      for path in current baseline current; do
+        settings=()
+        [ "$path" = baseline ] && settings+=(--lorekeeper.extractive.stored-sentences=false)
+        launch_service "extractive-$path" "${settings[@]}"
+        export LK_BENCH_SERVICE_PID=$pid
+        bench extractive "$base" "$novel" "$work/extractive.state" "$path" "${LK_BENCH_EXTRACTIVE_CLIENTS:-16}" \
+          "${LK_BENCH_SEED:-42}" "$work/extractive.tsv"
+        stop_service
+      done
+      bench extractive-report "$work/extractive.state" "$work/extractive.tsv"
       ;;
     burst)
       start_service burst

@@ -6,6 +6,9 @@
 //   scale <baseUrl> <novelsFolder> <tiers, e.g. 100K,1M,10M> <seed> [stateFile]
 //   throughput <baseUrl> <novelsFolder> <stateFile> <label> <clients> <seed> <salt> <resultsFile>
 //   throughput-report <stateFile> <resultsFile>
+//   extractive-ingest <baseUrl> <novel> <stateFile>                     the novel READY with its sentences memory
+//   extractive <baseUrl> <novel> <stateFile> <label> <clients> <seed> <results>   extractive questions: one client, then loaded
+//   extractive-report <stateFile> <results>                              the extractive rows as a Markdown table
 //   modes <baseUrl> <novelsFolder> <stateFile> <documents> <seed> [modes] [label]   one client's latency per search mode (hybrid,deep)
 //   strategies <baseUrl> <novel> <chars> <latencyMs> <strategies> <questions> <concurrency>
 //   burst <baseUrl> <novel> <chars> <clients>                             extractive questions at once, cold then warm
@@ -36,6 +39,10 @@ public final class Main {
                     String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(state(args[1], "tokens"))));
             case "strategies" -> StrategyBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),
                     list(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
+            case "extractive-ingest" -> ExtractiveBench.ingest(args[1], Path.of(args[2]), Path.of(args[3]));
+            case "extractive" -> ExtractiveBench.run(args[1], Path.of(args[2]), state(args[3], "id"), args[4], Integer.parseInt(args[5]),
+                    Long.parseLong(args[6]), Path.of(args[7]));
+            case "extractive-report" -> ExtractiveBench.report(Path.of(args[1]), Path.of(args[2]));
             case "burst" -> BurstBench.run(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> usage();
         }
@@ -52,7 +59,7 @@ public final class Main {
     }
 
     /** A {@code name=value} line of a state file. */
-    private static String state(String file, String name) throws IOException {
+    static String state(String file, String name) throws IOException {
         return Files.readAllLines(Path.of(file)).stream().filter(l -> l.startsWith(name + "=")).map(l -> l.substring(name.length() + 1))
                 .findFirst().orElseThrow(() -> new IllegalStateException(name + " missing from " + file));
     }

@@ -98,10 +98,10 @@ final class ScaleBench {
 
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?][\"”’')]?)\\s+(?=[\"“‘(]?[A-Z])");
 
-    /** Each novel's sentences in order, Project Gutenberg's header and licence left out. */
+    /** Each novel's sentences in order (a folder's .txt files, or one file), Project Gutenberg's header and licence left out. */
     static List<List<String>> sentences(Path folder) throws Exception {
         List<List<String>> out = new ArrayList<>();
-        try (Stream<Path> files = Files.list(folder)) {
+        try (Stream<Path> files = Files.isDirectory(folder) ? Files.list(folder) : Stream.of(folder)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
                 String text = Files.readString(file, StandardCharsets.UTF_8).replace("\r\n", "\n");
                 int start = text.indexOf("*** START OF");

@@ -72,6 +72,8 @@ final class ThroughputBench {
         List<String> pool = queries.take(20_000);
         AtomicInteger nextQuery = new AtomicInteger();
         String loadDuring;
+        String memory;
+        String cpu;
         try (ExecutorService threads = Executors.newFixedThreadPool(clients)) {
             List<Future<double[]>> futures = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
@@ -103,20 +105,24 @@ final class ThroughputBench {
                     return Arrays.copyOf(ms, n);
                 }));
             }
-            Thread.sleep(LOADED_WARMUP_SECONDS * 1000L + LOADED_SECONDS * 500L);
+            Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
+            ProcessCpu measuredFrom = ProcessCpu.sample();
+            Thread.sleep(LOADED_SECONDS * 500L);
             loadDuring = loadAverage();
+            memory = ProcessCpu.serviceMemory();
             for (Future<double[]> f : futures) {
                 perClient.add(f.get());
             }
+            cpu = ProcessCpu.sample().since(measuredFrom);
         }
         double[] all = perClient.stream().flatMapToDouble(Arrays::stream).toArray();
         double perSecond = all.length / (double) LOADED_SECONDS;
         String row = String.join("\t", label + "\t" + scope, String.valueOf(clients), fmt(perSecond), fmt(Bench.pct(all, 50)), fmt(Bench.pct(all, 95)),
                 fmt(Bench.pct(solo, 50)), fmt(Bench.pct(solo, 95)), load, loadDuring, String.valueOf(failures.get()),
-                String.valueOf(ids.size()));
+                String.valueOf(ids.size()), cpu, memory);
         Files.writeString(results, row + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        Bench.log(String.format(Locale.ROOT, "%s: %d clients %.1f searches/s, p50 %.1f ms p95 %.1f ms, %d failures, load %s", name,
-                clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), failures.get(), loadDuring));
+        Bench.log(String.format(Locale.ROOT, "%s: %d clients %.1f searches/s, p50 %.1f ms p95 %.1f ms, %d failures, load %s, CPU %s, RSS/peak %s MB",
+                name, clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), failures.get(), loadDuring, cpu, memory));
     }
 
     /**
@@ -161,19 +167,23 @@ final class ThroughputBench {
         StringBuilder out = new StringBuilder("\n### Hybrid search throughput\n\n").append(Bench.header());
         out.append("| Corpus | ").append(storedTokens).append(" stored tokens in ").append(rows.getLast()[11])
                 .append(" documents; one document = the first (about 100K tokens); k=").append(K).append("; distinct queries |\n\n");
-        out.append("| Search path | Scope | Clients | searches/s | ÷ baseline | loaded p50 / p95 ms | one client p50 / p95 ms | load avg before | load avg during | failures |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---|---|---:|\n");
+        out.append("| Search path | Scope | Clients | searches/s | ÷ baseline | loaded p50 / p95 ms | one client p50 / p95 ms | load avg before | load avg during | failures | CPU while loaded | service RSS / peak MB |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|\n");
         for (String[] r : rows) {
             double baseline = rows.stream().filter(b -> b[0].equals("baseline") && b[1].equals(r[1])).mapToDouble(b -> Double.parseDouble(b[3]))
                     .findFirst().orElse(Double.NaN);
-            out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f× | %s / %s | %s / %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3],
-                    Double.parseDouble(r[3]) / baseline, r[4], r[5], r[6], r[7], r[8], r[9], r[10]));
+            out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f× | %s / %s | %s / %s | %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3],
+                    Double.parseDouble(r[3]) / baseline, r[4], r[5], r[6], r[7], r[8], r[9], r[10], column(r, 12), column(r, 13)));
         }
         out.append("\n(Loaded: ").append(LOADED_SECONDS).append(" s after ").append(LOADED_WARMUP_SECONDS)
                 .append(" s of warm-up, client and service on the same machine. One client: ").append(SOLO_MEASURED)
                 .append(" searches after ").append(SOLO_WARMUP).append(".)\n");
         System.out.println();
         System.out.print(out);
+    }
+
+    private static String column(String[] row, int i) {
+        return i < row.length ? row[i] : "?";
     }
 
     private static String fmt(double v) {

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
@@ -55,10 +56,20 @@ class ExtractiveStrategy implements AnswerStrategy {
 
     private final Embeddings embeddings;
     private final SentenceVectors stored;
+    private final boolean readsStored;
 
-    ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored) {
+    /**
+     * @param readsStored false: every candidate sentence embedded at question time, as before the
+     *                    {@code sentences} memory (the benchmark's same-run baseline,
+     *                    {@code lorekeeper.extractive.stored-sentences})
+     */
+    ExtractiveStrategy(
+            Embeddings embeddings,
+            SentenceVectors stored,
+            @Value("${lorekeeper.extractive.stored-sentences:true}") boolean readsStored) {
         this.embeddings = embeddings;
         this.stored = stored;
+        this.readsStored = readsStored;
     }
 
     private record Settings(int k, int hops, int maxSpans, int maxSentences) {
@@ -332,7 +343,8 @@ class ExtractiveStrategy implements AnswerStrategy {
         candidates.forEach(c ->
                 spans.computeIfAbsent(c.documentId(), d -> new ArrayList<>()).add(c.span()));
         Map<UUID, Map<io.lorekeeper.text.Span, float[]>> byDocument = new java.util.HashMap<>();
-        spans.forEach((document, list) -> byDocument.put(document, stored.stored(document, Set.copyOf(list))));
+        spans.forEach((document, list) ->
+                byDocument.put(document, readsStored ? stored.stored(document, Set.copyOf(list)) : Map.of()));
         List<String> missing = candidates.stream()
                 .filter(c -> !byDocument.get(c.documentId()).containsKey(c.span()))
                 .map(Candidate::text)
