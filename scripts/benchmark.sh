@@ -35,8 +35,8 @@
 # 100K,1M,10M), LK_BENCH_SEED (42), LK_BENCH_STRATEGIES (extractive,rag,gam,mindgraph,memcot,cosmir,chain-of-agents),
 # LK_BENCH_LLM_LATENCY_MS (200), LK_BENCH_QUESTIONS (20), LK_BENCH_CONCURRENCY (8),
 # LK_BENCH_CHARS (strategies document size in characters; 400000), LK_BENCH_PORT, LK_BENCH_START_TIMEOUT (s, 180), LK_BENCH_DB
-# (default lorekeeper_bench), LK_BENCH_JFR (set: the throughput phase's first run is flight-recorded and its hot methods
-# printed; the recording stays in bench-results/).
+# (default lorekeeper_bench), LK_BENCH_JFR (set: the first run of the throughput and extractive phases is flight-recorded
+# and its hot methods printed; the recording stays in bench-results/).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -143,6 +143,23 @@ launch_service() {
 
 bench() { java -cp "$work/classes" Main "$@" | tee -a "$results"; }
 
+# With LK_BENCH_JFR set, the next service launched runs under a flight recording (JFR's profiling
+# settings) and jfr_end, after it stops, prints its hot methods into the results.
+jfr_file=""
+jfr_begin() {
+  [ -n "${LK_BENCH_JFR:-}" ] || return 0
+  jfr_file=$here/bench-results/$1-$(date -u +%Y%m%dT%H%M%SZ).jfr
+  export JAVA_TOOL_OPTIONS="-XX:StartFlightRecording=filename=$jfr_file,settings=profile,dumponexit=true"
+}
+jfr_end() {
+  if [ -n "$jfr_file" ] && [ -f "$jfr_file" ]; then
+    { printf '\n### Where the service spends its CPU under load (JFR, %s)\n\n```\n' "$(basename "$jfr_file")"
+      jfr view --width 160 hot-methods "$jfr_file" | head -n 40
+      printf '```\n'; } | tee -a "$results"
+  fi
+  jfr_file=""
+}
+
 for phase in "${phases[@]}"; do
   case $phase in
     ingest)
@@ -173,12 +190,7 @@ for phase in "${phases[@]}"; do
         settings=(--lorekeeper.embedding.mode=sentence-mean)
         [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0
                                              --lorekeeper.search.keyword-text-last=false)
-        # LK_BENCH_JFR=1: the first run of the current path under a flight recording (JFR's profiling settings)
-        jfr_file=""
-        if [ -n "${LK_BENCH_JFR:-}" ] && [ "$salt" = 1 ]; then
-          jfr_file=$here/bench-results/throughput-$(date -u +%Y%m%dT%H%M%SZ).jfr
-          export JAVA_TOOL_OPTIONS="-XX:StartFlightRecording=filename=$jfr_file,settings=profile,dumponexit=true"
-        fi
+        [ "$salt" = 1 ] && jfr_begin throughput
         launch_service "throughput-$path" "${settings[@]}"
         unset JAVA_TOOL_OPTIONS
         export LK_BENCH_SERVICE_PID=$pid   # the client reads the service's CPU time and memory from /proc
@@ -188,11 +200,7 @@ for phase in "${phases[@]}"; do
         # BM25 alone across every document: the search that grows with the corpus
         [ "$salt" -le 2 ] && bench modes "$base" "$novels" "$scale_state" 100000 "${LK_BENCH_SEED:-42}" keyword "$path"
         stop_service
-        if [ -n "$jfr_file" ] && [ -f "$jfr_file" ]; then
-          { printf '\n### Where the service spends its CPU under load (JFR, %s)\n\n```\n' "$(basename "$jfr_file")"
-            jfr view --width 160 hot-methods "$jfr_file" | head -n 40
-            printf '```\n'; } | tee -a "$results"
-        fi
+        jfr_end
       done
       bench throughput-report "$scale_state" "$work/throughput.tsv"
       ;;
@@ -212,14 +220,19 @@ for phase in "${phases[@]}"; do
       start_service extractive-ingest
       bench extractive-ingest "$base" "$novel" "$work/extractive.state"
       stop_service
+      run=0
       for path in current baseline current; do
+        run=$((run + 1))
         settings=()
         [ "$path" = baseline ] && settings+=(--lorekeeper.extractive.stored-sentences=false)
+        [ "$run" = 1 ] && jfr_begin extractive
         launch_service "extractive-$path" "${settings[@]}"
+        unset JAVA_TOOL_OPTIONS
         export LK_BENCH_SERVICE_PID=$pid
         bench extractive "$base" "$novel" "$work/extractive.state" "$path" "${LK_BENCH_EXTRACTIVE_CLIENTS:-16}" \
           "${LK_BENCH_SEED:-42}" "$work/extractive.tsv"
         stop_service
+        jfr_end
       done
       bench extractive-report "$work/extractive.state" "$work/extractive.tsv"
       ;;
