@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -30,12 +34,22 @@ class QuestionStore {
     private final JsonMapper json;
     private final QuestionRepository questions;
     private final Transitions transitions;
+    private final FinishedQuestions finished;
 
-    QuestionStore(JdbcClient jdbc, JsonMapper json, QuestionRepository questions, Transitions transitions) {
+    /** How often a waiting request reads the status of a question another replica may finish. */
+    private static final java.time.Duration POLL = java.time.Duration.ofMillis(100);
+
+    QuestionStore(
+            JdbcClient jdbc,
+            JsonMapper json,
+            QuestionRepository questions,
+            Transitions transitions,
+            FinishedQuestions finished) {
         this.jdbc = jdbc;
         this.json = json;
         this.questions = questions;
         this.transitions = transitions;
+        this.finished = finished;
     }
 
     record StoredQuestion(
@@ -66,17 +80,34 @@ class QuestionStore {
 
     /**
      * The tenant's question once it has finished, or as it stands when {@code wait} is over; empty
-     * when there is none. Polls every 100 ms: the answer is written by whichever replica runs the job.
+     * when there is none. Woken at once when this replica finishes it ({@link FinishedQuestions});
+     * otherwise its status is read every 100 ms, since whichever replica runs the job writes it.
      */
     Optional<StoredQuestion> awaitFinished(UUID tenantId, UUID id, java.time.Duration wait)
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
-        Optional<StoredQuestion> question = find(tenantId, id);
-        while (question.isPresent() && !question.get().status().isFinished() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            question = find(tenantId, id);
+        CompletableFuture<Void> signal = finished.watch(id);
+        try {
+            Optional<StoredQuestion> question = find(tenantId, id);
+            while (question.isPresent() && !question.get().status().isFinished()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return question;
+                }
+                try {
+                    signal.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // not finished here (yet): the status says whether another replica finished it
+                }
+                if (signal.isDone()
+                        || status(id).map(QuestionStatus::isFinished).orElse(true)) {
+                    question = find(tenantId, id);
+                }
+            }
+            return question;
+        } finally {
+            finished.unwatch(id, signal);
         }
-        return question;
     }
 
     Optional<StoredQuestion> find(UUID id) {
@@ -98,7 +129,12 @@ class QuestionStore {
      * @throws io.lorekeeper.platform.IllegalTransitionException when the question's state refuses it
      */
     Optional<StoredQuestion> change(UUID id, Consumer<Question> transition) {
-        return transitions.apply(questions, id, transition).map(this::stored);
+        Optional<StoredQuestion> changed =
+                transitions.apply(questions, id, transition).map(this::stored);
+        if (changed.isPresent() && changed.get().status().isFinished()) {
+            finished.finished(id);
+        }
+        return changed;
     }
 
     int nextTraceSeq(UUID questionId) {
