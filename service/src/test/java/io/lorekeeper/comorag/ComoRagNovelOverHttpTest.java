@@ -25,8 +25,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * ComoRAG over a real novel through the service: chapters VII and VIII of Great Expectations (about
- * 12K tokens, where Pip first goes to Miss Havisham's; {@code -Dlorekeeper.comorag.novel=all} takes
- * the whole novel, about 250K tokens, and takes many minutes)
+ * 12K tokens, where Pip first goes to Miss Havisham's; 60-80 s on two shared cores, most of it the
+ * embedding and GAM stages every {@code deep} upload runs; {@code -Dlorekeeper.comorag.novel=all}
+ * takes the whole novel, about 250K tokens and 15 minutes)
  * uploaded with the {@code deep} profile, so that ingestion builds every layer (units, triples and
  * the veridical graph, the semantic mixture, the episodic windows), then one question, all through
  * the real OpenAI client stack against {@link ReadingStandIn}, whose triples are the names each
