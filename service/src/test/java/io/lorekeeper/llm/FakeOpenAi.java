@@ -17,7 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -29,8 +31,12 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.client.ScenarioMappingBuilder;
+import com.github.tomakehurst.wiremock.extension.Parameters;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
 import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 
 import io.lorekeeper.support.TestDatabase;
@@ -80,6 +86,7 @@ public final class FakeOpenAi {
                     .dynamicPort()
                     .bindAddress("127.0.0.1")
                     .containerThreads(64)
+                    .extensions(new Computed())
                     .jettyStopTimeout(100L));
             server.start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "fake-openai-stop"));
@@ -93,8 +100,11 @@ public final class FakeOpenAi {
      * configured with this port while nothing listened on it. Stop it when done.
      */
     public static FakeOpenAi startOn(int port) {
-        WireMockServer server =
-                new WireMockServer(options().port(port).bindAddress("127.0.0.1").jettyStopTimeout(100L));
+        WireMockServer server = new WireMockServer(options()
+                .port(port)
+                .bindAddress("127.0.0.1")
+                .extensions(new Computed())
+                .jettyStopTimeout(100L));
         server.start();
         return new FakeOpenAi(server);
     }
@@ -120,6 +130,7 @@ public final class FakeOpenAi {
     /** Forgets every stub, scenario and recorded request. */
     public void reset() {
         server.resetAll();
+        Computed.REPLIES.clear();
     }
 
     // ---------------------------------------------------------------- stubbing
@@ -169,6 +180,19 @@ public final class FakeOpenAi {
                 .willReturn(response.toWireMock()));
     }
 
+    /**
+     * Requests rendered from one prompt template get the reply {@code reply} computes from the
+     * request (a stand-in model that reads its prompt), ahead of any catch-all stub. The function
+     * runs on the server's threads, several at a time when the service calls concurrently.
+     */
+    public void onTask(String template, Function<Request, Response> reply) {
+        String key = template + "#" + scenarios.incrementAndGet();
+        Computed.REPLIES.put(key, reply);
+        server.stubFor(chat().atPriority(1)
+                .withRequestBody(containing("[task: " + template + "]"))
+                .willReturn(aResponse().withTransformers(Computed.NAME).withTransformerParameter(Computed.KEY, key)));
+    }
+
     /** Every connection is reset before a reply: the endpoint is as good as down. */
     public void down() {
         server.stubFor(chat().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
@@ -211,6 +235,39 @@ public final class FakeOpenAi {
 
     private static MappingBuilder chat() {
         return post(urlEqualTo(PATH));
+    }
+
+    /** The WireMock extension behind {@link #onTask(String, Function)}: it calls the function a stub names. */
+    private static final class Computed implements ResponseDefinitionTransformerV2 {
+
+        static final String NAME = "fake-openai-computed";
+        static final String KEY = "reply";
+        static final Map<String, Function<Request, Response>> REPLIES = new ConcurrentHashMap<>();
+
+        @Override
+        public ResponseDefinition transform(ServeEvent event) {
+            Parameters parameters = event.getTransformerParameters();
+            Function<Request, Response> reply = REPLIES.get(parameters.getString(KEY));
+            if (reply == null) {
+                return error(500, "no computed reply for " + parameters.getString(KEY), "server_error")
+                        .toWireMock()
+                        .build();
+            }
+            LoggedRequest r = event.getRequest();
+            Request request = new Request(
+                    r.getHeader("Authorization"), r.getHeader("Content-Type"), JSON.readTree(r.getBodyAsString()));
+            return reply.apply(request).toWireMock().build();
+        }
+
+        @Override
+        public boolean applyGlobally() {
+            return false;
+        }
+
+        @Override
+        public String getName() {
+            return NAME;
+        }
     }
 
     // ---------------------------------------------------------------- responses
