@@ -1,5 +1,5 @@
 // Where the machine's CPU went during a measured window, read from /proc (Linux only): the service's
-// JVM, this client, and the rest (PostgreSQL's backends, and whatever else runs on the machine),
+// JVM, this client, PostgreSQL (every process named postgres), and the rest (whatever else runs),
 // plus the service's resident memory. The service's pid comes from LK_BENCH_SERVICE_PID, which
 // scripts/benchmark.sh sets when it starts the service; without it (or without /proc) every figure
 // reads "?".
@@ -12,12 +12,14 @@ final class ProcessCpu {
 
     private final long service;
     private final long client;
+    private final long postgres;
     private final long busy;
     private final long total;
 
-    private ProcessCpu(long service, long client, long busy, long total) {
+    private ProcessCpu(long service, long client, long postgres, long busy, long total) {
         this.service = service;
         this.client = client;
+        this.postgres = postgres;
         this.busy = busy;
         this.total = total;
     }
@@ -25,12 +27,35 @@ final class ProcessCpu {
     /** The counters now; -1 where they cannot be read. */
     static ProcessCpu sample() {
         long[] machine = machine();
-        return new ProcessCpu(ticks(servicePid()), ticks("self"), machine[0], machine[1]);
+        return new ProcessCpu(ticks(servicePid()), ticks("self"), postgresTicks(), machine[0], machine[1]);
     }
 
     /**
-     * The shares of all CPU time between {@code before} and this sample: "service x% client y% rest
-     * z% idle w%" of the machine's cores together.
+     * CPU ticks of every live postgres process. A backend that exits within the window takes its
+     * ticks with it, so this is a lower bound; the service's pooled connections live on.
+     */
+    private static long postgresTicks() {
+        long sum = 0;
+        try (var entries = Files.list(Path.of("/proc"))) {
+            for (Path dir : entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                try {
+                    String stat = Files.readString(dir.resolve("stat"));
+                    if (stat.contains("(postgres)")) {
+                        sum += ticks(dir.getFileName().toString());
+                    }
+                } catch (Exception vanished) {
+                    // the process ended between listing and reading
+                }
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return sum;
+    }
+
+    /**
+     * The shares of all CPU time between {@code before} and this sample: service, PostgreSQL,
+     * client, the rest and idle, of the machine's cores together.
      */
     String since(ProcessCpu before) {
         if (service < 0 || before.service < 0 || total <= before.total) {
@@ -39,9 +64,11 @@ final class ProcessCpu {
         double all = total - before.total;
         double s = (service - before.service) / all * 100;
         double c = (client - before.client) / all * 100;
-        double rest = (busy - before.busy) / all * 100 - s - c;
+        double pg = Math.max(0, (postgres - before.postgres) / all * 100);
+        double rest = (busy - before.busy) / all * 100 - s - c - pg;
         double idle = 100 - (busy - before.busy) / all * 100;
-        return String.format(Locale.ROOT, "service %.0f%%, client %.0f%%, rest %.0f%%, idle %.0f%%", s, c, rest, idle);
+        return String.format(Locale.ROOT, "service %.0f%%, PostgreSQL %.0f%%, client %.0f%%, rest %.0f%%, idle %.0f%%", s, pg, c,
+                Math.max(0, rest), idle);
     }
 
     /** The service's resident set and its peak, "RSS / peak MB"; "?" when unknown. */
