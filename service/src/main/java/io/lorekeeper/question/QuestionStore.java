@@ -88,23 +88,21 @@ class QuestionStore {
         long deadline = System.nanoTime() + wait.toNanos();
         CompletableFuture<Void> signal = finished.watch(id);
         try {
-            Optional<StoredQuestion> question = find(tenantId, id);
-            while (question.isPresent() && !question.get().status().isFinished()) {
+            // the status is one indexed column; the whole question (JSON columns and all) is read once, at the end
+            Optional<QuestionStatus> status = status(tenantId, id);
+            while (status.isPresent() && !status.get().isFinished()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return question;
+                    break;
                 }
                 try {
                     signal.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
                 } catch (TimeoutException | ExecutionException e) {
                     // not finished here (yet): the status says whether another replica finished it
                 }
-                if (signal.isDone()
-                        || status(id).map(QuestionStatus::isFinished).orElse(true)) {
-                    question = find(tenantId, id);
-                }
+                status = status(tenantId, id);
             }
-            return question;
+            return status.isEmpty() ? Optional.empty() : find(tenantId, id);
         } finally {
             finished.unwatch(id, signal);
         }
@@ -117,6 +115,14 @@ class QuestionStore {
     Optional<QuestionStatus> status(UUID id) {
         return jdbc.sql("SELECT status FROM question WHERE id = ?")
                 .param(id)
+                .query(String.class)
+                .optional()
+                .map(QuestionStatus::valueOf);
+    }
+
+    private Optional<QuestionStatus> status(UUID tenantId, UUID id) {
+        return jdbc.sql("SELECT status FROM question WHERE id = ? AND tenant_id = ?")
+                .params(id, tenantId)
                 .query(String.class)
                 .optional()
                 .map(QuestionStatus::valueOf);
