@@ -21,12 +21,12 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.SpanLocator;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
@@ -49,7 +49,7 @@ import io.lorekeeper.text.TokenCounter;
  * {@link LastResort} answers from the summary.
  */
 @Component
-class ChainOfAgentsStrategy implements AnswerStrategy {
+class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Settings> {
 
     /** The manager's confidence when it answered in prose: it gave none, and quoted nothing. */
     static final double PLAIN_TEXT_CONFIDENCE = 0.2;
@@ -60,6 +60,12 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     private final LlmGateway gateway;
 
     ChainOfAgentsStrategy(Documents documents, LlmGateway gateway) {
+        super(
+                "chain-of-agents",
+                new StrategyRequirements(
+                        true,
+                        Set.of(),
+                        "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it"));
         this.documents = documents;
         this.gateway = gateway;
     }
@@ -88,21 +94,8 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     }
 
     @Override
-    public String name() {
-        return "chain-of-agents";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
+    protected Settings settings(QuestionOptions options) {
+        return Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
     }
 
     /**
@@ -112,8 +105,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
      */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
-        Settings settings = Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
-        int chunks = ChunkedReading.expectedChunks(docs, settings.chunkTokens());
+        int chunks = ChunkedReading.expectedChunks(docs, settings(options).chunkTokens());
         return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (chunks + 1L)));
     }
 
@@ -128,8 +120,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     static final int WORKER_SUMMARY_TOKENS = 4_000;
 
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         recordReading(context, settings, chunks);
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();

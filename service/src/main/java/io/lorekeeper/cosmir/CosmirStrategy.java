@@ -19,12 +19,12 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -43,35 +43,24 @@ import io.lorekeeper.text.TokenCounter;
  * ({@code step.failed}); when the manager's is, {@link LastResort} answers from the gathered facts.
  */
 @Component
-class CosmirStrategy implements AnswerStrategy {
+class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
 
     private final Documents documents;
     private final LlmGateway gateway;
 
     CosmirStrategy(Documents documents, LlmGateway gateway) {
+        super(
+                "cosmir",
+                new StrategyRequirements(
+                        true,
+                        Set.of(),
+                        "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer"));
         this.documents = documents;
         this.gateway = gateway;
     }
 
     @Override
-    public String name() {
-        return "cosmir";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        settings(options);
-    }
-
-    private CosmirSettings settings(QuestionOptions options) {
+    protected CosmirSettings settings(QuestionOptions options) {
         return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
     }
 
@@ -90,8 +79,7 @@ class CosmirStrategy implements AnswerStrategy {
     static final long SECONDS_PER_CALL = 30;
 
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        CosmirSettings settings = settings(context.options());
+    protected StrategyResult answer(QuestionContext context, CosmirSettings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         recordReading(context, settings, chunks);
         Memory memory = new Memory();

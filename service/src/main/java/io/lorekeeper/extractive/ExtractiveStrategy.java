@@ -20,10 +20,10 @@ import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 
@@ -45,7 +45,7 @@ import io.lorekeeper.strategy.StrategyResult;
  * because turns say "yesterday" and only the header says which day that was.
  */
 @Component
-class ExtractiveStrategy implements AnswerStrategy {
+class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
 
     static final String NAME = "extractive";
     /** Runners-up are cited only when nearly as good as the answer; weaker ones would be noise. */
@@ -57,11 +57,17 @@ class ExtractiveStrategy implements AnswerStrategy {
     private final SentenceVectors stored;
 
     ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored) {
+        super(
+                NAME,
+                new StrategyRequirements(
+                        false,
+                        Set.of(),
+                        "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM"));
         this.embeddings = embeddings;
         this.stored = stored;
     }
 
-    private record Settings(int k, int hops, int maxSpans, int maxSentences) {
+    record Settings(int k, int hops, int maxSpans, int maxSentences) {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
             return new Settings(
@@ -73,24 +79,12 @@ class ExtractiveStrategy implements AnswerStrategy {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    protected Settings settings(QuestionOptions options) {
+        return Settings.of(options);
     }
 
     @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                false, Set.of(), "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        Settings.of(options);
-    }
-
-    @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options());
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         Map<UUID, DocumentKind> kinds =
                 context.documents().stream().collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
         Hits hits = retrieve(context, settings);
