@@ -11,7 +11,7 @@ import jakarta.validation.constraints.NotBlank;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.EnrichmentStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -24,7 +24,7 @@ import io.lorekeeper.llm.LlmGateway;
  * not all fit its prompt, and serve GAM's optional {@code memo} search tool.
  */
 @Component
-class MemoStage implements IngestionStage {
+class MemoStage extends EnrichmentStage {
 
     static final String NAME = "memos";
     static final String TEMPLATE = "gam/memo";
@@ -35,6 +35,7 @@ class MemoStage implements IngestionStage {
     private final PageMemorizer pages;
 
     MemoStage(LlmGateway gateway, MemorizerStore store, Embeddings embeddings, PageMemorizer pages) {
+        super(NAME, 30);
         this.gateway = gateway;
         this.store = store;
         this.embeddings = embeddings;
@@ -45,23 +46,8 @@ class MemoStage implements IngestionStage {
     record MemoReply(@NotBlank String memo) {}
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public int position() {
-        return 30;
-    }
-
-    @Override
     public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
+        return Applicability.llmWritten(document, gateway.isConfigured());
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.EnrichmentStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -24,7 +24,7 @@ import io.lorekeeper.llm.LlmGateway;
  * resumes at the first page without a header.
  */
 @Component
-class PageHeaderStage implements IngestionStage {
+class PageHeaderStage extends EnrichmentStage {
 
     static final String NAME = "page-headers";
     static final String TEMPLATE = "gam/page-header";
@@ -37,6 +37,7 @@ class PageHeaderStage implements IngestionStage {
 
     PageHeaderStage(
             LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
+        super(NAME, 40);
         this.gateway = gateway;
         this.store = store;
         this.pages = pages;
@@ -48,23 +49,8 @@ class PageHeaderStage implements IngestionStage {
     record HeaderReply(@NotBlank String header) {}
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public int position() {
-        return 40;
-    }
-
-    @Override
     public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
+        return Applicability.llmWritten(document, gateway.isConfigured());
     }
 
     @Override
