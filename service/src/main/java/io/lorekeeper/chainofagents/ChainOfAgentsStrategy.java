@@ -62,10 +62,10 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
     ChainOfAgentsStrategy(Documents documents, LlmGateway gateway) {
         super(
                 "chain-of-agents",
-                new StrategyRequirements(
+                StrategyRequirements.of(
                         true,
-                        Set.of(),
-                        "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it"));
+                        "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it"),
+                options -> Settings.of(options, gateway.contextLimit(Role.RESEARCHER)));
         this.documents = documents;
         this.gateway = gateway;
     }
@@ -93,24 +93,12 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         }
     }
 
-    @Override
-    protected Settings settings(QuestionOptions options) {
-        return Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
-    }
-
-    /**
-     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
-     * each call (one worker per chunk, the manager), so that a long book is not cut off by the service's
-     * default; the service's default still applies when it is longer.
-     */
+    /** The reading's wall time ({@link ChunkedReading#wallTime}): one worker per chunk, the manager. */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
         int chunks = ChunkedReading.expectedChunks(docs, settings(options).chunkTokens());
-        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (chunks + 1L)));
+        return ChunkedReading.wallTime(chunks + 1L);
     }
-
-    /** What one call to the model is expected to take at most, for the default wall time. */
-    static final long SECONDS_PER_CALL = 30;
 
     /**
      * The longest summary a worker is asked for, in tokens: its whole reply (the summary as a JSON

@@ -38,17 +38,13 @@ class ComoRagStrategy extends SettingsStrategy<ComoRagOptions> {
                         true,
                         Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
                         "ComoRAG: veridical, semantic and episodic index layers, then probe → tri-retrieve → encode → fuse → try-answer cycles "
-                                + "over a memory pool"));
+                                + "over a memory pool"),
+                ComoRagOptions::of);
         this.graphs = graphs;
         this.store = store;
         this.retriever = retriever;
         this.embeddings = embeddings;
         this.documents = documents;
-    }
-
-    @Override
-    protected ComoRagOptions settings(QuestionOptions options) {
-        return ComoRagOptions.of(options);
     }
 
     /** The ablation without a layer does not need that layer's memory. */

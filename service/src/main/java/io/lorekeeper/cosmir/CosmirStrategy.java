@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
@@ -51,32 +50,20 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
     CosmirStrategy(Documents documents, LlmGateway gateway) {
         super(
                 "cosmir",
-                new StrategyRequirements(
+                StrategyRequirements.of(
                         true,
-                        Set.of(),
-                        "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer"));
+                        "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer"),
+                options -> CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER)));
         this.documents = documents;
         this.gateway = gateway;
     }
 
-    @Override
-    protected CosmirSettings settings(QuestionOptions options) {
-        return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
-    }
-
-    /**
-     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
-     * each call the reading makes (the planner, three per chunk, the manager), so that a long book is not
-     * cut off by the service's default; the service's default still applies when it is longer.
-     */
+    /** The reading's wall time ({@link ChunkedReading#wallTime}): the planner, three calls per chunk, the manager. */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> documents) {
         int chunks = ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
-        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (2L + 3L * chunks)));
+        return ChunkedReading.wallTime(2L + 3L * chunks);
     }
-
-    /** What one call to the model is expected to take at most, for the default wall time. */
-    static final long SECONDS_PER_CALL = 30;
 
     @Override
     protected StrategyResult answer(QuestionContext context, CosmirSettings settings) {

@@ -59,10 +59,9 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored) {
         super(
                 NAME,
-                new StrategyRequirements(
-                        false,
-                        Set.of(),
-                        "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM"));
+                StrategyRequirements.of(
+                        false, "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM"),
+                Settings::of);
         this.embeddings = embeddings;
         this.stored = stored;
     }
@@ -76,11 +75,6 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
                     options.intValue("maxSpans", 3, 1, 10),
                     options.intValue("maxSentences", 400, 10, 2000));
         }
-    }
-
-    @Override
-    protected Settings settings(QuestionOptions options) {
-        return Settings.of(options);
     }
 
     @Override

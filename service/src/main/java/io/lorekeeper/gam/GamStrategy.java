@@ -18,7 +18,6 @@ import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
-import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
@@ -52,13 +51,9 @@ class GamStrategy extends SettingsStrategy<GamSettings> {
                         true,
                         Set.of("memos"),
                         Set.of("page-headers"),
-                        "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store"));
+                        "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store"),
+                GamSettings::of);
         this.gateway = gateway;
-    }
-
-    @Override
-    protected GamSettings settings(QuestionOptions options) {
-        return GamSettings.of(options);
     }
 
     @Override

@@ -1,11 +1,8 @@
 package io.lorekeeper.memcot;
 
-import java.util.Set;
-
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.strategy.QuestionContext;
-import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -24,15 +21,10 @@ class MemCotStrategy extends SettingsStrategy<MemCotSettings> {
     MemCotStrategy() {
         super(
                 "memcot",
-                new StrategyRequirements(
+                StrategyRequirements.of(
                         true,
-                        Set.of(),
-                        "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory"));
-    }
-
-    @Override
-    protected MemCotSettings settings(QuestionOptions options) {
-        return MemCotSettings.of(options);
+                        "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory"),
+                MemCotSettings::of);
     }
 
     @Override

@@ -64,10 +64,10 @@ class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
     MindGraphStrategy(GraphBuilder builder, GraphStore store, Documents documents, MindGraphSettings defaults) {
         super(
                 "mindgraph",
-                new StrategyRequirements(
+                StrategyRequirements.of(
                         true,
-                        Set.of(),
-                        "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop"));
+                        "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop"),
+                options -> settings(options, defaults));
         this.builder = builder;
         this.store = store;
         this.documents = documents;
@@ -76,8 +76,7 @@ class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
 
     record Settings(int chunkTokens, int maxRounds, String graph, GraphBuilder.Start start) {}
 
-    @Override
-    protected Settings settings(QuestionOptions options) {
+    private static Settings settings(QuestionOptions options, MindGraphSettings defaults) {
         options.allowOnly(OPTIONS);
         return new Settings(
                 options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),

@@ -41,10 +41,9 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
     RagStrategy(Documents documents) {
         super(
                 "rag",
-                new StrategyRequirements(
-                        true,
-                        Set.of(),
-                        "single-shot baseline: hybrid retrieval within a token budget and one answer call"));
+                StrategyRequirements.of(
+                        true, "single-shot baseline: hybrid retrieval within a token budget and one answer call"),
+                Settings::of);
         this.documents = documents;
     }
 
@@ -64,11 +63,6 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
                     options.intValue("window", 0, 0, 5),
                     options.intValue("tokens", 2048, 1, 100_000));
         }
-    }
-
-    @Override
-    protected Settings settings(QuestionOptions options) {
-        return Settings.of(options);
     }
 
     @Override
