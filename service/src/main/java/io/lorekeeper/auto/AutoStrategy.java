@@ -65,9 +65,8 @@ class AutoStrategy implements AnswerStrategy {
 
     @Override
     public StrategyRequirements requirements() {
-        return new StrategyRequirements(
+        return StrategyRequirements.of(
                 false,
-                Set.of(),
                 "auto: picks a strategy per question from the LLM, the documents' size and kind, their ready memories, the question and its budget");
     }
 

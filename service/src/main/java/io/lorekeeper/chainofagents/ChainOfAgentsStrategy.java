@@ -21,12 +21,12 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.SpanLocator;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
@@ -49,7 +49,7 @@ import io.lorekeeper.text.TokenCounter;
  * {@link LastResort} answers from the summary.
  */
 @Component
-class ChainOfAgentsStrategy implements AnswerStrategy {
+class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Settings> {
 
     /** The manager's confidence when it answered in prose: it gave none, and quoted nothing. */
     static final double PLAIN_TEXT_CONFIDENCE = 0.2;
@@ -60,6 +60,12 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     private final LlmGateway gateway;
 
     ChainOfAgentsStrategy(Documents documents, LlmGateway gateway) {
+        super(
+                "chain-of-agents",
+                StrategyRequirements.of(
+                        true,
+                        "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it"),
+                options -> Settings.of(options, gateway.contextLimit(Role.RESEARCHER)));
         this.documents = documents;
         this.gateway = gateway;
     }
@@ -87,38 +93,12 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
         }
     }
 
-    @Override
-    public String name() {
-        return "chain-of-agents";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
-    }
-
-    /**
-     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
-     * each call (one worker per chunk, the manager), so that a long book is not cut off by the service's
-     * default; the service's default still applies when it is longer.
-     */
+    /** The reading's wall time ({@link ChunkedReading#wallTime}): one worker per chunk, the manager. */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
-        Settings settings = Settings.of(options, gateway.contextLimit(Role.RESEARCHER));
-        int chunks = ChunkedReading.expectedChunks(docs, settings.chunkTokens());
-        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (chunks + 1L)));
+        int chunks = ChunkedReading.expectedChunks(docs, settings(options).chunkTokens());
+        return ChunkedReading.wallTime(chunks + 1L);
     }
-
-    /** What one call to the model is expected to take at most, for the default wall time. */
-    static final long SECONDS_PER_CALL = 30;
 
     /**
      * The longest summary a worker is asked for, in tokens: its whole reply (the summary as a JSON
@@ -128,8 +108,7 @@ class ChainOfAgentsStrategy implements AnswerStrategy {
     static final int WORKER_SUMMARY_TOKENS = 4_000;
 
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options(), gateway.contextLimit(Role.RESEARCHER));
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         recordReading(context, settings, chunks);
         String query = settings.choicesInQuery() ? AnswerParts.questionWithChoices(context) : context.question();

@@ -19,6 +19,7 @@ import com.pgvector.PGvector;
 
 import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.ChunkIndex;
+import io.lorekeeper.document.VectorText;
 import io.lorekeeper.text.Span;
 
 /**
@@ -168,7 +169,7 @@ class ComoRagStore {
     List<Vectored<Unit>> unitVectors(UUID documentId) {
         return jdbc.sql("SELECT *, embedding::text AS vector FROM comorag_unit WHERE document_id = ? ORDER BY ordinal")
                 .param(documentId)
-                .query((rs, n) -> new Vectored<>(unit(rs), vector(rs.getString("vector"))))
+                .query((rs, n) -> new Vectored<>(unit(rs), VectorText.parse(rs.getString("vector"))))
                 .list();
     }
 
@@ -282,7 +283,7 @@ class ComoRagStore {
                 for (int i = from; i < to; i++) {
                     nodes[i - from] = i;
                     names[i - from] = g.entity(i);
-                    vectors[i - from] = vectorText(built.vectors().get(i));
+                    vectors[i - from] = VectorText.of(built.vectors().get(i));
                 }
                 jdbc.sql("""
                         INSERT INTO comorag_entity (document_id, node, name, embedding)
@@ -381,7 +382,7 @@ class ComoRagStore {
         return jdbc.sql(
                         "SELECT *, embedding::text AS vector FROM comorag_summary WHERE document_id = ? AND layer = ? AND level = ? ORDER BY ordinal")
                 .params(documentId, layer, level)
-                .query((rs, n) -> new Vectored<>(summary(rs), vector(rs.getString("vector"))))
+                .query((rs, n) -> new Vectored<>(summary(rs), VectorText.parse(rs.getString("vector"))))
                 .list();
     }
 
@@ -561,27 +562,5 @@ class ComoRagStore {
                 members,
                 new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
                 rs.getString("text"));
-    }
-
-    static String vectorText(float[] v) {
-        StringBuilder out = new StringBuilder(v.length * 10).append('[');
-        for (int i = 0; i < v.length; i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            out.append(v[i]);
-        }
-        return out.append(']').toString();
-    }
-
-    /** A vector in pgvector's text form, {@code [0.1,-0.2,...]}. */
-    static float[] vector(String text) {
-        String body = text.strip();
-        String[] parts = body.substring(1, body.length() - 1).split(",");
-        float[] out = new float[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = Float.parseFloat(parts[i]);
-        }
-        return out;
     }
 }

@@ -8,9 +8,9 @@ import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 
@@ -22,7 +22,7 @@ import io.lorekeeper.strategy.StrategyResult;
  * ({@link MetacognitiveLoop}). Options: {@link ComoRagOptions}.
  */
 @Component
-class ComoRagStrategy implements AnswerStrategy {
+class ComoRagStrategy extends SettingsStrategy<ComoRagOptions> {
 
     private final ComoRagStore store;
     private final Retriever retriever;
@@ -32,30 +32,19 @@ class ComoRagStrategy implements AnswerStrategy {
 
     ComoRagStrategy(
             ComoRagStore store, Retriever retriever, Embeddings embeddings, Documents documents, GraphIndex graphs) {
+        super(
+                "comorag",
+                new StrategyRequirements(
+                        true,
+                        Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
+                        "ComoRAG: veridical, semantic and episodic index layers, then probe → tri-retrieve → encode → fuse → try-answer cycles "
+                                + "over a memory pool"),
+                ComoRagOptions::of);
         this.graphs = graphs;
         this.store = store;
         this.retriever = retriever;
         this.embeddings = embeddings;
         this.documents = documents;
-    }
-
-    @Override
-    public String name() {
-        return "comorag";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(VeridicalStage.NAME, TripleStage.NAME, SemanticStage.NAME, EpisodicStage.NAME),
-                "ComoRAG: veridical, semantic and episodic index layers, then probe → tri-retrieve → encode → fuse → try-answer cycles "
-                        + "over a memory pool");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        ComoRagOptions.of(options);
     }
 
     /** The ablation without a layer does not need that layer's memory. */
@@ -65,8 +54,7 @@ class ComoRagStrategy implements AnswerStrategy {
     }
 
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        ComoRagOptions options = ComoRagOptions.of(context.options());
+    protected StrategyResult answer(QuestionContext context, ComoRagOptions options) {
         recordIndex(context, options);
         TriRetriever tri = new TriRetriever(
                 store, retriever, context.documents(), documents::text, graphs::load, options.veridical());

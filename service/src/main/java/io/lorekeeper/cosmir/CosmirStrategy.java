@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
@@ -19,12 +18,12 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -43,55 +42,31 @@ import io.lorekeeper.text.TokenCounter;
  * ({@code step.failed}); when the manager's is, {@link LastResort} answers from the gathered facts.
  */
 @Component
-class CosmirStrategy implements AnswerStrategy {
+class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
 
     private final Documents documents;
     private final LlmGateway gateway;
 
     CosmirStrategy(Documents documents, LlmGateway gateway) {
+        super(
+                "cosmir",
+                StrategyRequirements.of(
+                        true,
+                        "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer"),
+                options -> CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER)));
         this.documents = documents;
         this.gateway = gateway;
     }
 
-    @Override
-    public String name() {
-        return "cosmir";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                "COSMIR: planner questions, extract-infer-refine over the text in 64K-token chunks into a structured memory, manager answer");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        settings(options);
-    }
-
-    private CosmirSettings settings(QuestionOptions options) {
-        return CosmirSettings.of(options, gateway.contextLimit(Role.RESEARCHER));
-    }
-
-    /**
-     * The wall time a question needs when its budget does not say: about {@value #SECONDS_PER_CALL} s for
-     * each call the reading makes (the planner, three per chunk, the manager), so that a long book is not
-     * cut off by the service's default; the service's default still applies when it is longer.
-     */
+    /** The reading's wall time ({@link ChunkedReading#wallTime}): the planner, three calls per chunk, the manager. */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> documents) {
         int chunks = ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
-        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * (2L + 3L * chunks)));
+        return ChunkedReading.wallTime(2L + 3L * chunks);
     }
 
-    /** What one call to the model is expected to take at most, for the default wall time. */
-    static final long SECONDS_PER_CALL = 30;
-
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        CosmirSettings settings = settings(context.options());
+    protected StrategyResult answer(QuestionContext context, CosmirSettings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         recordReading(context, settings, chunks);
         Memory memory = new Memory();

@@ -83,17 +83,7 @@ public class ChunkEmbeddings {
                 .stream()
                 .filter(java.util.Objects::nonNull)
                 .findFirst()
-                .map(ChunkEmbeddings::parse);
-    }
-
-    /** A vector in pgvector's text form, {@code [0.1,0.2,...]}. */
-    static float[] parse(String text) {
-        String[] parts = text.substring(1, text.length() - 1).split(",");
-        float[] vector = new float[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            vector[i] = Float.parseFloat(parts[i]);
-        }
-        return vector;
+                .map(VectorText::parse);
     }
 
     /** Every chunk's text and token count, in order (for measuring embedding throughput). */

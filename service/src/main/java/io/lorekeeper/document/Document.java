@@ -30,6 +30,7 @@ import org.hibernate.annotations.DynamicUpdate;
 import org.springframework.data.domain.AbstractAggregateRoot;
 
 import io.lorekeeper.document.DocumentStore.StageDef;
+import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.JsonColumn;
 import tools.jackson.databind.JsonNode;
@@ -142,6 +143,17 @@ class Document extends AbstractAggregateRoot<Document> {
             } else if (known.get().define(i, def.kind())) {
                 touch();
             }
+        }
+    }
+
+    /**
+     * Refuses (409 {@code ingestion-running}) a request that must wait for the running ingestion to end:
+     * a reindex, an append, an on-demand build. {@code then} tells the client when to ask again.
+     */
+    void requireNotIngesting(String then) {
+        if (status == QUEUED || status == INGESTING) {
+            throw ApiProblem.conflict(
+                    "ingestion-running", "Ingestion running", "document " + id + " is being ingested; " + then, null);
         }
     }
 

@@ -32,10 +32,10 @@ import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.LocationResponse;
 import io.lorekeeper.security.CurrentTenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -96,22 +96,8 @@ class DocumentController {
                                 [{"speaker": "Caroline", "text": "I adopted a dog named Biscuit!"}, \
                                 {"speaker": "Mel", "text": "Congratulations!"}]}]}""")
                                             })))
-    @ApiResponse(
-            responseCode = "202",
-            description = "Accepted; ingestion queued (follow Location)",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(
-            responseCode = "200",
-            description = "The same content was already stored: that document",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Accepted; ingestion queued (follow Location)")
+    @LocationResponse(code = "200", description = "The same content was already stored: that document")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
@@ -159,22 +145,8 @@ class DocumentController {
                                     @Content(
                                             mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
                                             schema = @Schema(implementation = DocumentFileUpload.class))))
-    @ApiResponse(
-            responseCode = "202",
-            description = "Accepted; ingestion queued (follow Location)",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(
-            responseCode = "200",
-            description = "The same content was already stored: that document",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Accepted; ingestion queued (follow Location)")
+    @LocationResponse(code = "200", description = "The same content was already stored: that document")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "413", ref = ApiDocs.CONTENT_TOO_LARGE)
     @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
@@ -305,14 +277,7 @@ class DocumentController {
             description =
                     "Adds the sessions after the stored ones (stored offsets never change) and returns 202; ingestion "
                             + "then processes only the new part. 409 for a TEXT document or while the document is being ingested.")
-    @ApiResponse(
-            responseCode = "202",
-            description = "Appended; ingestion of the new sessions queued",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Appended; ingestion of the new sessions queued")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
@@ -329,14 +294,7 @@ class DocumentController {
             summary = "Resume a failed ingestion and retry failed memories, and the gaps of finished ones, now; or "
                     + "rebuild the named stages (a retrieval stage with every later one; an enrichment stage alone, "
                     + "the document staying READY)")
-    @ApiResponse(
-            responseCode = "202",
-            description = "Reindexing queued",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Reindexing queued")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)

@@ -164,13 +164,7 @@ class DocumentIntake {
     @Transactional
     void reindex(UUID id, List<String> stages) {
         Document doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
-        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
-            throw ApiProblem.conflict(
-                    "ingestion-running",
-                    "Ingestion running",
-                    "document " + id + " is being ingested; reindex once it is READY or FAILED",
-                    null);
-        }
+        doc.requireNotIngesting("reindex once it is READY or FAILED");
         quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
             rebuild(doc, stages);
@@ -212,13 +206,7 @@ class DocumentIntake {
     @Transactional
     List<String> buildOnDemand(UUID tenantId, UUID id, java.util.Collection<String> stages) {
         Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
-        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
-            throw ApiProblem.conflict(
-                    "ingestion-running",
-                    "Ingestion running",
-                    "document " + id + " is being ingested; its memories can be built once it is READY",
-                    null);
-        }
+        doc.requireNotIngesting("its memories can be built once it is READY");
         DocumentInfo info = store.find(id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         doc.defineStages(pipeline.definitions());
         List<String> start = doc.stages().stream()

@@ -57,5 +57,19 @@ public interface IngestionStage {
         public static Applicability skip(String reason) {
             return new Applicability(false, reason);
         }
+
+        /**
+         * Whether an LLM-written memory is built for a document: an LLM is configured and the
+         * document's profile asks for such memories (every profile but retrieval-only does).
+         */
+        public static Applicability llmWritten(DocumentInfo document, boolean llmConfigured) {
+            if (IndexProfiles.RETRIEVAL_ONLY.equals(document.profile())) {
+                return skip("the document's profile is retrieval-only, which builds no LLM-written memory");
+            }
+            if (!llmConfigured) {
+                return skip("no LLM is configured; configure one and reindex this stage to build it");
+            }
+            return APPLIES;
+        }
     }
 }

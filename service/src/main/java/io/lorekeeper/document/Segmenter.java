@@ -22,20 +22,10 @@ import io.lorekeeper.text.TokenCounter;
  * let a fixed context budget hold turns from more places (multi-hop questions' evidence is spread
  * over sessions); each carries the unit before it as its lead (a turn often answers the one before,
  * which holds the question's words) and its speakers. Measured in docs/benchmarks.md (2026-11-25).
+ *
+ * @param turnChunkTokens the most tokens one chunk of a few short consecutive turns holds
  */
-final class Segmenter {
-
-    private final int chunkTokens;
-    private final int maxChunkTokens;
-    private final int turnChunkTokens;
-    private final int pageTokens;
-
-    Segmenter(int chunkTokens, int maxChunkTokens, int turnChunkTokens, int pageTokens) {
-        this.chunkTokens = chunkTokens;
-        this.maxChunkTokens = maxChunkTokens;
-        this.turnChunkTokens = turnChunkTokens;
-        this.pageTokens = pageTokens;
-    }
+record Segmenter(int chunkTokens, int maxChunkTokens, int turnChunkTokens, int pageTokens) {
 
     static Segmenter standard() {
         return new Segmenter(256, 320, 32, 2048);
@@ -169,13 +159,8 @@ final class Segmenter {
                     pendingEnd < 0 && openStart >= 0 ? openStart : turn.span().start();
             boolean oversize = TokenCounter.count(text, chunkStart, turn.span().end()) > maxChunkTokens;
             if (pendingEnd >= 0 && (oversize || pendingTokens + turnTokens > turnChunkTokens)) {
-                chunks.add(chunk(
-                        from.nextChunk() + chunks.size(),
-                        pageOrdinal,
-                        new Span(openStart, pendingEnd),
-                        text,
-                        pendingTurns,
-                        lead(chunks, firstChunk)));
+                addSessionChunk(
+                        chunks, from, pageOrdinal, firstChunk, new Span(openStart, pendingEnd), text, pendingTurns);
                 openStart = -1;
                 pendingTurns = new ArrayList<>();
                 pendingEnd = -1;
@@ -194,13 +179,7 @@ final class Segmenter {
             pendingTokens += turnTokens;
         }
         if (pendingEnd >= 0) {
-            chunks.add(chunk(
-                    from.nextChunk() + chunks.size(),
-                    pageOrdinal,
-                    new Span(openStart, pendingEnd),
-                    text,
-                    pendingTurns,
-                    lead(chunks, firstChunk)));
+            addSessionChunk(chunks, from, pageOrdinal, firstChunk, new Span(openStart, pendingEnd), text, pendingTurns);
         }
         if (chunks.size() > firstChunk) {
             pages.add(sessionPage(session, chunks, firstChunk, pageOrdinal, from));
@@ -227,13 +206,7 @@ final class Segmenter {
         List<Span> parts = pack(text, pieces, chunkTokens);
         for (int p = 0; p < parts.size(); p++) {
             Span part = p == 0 ? new Span(openStart, parts.get(p).end()) : parts.get(p);
-            chunks.add(chunk(
-                    from.nextChunk() + chunks.size(),
-                    pageOrdinal,
-                    part,
-                    text,
-                    List.of(turn),
-                    lead(chunks, firstChunk)));
+            addSessionChunk(chunks, from, pageOrdinal, firstChunk, part, text, List.of(turn));
         }
     }
 
@@ -256,6 +229,21 @@ final class Segmenter {
                         chunks.getLast().span().end()),
                 tokens,
                 session.id());
+    }
+
+    /**
+     * Appends a chunk of a session's page, numbered after {@code from} and the chunks already in the
+     * list, with the session's previous chunk (none for its first) as its lead.
+     */
+    private void addSessionChunk(
+            List<Segmentation.Chunk> chunks,
+            Continuation from,
+            int pageOrdinal,
+            int firstChunk,
+            Span span,
+            String text,
+            List<RenderedTurn> turns) {
+        chunks.add(chunk(from.nextChunk() + chunks.size(), pageOrdinal, span, text, turns, lead(chunks, firstChunk)));
     }
 
     private Segmentation.Chunk chunk(

@@ -91,13 +91,7 @@ class SessionAppender {
                             + " document; sessions can only be appended to a CONVERSATION",
                     null);
         }
-        if (doc.status() == DocumentStatus.QUEUED || doc.status() == DocumentStatus.INGESTING) {
-            throw ApiProblem.conflict(
-                    "ingestion-running",
-                    "Ingestion running",
-                    "document " + id + " is being ingested; append once it is READY or FAILED",
-                    null);
-        }
+        doc.requireNotIngesting("append once it is READY or FAILED");
         CanonicalText before = store.canonical(id);
         CanonicalText after = ConversationRenderer.append(before, request.sessions(), limits);
         List<RenderedSession> newSessions = after.sessions()

@@ -42,7 +42,7 @@ class VectorSearch {
                 .params(
                         chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new),
                         chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new))
-                .query((rs, n) -> parse(rs.getString(1)))
+                .query((rs, n) -> VectorText.parse(rs.getString(1)))
                 .list();
     }
 
@@ -65,16 +65,5 @@ class VectorSearch {
                     .sorted(Comparator.comparingDouble(ChunkHit::score).reversed())
                     .toList();
         });
-    }
-
-    /** A vector in pgvector's text form, {@code [0.1,-0.2,...]} (the JDBC driver is not on the compile classpath). */
-    static float[] parse(String text) {
-        String body = text.strip();
-        String[] parts = body.substring(1, body.length() - 1).split(",");
-        float[] out = new float[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = Float.parseFloat(parts[i]);
-        }
-        return out;
     }
 }

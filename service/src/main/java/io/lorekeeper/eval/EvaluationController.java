@@ -21,11 +21,11 @@ import io.lorekeeper.evaluator.Report;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.LocationResponse;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
 import io.lorekeeper.strategy.Strategies;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -92,14 +92,7 @@ class EvaluationController {
             operationId = "startEvaluation",
             summary = "Start an evaluation",
             description = "202 + Location; poll GET /v1/evaluations/{id} for progress and the report.")
-    @ApiResponse(
-            responseCode = "202",
-            description = "Queued as a job; poll Location",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Queued as a job; poll Location")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     ResponseEntity<EvaluationView> start(@RequestBody StartEvaluation request) {
         if (request.judged() && !gateway.isConfigured()) {
@@ -131,14 +124,7 @@ class EvaluationController {
             summary = "Run a FAILED evaluation again",
             description =
                     "Resumes it: questions that finished before the failure keep their results and are not asked again.")
-    @ApiResponse(
-            responseCode = "202",
-            description = "Queued again; poll Location",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Queued again; poll Location")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<EvaluationView> retry(@PathVariable UUID id) {

@@ -21,10 +21,10 @@ import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 
@@ -46,7 +46,7 @@ import io.lorekeeper.strategy.StrategyResult;
  * because turns say "yesterday" and only the header says which day that was.
  */
 @Component
-class ExtractiveStrategy implements AnswerStrategy {
+class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
 
     static final String NAME = "extractive";
     /** Runners-up are cited only when nearly as good as the answer; weaker ones would be noise. */
@@ -67,12 +67,17 @@ class ExtractiveStrategy implements AnswerStrategy {
             Embeddings embeddings,
             SentenceVectors stored,
             @Value("${lorekeeper.extractive.stored-sentences:true}") boolean readsStored) {
+        super(
+                NAME,
+                StrategyRequirements.of(
+                        false, "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM"),
+                Settings::of);
         this.embeddings = embeddings;
         this.stored = stored;
         this.readsStored = readsStored;
     }
 
-    private record Settings(int k, int hops, int maxSpans, int maxSentences) {
+    record Settings(int k, int hops, int maxSpans, int maxSentences) {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
             return new Settings(
@@ -84,24 +89,7 @@ class ExtractiveStrategy implements AnswerStrategy {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                false, Set.of(), "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        Settings.of(options);
-    }
-
-    @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options());
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         Map<UUID, DocumentKind> kinds =
                 context.documents().stream().collect(Collectors.toMap(DocumentInfo::id, DocumentInfo::kind));
         Hits hits = retrieve(context, settings);

@@ -325,25 +325,25 @@ final class GamResearch {
 
     /** Tokens of memos the planner may see this round: the cap asked for, or what its context window leaves. */
     private int memoBudget() {
-        if (settings.memoTokens() > 0) {
-            return settings.memoTokens();
-        }
-        return Math.max(
-                500,
-                gateway.contextLimit(Role.PLANNER).promptTokens()
-                        - TokenCounter.count(integration.render())
-                        - TokenCounter.count(request)
-                        - PROMPT_OVERHEAD);
+        return budget(settings.memoTokens(), 500, Role.PLANNER);
     }
 
     /** Tokens of pages one integration call may read: {@code roundTokens}, or what the researcher's context window leaves. */
     private int pageBudget() {
-        if (settings.roundTokens() > 0) {
-            return settings.roundTokens();
+        return budget(settings.roundTokens(), 2048, Role.RESEARCHER);
+    }
+
+    /**
+     * The tokens asked for ({@code asked} above 0), or what the role's context window leaves beside the
+     * notes, the request and the prompt, but never less than {@code floor}.
+     */
+    private int budget(int asked, int floor, Role role) {
+        if (asked > 0) {
+            return asked;
         }
         return Math.max(
-                2048,
-                gateway.contextLimit(Role.RESEARCHER).promptTokens()
+                floor,
+                gateway.contextLimit(role).promptTokens()
                         - TokenCounter.count(integration.render())
                         - TokenCounter.count(request)
                         - PROMPT_OVERHEAD);

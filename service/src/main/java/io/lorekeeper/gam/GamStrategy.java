@@ -15,11 +15,10 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
-import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -40,37 +39,25 @@ import io.lorekeeper.text.TokenCounter;
  * reply with nothing usable is answered by the last resort over the notes and the pages read.
  */
 @Component
-class GamStrategy implements AnswerStrategy {
+class GamStrategy extends SettingsStrategy<GamSettings> {
 
     private final LlmGateway gateway;
 
     GamStrategy(LlmGateway gateway) {
+        // page headers sharpen retrieval but the research loop runs without them
+        super(
+                "gam",
+                new StrategyRequirements(
+                        true,
+                        Set.of("memos"),
+                        Set.of("page-headers"),
+                        "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store"),
+                GamSettings::of);
         this.gateway = gateway;
     }
 
     @Override
-    public String name() {
-        return "gam";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        // page headers sharpen retrieval but the research loop runs without them
-        return new StrategyRequirements(
-                true,
-                Set.of("memos"),
-                Set.of("page-headers"),
-                "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        GamSettings.of(options);
-    }
-
-    @Override
-    public StrategyResult answer(QuestionContext context) {
-        GamSettings settings = GamSettings.of(context.options());
+    protected StrategyResult answer(QuestionContext context, GamSettings settings) {
         PageSearch search = new PageSearch(context.retriever(), context.documentIds());
         GamResearch research = new GamResearch(context, settings, gateway, search).run();
         return answer(context, settings, search, research);

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
@@ -41,43 +42,33 @@ final class PageSearch {
         List<CompletableFuture<Search>> running = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Map<String, List<SearchHit>> hitsByQuery = new java.util.concurrent.ConcurrentHashMap<>();
-            if (settings.uses(GamSettings.KEYWORD)) {
-                for (String q : plan.keywordQueries()) {
-                    running.add(CompletableFuture.supplyAsync(
-                            () -> search(
-                                    GamSettings.KEYWORD,
-                                    q,
-                                    retriever.keyword(documents, q, 4 * settings.pagesPerSearch()),
-                                    settings,
-                                    hitsByQuery),
-                            pool));
-                }
-            }
-            if (settings.uses(GamSettings.VECTOR)) {
-                for (String q : plan.vectorQueries()) {
-                    running.add(CompletableFuture.supplyAsync(
-                            () -> search(
-                                    GamSettings.VECTOR,
-                                    q,
-                                    retriever.vector(documents, q, 4 * settings.pagesPerSearch()),
-                                    settings,
-                                    hitsByQuery),
-                            pool));
-                }
-            }
-            if (settings.uses(GamSettings.MEMO)) {
-                for (String q : plan.vectorQueries()) {
-                    running.add(CompletableFuture.supplyAsync(
-                            () -> new Search(
-                                    GamSettings.MEMO,
-                                    q,
-                                    retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
-                                            .map(m ->
-                                                    new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
-                                            .toList()),
-                            pool));
-                }
-            }
+            int depth = 4 * settings.pagesPerSearch();
+            start(
+                    running,
+                    pool,
+                    settings,
+                    GamSettings.KEYWORD,
+                    plan.keywordQueries(),
+                    q -> search(GamSettings.KEYWORD, q, retriever.keyword(documents, q, depth), settings, hitsByQuery));
+            start(
+                    running,
+                    pool,
+                    settings,
+                    GamSettings.VECTOR,
+                    plan.vectorQueries(),
+                    q -> search(GamSettings.VECTOR, q, retriever.vector(documents, q, depth), settings, hitsByQuery));
+            start(
+                    running,
+                    pool,
+                    settings,
+                    GamSettings.MEMO,
+                    plan.vectorQueries(),
+                    q -> new Search(
+                            GamSettings.MEMO,
+                            q,
+                            retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
+                                    .map(m -> new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
+                                    .toList()));
             List<Search> searches =
                     running.stream().map(CompletableFuture::join).toList();
             List<PageRef> rejected = new ArrayList<>();
@@ -94,6 +85,21 @@ final class PageSearch {
                 rejected.addAll(plan.pages());
             }
             return new Result(withPageReads(searches, byId), merge(searches, byId, hitsByQuery, settings), rejected);
+        }
+    }
+
+    /** Starts one search of {@code tool} per query on the pool, where the settings allow the tool. */
+    private static void start(
+            List<CompletableFuture<Search>> running,
+            ExecutorService pool,
+            GamSettings settings,
+            String tool,
+            List<String> queries,
+            Function<String, Search> search) {
+        if (settings.uses(tool)) {
+            for (String q : queries) {
+                running.add(CompletableFuture.supplyAsync(() -> search.apply(q), pool));
+            }
         }
     }
 

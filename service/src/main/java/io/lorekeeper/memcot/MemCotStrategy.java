@@ -1,12 +1,9 @@
 package io.lorekeeper.memcot;
 
-import java.util.Set;
-
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.QuestionContext;
-import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
 
@@ -19,30 +16,19 @@ import io.lorekeeper.strategy.StrategyResult;
  * Visual grounding over rendered session images is out of scope for text input.
  */
 @Component
-class MemCotStrategy implements AnswerStrategy {
+class MemCotStrategy extends SettingsStrategy<MemCotSettings> {
 
-    @Override
-    public String name() {
-        return "memcot";
+    MemCotStrategy() {
+        super(
+                "memcot",
+                StrategyRequirements.of(
+                        true,
+                        "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory"),
+                MemCotSettings::of);
     }
 
     @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                Set.of(),
-                "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        MemCotSettings.of(options);
-    }
-
-    @Override
-    public StrategyResult answer(QuestionContext context) {
-        MemCotSettings settings = MemCotSettings.of(context.options());
+    protected StrategyResult answer(QuestionContext context, MemCotSettings settings) {
         Units units = new Units(context.documentIds(), context.retriever());
         MemCotLoop.Outcome outcome = new MemCotLoop(context, settings, units).run();
         return new Responder(context, settings, units).answer(outcome);

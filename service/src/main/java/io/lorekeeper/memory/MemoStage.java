@@ -10,8 +10,6 @@ import jakarta.validation.constraints.NotBlank;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -24,45 +22,20 @@ import io.lorekeeper.llm.LlmGateway;
  * not all fit its prompt, and serve GAM's optional {@code memo} search tool.
  */
 @Component
-class MemoStage implements IngestionStage {
+class MemoStage extends MemorizerStage {
 
     static final String NAME = "memos";
     static final String TEMPLATE = "gam/memo";
 
-    private final LlmGateway gateway;
-    private final MemorizerStore store;
     private final Embeddings embeddings;
-    private final PageMemorizer pages;
 
     MemoStage(LlmGateway gateway, MemorizerStore store, Embeddings embeddings, PageMemorizer pages) {
-        this.gateway = gateway;
-        this.store = store;
+        super(NAME, 30, gateway, store, pages);
         this.embeddings = embeddings;
-        this.pages = pages;
     }
 
     /** What the memorizer returns for one page. */
     record MemoReply(@NotBlank String memo) {}
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public int position() {
-        return 30;
-    }
-
-    @Override
-    public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
-    }
 
     @Override
     public void run(StageRun run) {

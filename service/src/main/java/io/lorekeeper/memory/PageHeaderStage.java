@@ -7,9 +7,7 @@ import jakarta.validation.constraints.NotBlank;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.IngestionStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -24,48 +22,23 @@ import io.lorekeeper.llm.LlmGateway;
  * resumes at the first page without a header.
  */
 @Component
-class PageHeaderStage implements IngestionStage {
+class PageHeaderStage extends MemorizerStage {
 
     static final String NAME = "page-headers";
     static final String TEMPLATE = "gam/page-header";
 
-    private final LlmGateway gateway;
-    private final MemorizerStore store;
-    private final PageMemorizer pages;
     private final Embeddings embeddings;
     private final Documents documents;
 
     PageHeaderStage(
             LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
-        this.gateway = gateway;
-        this.store = store;
-        this.pages = pages;
+        super(NAME, 40, gateway, store, pages);
         this.embeddings = embeddings;
         this.documents = documents;
     }
 
     /** What the memorizer returns as a page's header. */
     record HeaderReply(@NotBlank String header) {}
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public int position() {
-        return 40;
-    }
-
-    @Override
-    public Applicability applicability(DocumentInfo document) {
-        return MemorizerApplicability.of(gateway, document);
-    }
 
     @Override
     public void run(StageRun run) {

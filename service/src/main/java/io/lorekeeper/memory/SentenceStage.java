@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.DocumentKind;
-import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.EnrichmentStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.text.ChunkSentences;
 import io.lorekeeper.text.Span;
@@ -22,7 +22,7 @@ import io.lorekeeper.text.Span;
  * it stored; a conversation that grew gets its new chunks' sentences.
  */
 @Component
-class SentenceStage implements IngestionStage {
+class SentenceStage extends EnrichmentStage {
 
     static final String NAME = "sentences";
     /** Chunks per checkpoint: each batch is stored before the next is embedded. */
@@ -33,24 +33,10 @@ class SentenceStage implements IngestionStage {
     private final SentenceVectors vectors;
 
     SentenceStage(ChunkEmbeddings chunks, Embeddings embeddings, SentenceVectors vectors) {
+        super(NAME, 25);
         this.chunks = chunks;
         this.embeddings = embeddings;
         this.vectors = vectors;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int position() {
-        return 25;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
     }
 
     @Override

@@ -152,18 +152,15 @@ final class GraphEditor {
         }
 
         private String editNode(Operation o) {
-            String id = clean(o.id());
-            if (id == null) {
-                return "missing-field";
-            }
-            if (!graph.has(id)) {
-                return "unknown-id";
-            }
-            update(id, o.content(), o.src());
-            return null;
+            return onExistingNode(o, id -> update(id, o.content(), o.src()));
         }
 
         private String deleteNode(Operation o) {
+            return onExistingNode(o, graph::remove);
+        }
+
+        /** Applies {@code change} to the node the edit names; the rejection reason when it names none or an unknown one. */
+        private String onExistingNode(Operation o, java.util.function.Consumer<String> change) {
             String id = clean(o.id());
             if (id == null) {
                 return "missing-field";
@@ -171,7 +168,7 @@ final class GraphEditor {
             if (!graph.has(id)) {
                 return "unknown-id";
             }
-            graph.remove(id);
+            change.accept(id);
             return null;
         }
 

@@ -5,8 +5,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.IndexProfiles;
-import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.EnrichmentStage;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
@@ -21,7 +20,7 @@ import io.lorekeeper.llm.LlmGateway;
  * stage's next run tries it again.
  */
 @Component
-class GraphStage implements IngestionStage {
+class GraphStage extends EnrichmentStage {
 
     static final String NAME = "graph";
 
@@ -31,6 +30,7 @@ class GraphStage implements IngestionStage {
     private final MindGraphSettings settings;
 
     GraphStage(GraphBuilder builder, GraphStore store, LlmGateway gateway, MindGraphSettings settings) {
+        super(NAME, 50);
         this.builder = builder;
         this.store = store;
         this.gateway = gateway;
@@ -38,27 +38,10 @@ class GraphStage implements IngestionStage {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean enrichment() {
-        return true;
-    }
-
-    @Override
-    public int position() {
-        return 50;
-    }
-
-    @Override
     public Applicability applicability(DocumentInfo document) {
-        if (IndexProfiles.RETRIEVAL_ONLY.equals(document.profile())) {
-            return Applicability.skip("the document's profile is retrieval-only, which builds no LLM-written memory");
-        }
-        if (!gateway.isConfigured()) {
-            return Applicability.skip("no LLM is configured; configure one and reindex this stage to build it");
+        Applicability llm = Applicability.llmWritten(document, gateway.isConfigured());
+        if (!llm.applies()) {
+            return llm;
         }
         if (!settings.ingest()) {
             return Applicability.skip("lorekeeper.mindgraph.ingest is off");

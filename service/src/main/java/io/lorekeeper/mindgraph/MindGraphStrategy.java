@@ -17,12 +17,12 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.QuoteResolver;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -51,7 +51,7 @@ import io.lorekeeper.text.TokenCounter;
  * question best. It never answers with nothing.
  */
 @Component
-class MindGraphStrategy implements AnswerStrategy {
+class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
 
     static final String TEMPLATE = "mindgraph/answer";
     private static final Set<String> OPTIONS = Set.of("chunkTokens", "maxRounds", "graph", "start");
@@ -62,6 +62,12 @@ class MindGraphStrategy implements AnswerStrategy {
     private final MindGraphSettings defaults;
 
     MindGraphStrategy(GraphBuilder builder, GraphStore store, Documents documents, MindGraphSettings defaults) {
+        super(
+                "mindgraph",
+                StrategyRequirements.of(
+                        true,
+                        "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop"),
+                options -> settings(options, defaults));
         this.builder = builder;
         this.store = store;
         this.documents = documents;
@@ -70,7 +76,7 @@ class MindGraphStrategy implements AnswerStrategy {
 
     record Settings(int chunkTokens, int maxRounds, String graph, GraphBuilder.Start start) {}
 
-    Settings settings(QuestionOptions options) {
+    private static Settings settings(QuestionOptions options, MindGraphSettings defaults) {
         options.allowOnly(OPTIONS);
         return new Settings(
                 options.intValue("chunkTokens", defaults.chunkTokens(), 32, 128_000),
@@ -84,24 +90,6 @@ class MindGraphStrategy implements AnswerStrategy {
     @Override
     public java.util.Optional<java.time.Duration> defaultWallTime() {
         return java.util.Optional.of(defaults.wallTime());
-    }
-
-    @Override
-    public String name() {
-        return "mindgraph";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true,
-                Set.of(),
-                "MindGraph: question-aware concept graph with provenance, then a lookup_source/subgraph_summary tool loop");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        settings(options);
     }
 
     /** Answering from the shared graph as is needs that graph; a question-aware build makes its own. */
@@ -120,8 +108,7 @@ class MindGraphStrategy implements AnswerStrategy {
     }
 
     @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = settings(context.options());
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         AnswerReserve reserve = new AnswerReserve(defaults.answerReserve());
         List<GraphSet.Part> parts = new ArrayList<>();
         boolean partial = false;

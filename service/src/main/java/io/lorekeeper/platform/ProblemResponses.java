@@ -134,19 +134,7 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
         List<Map<String, String>> errors = ex.getBindingResult().getFieldErrors().stream()
                 .map(this::describe)
                 .toList();
-        ProblemDetail body = problem(
-                HttpStatus.BAD_REQUEST,
-                "invalid-request",
-                "Invalid request",
-                errors.isEmpty()
-                        ? "The request is invalid"
-                        : errors.getFirst().get("field") + ": "
-                                + errors.getFirst().get("message"));
-        if (!errors.isEmpty()) {
-            body.setProperty("field", errors.getFirst().get("field"));
-        }
-        body.setProperty("errors", errors);
-        return problemOf(respond(HttpStatus.BAD_REQUEST, body));
+        return invalidRequest(errors);
     }
 
     @Override
@@ -160,6 +148,11 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
                                 "message",
                                 String.valueOf(error.getDefaultMessage()))))
                 .toList();
+        return invalidRequest(errors);
+    }
+
+    /** A 400 naming every field that failed validation, the first one as {@code field} and in the detail. */
+    private static ResponseEntity<Object> invalidRequest(List<Map<String, String>> errors) {
         ProblemDetail body = problem(
                 HttpStatus.BAD_REQUEST,
                 "invalid-request",

@@ -20,6 +20,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmUsage;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.LocationResponse;
 import io.lorekeeper.question.QuestionApi.AskRequest;
 import io.lorekeeper.question.QuestionApi.QuestionUsage;
 import io.lorekeeper.question.QuestionApi.QuestionView;
@@ -31,7 +32,6 @@ import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.strategy.Strategies;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -92,22 +92,8 @@ class QuestionController {
                                                             value = """
                                     {"documentIds": ["0b6f7f8e-8d0c-4c39-9d1e-2f4a1c9e7b11"], \
                                     "question": "When did the keeper light the lamp?", "strategy": "extractive", "waitSeconds": 10}"""))))
-    @ApiResponse(
-            responseCode = "202",
-            description = "Queued (or still running after waitSeconds); poll Location",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
-    @ApiResponse(
-            responseCode = "200",
-            description = "Finished within waitSeconds",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Queued (or still running after waitSeconds); poll Location")
+    @LocationResponse(code = "200", description = "Finished within waitSeconds")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
@@ -193,14 +179,7 @@ class QuestionController {
 
     @PostMapping("/v1/questions/{id}/retry")
     @Operation(operationId = "retryQuestion", summary = "Run a FAILED question again")
-    @ApiResponse(
-            responseCode = "202",
-            description = "Queued again; poll Location",
-            headers =
-                    @Header(
-                            name = "Location",
-                            description = ApiDocs.LOCATION_DESCRIPTION,
-                            schema = @Schema(type = "string", format = "uri-reference")))
+    @LocationResponse(code = "202", description = "Queued again; poll Location")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     ResponseEntity<QuestionView> retry(@PathVariable UUID id) {

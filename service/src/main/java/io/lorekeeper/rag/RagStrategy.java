@@ -15,11 +15,11 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
-import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
+import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.StrategyRequirements;
 import io.lorekeeper.strategy.StrategyResult;
@@ -34,11 +34,16 @@ import io.lorekeeper.text.TokenCounter;
  * chunks of a novel are about 2,000 tokens, 8 turns of a conversation (one chunk each) about 300.
  */
 @Component
-class RagStrategy implements AnswerStrategy {
+class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
 
     private final Documents documents;
 
     RagStrategy(Documents documents) {
+        super(
+                "rag",
+                StrategyRequirements.of(
+                        true, "single-shot baseline: hybrid retrieval within a token budget and one answer call"),
+                Settings::of);
         this.documents = documents;
     }
 
@@ -50,7 +55,7 @@ class RagStrategy implements AnswerStrategy {
      * @param tokens passages are taken in rank order while their tokens fit (the first always is);
      *               the default holds the 8 chunks of a text that {@code k} used to mean
      */
-    private record Settings(int k, int window, int tokens) {
+    record Settings(int k, int window, int tokens) {
         static Settings of(QuestionOptions options) {
             options.allowOnly(OPTIONS);
             return new Settings(
@@ -61,24 +66,7 @@ class RagStrategy implements AnswerStrategy {
     }
 
     @Override
-    public String name() {
-        return "rag";
-    }
-
-    @Override
-    public StrategyRequirements requirements() {
-        return new StrategyRequirements(
-                true, Set.of(), "single-shot baseline: hybrid retrieval within a token budget and one answer call");
-    }
-
-    @Override
-    public void validate(QuestionOptions options) {
-        Settings.of(options);
-    }
-
-    @Override
-    public StrategyResult answer(QuestionContext context) {
-        Settings settings = Settings.of(context.options());
+    protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<Passages.Passage> passages = retrieve(context, settings);
         PromptMarkup rendered = Passages.render(passages);
         context.trace()

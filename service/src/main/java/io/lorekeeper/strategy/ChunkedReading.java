@@ -1,7 +1,9 @@
 package io.lorekeeper.strategy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.IntUnaryOperator;
 
@@ -85,6 +87,18 @@ public final class ChunkedReading {
             chunks += Math.max(1, (document.tokenCount() + (long) chunkTokens - 1) / chunkTokens);
         }
         return (int) Math.min(Integer.MAX_VALUE / 4, chunks);
+    }
+
+    /** What one call to the model is expected to take at most, for a chain-style question's default wall time. */
+    public static final long SECONDS_PER_CALL = 30;
+
+    /**
+     * The wall time a chain-style question needs when its budget does not say: about
+     * {@value #SECONDS_PER_CALL} s for each of the {@code calls} its reading makes, so that a long book
+     * is not cut off by the service's default (which still applies when it is longer).
+     */
+    public static Optional<Duration> wallTime(long calls) {
+        return Optional.of(Duration.ofSeconds(SECONDS_PER_CALL * calls));
     }
 
     private record Block(UUID documentId, int documentNumber, Span span, String text) {}

@@ -26,4 +26,9 @@ public record StrategyRequirements(
     public StrategyRequirements(boolean needsLlm, Set<String> memoryStages, String summary) {
         this(needsLlm, memoryStages, Set.of(), summary);
     }
+
+    /** Requirements of a strategy that needs no memory beyond the retrieval index, required or optional. */
+    public static StrategyRequirements of(boolean needsLlm, String summary) {
+        return new StrategyRequirements(needsLlm, Set.of(), Set.of(), summary);
+    }
 }
