@@ -121,5 +121,8 @@ class CosmirMemoryBoundariesTest {
         assertThat(memory.render())
                 .contains("Inferred facts:\n[I1] Pip is kind. (from G1)")
                 .doesNotContain("(none");
+        Memory gatheredOnly = new Memory();
+        gatheredOnly.gather("Pip fed a convict.", 1, null, null);
+        assertThat(gatheredOnly.render()).endsWith("Inferred facts:\n(none yet)");
     }
 }

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 import io.lorekeeper.retrieval.Retriever.MemoText;
+import io.lorekeeper.text.TokenCounter;
 
 /**
  * GAM's planner memory without a model or a database: every memo while they fit the budget, else the
@@ -51,6 +52,9 @@ class GamDecisionsTest {
         assertThat(book.total()).isEqualTo(2);
         int total = tokens(memos.get(0)) + tokens(memos.get(1));
         assertThat(book.totalTokens()).isEqualTo(total);
+        assertThat(tokens(memos.get(1)))
+                .as("a memo's line and its line break")
+                .isEqualTo(TokenCounter.count("D2-P3: Estella is cold.") + 1);
 
         MemoBook.Shown shown = book.select("anything", total, NEVER);
         assertThat(shown.rendered()).isEqualTo("D1-P0: Pip meets a convict on the marshes.\nD2-P3: Estella is cold.");
@@ -142,5 +146,25 @@ class GamDecisionsTest {
         Integration notes = new Integration(
                 null, "", List.of(new Integration.Fact(" Pip helps. ", List.of(new PageRef(1, 0), new PageRef(2, 4)))));
         assertThat(notes.render()).isEqualTo("- Pip helps. [D1-P0, D2-P4]");
+    }
+
+    @Test
+    void theFusionAddsOneOverSixtyPlusTheRankOnEachRanking() {
+        // 30 memos that share no term with the request keep page order on the terms ranking; the
+        // similarity ranking below puts page 9 first with k = 60 and page 13 first with k = 58.
+        int[] bySimilarity = {
+            13, 20, 26, 9, 21, 7, 15, 16, 14, 23, 25, 29, 22, 6, 0, 5, 19, 11, 4, 2, 17, 3, 1, 10, 24, 8, 18, 27, 28, 12
+        };
+        List<MemoText> memos = new ArrayList<>();
+        for (int page = 0; page < 30; page++) {
+            memos.add(memo(DOC_A, page, "Page note."));
+        }
+        Map<PageRef, Double> similar = new java.util.HashMap<>();
+        for (int rank = 0; rank < bySimilarity.length; rank++) {
+            similar.put(new PageRef(1, bySimilarity[rank]), 1.0 - rank / 100.0);
+        }
+        MemoBook book = MemoBook.of(memos, List.of(DOC_A));
+        int one = memos.stream().mapToInt(GamDecisionsTest::tokens).max().orElseThrow();
+        assertThat(book.select("Who paid?", one, request -> similar).refs()).containsExactly(new PageRef(1, 9));
     }
 }

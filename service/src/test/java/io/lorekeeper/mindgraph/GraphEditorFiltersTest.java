@@ -14,7 +14,8 @@ import io.lorekeeper.text.Blocks;
 /**
  * Which graph edits the builder's reply may make, one refusal at a time, without a model or a
  * database: each missing field, a blank one, an unknown id on either end of an edge, an op in any
- * case; what a refused edit leaves in the graph; and how a whole unusable reply is counted.
+ * case; what a refused edit leaves in the graph; and how a whole unusable reply is counted. Also how
+ * the communities of the graph they build are numbered.
  */
 class GraphEditorFiltersTest {
 
@@ -170,5 +171,19 @@ class GraphEditorFiltersTest {
                 .isEqualTo("at 4096 tokens");
         assertThat(report.rejectedTotal()).as("the report itself is unchanged").isEqualTo(3);
         assertThat(GraphEditor.apply(graph, null, TEXT, BLOCK).appliedTotal()).isZero();
+    }
+
+    @Test
+    void communitiesAreNumberedFromOneInTheOrderTheyAreFound() {
+        ConceptGraph graph = GraphUnitTest.cliques(3, 6);
+        List<Communities.Community> communities = Communities.detect(graph, 10);
+        assertThat(communities).extracting(Communities.Community::id).containsExactly(1, 2, 3);
+        assertThat(communities)
+                .extracting(c -> c.nodeIds().stream()
+                        .map(id -> id.substring(0, 2))
+                        .distinct()
+                        .count())
+                .as("each clique is one community")
+                .containsOnly(1L);
     }
 }
