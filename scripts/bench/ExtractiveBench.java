@@ -12,15 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 final class ExtractiveBench {
 
@@ -64,58 +58,18 @@ final class ExtractiveBench {
         for (String run : runs.take(20_000)) {
             pool.add("What about " + run + "?");
         }
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger failures = new AtomicInteger();
-        long warmEnd = System.nanoTime() + LOADED_WARMUP_SECONDS * 1_000_000_000L;
-        long end = warmEnd + LOADED_SECONDS * 1_000_000_000L;
-        CountDownLatch ready = new CountDownLatch(clients);
-        List<double[]> perClient = new ArrayList<>();
-        String cpu;
-        String memory;
-        try (ExecutorService threads = Executors.newFixedThreadPool(clients)) {
-            List<Future<double[]>> futures = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                futures.add(threads.submit(() -> {
-                    ready.countDown();
-                    ready.await();
-                    double[] ms = new double[256];
-                    int n = 0;
-                    while (System.nanoTime() < end) {
-                        long start = System.nanoTime();
-                        try {
-                            ask(base, id, pool.get(next.getAndIncrement() % pool.size()));
-                        } catch (Exception e) {
-                            failures.incrementAndGet();
-                            continue;
-                        }
-                        long stop = System.nanoTime();
-                        if (start >= warmEnd && stop <= end) {
-                            if (n == ms.length) {
-                                ms = Arrays.copyOf(ms, n * 2);
-                            }
-                            ms[n++] = (stop - start) / 1e6;
-                        }
-                    }
-                    return Arrays.copyOf(ms, n);
-                }));
-            }
-            Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
-            ProcessCpu from = ProcessCpu.sample();
-            Thread.sleep(LOADED_SECONDS * 500L);
-            memory = ProcessCpu.serviceMemory();
-            for (Future<double[]> f : futures) {
-                perClient.add(f.get());
-            }
-            cpu = ProcessCpu.sample().since(from);
-        }
-        double[] all = perClient.stream().flatMapToDouble(Arrays::stream).toArray();
-        double perSecond = all.length / (double) LOADED_SECONDS;
+        Loaded.Result loaded = Loaded.run(clients, LOADED_WARMUP_SECONDS, LOADED_SECONDS, n -> ask(base, id, pool.get(n % pool.size())));
+        double[] all = loaded.ms();
+        double perSecond = loaded.perSecond(LOADED_SECONDS);
+        String failures = String.valueOf(loaded.failures());
+        String cpu = loaded.cpu();
+        String memory = loaded.memory();
         String row = String.join("\t", label, String.valueOf(clients), fmt(perSecond), fmt(Bench.pct(all, 50)), fmt(Bench.pct(all, 95)),
-                fmt(Bench.pct(solo, 50)), fmt(Bench.pct(solo, 95)), ThroughputBench.loadAverage(), String.valueOf(failures.get()), cpu,
+                fmt(Bench.pct(solo, 50)), fmt(Bench.pct(solo, 95)), ThroughputBench.loadAverage(), failures, cpu,
                 memory);
         Files.writeString(results, row + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         Bench.log(String.format(Locale.ROOT, "%s: %d clients %.1f questions/s, p50 %.0f ms p95 %.0f ms, %d failures, CPU %s", label,
-                clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), failures.get(), cpu));
+                clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), loaded.failures(), cpu));
     }
 
     static void report(Path state, Path results) throws Exception {

@@ -16,11 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 final class ThroughputBench {
 
@@ -64,65 +59,17 @@ final class ThroughputBench {
 
         // Loaded: `clients` threads search back to back; only searches that start and end inside the
         // measured window count.
-        List<double[]> perClient = new ArrayList<>();
-        AtomicInteger failures = new AtomicInteger();
-        long warmEnd = System.nanoTime() + LOADED_WARMUP_SECONDS * 1_000_000_000L;
-        long end = warmEnd + LOADED_SECONDS * 1_000_000_000L;
-        CountDownLatch ready = new CountDownLatch(clients);
         List<String> pool = queries.take(20_000);
-        AtomicInteger nextQuery = new AtomicInteger();
-        String loadDuring;
-        String memory;
-        String cpu;
-        try (ExecutorService threads = Executors.newFixedThreadPool(clients)) {
-            List<Future<double[]>> futures = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                futures.add(threads.submit(() -> {
-                    ready.countDown();
-                    ready.await();
-                    double[] ms = new double[1024];
-                    int n = 0;
-                    while (true) {
-                        long start = System.nanoTime();
-                        if (start >= end) {
-                            break;
-                        }
-                        String query = pool.get(nextQuery.getAndIncrement() % pool.size());
-                        try {
-                            search(base, ids, query);
-                        } catch (Exception e) {
-                            failures.incrementAndGet();
-                            continue;
-                        }
-                        long stop = System.nanoTime();
-                        if (start >= warmEnd && stop <= end) {
-                            if (n == ms.length) {
-                                ms = Arrays.copyOf(ms, n * 2);
-                            }
-                            ms[n++] = (stop - start) / 1e6;
-                        }
-                    }
-                    return Arrays.copyOf(ms, n);
-                }));
-            }
-            Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
-            ProcessCpu measuredFrom = ProcessCpu.sample();
-            Thread.sleep(LOADED_SECONDS * 500L);
-            loadDuring = loadAverage();
-            memory = ProcessCpu.serviceMemory();
-            for (Future<double[]> f : futures) {
-                perClient.add(f.get());
-            }
-            cpu = ProcessCpu.sample().since(measuredFrom);
-        }
-        double[] all = perClient.stream().flatMapToDouble(Arrays::stream).toArray();
-        double perSecond = all.length / (double) LOADED_SECONDS;
+        Loaded.Result loaded = Loaded.run(clients, LOADED_WARMUP_SECONDS, LOADED_SECONDS, n -> search(base, ids, pool.get(n % pool.size())));
+        double[] all = loaded.ms();
+        double perSecond = loaded.perSecond(LOADED_SECONDS);
         String row = String.join("\t", label + "\t" + scope, String.valueOf(clients), fmt(perSecond), fmt(Bench.pct(all, 50)), fmt(Bench.pct(all, 95)),
-                fmt(Bench.pct(solo, 50)), fmt(Bench.pct(solo, 95)), load, loadDuring, String.valueOf(failures.get()),
-                String.valueOf(ids.size()), cpu, memory);
+                fmt(Bench.pct(solo, 50)), fmt(Bench.pct(solo, 95)), load, loaded.loadDuring(), String.valueOf(loaded.failures()),
+                String.valueOf(ids.size()), loaded.cpu(), loaded.memory());
         Files.writeString(results, row + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         Bench.log(String.format(Locale.ROOT, "%s: %d clients %.1f searches/s, p50 %.1f ms p95 %.1f ms, %d failures, load %s, CPU %s, RSS/peak %s MB",
-                name, clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), failures.get(), loadDuring, cpu, memory));
+                name, clients, perSecond, Bench.pct(all, 50), Bench.pct(all, 95), loaded.failures(), loaded.loadDuring(), loaded.cpu(),
+                loaded.memory()));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.lorekeeper.comorag;
 
 import static io.lorekeeper.llm.FakeOpenAi.completion;
+import static io.lorekeeper.support.PromptText.count;
+import static io.lorekeeper.support.PromptText.group;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -307,20 +309,6 @@ final class ReadingStandIn {
         String[] parts = text.strip().split("\\s+");
         return String.join(" ", java.util.Arrays.copyOf(parts, Math.min(words, parts.length)))
                 .strip();
-    }
-
-    private static int count(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String group(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text == null ? "" : text);
-        return m.find() ? m.group(1) : "";
     }
 
     private static List<String> groups(Pattern pattern, String text, int group) {

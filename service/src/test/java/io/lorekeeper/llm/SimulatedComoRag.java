@@ -1,5 +1,8 @@
 package io.lorekeeper.llm;
 
+import static io.lorekeeper.support.PromptText.count;
+import static io.lorekeeper.support.PromptText.group;
+
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -113,20 +116,6 @@ final class SimulatedComoRag {
 
     private static String first(String block) {
         return SimulatedChatModels.SimulatedChatModel.firstSentences(block, 1);
-    }
-
-    private static int count(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String group(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text == null ? "" : text);
-        return m.find() ? m.group(1) : "";
     }
 
     static Map<String, Object> replyFor(String template, String user) {

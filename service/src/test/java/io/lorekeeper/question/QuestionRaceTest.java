@@ -222,17 +222,7 @@ class QuestionRaceTest {
     }
 
     private UUID running() {
-        UUID id = UUID.randomUUID();
-        questions.save(Question.ask(
-                id,
-                CurrentTenant.DEFAULT,
-                List.of(UUID.randomUUID()),
-                "When does the ferry leave?",
-                "rag",
-                null,
-                json.valueToTree(Map.of())));
-        store.change(id, Question::start);
-        return id;
+        return RunningQuestions.start(questions, store, json);
     }
 
     private String stored(UUID id) {

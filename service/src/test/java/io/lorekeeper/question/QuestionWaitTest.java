@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -138,16 +137,6 @@ class QuestionWaitTest {
     }
 
     private UUID running() {
-        UUID id = UUID.randomUUID();
-        questions.save(Question.ask(
-                id,
-                CurrentTenant.DEFAULT,
-                List.of(UUID.randomUUID()),
-                "When does the ferry leave?",
-                "rag",
-                null,
-                json.valueToTree(Map.of())));
-        store.change(id, Question::start);
-        return id;
+        return RunningQuestions.start(questions, store, json);
     }
 }
