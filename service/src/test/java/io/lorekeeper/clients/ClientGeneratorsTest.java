@@ -109,15 +109,9 @@ class ClientGeneratorsTest {
      */
     @Test
     void typeScriptTypesTraceEventsAndTheQuestionsGaps() throws Exception {
-        Path out = Path.of("target", "generated-clients", "typescript-fetch-types");
-        CodegenConfigurator configurator = new CodegenConfigurator()
-                .setGeneratorName("typescript-fetch")
-                .setInputSpec(SPEC.toString())
-                .setOutputDir(out.toString())
-                .addGlobalProperty("apiTests", "false")
-                .addGlobalProperty("modelTests", "false")
-                .addGlobalProperty("apiDocs", "false")
-                .addGlobalProperty("modelDocs", "false");
+        CodegenConfigurator configurator = configurator(
+                "typescript-fetch",
+                BuildDirectory.PATH.resolve("generated-clients").resolve("typescript-fetch-types"));
         List<File> files =
                 new DefaultGenerator().opts(configurator.toClientOptInput()).generate();
 
@@ -170,14 +164,7 @@ class ClientGeneratorsTest {
         Path out = BuildDirectory.PATH
                 .resolve("generated-clients")
                 .resolve(generator + (library == null ? "" : "-" + library));
-        CodegenConfigurator configurator = new CodegenConfigurator()
-                .setGeneratorName(generator)
-                .setInputSpec(SPEC.toString())
-                .setOutputDir(out.toString())
-                .addGlobalProperty("apiTests", "false")
-                .addGlobalProperty("modelTests", "false")
-                .addGlobalProperty("apiDocs", "false")
-                .addGlobalProperty("modelDocs", "false");
+        CodegenConfigurator configurator = configurator(generator, out);
         if (library != null) {
             configurator.setLibrary(library);
         }
@@ -195,5 +182,17 @@ class ClientGeneratorsTest {
         assertThat(files.stream().map(File::getName).filter(Objects::nonNull))
                 .anyMatch(name -> name.startsWith("Problem."))
                 .anyMatch(name -> name.startsWith("CreateTextDocument."));
+    }
+
+    /** The generator on the spec, writing into {@code out}: sources only, no tests or docs. */
+    private static CodegenConfigurator configurator(String generator, Path out) {
+        return new CodegenConfigurator()
+                .setGeneratorName(generator)
+                .setInputSpec(SPEC.toString())
+                .setOutputDir(out.toString())
+                .addGlobalProperty("apiTests", "false")
+                .addGlobalProperty("modelTests", "false")
+                .addGlobalProperty("apiDocs", "false")
+                .addGlobalProperty("modelDocs", "false");
     }
 }
