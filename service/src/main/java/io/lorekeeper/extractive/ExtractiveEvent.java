@@ -75,6 +75,20 @@ sealed interface ExtractiveEvent extends TraceEvent {
     record Hop(String bridge, String evidence) implements ExtractiveEvent {}
 
     /**
+     * Every piece of the best sentences that could have answered, with the features {@code SpanRanker}
+     * scored it on ({@code chosen}: the one that won), so that an evaluation can fit the ranker's
+     * weights on some questions and test them on others. {@code answered}: whether the answer is that
+     * piece (false when a list of several sentences' pieces answered instead).
+     */
+    @JsonTypeName("extractive.candidates")
+    @Schema(name = "ExtractiveCandidates")
+    record Candidates(List<Piece> candidates, int chosen, boolean answered) implements ExtractiveEvent {}
+
+    /** One piece that could have answered. */
+    @Schema(name = "ExtractivePiece")
+    record Piece(String text, String source, double score, Map<String, Double> features) {}
+
+    /**
      * Where the short answer came from: its kind, the span inside the sentence (absolute offsets), the
      * span's text, and whether the answer was rewritten from it ({@code derived}).
      */

@@ -51,6 +51,10 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     static final String NAME = "extractive";
     /** Runners-up are cited only when nearly as good as the answer; weaker ones would be noise. */
     private static final double CITATION_RATIO = 0.92;
+    /** Sentences of second-hop paragraphs offered to the ranker. */
+    private static final int HOP_SENTENCES = 3;
+    /** Pieces kept in the trace: enough for every question of the evaluation sets (about 40 a question). */
+    private static final int MAX_RECORDED_PIECES = 120;
 
     private static final Set<String> OPTIONS = Set.of("k", "hops", "maxSpans", "maxSentences");
 
@@ -181,13 +185,12 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         return scored;
     }
 
-    /** The sentence the short answer is cut from, and that answer. */
-    private record Sourced(Candidate sentence, ShortAnswer.Answer answer) {}
-
     /**
-     * The short answer from the best sentence (or from the sentence a description or a second hop leads
-     * to), cited with that sentence, the session's date line where a time was resolved against it, the
-     * sentences of a list answer and the runners-up nearly as good as the best.
+     * The short answer: yes or no for a closed question; otherwise the piece {@link SpanRanker} scores
+     * highest among those of the best sentences, of a sentence defining a subject the question
+     * describes, and of the paragraphs a second hop from the best sentence reaches (the last two in
+     * texts only). Cited with its sentence, the best sentence, the session's date line where a time
+     * was resolved against it, the sentences of a list answer and the runners-up nearly as good.
      */
     private StrategyResult answerFrom(
             QuestionContext context,
@@ -199,19 +202,56 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
-        Optional<Citation> header =
-                conversation ? sessionHeader(context.retriever(), best.candidate()) : Optional.empty();
+        String question = context.question();
+        Map<Candidate, Optional<Citation>> headers = new HashMap<>();
+        java.util.function.Function<Candidate, Optional<Citation>> header = c -> conversation
+                ? headers.computeIfAbsent(c, k -> sessionHeader(context.retriever(), k))
+                : Optional.empty();
         List<Citation> citations = new ArrayList<>();
-        Sourced sourced = source(context, type, scored, candidates, conversation, header, citations);
-        context.trace().record(span(sourced.sentence(), sourced.answer()));
+        ShortAnswer.Answer answer;
+        Candidate source;
+        List<SpanRanker.Piece> pieces = List.of();
+        SpanRanker.Piece chosen = null;
+        if (ClosedQuestions.isYesNo(question)) {
+            source = best.candidate();
+            answer = new ShortAnswer.Answer(
+                    ClosedQuestions.yesOrNo(question, source.text()),
+                    new io.lorekeeper.text.Span(0, source.text().length()),
+                    true,
+                    ShortAnswer.Kind.YES_NO);
+        } else {
+            // a date is resolved against the day its sentence was said on: only a "when" needs the lookup
+            List<SpanRanker.Offer> offers = new ArrayList<>(SpanRanker.offers(
+                    scored,
+                    c -> type == AnswerType.TIME
+                            ? header.apply(c)
+                                    .flatMap(h -> TimeExpressions.sessionDate(h.quote()))
+                                    .orElse(null)
+                            : null));
+            if (!conversation) {
+                offers.addAll(furtherOffers(question, type, scored, candidates));
+            }
+            pieces = SpanRanker.pieces(question, type, offers, !conversation);
+            chosen = SpanRanker.best(pieces);
+            source = chosen.sentence();
+            answer = chosen.answer();
+            if (!source.equals(best.candidate())) {
+                citations.add(citation(source));
+                recordDetour(context, chosen, best.candidate());
+            }
+        }
+        context.trace().record(span(source, answer));
         Citation first = citation(best.candidate());
         if (!citations.contains(first)) {
             citations.add(first);
         }
-        if (type == AnswerType.TIME && header.isPresent()) {
-            citations.add(header.get()); // a resolved "yesterday" needs the date it was said on beside it
+        if (type == AnswerType.TIME) {
+            header.apply(source).ifPresent(citations::add); // a resolved "yesterday" needs the date it was said on beside it
         }
-        ShortAnswer.Answer shortAnswer = asList(context, type, scored, sourced.answer(), citations);
+        ShortAnswer.Answer shortAnswer = asList(context, type, scored, answer, citations, !conversation);
+        if (chosen != null) {
+            recordPieces(context, pieces, chosen, shortAnswer == answer);
+        }
         addRunnersUp(citations, scored, settings.maxSpans());
         Map<String, Double> features =
                 Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer, !conversation);
@@ -221,51 +261,63 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     }
 
     /**
-     * The short answer and the sentence it is cut from: yes or no for a closed question; otherwise the
-     * sentence naming a subject the question describes, or the sentence a second hop from the best one
-     * reaches (both in texts only, each cited), or else the best sentence.
+     * Sentences beyond the best few that may hold the answer in titled paragraphs: one defining a
+     * subject the question describes, and those of the paragraphs a second hop reaches.
      */
-    private static Sourced source(
-            QuestionContext context,
-            AnswerType type,
-            List<SentenceScorer.Scored> scored,
-            List<Candidate> candidates,
-            boolean conversation,
-            Optional<Citation> header,
-            List<Citation> citations) {
-        String question = context.question();
-        Candidate best = scored.getFirst().candidate();
-        LocalDate said =
-                header.flatMap(h -> TimeExpressions.sessionDate(h.quote())).orElse(null);
-        ShortAnswer.Answer answer = ClosedQuestions.isYesNo(question)
-                ? new ShortAnswer.Answer(
-                        ClosedQuestions.yesOrNo(question, best.text()),
-                        new io.lorekeeper.text.Span(0, best.text().length()),
-                        true,
-                        ShortAnswer.Kind.YES_NO)
-                : ShortAnswer.of(question, type, best.text(), said);
-        if (answer.kind() == ShortAnswer.Kind.YES_NO || conversation) {
-            return new Sourced(best, answer);
-        }
-        Optional<DescribedSubject.Found> described = type == AnswerType.OTHER || type == AnswerType.PERSON
-                ? DescribedSubject.in(question, scored)
-                : Optional.empty();
-        if (described.isPresent()) {
-            Candidate source = described.get().sentence();
-            citations.add(citation(source));
-            context.trace().record(new ExtractiveEvent.Described(source.text()));
-            return new Sourced(source, described.get().answer());
-        }
+    private static List<SpanRanker.Offer> furtherOffers(
+            String question, AnswerType type, List<SentenceScorer.Scored> scored, List<Candidate> candidates) {
         Map<Candidate, Double> scores = new HashMap<>();
-        scored.forEach(s -> scores.put(s.candidate(), s.score()));
-        Optional<SecondHop.Hop> hop = SecondHop.follow(question, type, best, candidates, scores);
-        if (hop.isEmpty()) {
-            return new Sourced(best, answer);
+        Map<Candidate, Integer> ranks = new HashMap<>();
+        for (int i = 0; i < scored.size(); i++) {
+            scores.put(scored.get(i).candidate(), scored.get(i).score());
+            ranks.put(scored.get(i).candidate(), i);
         }
-        Candidate source = hop.get().evidence();
-        citations.add(citation(source));
-        context.trace().record(new ExtractiveEvent.Hop(best.text(), source.text()));
-        return new Sourced(source, hop.get().answer());
+        double best = scored.getFirst().score();
+        java.util.function.BiFunction<Candidate, String, SpanRanker.Offer> offer = (c, source) -> new SpanRanker.Offer(
+                c,
+                ranks.getOrDefault(c, scored.size()),
+                best <= 0 ? 0 : scores.getOrDefault(c, 0.0) / best,
+                null,
+                source,
+                List.of());
+        List<SpanRanker.Offer> out = new ArrayList<>();
+        if (type == AnswerType.OTHER || type == AnswerType.PERSON) {
+            DescribedSubject.in(question, scored).ifPresent(found -> {
+                SpanRanker.Offer o = offer.apply(found.sentence(), "described");
+                out.add(new SpanRanker.Offer(
+                        o.sentence(), o.rank(), o.relativeScore(), null, o.source(), List.of(found.answer())));
+            });
+        }
+        SecondHop.sentences(question, scored.getFirst().candidate(), candidates, scores, HOP_SENTENCES)
+                .forEach(c -> out.add(offer.apply(c, "hop")));
+        return out;
+    }
+
+    /** Says in the trace why the answer's sentence is not the best one: a definition or a second hop led there. */
+    private static void recordDetour(QuestionContext context, SpanRanker.Piece chosen, Candidate best) {
+        if ("described".equals(chosen.source())) {
+            context.trace().record(new ExtractiveEvent.Described(chosen.sentence().text()));
+        } else if ("hop".equals(chosen.source())) {
+            context.trace().record(new ExtractiveEvent.Hop(best.text(), chosen.sentence().text()));
+        }
+    }
+
+    private static void recordPieces(
+            QuestionContext context, List<SpanRanker.Piece> pieces, SpanRanker.Piece chosen, boolean answered) {
+        List<ExtractiveEvent.Piece> recorded = pieces.stream()
+                .limit(MAX_RECORDED_PIECES)
+                .map(p -> new ExtractiveEvent.Piece(p.answer().text(), p.source(), round(p.score()), rounded(p.features())))
+                .toList();
+        int index = pieces.indexOf(chosen);
+        context.trace()
+                .record(new ExtractiveEvent.Candidates(
+                        recorded, index < MAX_RECORDED_PIECES ? index : -1, answered));
+    }
+
+    private static Map<String, Double> rounded(Map<String, Double> features) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        features.forEach((k, v) -> out.put(k, round(v)));
+        return out;
     }
 
     /** A question asking for several things is answered with items from several sentences, each cited. */
@@ -274,13 +326,14 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
             AnswerType type,
             List<SentenceScorer.Scored> scored,
             ShortAnswer.Answer answer,
-            List<Citation> citations) {
+            List<Citation> citations,
+            boolean prose) {
         if (answer.kind() == ShortAnswer.Kind.YES_NO
                 || type == AnswerType.TIME
                 || !ShortAnswer.asksForSeveral(context.question())) {
             return answer;
         }
-        ListAnswer list = ListAnswer.of(context.question(), type, scored, answer);
+        ListAnswer list = ListAnswer.of(context.question(), type, scored, answer, prose);
         if (list.sentences().size() <= 1) {
             return answer;
         }

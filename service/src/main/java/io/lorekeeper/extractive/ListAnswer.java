@@ -41,7 +41,11 @@ final class ListAnswer {
      * @param first the short answer already taken from the best sentence
      */
     static ListAnswer of(
-            String question, AnswerType type, List<SentenceScorer.Scored> scored, ShortAnswer.Answer first) {
+            String question,
+            AnswerType type,
+            List<SentenceScorer.Scored> scored,
+            ShortAnswer.Answer first,
+            boolean prose) {
         List<String> items = new ArrayList<>();
         List<Candidate> sentences = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -56,8 +60,7 @@ final class ListAnswer {
             if (SentenceScorer.isQuestion(s.candidate().text())) {
                 continue; // a question asked back holds no item
             }
-            ShortAnswer.Answer item =
-                    ShortAnswer.of(question, type, s.candidate().text(), null);
+            ShortAnswer.Answer item = SpanRanker.bestIn(question, type, s.candidate(), null, prose);
             if (item.kind() == ShortAnswer.Kind.SENTENCE
                     || !seen.add(item.text().toLowerCase(Locale.ROOT))) {
                 continue;

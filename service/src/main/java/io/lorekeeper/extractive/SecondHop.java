@@ -1,11 +1,12 @@
 package io.lorekeeper.extractive;
 
-import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,55 +14,29 @@ import java.util.regex.Pattern;
  * Two-hop questions over titled paragraphs: "In what city is the university where Ralph Hefferline
  * taught?" is best matched by the sentence about Hefferline, which names the bridge ("a professor
  * at Columbia University") but not the answer; the answer is in the paragraph titled with the
- * bridge's name. When the best sentence holds no answer of the kind asked for (a date, a place, a
- * number the question does not already contain), the names it mentions are followed to the
- * retrieved paragraphs they title, and the best-scored sentence there that holds such an answer
- * answers. Both sentences are cited: the bridge and the answer.
+ * bridge's name. The names the best sentence mentions are followed to the retrieved paragraphs
+ * they title, whose sentences then offer answers beside the best ones ({@link SpanRanker}, source
+ * {@code hop}); one chosen from there is cited with the bridge.
  */
 final class SecondHop {
 
     private static final Pattern NAME =
             Pattern.compile("\\b\\p{Lu}[\\p{L}'’.-]*(?:\\s+(?:(?:of|the|de|von|van)\\s+)*\\p{Lu}[\\p{L}'’.-]*)*");
 
-    private static final Pattern RELATIVE_CLAUSE = Pattern.compile(
-            "\\b(?:a|an|the|this)\\s+(?:[\\p{L}-]+\\s+){0,3}(?:that|which|who|whose|where)\\b",
-            Pattern.CASE_INSENSITIVE);
-
-    record Hop(Candidate bridge, Candidate evidence, ShortAnswer.Answer answer) {}
-
     private SecondHop() {}
 
-    /** Whether the short answer is of the kind the question asks for and new to the question. */
-    static boolean answers(String question, AnswerType type, ShortAnswer.Answer answer) {
-        boolean kind = switch (type) {
-            case TIME -> answer.kind() == ShortAnswer.Kind.DATE;
-            case PLACE -> answer.kind() == ShortAnswer.Kind.PLACE;
-            case QUANTITY -> answer.kind() == ShortAnswer.Kind.NUMBER;
-            default -> false;
-        };
-        return kind && !question.toLowerCase(Locale.ROOT).contains(answer.text().toLowerCase(Locale.ROOT));
-    }
-
     /**
+     * The sentences of the retrieved paragraphs titled by a name the best sentence mentions and the
+     * question does not, best-scored first, at most {@code limit}: where a second hop would find the
+     * answer. Whether one of them answers better than the best sentence is the ranker's call.
+     *
      * @param candidates every candidate sentence in text order within its chunk
      * @param scores     each candidate's score
      */
-    static Optional<Hop> follow(
-            String question,
-            AnswerType type,
-            Candidate best,
-            List<Candidate> candidates,
-            Map<Candidate, Double> scores) {
-        if (type != AnswerType.TIME && type != AnswerType.PLACE && type != AnswerType.QUANTITY) {
-            return Optional.empty();
-        }
-        if (answers(question, type, ShortAnswer.of(question, type, best.text(), null))
-                && !(describesAnother(question) && aboutWhatIsAsked(question, best.text()))) {
-            return Optional.empty();
-        }
+    static List<Candidate> sentences(
+            String question, Candidate best, List<Candidate> candidates, Map<Candidate, Double> scores, int limit) {
         String lowerQuestion = question.toLowerCase(Locale.ROOT);
-        Hop found = null;
-        double foundScore = -1;
+        Set<Candidate> found = new LinkedHashSet<>();
         Matcher m = NAME.matcher(body(best.text()));
         while (m.find()) {
             String name = m.group().strip();
@@ -69,20 +44,15 @@ final class SecondHop {
                 continue;
             }
             for (List<Candidate> paragraph : paragraphsTitled(name, candidates)) {
-                if (paragraph.contains(best)) {
-                    continue;
-                }
-                for (Candidate c : paragraph) {
-                    ShortAnswer.Answer a = ShortAnswer.of(question, type, c.text(), (LocalDate) null);
-                    double score = scores.getOrDefault(c, 0.0);
-                    if (answers(question, type, a) && score > foundScore) {
-                        found = new Hop(best, c, a);
-                        foundScore = score;
-                    }
+                if (!paragraph.contains(best)) {
+                    found.addAll(paragraph);
                 }
             }
         }
-        return Optional.ofNullable(found);
+        return found.stream()
+                .sorted(Comparator.comparingDouble((Candidate c) -> -scores.getOrDefault(c, 0.0)))
+                .limit(limit)
+                .toList();
     }
 
     /** The retrieved paragraphs whose title is the name or contains it: a heading sentence and those after it up to the next heading. */
@@ -116,21 +86,6 @@ final class SecondHop {
             paragraphs.add(paragraph);
         }
         return paragraphs;
-    }
-
-    /** "a university that is located...", "the King who made...": the question describes a second entity by a relative clause. */
-    static boolean describesAnother(String question) {
-        return RELATIVE_CLAUSE.matcher(question).find();
-    }
-
-    /** Whether the sentence's title names something the question names: it is the first hop's paragraph, not the second's. */
-    private static boolean aboutWhatIsAsked(String question, String sentence) {
-        int body = ShortAnswer.headingEnd(sentence);
-        if (body == 0) {
-            return false;
-        }
-        String title = sentence.substring(0, body).strip().replaceFirst("\\s*\\([^)]*\\)$", "");
-        return question.toLowerCase(Locale.ROOT).contains(title.toLowerCase(Locale.ROOT));
     }
 
     private static String body(String sentence) {

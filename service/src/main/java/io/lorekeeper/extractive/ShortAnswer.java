@@ -16,15 +16,15 @@ import io.lorekeeper.text.Span;
 import io.lorekeeper.text.Terms;
 
 /**
- * The part of a supporting sentence that answers the question, by the kind of answer asked for:
- * a date for "when" (relative expressions resolved against the date the sentence was said on),
- * names for "who", a place for "where", a number for "how many", and otherwise the phrase that the
- * sentence adds to the question's own words. Falls back to the whole sentence when nothing of the
- * kind is there, so an answer is never emptier than its evidence.
+ * The pieces of a sentence that could answer a question, each typed by what it is: a date (relative
+ * expressions resolved against the date the sentence was said on), a name, a place, a number with
+ * what it counts, a reason, the subject a definition defines, a run of words the question does not
+ * hold, and the whole sentence. Which piece answers is not decided here: {@link SpanRanker} scores
+ * them by features whose weights are fitted on evaluation folds, not by rules per kind of question.
  *
- * <p>The answer is a verbatim piece of the sentence ({@code span}, relative to it), or, for a
- * resolved time expression, derived from that piece ({@code derived}: "yesterday" said on 8 May
- * 2023 answers "7 May 2023", and the span still points at "yesterday").
+ * <p>An answer is a verbatim piece of the sentence ({@code span}, relative to it), or, for a
+ * resolved time expression or a list of names, derived from that piece ({@code derived}:
+ * "yesterday" said on 8 May 2023 answers "7 May 2023", and the span still points at "yesterday").
  */
 final class ShortAnswer {
 
@@ -32,6 +32,7 @@ final class ShortAnswer {
         DATE,
         SESSION_DATE,
         NAMES,
+        SUBJECT,
         PLACE,
         NUMBER,
         PHRASE,
@@ -52,6 +53,10 @@ final class ShortAnswer {
         boolean isWholeSentence() {
             return kind == Kind.SENTENCE;
         }
+
+        Answer shifted(int by) {
+            return by == 0 ? this : new Answer(text, new Span(span.start() + by, span.end() + by), derived, kind);
+        }
     }
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’&-]*");
@@ -64,10 +69,14 @@ final class ShortAnswer {
     private static final String NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
             + "thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
             + "seventy|eighty|ninety|hundred|thousand|million|dozen)";
+    /** An ordinal, alone or ending a compound ("third", "twenty-first", "3rd"). */
+    private static final String ORDINAL = "(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+            + "eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|(?:twen|thir|for|fif|six|seven|eigh|nine)"
+            + "tieth|hundredth|thousandth)";
 
     private static final Pattern NUMBER = Pattern.compile(
-            "\\b(\\d+(?:[.,]\\d+)?%?|a dozen|" + NUMBER_WORD + "(?:(?:-|\\s+)" + NUMBER_WORD + ")*"
-                    + "|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
+            "\\b(\\d+(?:st|nd|rd|th)|\\d+(?:[.,]\\d+)?%?|a dozen|(?:" + NUMBER_WORD + "(?:-|\\s+))*(?:" + ORDINAL
+                    + "|" + NUMBER_WORD + ")|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern REASON = Pattern.compile(
             "\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*", Pattern.CASE_INSENSITIVE);
@@ -472,56 +481,206 @@ final class ShortAnswer {
     private ShortAnswer() {}
 
     /**
+     * Every piece of the sentence that could answer, in the sentence's order by kind, the whole
+     * sentence last. A heading line above the text ("Shirley Temple" over "Shirley Temple Black was
+     * ...") is a title: it answers only as the subject its paragraph defines.
+     *
      * @param said the date the sentence was said on (a conversation's session date), or null
      */
-    static Answer of(String question, AnswerType type, String sentence, LocalDate said) {
+    static List<Answer> candidates(String question, String sentence, LocalDate said) {
+        List<Answer> out = new ArrayList<>();
         int body = headingEnd(sentence);
-        if (body == 0) {
-            return ofBody(question, type, sentence, said);
+        if (body > 0) {
+            titleSubject(question, sentence.substring(0, body), sentence.substring(body))
+                    .ifPresent(out::add);
         }
-        if (type == AnswerType.PERSON || type == AnswerType.OTHER) {
-            Optional<Answer> titled = titleSubject(question, sentence.substring(0, body), sentence.substring(body));
-            if (titled.isPresent()) {
-                return titled.get();
-            }
-        }
-        // a heading line ("Shirley Temple" above "Shirley Temple Black was ...") is a title, not part of what the
-        // sentence says
-        Answer inBody = ofBody(question, type, sentence.substring(body), said);
-        Span shifted = new Span(inBody.span().start() + body, inBody.span().end() + body);
-        return new Answer(
-                inBody.text(),
-                inBody.kind() == Kind.SENTENCE ? new Span(0, sentence.length()) : shifted,
-                inBody.derived(),
-                inBody.kind());
+        String text = sentence.substring(body);
+        Set<String> asked = words(question);
+        List<Answer> found = new ArrayList<>(times(question, text, said));
+        subject(asked, text).ifPresent(found::add);
+        found.addAll(names(asked, text));
+        found.addAll(places(asked, text));
+        found.addAll(numbers(asked, text));
+        reason(text).ifPresent(found::add);
+        found.addAll(phrases(asked, text));
+        found.forEach(a -> out.add(a.shifted(body)));
+        out.add(new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
+        return out;
     }
 
-    private static Answer ofBody(String question, AnswerType type, String sentence, LocalDate said) {
-        Optional<Answer> typed = switch (type) {
-            case TIME ->
-                (said == null ? nearestTime(question, sentence) : time(sentence, said))
-                        .map(a -> AnswerType.asksForYear(question) ? year(a, sentence) : a);
-            case PERSON -> subject(question, sentence).or(() -> names(question, sentence));
-            case PLACE -> place(question, sentence);
-            case QUANTITY -> number(question, sentence);
-            case OTHER ->
-                asksNationality(question)
-                        ? nationality(sentence)
-                        : asksWhat(question)
-                                ? subject(question, sentence).or(() -> namedThing(question, sentence))
-                                : Optional.empty();
-        };
-        if (typed.isPresent()) {
-            return typed.get();
+    /**
+     * The time expressions of the sentence, resolved against the day it was said on; in a
+     * conversation a sentence without one may speak of its own day ("I just signed up"), so that day
+     * is a candidate too. "What year" is answered by the year of the date found.
+     */
+    static List<Answer> times(String question, String sentence, LocalDate said) {
+        List<Answer> out = new ArrayList<>();
+        for (TimeExpressions.Found f : TimeExpressions.in(sentence, said)) {
+            Answer date = new Answer(
+                    f.resolved(), f.span(), f.derived() || !f.resolved().equals(f.written()), Kind.DATE);
+            out.add(AnswerType.asksForYear(question) ? year(date, sentence) : date);
         }
-        if (question.strip().toLowerCase(Locale.ROOT).startsWith("why")) {
-            Optional<Answer> reason = reason(sentence);
-            if (reason.isPresent()) {
-                return reason.get();
+        if (out.isEmpty() && said != null) {
+            out.add(new Answer(TimeExpressions.format(said), new Span(0, sentence.length()), true, Kind.SESSION_DATE));
+        }
+        return out;
+    }
+
+    /** The year of the date found ("April 23, 1928" answers "1928"), still pointing at where it was written. */
+    private static Answer year(Answer date, String sentence) {
+        Matcher y = FOUR_DIGIT_YEAR.matcher(date.text());
+        if (!y.find()) {
+            return date;
+        }
+        return new Answer(y.group(), date.span(), !date.span().of(sentence).equals(y.group()), date.kind());
+    }
+
+    /**
+     * "X is a ...": in a sentence that opens with a name followed by "is/was a(n)/the" (an aside in
+     * brackets or between commas allowed), the name, when the question does not contain it and the
+     * rest of the sentence shares words with the question. The shape of a definition, and of an
+     * encyclopedia's first sentence.
+     */
+    static Optional<Answer> subject(Set<String> asked, String sentence) {
+        Matcher m = COPULAR_SUBJECT.matcher(sentence);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        List<String> subjectWords = contentWords(m.group(1));
+        if (subjectWords.isEmpty()
+                || subjectWords.stream().anyMatch(w -> asked.contains(stem(w)))
+                || sharedStems(sentence.substring(m.end(1)), asked) < 2) {
+            return Optional.empty();
+        }
+        return Optional.of(new Answer(m.group(1), new Span(m.start(1), m.end(1)), false, Kind.SUBJECT));
+    }
+
+    private static long sharedStems(String text, Set<String> asked) {
+        return contentWords(text).stream()
+                .map(ShortAnswer::stem)
+                .distinct()
+                .filter(asked::contains)
+                .count();
+    }
+
+    /**
+     * The capitalised names the question does not already contain, each alone, and all of them
+     * joined when there are several (for a question after several people).
+     */
+    static List<Answer> names(Set<String> asked, String sentence) {
+        List<Answer> names = new ArrayList<>();
+        Matcher m = NAME.matcher(sentence);
+        while (m.find()) {
+            List<String> parts = List.of(m.group().split("\\s+"));
+            if (parts.stream()
+                    .allMatch(
+                            p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
+                continue;
+            }
+            int start = m.start();
+            // "Then Rob" / "Thanks Rob": a leading word that is not part of the name is left out
+            while (parts.size() > 1 && (NOT_NAMES.contains(parts.getFirst()) || isCommonWord(parts.getFirst()))) {
+                start = sentence.indexOf(parts.get(1), start + parts.getFirst().length());
+                parts = parts.subList(1, parts.size());
+            }
+            Span span = new Span(start, m.end());
+            names.add(new Answer(span.of(sentence), span, false, Kind.NAMES));
+        }
+        List<String> distinct = names.stream().map(Answer::text).distinct().toList();
+        if (distinct.size() > 1) {
+            Span all = new Span(names.getFirst().span().start(), names.getLast().span().end());
+            names.add(new Answer(String.join(", ", distinct), all, true, Kind.NAMES));
+        }
+        return names;
+    }
+
+    /** Capitalised places after a preposition of place, not named in the question. */
+    static List<Answer> places(Set<String> asked, String sentence) {
+        List<Answer> out = new ArrayList<>();
+        Matcher m = PLACE.matcher(sentence);
+        while (m.find()) {
+            String first = m.group(1).replaceFirst("^the\\s+", "").split("\\s+")[0];
+            if (!NOT_NAMES.contains(first) && !asked.contains(stem(first))) {
+                out.add(new Answer(m.group(1), new Span(m.start(1), m.end(1)), false, Kind.PLACE));
             }
         }
-        return phrase(question, sentence)
-                .orElseGet(() -> new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
+        return out;
+    }
+
+    /**
+     * The numbers of the sentence, in digits or words ("forty-two", "a dozen", "third"), each with
+     * the word it counts when that word carries meaning ("12 people").
+     */
+    static List<Answer> numbers(Set<String> asked, String sentence) {
+        List<Answer> out = new ArrayList<>();
+        Matcher m = NUMBER.matcher(sentence);
+        while (m.find()) {
+            int end = m.end(1);
+            String counted = m.group(2) == null ? null : m.group(2).strip();
+            if (counted != null && !FILLER.contains(counted.toLowerCase(Locale.ROOT))) {
+                end = m.end(2);
+            }
+            out.add(new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER));
+        }
+        return out;
+    }
+
+    /**
+     * The clause-bounded runs of words that are not the question's own, trimmed of pronouns and
+     * function words at both ends: what the sentence says beyond the question.
+     */
+    static List<Answer> phrases(Set<String> asked, String sentence) {
+        List<Token> tokens = new ArrayList<>();
+        Matcher w = WORD.matcher(sentence);
+        while (w.find()) {
+            String lower = w.group().toLowerCase(Locale.ROOT);
+            boolean fromQuestion = asked.contains(stem(w.group()));
+            boolean filler = FILLER.contains(lower) || FILLER.contains(lower.replaceFirst("['’]s$", ""));
+            tokens.add(new Token(w.start(), w.end(), fromQuestion, filler));
+        }
+        List<Answer> out = new ArrayList<>();
+        int i = 0;
+        while (i < tokens.size()) {
+            if (tokens.get(i).fromQuestion()) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j + 1 < tokens.size()
+                    && !tokens.get(j + 1).fromQuestion()
+                    && !boundaryBetween(sentence, tokens.get(j), tokens.get(j + 1))) {
+                j++;
+            }
+            int first = i;
+            int last = j;
+            while (first <= last && tokens.get(first).filler()) {
+                first++;
+            }
+            while (last >= first && tokens.get(last).filler()) {
+                last--;
+            }
+            if (first <= last) {
+                Span span = new Span(tokens.get(first).start(), tokens.get(last).end());
+                out.add(new Answer(span.of(sentence), span, false, Kind.PHRASE));
+            }
+            i = j + 1;
+        }
+        return out;
+    }
+
+    private record Token(int start, int end, boolean fromQuestion, boolean filler) {}
+
+    /** Where the question's own words (not fillers) stand in the sentence. */
+    static List<Span> questionWordSpans(String sentence, Set<String> asked) {
+        List<Span> spans = new ArrayList<>();
+        Matcher w = WORD.matcher(sentence);
+        while (w.find()) {
+            String lower = w.group().toLowerCase(Locale.ROOT);
+            if (!FILLER.contains(lower) && asked.contains(stem(w.group()))) {
+                spans.add(new Span(w.start(), w.end()));
+            }
+        }
+        return spans;
     }
 
     /**
@@ -601,158 +760,6 @@ final class ShortAnswer {
     }
 
     /**
-     * "When" in a text without a session date: the time expression nearest the question's own words
-     * ("has worked in France since 2000" for "since what year did he work in France", not the birth
-     * date that opens the sentence).
-     */
-    static Optional<Answer> nearestTime(String question, String sentence) {
-        List<TimeExpressions.Found> found = TimeExpressions.in(sentence, null);
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        if (TimeExpressions.asksForBirth(question)) {
-            Optional<TimeExpressions.Found> birth = TimeExpressions.birth(sentence);
-            if (birth.isPresent()) {
-                found = List.of(birth.get());
-            }
-        }
-        List<Span> near = questionWordSpans(sentence, words(question));
-        TimeExpressions.Found best = found.getFirst();
-        int bestDistance = Integer.MAX_VALUE;
-        for (TimeExpressions.Found f : found) {
-            for (Span w : near) {
-                int d = Math.min(
-                        Math.abs(w.start() - f.span().end()), Math.abs(f.span().start() - w.end()));
-                if (d < bestDistance) {
-                    bestDistance = d;
-                    best = f;
-                }
-            }
-        }
-        return Optional.of(new Answer(
-                best.resolved(), best.span(), best.derived() || !best.resolved().equals(best.written()), Kind.DATE));
-    }
-
-    /** "What year": the year of the date found ("April 23, 1928" answers "1928"), still pointing at where it was written. */
-    private static Answer year(Answer date, String sentence) {
-        Matcher y = FOUR_DIGIT_YEAR.matcher(date.text());
-        if (!y.find()) {
-            return date;
-        }
-        return new Answer(y.group(), date.span(), !date.span().of(sentence).equals(y.group()), date.kind());
-    }
-
-    /**
-     * "X is a ..." answers a question that describes X without naming it: in a sentence that opens
-     * with a name followed by "is/was a(n)/the" (an aside in brackets or between commas allowed), the
-     * name is the answer when the question does not contain it and the rest of the sentence shares
-     * words with the question ("What science fantasy series...?" — "Animorphs is a science fantasy
-     * series ..."). The usual shape of a definition and of an encyclopedia's first sentence.
-     */
-    static Optional<Answer> subject(String question, String sentence) {
-        Matcher m = COPULAR_SUBJECT.matcher(sentence);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        String subject = m.group(1);
-        Set<String> asked = words(question);
-        List<String> subjectWords = contentWords(subject);
-        if (subjectWords.isEmpty() || subjectWords.stream().anyMatch(w -> asked.contains(stem(w)))) {
-            return Optional.empty();
-        }
-        String predicate = sentence.substring(m.end(1));
-        long shared = contentWords(predicate).stream()
-                .map(ShortAnswer::stem)
-                .distinct()
-                .filter(asked::contains)
-                .count();
-        if (shared < 2) {
-            return Optional.empty();
-        }
-        return Optional.of(new Answer(subject, new Span(m.start(1), m.end(1)), false, Kind.NAMES));
-    }
-
-    /**
-     * For "what ..." in prose: a capitalised name the question does not hold ("held the post of
-     * Chief of Protocol"), the one nearest the question's own words; names that start the sentence
-     * only when nothing else is there (a sentence's first word is capitalised anyway).
-     */
-    static Optional<Answer> namedThing(String question, String sentence) {
-        Set<String> asked = words(question);
-        List<Span> nearWords = questionWordSpans(sentence, asked);
-        if (nearWords.isEmpty()) {
-            return Optional.empty();
-        }
-        Span best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        Matcher m = NAME.matcher(sentence);
-        while (m.find()) {
-            String name = m.group();
-            List<String> parts = List.of(name.split("\\s+"));
-            if (parts.stream().allMatch(p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p))
-                    || parts.stream()
-                            .anyMatch(p -> asked.contains(stem(p)) && !FILLER.contains(p.toLowerCase(Locale.ROOT)))
-                    || (parts.size() == 1 && startsSentence(sentence, m.start()))
-                    || qualifiesAskedWord(sentence, m.start(), asked)) {
-                continue;
-            }
-            int start = m.start();
-            // "Meet Shadow": a leading word that is not part of the name is left out
-            while (parts.size() > 1 && (NOT_NAMES.contains(parts.getFirst()) || isCommonWord(parts.getFirst()))) {
-                start = sentence.indexOf(parts.get(1), start + parts.getFirst().length());
-                parts = parts.subList(1, parts.size());
-            }
-            int distance = Integer.MAX_VALUE;
-            for (Span w : nearWords) {
-                distance = Math.min(distance, Math.min(Math.abs(w.start() - m.end()), Math.abs(start - w.end())));
-            }
-            if (distance < bestDistance) {
-                bestDistance = distance;
-                best = new Span(start, m.end());
-            }
-        }
-        if (best == null || bestDistance > 80) {
-            return Optional.empty();
-        }
-        return Optional.of(new Answer(best.of(sentence), best, false, Kind.NAMES));
-    }
-
-    private static final Pattern OF_BEFORE = Pattern.compile("(\\p{L}+)\\s+of\\s+$");
-
-    /**
-     * A name that says which of something the question already names ("the mill of Carew" for "what
-     * did the mill grind?") is part of the question's subject, not its answer.
-     */
-    private static boolean qualifiesAskedWord(String sentence, int nameStart, Set<String> asked) {
-        Matcher before = OF_BEFORE.matcher(sentence.substring(Math.max(0, nameStart - 40), nameStart));
-        return before.find() && asked.contains(stem(before.group(1)));
-    }
-
-    private static final Pattern NATIONALITY =
-            Pattern.compile("\\b(?:what|which)\\s+nationalit(?:y|ies)\\b", Pattern.CASE_INSENSITIVE);
-
-    static boolean asksNationality(String question) {
-        return NATIONALITY.matcher(question).find();
-    }
-
-    /** "What nationality ...?": the sentence's first adjective of nationality ("was a British anthropologist" answers "British"). */
-    static Optional<Answer> nationality(String sentence) {
-        Matcher w = WORD.matcher(sentence);
-        while (w.find()) {
-            if (Character.isUpperCase(w.group().charAt(0)) && isDemonym(w.group())) {
-                return Optional.of(new Answer(w.group(), new Span(w.start(), w.end()), false, Kind.PHRASE));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** "What ...", "Which ...", "... known as what?": a question after a thing, not a reason or a manner. */
-    static boolean asksWhat(String question) {
-        String q = question.strip().toLowerCase(Locale.ROOT);
-        return !q.startsWith("why") && !q.startsWith("how") && q.matches(".*\\b(what|which)\\b.*");
-    }
-
-    /**
      * Whether the question asks for several things: "who have...", "what activities has...", "both",
      * a plural noun after "what/which" ("what books", "which cities").
      */
@@ -765,19 +772,7 @@ final class ShortAnswer {
         return m.find() && !m.group(1).endsWith("ss") && !SINGULAR_IN_S.contains(m.group(1));
     }
 
-    private static List<Span> questionWordSpans(String sentence, Set<String> asked) {
-        List<Span> spans = new ArrayList<>();
-        Matcher w = WORD.matcher(sentence);
-        while (w.find()) {
-            String lower = w.group().toLowerCase(Locale.ROOT);
-            if (!FILLER.contains(lower) && asked.contains(stem(w.group()))) {
-                spans.add(new Span(w.start(), w.end()));
-            }
-        }
-        return spans;
-    }
-
-    private static List<String> contentWords(String text) {
+    static List<String> contentWords(String text) {
         List<String> out = new ArrayList<>();
         Matcher w = WORD.matcher(text);
         while (w.find()) {
@@ -786,15 +781,6 @@ final class ShortAnswer {
             }
         }
         return out;
-    }
-
-    private static boolean startsSentence(String sentence, int at) {
-        for (int i = 0; i < at; i++) {
-            if (Character.isLetterOrDigit(sentence.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A capitalised word that is an ordinary word opening a sentence ("Even", "While", "I'm"), not a name. */
@@ -813,121 +799,6 @@ final class ShortAnswer {
                                 || DEMONYMS.contains(lower.substring(hyphen + 1)));
     }
 
-    /**
-     * For "when": the sentence's first time expression, resolved; in a conversation a sentence
-     * without one is taken to speak of its own day ("I just signed up" answers with the session date).
-     */
-    static Optional<Answer> time(String sentence, LocalDate said) {
-        Optional<TimeExpressions.Found> found = TimeExpressions.first(sentence, said);
-        if (found.isPresent()) {
-            TimeExpressions.Found f = found.get();
-            return Optional.of(new Answer(
-                    f.resolved(), f.span(), f.derived() || !f.resolved().equals(f.written()), Kind.DATE));
-        }
-        if (said != null) {
-            return Optional.of(
-                    new Answer(TimeExpressions.format(said), new Span(0, sentence.length()), true, Kind.SESSION_DATE));
-        }
-        return Optional.empty();
-    }
-
-    /** For "who": the names in the sentence that the question does not already contain, in order. */
-    static Optional<Answer> names(String question, String sentence) {
-        Set<String> asked = words(question);
-        List<Span> names = new ArrayList<>();
-        Matcher m = NAME.matcher(sentence);
-        while (m.find()) {
-            String name = m.group();
-            List<String> parts = List.of(name.split("\\s+"));
-            if (parts.stream()
-                    .allMatch(
-                            p -> NOT_NAMES.contains(p) || asked.contains(stem(p)) || isDemonym(p) || isCommonWord(p))) {
-                continue;
-            }
-            int start = m.start();
-            // "Then Rob" / "Thanks Rob": drop a leading word that is not part of the name
-            while (parts.size() > 1 && NOT_NAMES.contains(parts.getFirst())) {
-                start = sentence.indexOf(parts.get(1), start + parts.getFirst().length());
-                parts = parts.subList(1, parts.size());
-            }
-            names.add(new Span(start, m.end()));
-        }
-        if (names.isEmpty()) {
-            return Optional.empty();
-        }
-        if (names.size() > 1 && !asksForSeveral(question)) {
-            // one person asked for: the name nearest the question's own words in the sentence
-            List<Span> near = questionWordSpans(sentence, asked);
-            Span nearest = names.getFirst();
-            int bestDistance = Integer.MAX_VALUE;
-            for (Span name : names) {
-                for (Span w : near) {
-                    int d = Math.min(Math.abs(w.start() - name.end()), Math.abs(name.start() - w.end()));
-                    if (d < bestDistance) {
-                        bestDistance = d;
-                        nearest = name;
-                    }
-                }
-            }
-            return Optional.of(new Answer(nearest.of(sentence), nearest, false, Kind.NAMES));
-        }
-        Span all = new Span(names.getFirst().start(), names.getLast().end());
-        String text = names.size() == 1
-                ? names.getFirst().of(sentence)
-                : String.join(
-                        ", ", names.stream().map(s -> s.of(sentence)).distinct().toList());
-        return Optional.of(new Answer(text, all, names.size() > 1, Kind.NAMES));
-    }
-
-    /** For "where": a capitalised place after a preposition of place, not named in the question. */
-    static Optional<Answer> place(String question, String sentence) {
-        Set<String> asked = words(question);
-        Matcher m = PLACE.matcher(sentence);
-        while (m.find()) {
-            String place = m.group(1);
-            String bare = place.replaceFirst("^the\\s+", "");
-            if (NOT_NAMES.contains(bare.split("\\s+")[0]) || asked.contains(stem(bare.split("\\s+")[0]))) {
-                continue;
-            }
-            return Optional.of(new Answer(place, new Span(m.start(1), m.end(1)), false, Kind.PLACE));
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * For "how many / much / old": the number that counts what the question asks about ("how many
-     * people" → "12 people", not the "31 times" before it), else the first number, with the word it
-     * counts when that word is not a filler.
-     */
-    static Optional<Answer> number(String question, String sentence) {
-        Set<String> asked = words(question);
-        Answer first = null;
-        Matcher m = NUMBER.matcher(sentence);
-        while (m.find()) {
-            if (m.group(1).chars().allMatch(Character::isDigit)
-                    && m.group(1).length() == 4
-                    && !question.toLowerCase(Locale.ROOT).contains("year")) {
-                continue; // a year, not a count
-            }
-            int end = m.end(1);
-            String counted = m.group(2) == null ? null : m.group(2).strip();
-            if (counted != null && !FILLER.contains(counted.toLowerCase(Locale.ROOT))) {
-                end = m.end(2);
-            }
-            Answer answer =
-                    new Answer(sentence.substring(m.start(1), end), new Span(m.start(1), end), false, Kind.NUMBER);
-            if (counted != null
-                    && !FILLER.contains(counted.toLowerCase(Locale.ROOT))
-                    && asked.contains(stem(counted))) {
-                return Optional.of(answer);
-            }
-            if (first == null) {
-                first = answer;
-            }
-        }
-        return Optional.ofNullable(first);
-    }
-
     /** For "why": what follows "because" (or the like), up to the end of its clause. */
     static Optional<Answer> reason(String sentence) {
         Matcher m = REASON.matcher(sentence);
@@ -943,66 +814,6 @@ final class ShortAnswer {
                 new Answer(sentence.substring(start, end).strip(), new Span(start, end), false, Kind.REASON));
     }
 
-    /**
-     * What the sentence says beyond the question: the clause-bounded run of words that are not the
-     * question's own, with the most content words, trimmed of pronouns and function words at both
-     * ends. A run right after the question's words ("Rob invited me to [a yoga class]") wins a tie.
-     */
-    static Optional<Answer> phrase(String question, String sentence) {
-        Set<String> asked = words(question);
-        List<Token> tokens = new ArrayList<>();
-        Matcher w = WORD.matcher(sentence);
-        while (w.find()) {
-            String lower = w.group().toLowerCase(Locale.ROOT);
-            boolean fromQuestion = asked.contains(stem(w.group()));
-            boolean filler = FILLER.contains(lower) || FILLER.contains(lower.replaceFirst("['’]s$", ""));
-            tokens.add(new Token(w.start(), w.end(), fromQuestion, filler));
-        }
-        Span best = null;
-        double bestScore = 0;
-        int i = 0;
-        while (i < tokens.size()) {
-            if (tokens.get(i).fromQuestion()) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j + 1 < tokens.size()
-                    && !tokens.get(j + 1).fromQuestion()
-                    && !boundaryBetween(sentence, tokens.get(j), tokens.get(j + 1))) {
-                j++;
-            }
-            int first = i;
-            int last = j;
-            while (first <= last && tokens.get(first).filler()) {
-                first++;
-            }
-            while (last >= first && tokens.get(last).filler()) {
-                last--;
-            }
-            if (first <= last) {
-                long content = tokens.subList(first, last + 1).stream()
-                        .filter(t -> !t.filler())
-                        .count();
-                boolean afterQuestion = i > 0
-                        && tokens.get(i - 1).fromQuestion()
-                        && !boundaryBetween(sentence, tokens.get(i - 1), tokens.get(i));
-                double score = Math.min(content, 6) + (afterQuestion ? 1.5 : 0) - Math.max(0, content - 6) * 0.25;
-                if (score > bestScore) {
-                    bestScore = score;
-                    best = new Span(tokens.get(first).start(), tokens.get(last).end());
-                }
-            }
-            i = j + 1;
-        }
-        if (best == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new Answer(best.of(sentence), best, false, Kind.PHRASE));
-    }
-
-    private record Token(int start, int end, boolean fromQuestion, boolean filler) {}
-
     private static boolean boundaryBetween(String sentence, Token a, Token b) {
         return BOUNDARY.matcher(sentence.substring(a.end(), b.start())).find();
     }
@@ -1013,7 +824,7 @@ final class ShortAnswer {
     }
 
     /** The question's words as stems (question words themselves included, so they never count as new). */
-    private static Set<String> words(String question) {
+    static Set<String> words(String question) {
         Set<String> stems = new HashSet<>();
         Matcher m = WORD.matcher(question);
         while (m.find()) {
@@ -1022,7 +833,7 @@ final class ShortAnswer {
         return stems;
     }
 
-    private static String stem(String word) {
+    static String stem(String word) {
         String lower = word.toLowerCase(Locale.ROOT).replaceFirst("['’]s$", "");
         List<String> terms = Terms.of(lower);
         return terms.isEmpty() ? lower : terms.getFirst();

@@ -40,10 +40,10 @@ class ListAnswerTest {
                 "Taekwondo was my first love as a kid.", 0.72,
                 "What do you do to stay fit?", 0.70,
                 "The weather was lovely on Sunday.", 0.30);
-        ShortAnswer.Answer first = ShortAnswer.of(
-                question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
+        ShortAnswer.Answer first =
+                SpanRanker.bestIn(question, AnswerType.OTHER, scored.getFirst().candidate(), null, false);
 
-        ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first);
+        ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first, false);
 
         assertThat(list.answer().text())
                 .isEqualTo("started kickboxing at the gym, Taekwondo was my first love as a kid");
@@ -59,10 +59,10 @@ class ListAnswerTest {
         String question = "What books has Melanie read?";
         List<Scored> scored =
                 scored("I loved reading Charlotte's Web to the kids.", 0.9, "The kids loved the zoo.", 0.4);
-        ShortAnswer.Answer first = ShortAnswer.of(
-                question, AnswerType.OTHER, scored.getFirst().candidate().text(), null);
+        ShortAnswer.Answer first =
+                SpanRanker.bestIn(question, AnswerType.OTHER, scored.getFirst().candidate(), null, false);
 
-        ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first);
+        ListAnswer list = ListAnswer.of(question, AnswerType.OTHER, scored, first, false);
 
         assertThat(list.sentences()).hasSize(1);
         assertThat(list.answer().text()).isEqualTo(first.text());

@@ -16,7 +16,9 @@ class ShortAnswerTest {
     private static final LocalDate SAID = LocalDate.of(2023, 5, 8);
 
     private static Answer answer(String question, String sentence, LocalDate said) {
-        return ShortAnswer.of(question, AnswerType.of(question), sentence, said);
+        Candidate candidate = new Candidate(
+                java.util.UUID.randomUUID(), new io.lorekeeper.text.Span(0, sentence.length()), sentence, 0, 0, 1.0);
+        return SpanRanker.bestIn(question, AnswerType.of(question), candidate, said, said == null);
     }
 
     @Test
@@ -126,7 +128,7 @@ class ShortAnswerTest {
                 answer("What science fiction series for young readers has a set of companion novels?", sentence, null);
 
         assertThat(a.text()).isEqualTo("Glasswing");
-        assertThat(ShortAnswer.subject("What is Glasswing?", sentence)).isEmpty(); // the question names it already
+        assertThat(ShortAnswer.subject(ShortAnswer.words("What is Glasswing?"), sentence)).isEmpty(); // the question names it already
     }
 
     @Test
