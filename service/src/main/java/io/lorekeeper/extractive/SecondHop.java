@@ -39,7 +39,7 @@ final class SecondHop {
         Set<Candidate> found = new LinkedHashSet<>();
         Matcher m = NAME.matcher(body(best.text()));
         while (m.find()) {
-            String name = m.group().strip();
+            String name = m.group().strip().replaceFirst("\\.$", ""); // a name ending the sentence keeps no full stop
             if (name.length() < 3 || lowerQuestion.contains(name.toLowerCase(Locale.ROOT))) {
                 continue;
             }
