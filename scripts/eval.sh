@@ -19,7 +19,9 @@
 # lorekeeper.eval.base-url is that of the service this script starts. To evaluate another, already
 # running Lorekeeper, run the evaluator alone:
 #   java -jar evaluator/target/lorekeeper-evaluator-0.1.0-SNAPSHOT-exec.jar --base-url URL --api-key KEY ...
-# lorekeeper.eval.fit-confidence=<reports> fits the extractive confidence without starting a service.
+# lorekeeper.eval.fit-confidence=<reports> fits the extractive confidence without starting a service; so do
+# lorekeeper.eval.fit-spans=<reports> (the extractive answer-span ranker) and
+# lorekeeper.eval.cross-validate=<reports> (the cross-validated report, scripts/eval-cv.sh).
 #
 # LK_EVAL_SIMULATED=1 swaps the LLM for the deterministic simulated model (no network; its answers
 # are NOT a model's: only calls, tokens and overhead mean something): the service then runs from its
@@ -38,7 +40,8 @@ for arg in "$@"; do
     --lorekeeper.eval.data-dir=*) service_args+=("$arg") ;; # the service's folder for POST /v1/evaluations
     --lorekeeper.eval.exit=*) ;;                             # the in-service command's; nothing to exit now
     --lorekeeper.eval.base-url=*) echo "[eval] ignoring $arg: the evaluator runs against the service started here" >&2 ;;
-    --lorekeeper.eval.fit-confidence=*) fit=yes; eval_args+=("$arg") ;;
+    --lorekeeper.eval.fit-confidence=*|--lorekeeper.eval.fit-spans=*|--lorekeeper.eval.cross-validate=*)
+      fit=yes; eval_args+=("$arg") ;;                        # work on written reports: no service
     --lorekeeper.eval.*) eval_args+=("$arg") ;;
     *) service_args+=("$arg") ;;
   esac

@@ -104,20 +104,35 @@ public final class ConfidenceFit {
         return score == null || score.isNull() ? null : score.asDouble() >= 0.5;
     }
 
-    static Fit fit(List<Example> examples, List<Double> before) {
-        List<String> names = new ArrayList<>(new TreeSet<>(
-                examples.stream().flatMap(e -> e.features().keySet().stream()).toList()));
-        List<Example> train = examples.stream().filter(e -> !e.heldOut()).toList();
-        List<Example> held = examples.stream().filter(Example::heldOut).toList();
-        if (train.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "no examples to fit: the reports hold no answers with confidence features");
+    /**
+     * A fitted logistic confidence: its feature names and weights (intercept first, rounded as written to the
+     * strategy's model file, so that what is scored is what would ship).
+     */
+    record Logistic(List<String> names, double[] w) {
+
+        /** The confidence for the features, clamped as the strategy clamps it. */
+        double confidence(Map<String, Double> features) {
+            return Math.max(0.01, Math.min(0.99, predict(w, names, features)));
         }
+    }
+
+    /** Fits the logistic confidence to the examples (all of them: the caller picks the training set). */
+    static Logistic train(List<Example> train) {
+        return train(train, names(train));
+    }
+
+    private static List<String> names(List<Example> examples) {
+        return new ArrayList<>(new TreeSet<>(
+                examples.stream().flatMap(e -> e.features().keySet().stream()).toList()));
+    }
+
+    /** @param names every feature to weigh (one the training examples lack keeps weight 0) */
+    private static Logistic train(List<Example> train, List<String> names) {
         double[] w = new double[names.size() + 1];
         for (int it = 0; it < ITERATIONS; it++) {
             double[] grad = new double[w.length];
             for (Example e : train) {
-                double error = predict(w, names, e) - (e.right() ? 1 : 0);
+                double error = predict(w, names, e.features()) - (e.right() ? 1 : 0);
                 grad[0] += error;
                 for (int j = 0; j < names.size(); j++) {
                     grad[j + 1] += error * e.features().getOrDefault(names.get(j), 0.0);
@@ -128,14 +143,26 @@ public final class ConfidenceFit {
                 w[j] -= STEP * (grad[j] / train.size() + penalty);
             }
         }
+        double[] rounded = new double[w.length];
+        for (int j = 0; j < w.length; j++) {
+            rounded[j] = Math.round(w[j] * 10000) / 10000.0;
+        }
+        return new Logistic(names, rounded);
+    }
+
+    static Fit fit(List<Example> examples, List<Double> before) {
+        List<Example> train = examples.stream().filter(e -> !e.heldOut()).toList();
+        List<Example> held = examples.stream().filter(Example::heldOut).toList();
+        if (train.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "no examples to fit: the reports hold no answers with confidence features");
+        }
+        List<String> names = names(examples);
+        Logistic model = train(train, names);
+        double[] rounded = model.w();
         Map<String, Double> weights = new LinkedHashMap<>();
         for (int j = 0; j < names.size(); j++) {
-            weights.put(names.get(j), Math.round(w[j + 1] * 10000) / 10000.0);
-        }
-        double[] rounded = new double[w.length];
-        rounded[0] = Math.round(w[0] * 10000) / 10000.0;
-        for (int j = 0; j < names.size(); j++) {
-            rounded[j + 1] = weights.get(names.get(j));
+            weights.put(names.get(j), rounded[j + 1]);
         }
         Double heldBefore = null;
         if (before != null) {
@@ -176,10 +203,10 @@ public final class ConfidenceFit {
         return root.toPrettyString() + "\n";
     }
 
-    private static double predict(double[] w, List<String> names, Example e) {
+    private static double predict(double[] w, List<String> names, Map<String, Double> features) {
         double z = w[0];
         for (int j = 0; j < names.size(); j++) {
-            z += w[j + 1] * e.features().getOrDefault(names.get(j), 0.0);
+            z += w[j + 1] * features.getOrDefault(names.get(j), 0.0);
         }
         return 1 / (1 + Math.exp(-z));
     }
@@ -191,7 +218,7 @@ public final class ConfidenceFit {
         double sum = 0;
         for (Example e : examples) {
             // the same clamp as the strategy applies
-            double p = Math.max(0.01, Math.min(0.99, predict(w, names, e)));
+            double p = Math.max(0.01, Math.min(0.99, predict(w, names, e.features())));
             double d = p - (e.right() ? 1 : 0);
             sum += d * d;
         }

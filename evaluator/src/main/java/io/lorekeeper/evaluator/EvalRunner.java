@@ -138,6 +138,8 @@ public class EvalRunner {
      * @param confidence the confidence the strategy reported with its answer, 0 to 1; null when none
      * @param confidenceFeatures what the strategy based its confidence on (its trace's {@code confidenceFeatures}),
      *                           for fitting a calibrated confidence; null when it recorded none
+     * @param answerCandidates the spans the extractive strategy chose its answer among (its trace's
+     *                         {@code extractive.candidates}), for fitting the span ranker; null when it recorded none
      */
     public record Reply(
             String questionId,
@@ -146,7 +148,20 @@ public class EvalRunner {
             Integer choiceIndex,
             String error,
             Double confidence,
-            Map<String, Double> confidenceFeatures) {
+            Map<String, Double> confidenceFeatures,
+            AnswerCandidates answerCandidates) {
+
+        /** A reply without answer candidates (any strategy but extractive, or a service from before them). */
+        public Reply(
+                String questionId,
+                String status,
+                String answer,
+                Integer choiceIndex,
+                String error,
+                Double confidence,
+                Map<String, Double> confidenceFeatures) {
+            this(questionId, status, answer, choiceIndex, error, confidence, confidenceFeatures, null);
+        }
 
         static Reply failed(String questionId, String status, String error) {
             return new Reply(questionId, status, null, null, error, null, null);
@@ -489,7 +504,8 @@ public class EvalRunner {
                         choice,
                         null,
                         view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null,
-                        TraceSpans.confidenceFeatures(trace)),
+                        TraceSpans.confidenceFeatures(trace),
+                        TraceSpans.answerCandidates(trace)),
                 score(item, answer, choice),
                 new Evidence(
                         Metrics.evidenceRecall(gold, context),

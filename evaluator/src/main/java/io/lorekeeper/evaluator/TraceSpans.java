@@ -2,7 +2,9 @@ package io.lorekeeper.evaluator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import io.lorekeeper.evaluator.Metrics.DocSpan;
 import tools.jackson.databind.JsonNode;
@@ -92,6 +94,33 @@ final class TraceSpans {
                 }
                 return out;
             }
+        }
+        return null;
+    }
+
+    /**
+     * The answer candidates the extractive strategy recorded ({@code extractive.candidates}); null when the trace
+     * has none (another strategy, or a service from before the event). Non-numeric features are left out.
+     */
+    static AnswerCandidates answerCandidates(JsonNode trace) {
+        for (JsonNode event : trace.path("events")) {
+            if (!event.path("type").asString("").equals("extractive.candidates")) {
+                continue;
+            }
+            JsonNode p = event.path("payload");
+            List<AnswerCandidates.Candidate> candidates = new ArrayList<>();
+            for (JsonNode c : p.path("candidates")) {
+                Map<String, Double> features = new TreeMap<>();
+                for (Map.Entry<String, JsonNode> f : c.path("features").properties()) {
+                    if (f.getValue().isNumber()) {
+                        features.put(f.getKey(), f.getValue().asDouble());
+                    }
+                }
+                candidates.add(new AnswerCandidates.Candidate(
+                        c.path("text").asString(""), c.path("source").asString(null), features));
+            }
+            return new AnswerCandidates(
+                    candidates, p.path("chosen").asInt(-1), p.path("answered").asBoolean(false));
         }
         return null;
     }

@@ -16,12 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lorekeeper.evaluator.ConfidenceFit;
+import io.lorekeeper.evaluator.CrossValidation;
 import io.lorekeeper.evaluator.Datasets;
 import io.lorekeeper.evaluator.EvalItem;
 import io.lorekeeper.evaluator.EvalRunner;
 import io.lorekeeper.evaluator.Report;
 import io.lorekeeper.evaluator.Ruler;
 import io.lorekeeper.evaluator.ServiceClient;
+import io.lorekeeper.evaluator.SpanRankerFit;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,7 +79,10 @@ public final class EvaluatorCli {
         d.put("ruler.count", "10");
         d.put("judge", "false");
         d.put("fit-confidence", "");
-        d.put("fit-out", "service/src/main/resources/extractive/confidence.json");
+        d.put("fit-spans", "");
+        d.put("cross-validate", "");
+        // empty: where the fit's model ships (confidence.json or answer-spans.json)
+        d.put("fit-out", "");
         return java.util.Collections.unmodifiableMap(d);
     }
 
@@ -105,6 +110,12 @@ public final class EvaluatorCli {
         Map<String, String> o = parse(args);
         if (!o.get("fit-confidence").isBlank()) {
             return fitConfidence(o);
+        }
+        if (!o.get("fit-spans").isBlank()) {
+            return fitSpans(o);
+        }
+        if (!o.get("cross-validate").isBlank()) {
+            return crossValidate(o);
         }
         if (Boolean.parseBoolean(o.get("judge"))) {
             throw new IllegalArgumentException("the command line has no LLM to judge with: start the evaluation on the "
@@ -170,11 +181,8 @@ public final class EvaluatorCli {
         String command = "scripts/eval.sh --lorekeeper.eval.strategies=" + strategy
                 + " --lorekeeper.eval.fit-confidence=" + reports;
         String json = ConfidenceFit.json(fit, command);
-        try {
-            Files.writeString(Path.of(o.get("fit-out")), json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String out = fitOut(o, "confidence.json");
+        write(out, json);
         log.info(
                 "confidence of {} fitted on {} answers: Brier {} (train), {} on {} held out (its confidences before: {}); written to {}",
                 strategy,
@@ -183,9 +191,49 @@ public final class EvaluatorCli {
                 String.format(Locale.ROOT, "%.4f", fit.heldBrier()),
                 fit.held(),
                 fit.heldBrierBefore() == null ? "none" : String.format(Locale.ROOT, "%.4f", fit.heldBrierBefore()),
-                o.get("fit-out"));
+                out);
         System.out.println(json);
         return 0;
+    }
+
+    /** Fits the extractive strategy's answer-span ranker on all the reports' items and writes its model. */
+    private static int fitSpans(Map<String, String> o) {
+        String reports = o.get("fit-spans");
+        SpanRankerFit.Model model =
+                SpanRankerFit.fitReports(list(reports).stream().map(Path::of).toList());
+        if (model.items() == 0) {
+            throw new IllegalArgumentException("no items to fit the span ranker on: the reports hold no extractive "
+                    + "answers with answer candidates (the extractive.candidates trace event) that score above 0");
+        }
+        String json = SpanRankerFit.json(model, reports, "scripts/eval.sh --lorekeeper.eval.fit-spans=" + reports);
+        String out = fitOut(o, "answer-spans.json");
+        write(out, json);
+        log.info("answer-span ranker fitted on {} items; written to {}", model.items(), out);
+        System.out.println(json);
+        return 0;
+    }
+
+    /** Cross-validates what is fitted to the reports (no service): writes cv.md and cv.json to {@code out}. */
+    private static int crossValidate(Map<String, String> o) {
+        CrossValidation.Result result = CrossValidation.of(
+                list(o.get("cross-validate")).stream().map(Path::of).toList());
+        Path folder = CrossValidation.write(result, Path.of(o.get("out")));
+        System.out.println(CrossValidation.markdown(result));
+        log.info("cross-validation written to {}", folder.resolve("cv.md").toAbsolutePath());
+        return 0;
+    }
+
+    /** The model file to write: {@code fit-out}, else the strategy's resource of that name. */
+    private static String fitOut(Map<String, String> o, String resource) {
+        return o.get("fit-out").isBlank() ? "service/src/main/resources/extractive/" + resource : o.get("fit-out");
+    }
+
+    private static void write(String path, String text) {
+        try {
+            Files.writeString(Path.of(path), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The options given over the defaults; an unknown name is an error (a typo must not evaluate with a default). */

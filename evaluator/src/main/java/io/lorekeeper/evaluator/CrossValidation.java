@@ -1,0 +1,560 @@
+package io.lorekeeper.evaluator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import io.lorekeeper.evaluator.EvalRunner.ItemResult;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Figures that cannot have been fitted to the items they are measured on (issue #31): each dataset's items are
+ * split into {@link Folds}; for every fold, whatever is chosen (the span ranker's weights, the confidence's
+ * weights, which search probe to trust) is chosen on the other folds and scored on that one. Beside each
+ * cross-validated figure stands the in-sample one (chosen and scored on all items) and the gap between them: how
+ * much of the in-sample figure was fitting the dev set.
+ */
+public final class CrossValidation {
+
+    static final String EXTRACTIVE = "extractive";
+    static final String OVERALL = "overall";
+
+    /** Every dataset in the reports. */
+    public record Result(List<DatasetResult> datasets) {}
+
+    /**
+     * @param foldsBy how the items were split
+     * @param folds the folds, each held out once
+     */
+    public record DatasetResult(
+            String dataset,
+            String foldsBy,
+            List<String> folds,
+            AnswerF1 f1,
+            ConfidenceBrier brier,
+            EvidenceRecall recall) {}
+
+    /**
+     * The extractive answers' mean F1 over the headline items: as the service answered (its shipped ranker), with
+     * a ranker fitted on all folds (dev), with one fitted on the other folds for each held-out fold
+     * (cross-validated), and with the best candidate (oracle). Items without usable candidates keep their
+     * reported F1 in every column, so all are means over the same items.
+     *
+     * @param withCandidates items whose answer was one of their candidates (the ones a ranker can change)
+     * @param note why the columns agree, when no item has candidates
+     */
+    public record AnswerF1(
+            String strategy,
+            String categories,
+            int n,
+            int withCandidates,
+            double reported,
+            double dev,
+            double crossValidated,
+            double gap,
+            double oracle,
+            List<FoldF1> perFold,
+            String note) {}
+
+    /** One held-out fold: dev is the all-folds ranker on its items, crossValidated the ranker fitted on {@code fittedOn}. */
+    public record FoldF1(
+            String fold,
+            List<String> fittedOn,
+            int n,
+            int withCandidates,
+            double reported,
+            double dev,
+            double crossValidated,
+            double oracle) {}
+
+    /**
+     * The Brier score of the extractive confidence over its answers with confidence features (all categories):
+     * the service's reported confidences, a logistic fit on all folds (dev) and per held-out fold on the others.
+     */
+    public record ConfidenceBrier(
+            String strategy,
+            int n,
+            Double reported,
+            Double dev,
+            Double crossValidated,
+            Double gap,
+            List<FoldBrier> perFold) {}
+
+    public record FoldBrier(
+            String fold, List<String> fittedOn, int n, Double reported, Double dev, Double crossValidated) {}
+
+    /**
+     * Evidence recall of the search probes by category ({@value #OVERALL}: all headline items): each probe on all
+     * folds, the best probe chosen on all folds, and the probe chosen per held-out fold on the other folds.
+     *
+     * @param chosen per held-out fold, the probe chosen for each category
+     */
+    public record EvidenceRecall(List<String> categories, List<RecallRow> rows, List<FoldChoice> chosen) {}
+
+    /** @param recall by category, null where the row has no item */
+    public record RecallRow(String strategy, String measuredOn, Map<String, Double> recall) {}
+
+    public record FoldChoice(String fold, List<String> fittedOn, Map<String, String> strategy) {}
+
+    private CrossValidation() {}
+
+    public static Result of(List<Path> reports) {
+        return new Result(ReportItems.byDataset(reports).stream()
+                .map(r -> of(r.dataset(), r.strategies(), r.items()))
+                .toList());
+    }
+
+    static DatasetResult of(String dataset, List<String> strategies, List<ItemResult> items) {
+        List<String> folds =
+                Folds.names(dataset, items.stream().map(i -> i.asked().itemId()).toList());
+        String foldsBy = dataset.equals("locomo")
+                ? "conversation (leave one conversation out)"
+                : "question (" + Folds.HASHED + " folds by CRC-32 of the item id)";
+        return new DatasetResult(
+                dataset,
+                foldsBy,
+                folds,
+                answerF1(dataset, folds, items),
+                brier(dataset, folds, items),
+                recall(dataset, folds, strategies, items));
+    }
+
+    /** The categories of the headline figures: LoCoMo's answerable ones (1-4), every category elsewhere. */
+    static boolean headline(String dataset, ItemResult r) {
+        return !dataset.equals("locomo")
+                || Set.of("1", "2", "3", "4").contains(r.asked().category());
+    }
+
+    private static List<String> others(List<String> folds, String fold) {
+        return folds.stream().filter(f -> !f.equals(fold)).toList();
+    }
+
+    // ---- answer F1 ----
+
+    /** One headline extractive item: its reported F1 and, when it has usable candidates, its ranking example. */
+    private record Answer(String fold, double reported, SpanRankerFit.Example example) {
+
+        double with(SpanRankerFit.Model model) {
+            return example == null ? reported : model.f1(example);
+        }
+
+        double oracle() {
+            return example == null ? reported : example.best();
+        }
+    }
+
+    static AnswerF1 answerF1(String dataset, List<String> folds, List<ItemResult> items) {
+        List<Answer> answers = items.stream()
+                .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
+                // a failed question scores 0, as in the report
+                .map(r -> new Answer(
+                        Folds.of(dataset, r.asked().itemId()),
+                        r.scores().f1() == null ? 0 : r.scores().f1(),
+                        SpanRankerFit.example(dataset, r)))
+                .toList();
+        SpanRankerFit.Model all = SpanRankerFit.fit(examples(answers, a -> true));
+        Map<String, SpanRankerFit.Model> held = new LinkedHashMap<>();
+        for (String fold : folds) {
+            held.put(fold, SpanRankerFit.fit(examples(answers, a -> !a.fold().equals(fold))));
+        }
+        List<FoldF1> perFold = new ArrayList<>();
+        for (String fold : folds) {
+            List<Answer> mine =
+                    answers.stream().filter(a -> a.fold().equals(fold)).toList();
+            perFold.add(new FoldF1(
+                    fold,
+                    others(folds, fold),
+                    mine.size(),
+                    withCandidates(mine),
+                    mean(mine, Answer::reported),
+                    mean(mine, a -> a.with(all)),
+                    mean(mine, a -> a.with(held.get(fold))),
+                    mean(mine, Answer::oracle)));
+        }
+        double dev = mean(answers, a -> a.with(all));
+        double cv = mean(answers, a -> a.with(held.get(a.fold())));
+        int usable = withCandidates(answers);
+        return new AnswerF1(
+                EXTRACTIVE,
+                dataset.equals("locomo") ? "1-4" : "all",
+                answers.size(),
+                usable,
+                mean(answers, Answer::reported),
+                dev,
+                cv,
+                dev - cv,
+                mean(answers, Answer::oracle),
+                perFold,
+                usable == 0
+                        ? "no answer candidates in the report (a service from before the extractive.candidates event):"
+                                + " dev and cross-validated are the reported F1"
+                        : null);
+    }
+
+    private static List<SpanRankerFit.Example> examples(List<Answer> answers, Predicate<Answer> which) {
+        return answers.stream()
+                .filter(which)
+                .map(Answer::example)
+                .filter(Objects::nonNull)
+                .toList();
+    }
+
+    private static int withCandidates(List<Answer> answers) {
+        return (int) answers.stream().filter(a -> a.example() != null).count();
+    }
+
+    // ---- confidence ----
+
+    /** @param reported the strategy's own confidence; null when it gave none */
+    private record Confidence(String fold, ConfidenceFit.Example example, Double reported) {}
+
+    static ConfidenceBrier brier(String dataset, List<String> folds, List<ItemResult> items) {
+        List<Confidence> answers = new ArrayList<>();
+        for (ItemResult r : items) {
+            Boolean right = Calibration.right(r);
+            if (r.asked().strategy().equals(EXTRACTIVE)
+                    && "DONE".equals(r.reply().status())
+                    && r.reply().confidenceFeatures() != null
+                    && right != null) {
+                answers.add(new Confidence(
+                        Folds.of(dataset, r.asked().itemId()),
+                        new ConfidenceFit.Example(r.asked().itemId(), r.reply().confidenceFeatures(), right),
+                        r.reply().confidence()));
+            }
+        }
+        if (answers.isEmpty()) {
+            return new ConfidenceBrier(EXTRACTIVE, 0, null, null, null, null, List.of());
+        }
+        ConfidenceFit.Logistic all =
+                ConfidenceFit.train(answers.stream().map(Confidence::example).toList());
+        Map<String, ConfidenceFit.Logistic> held = new LinkedHashMap<>();
+        for (String fold : folds) {
+            List<ConfidenceFit.Example> train = answers.stream()
+                    .filter(a -> !a.fold().equals(fold))
+                    .map(Confidence::example)
+                    .toList();
+            held.put(fold, train.isEmpty() ? null : ConfidenceFit.train(train));
+        }
+        List<FoldBrier> perFold = new ArrayList<>();
+        for (String fold : folds) {
+            List<Confidence> mine =
+                    answers.stream().filter(a -> a.fold().equals(fold)).toList();
+            perFold.add(new FoldBrier(
+                    fold,
+                    others(folds, fold),
+                    mine.size(),
+                    brier(mine, Confidence::reported),
+                    brier(mine, a -> all.confidence(a.example().features())),
+                    brier(
+                            mine,
+                            a -> held.get(fold) == null
+                                    ? null
+                                    : held.get(fold).confidence(a.example().features()))));
+        }
+        Double dev = brier(answers, a -> all.confidence(a.example().features()));
+        Double cv = brier(
+                answers,
+                a -> held.get(a.fold()) == null
+                        ? null
+                        : held.get(a.fold()).confidence(a.example().features()));
+        return new ConfidenceBrier(
+                EXTRACTIVE,
+                answers.size(),
+                brier(answers, Confidence::reported),
+                dev,
+                cv,
+                dev == null || cv == null ? null : cv - dev,
+                perFold);
+    }
+
+    /** Mean squared error of the confidences against rightness; answers without a confidence are left out. */
+    private static Double brier(List<Confidence> answers, Function<Confidence, Double> confidence) {
+        return meanOrNull(answers, a -> {
+            Double p = confidence.apply(a);
+            double y = a.example().right() ? 1 : 0;
+            return p == null ? null : (p - y) * (p - y);
+        });
+    }
+
+    // ---- evidence recall ----
+
+    static EvidenceRecall recall(String dataset, List<String> folds, List<String> strategies, List<ItemResult> items) {
+        List<ItemResult> probed = items.stream()
+                .filter(r -> r.asked().strategy().startsWith(EvalRunner.SEARCH_PREFIX)
+                        && headline(dataset, r)
+                        && r.evidence().evidenceRecall() != null)
+                .toList();
+        List<String> probes = strategies.stream()
+                .filter(s -> probed.stream().anyMatch(r -> r.asked().strategy().equals(s)))
+                .toList();
+        List<String> columns = new ArrayList<>(new java.util.TreeSet<>(
+                probed.stream().map(r -> r.asked().category()).toList()));
+        columns.add(OVERALL);
+        List<RecallRow> rows = new ArrayList<>();
+        if (probes.isEmpty()) {
+            return new EvidenceRecall(columns, rows, List.of());
+        }
+        for (String probe : probes) {
+            Map<String, Double> recall = new LinkedHashMap<>();
+            for (String column : columns) {
+                recall.put(column, recall(dataset, probed, probe, column, fold -> true));
+            }
+            rows.add(new RecallRow(probe, "all folds", recall));
+        }
+        Map<String, Double> best = new LinkedHashMap<>();
+        for (String column : columns) {
+            String chosen = choose(dataset, probed, probes, column, fold -> true);
+            best.put(column, recall(dataset, probed, chosen, column, fold -> true));
+        }
+        rows.add(new RecallRow("best probe (chosen on all folds)", "all folds", best));
+        // per held-out fold, the probe chosen on the others; the held-out items' recalls pooled over the folds
+        List<FoldChoice> choices = new ArrayList<>();
+        Map<String, List<Double>> pooled = new LinkedHashMap<>();
+        columns.forEach(c -> pooled.put(c, new ArrayList<>()));
+        for (String fold : folds) {
+            Map<String, String> chosen = new LinkedHashMap<>();
+            for (String column : columns) {
+                String probe = choose(dataset, probed, probes, column, f -> !f.equals(fold));
+                chosen.put(column, probe);
+                probed.stream()
+                        .filter(r -> in(dataset, r, probe, column, fold::equals))
+                        .forEach(r -> pooled.get(column).add(r.evidence().evidenceRecall()));
+            }
+            choices.add(new FoldChoice(fold, others(folds, fold), chosen));
+        }
+        Map<String, Double> cv = new LinkedHashMap<>();
+        Map<String, Double> gap = new LinkedHashMap<>();
+        for (String column : columns) {
+            List<Double> values = pooled.get(column);
+            Double value = values.isEmpty()
+                    ? null
+                    : values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            cv.put(column, value);
+            gap.put(column, value == null || best.get(column) == null ? null : best.get(column) - value);
+        }
+        rows.add(new RecallRow(
+                "chosen (cross-validated)", "chosen on the other folds, scored on each held-out fold", cv));
+        rows.add(new RecallRow("gap (best − cross-validated)", "", gap));
+        return new EvidenceRecall(columns, rows, choices);
+    }
+
+    private static boolean in(String dataset, ItemResult r, String probe, String column, Predicate<String> folds) {
+        return r.asked().strategy().equals(probe)
+                && (column.equals(OVERALL) || r.asked().category().equals(column))
+                && folds.test(Folds.of(dataset, r.asked().itemId()));
+    }
+
+    private static Double recall(
+            String dataset, List<ItemResult> probed, String probe, String column, Predicate<String> folds) {
+        List<ItemResult> cell = probed.stream()
+                .filter(r -> in(dataset, r, probe, column, folds))
+                .toList();
+        return meanOrNull(cell, r -> r.evidence().evidenceRecall());
+    }
+
+    /** The probe with the best mean recall on the folds given; the earlier probe on a tie (or where none has items). */
+    private static String choose(
+            String dataset, List<ItemResult> probed, List<String> probes, String column, Predicate<String> folds) {
+        String chosen = probes.getFirst();
+        double top = Double.NEGATIVE_INFINITY;
+        for (String probe : probes) {
+            Double r = recall(dataset, probed, probe, column, folds);
+            if (r != null && r > top) {
+                top = r;
+                chosen = probe;
+            }
+        }
+        return chosen;
+    }
+
+    // ---- writers ----
+
+    /** Writes cv.json and cv.md into the folder; returns the folder. */
+    public static Path write(Result result, Path folder) {
+        try {
+            Files.createDirectories(folder);
+            JsonMapper json = JsonMapper.builder()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .build();
+            Files.writeString(folder.resolve("cv.json"), json.writeValueAsString(result) + "\n");
+            Files.writeString(folder.resolve("cv.md"), markdown(result));
+            return folder;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String markdown(Result result) {
+        StringBuilder out = new StringBuilder();
+        for (DatasetResult d : result.datasets()) {
+            out.append("## Cross-validated report: ").append(d.dataset()).append("\n\n");
+            out.append("Folds by ").append(d.foldsBy()).append(": ").append(String.join(", ", d.folds()));
+            out.append(". Dev: fitted and scored on all folds; cross-validated: for each fold, fitted on the ")
+                    .append("other folds and scored on it, the mean over all held-out items.\n\n");
+            f1(out, d.f1());
+            brier(out, d.brier());
+            recall(out, d.recall());
+        }
+        return out.toString();
+    }
+
+    private static void f1(StringBuilder out, AnswerF1 f) {
+        out.append("### ")
+                .append(f.strategy())
+                .append(" F1 (categories ")
+                .append(f.categories())
+                .append(", ")
+                .append(f.n())
+                .append(" items, ")
+                .append(f.withCandidates())
+                .append(" with answer candidates)\n\n");
+        if (f.note() != null) {
+            out.append("_").append(f.note()).append("_\n\n");
+        }
+        out.append("| | fitted on | scored on | F1 |\n|---|---|---|---|\n");
+        out.append("| reported (the service's answers) | (shipped model) | all folds | ")
+                .append(fmt(f.reported()))
+                .append(" |\n");
+        out.append("| dev (in-sample) | all folds | all folds | ")
+                .append(fmt(f.dev()))
+                .append(" |\n");
+        out.append("| cross-validated | the other folds | each held-out fold | ")
+                .append(fmt(f.crossValidated()))
+                .append(" |\n");
+        out.append("| gap (dev − cross-validated) | | | ").append(fmt(f.gap())).append(" |\n");
+        out.append("| oracle (best candidate) | | all folds | ")
+                .append(fmt(f.oracle()))
+                .append(" |\n\n");
+        out.append(
+                "| held-out fold | n | with candidates | cross-validated fitted on | reported | dev | cross-validated | oracle |\n");
+        out.append("|---|---|---|---|---|---|---|---|\n");
+        for (FoldF1 fold : f.perFold()) {
+            out.append("| ")
+                    .append(fold.fold())
+                    .append(" | ")
+                    .append(fold.n())
+                    .append(" | ")
+                    .append(fold.withCandidates())
+                    .append(" | ")
+                    .append(String.join(", ", fold.fittedOn()))
+                    .append(" | ")
+                    .append(fmt(fold.reported()))
+                    .append(" | ")
+                    .append(fmt(fold.dev()))
+                    .append(" | ")
+                    .append(fmt(fold.crossValidated()))
+                    .append(" | ")
+                    .append(fmt(fold.oracle()))
+                    .append(" |\n");
+        }
+        out.append("\n");
+    }
+
+    private static void brier(StringBuilder out, ConfidenceBrier b) {
+        out.append("### ")
+                .append(b.strategy())
+                .append(" confidence Brier (all categories, ")
+                .append(b.n())
+                .append(" answers with confidence features; lower is better)\n\n");
+        if (b.n() == 0) {
+            out.append("_no answers with confidence features_\n\n");
+            return;
+        }
+        out.append("| | fitted on | scored on | Brier |\n|---|---|---|---|\n");
+        out.append("| reported (the service's confidences) | (shipped model) | all folds | ")
+                .append(fmt(b.reported()))
+                .append(" |\n");
+        out.append("| dev (in-sample) | all folds | all folds | ")
+                .append(fmt(b.dev()))
+                .append(" |\n");
+        out.append("| cross-validated | the other folds | each held-out fold | ")
+                .append(fmt(b.crossValidated()))
+                .append(" |\n");
+        out.append("| gap (cross-validated − dev) | | | ").append(fmt(b.gap())).append(" |\n\n");
+        out.append("| held-out fold | n | cross-validated fitted on | reported | dev | cross-validated |\n");
+        out.append("|---|---|---|---|---|---|\n");
+        for (FoldBrier fold : b.perFold()) {
+            out.append("| ")
+                    .append(fold.fold())
+                    .append(" | ")
+                    .append(fold.n())
+                    .append(" | ")
+                    .append(String.join(", ", fold.fittedOn()))
+                    .append(" | ")
+                    .append(fmt(fold.reported()))
+                    .append(" | ")
+                    .append(fmt(fold.dev()))
+                    .append(" | ")
+                    .append(fmt(fold.crossValidated()))
+                    .append(" |\n");
+        }
+        out.append("\n");
+    }
+
+    private static void recall(StringBuilder out, EvidenceRecall r) {
+        out.append("### Evidence recall of the search probes (by category)\n\n");
+        if (r.rows().isEmpty()) {
+            out.append("_no search probe in the report_\n\n");
+            return;
+        }
+        out.append("| probe | measured on | ")
+                .append(String.join(" | ", r.categories()))
+                .append(" |\n|---|---|");
+        r.categories().forEach(c -> out.append("---|"));
+        out.append("\n");
+        for (RecallRow row : r.rows()) {
+            out.append("| ")
+                    .append(row.strategy())
+                    .append(" | ")
+                    .append(row.measuredOn())
+                    .append(" |");
+            r.categories()
+                    .forEach(c ->
+                            out.append(" ").append(fmt(row.recall().get(c))).append(" |"));
+            out.append("\n");
+        }
+        out.append("\nChosen per held-out fold (on the other folds):\n\n");
+        for (FoldChoice choice : r.chosen()) {
+            out.append("- ")
+                    .append(choice.fold())
+                    .append(" (chosen on ")
+                    .append(String.join(", ", choice.fittedOn()))
+                    .append("): ");
+            List<String> parts = new ArrayList<>();
+            choice.strategy().forEach((c, s) -> parts.add(c + " → " + s));
+            out.append(String.join(", ", parts)).append("\n");
+        }
+        out.append("\n");
+    }
+
+    private static String fmt(Double d) {
+        return d == null || d.isNaN() ? "–" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    // ---- helpers ----
+
+    private static <T> double mean(List<T> values, Function<T, Double> metric) {
+        Double m = meanOrNull(values, metric);
+        return m == null ? Double.NaN : m;
+    }
+
+    private static <T> Double meanOrNull(List<T> values, Function<T, Double> metric) {
+        var stats = values.stream()
+                .map(metric)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .summaryStatistics();
+        return stats.getCount() == 0 ? null : stats.getAverage();
+    }
+}
