@@ -75,6 +75,7 @@ class ShortAnswerTest {
         assertThat(piece("Who told Ada about the lamp?", sentence, null, "Hector Munro").span().of(sentence))
                 .isEqualTo("Hector Munro");
         assertThat(pieces("Who told Ada about the lamp?", sentence, null))
+                .filteredOn(a -> a.kind() == Kind.NAMES)
                 .extracting(Answer::text)
                 .doesNotContain("Ada", "Then Hector Munro");
 
@@ -157,10 +158,10 @@ class ShortAnswerTest {
                 "Where is Jon from?|I moved here from Boston years ago.|Boston"
             })
     void placesAfterAPrepositionOfPlaceAreOffered(String question, String sentence, String place) {
-        Answer a = piece(question, sentence, null, place);
-
-        assertThat(a.kind()).isEqualTo(Kind.PLACE);
-        assertThat(a.span().of(sentence)).isEqualTo(place);
+        assertThat(pieces(question, sentence, null))
+                .filteredOn(a -> a.kind() == Kind.PLACE)
+                .extracting(a -> a.span().of(sentence))
+                .containsExactly(place);
     }
 
     @ParameterizedTest
