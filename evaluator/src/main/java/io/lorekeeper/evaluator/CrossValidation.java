@@ -42,8 +42,16 @@ public final class CrossValidation {
             String foldsBy,
             List<String> folds,
             AnswerF1 f1,
+            List<Ablation> ablations,
             ConfidenceBrier brier,
             EvidenceRecall recall) {}
+
+    /**
+     * The cross-validated F1 without the candidates marked by one feature ({@code kind:subject}, {@code
+     * source:hop}): what that kind of piece, or the rule that finds it, adds on folds it was not fitted on.
+     * {@code delta} = cross-validated F1 with every candidate − without these; above zero, they help.
+     */
+    public record Ablation(String without, int removed, double crossValidated, double delta) {}
 
     /**
      * The extractive answers' mean F1 over the headline items: as the service answered (its shipped ranker), with
@@ -109,13 +117,40 @@ public final class CrossValidation {
 
     private CrossValidation() {}
 
+    /**
+     * Each dataset's held-out folds are scored by rankers fitted on its other folds plus every item of the
+     * other datasets in the reports, as the shipped ranker is fitted on all of them: nothing of a held-out
+     * fold is ever seen by the ranker that scores it.
+     */
     public static Result of(List<Path> reports) {
-        return new Result(ReportItems.byDataset(reports).stream()
-                .map(r -> of(r.dataset(), r.strategies(), r.items()))
+        List<ReportItems> all = ReportItems.byDataset(reports);
+        return new Result(all.stream()
+                .map(r -> of(
+                        r.dataset(),
+                        r.strategies(),
+                        r.items(),
+                        all.stream()
+                                .filter(o -> o != r)
+                                .flatMap(o -> examples(o.dataset(), o.items()).stream())
+                                .toList(),
+                        all.stream()
+                                .filter(o -> o != r)
+                                .flatMap(o -> confidences(o.dataset(), o.items()).stream())
+                                .map(Confidence::example)
+                                .toList()))
                 .toList());
     }
 
     static DatasetResult of(String dataset, List<String> strategies, List<ItemResult> items) {
+        return of(dataset, strategies, items, List.of(), List.of());
+    }
+
+    static DatasetResult of(
+            String dataset,
+            List<String> strategies,
+            List<ItemResult> items,
+            List<SpanRankerFit.Example> elsewhere,
+            List<ConfidenceFit.Example> confidencesElsewhere) {
         List<String> folds =
                 Folds.names(dataset, items.stream().map(i -> i.asked().itemId()).toList());
         String foldsBy = dataset.equals("locomo")
@@ -125,8 +160,9 @@ public final class CrossValidation {
                 dataset,
                 foldsBy,
                 folds,
-                answerF1(dataset, folds, items),
-                brier(dataset, folds, items),
+                answerF1(dataset, folds, items, elsewhere, null),
+                ablations(dataset, folds, items, elsewhere),
+                brier(dataset, folds, items, confidencesElsewhere),
                 recall(dataset, folds, strategies, items));
     }
 
@@ -155,18 +191,35 @@ public final class CrossValidation {
     }
 
     static AnswerF1 answerF1(String dataset, List<String> folds, List<ItemResult> items) {
+        return answerF1(dataset, folds, items, List.of(), null);
+    }
+
+    /**
+     * @param elsewhere examples of other datasets, added to every training set
+     * @param without   a feature whose candidates are left out (an ablation); null for none
+     */
+    static AnswerF1 answerF1(
+            String dataset,
+            List<String> folds,
+            List<ItemResult> items,
+            List<SpanRankerFit.Example> elsewhere,
+            String without) {
+        List<SpanRankerFit.Example> others = elsewhere.stream()
+                .map(e -> SpanRankerFit.without(e, without))
+                .filter(Objects::nonNull)
+                .toList();
         List<Answer> answers = items.stream()
                 .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
                 // a failed question scores 0, as in the report
                 .map(r -> new Answer(
                         Folds.of(dataset, r.asked().itemId()),
                         r.scores().f1() == null ? 0 : r.scores().f1(),
-                        SpanRankerFit.example(dataset, r)))
+                        SpanRankerFit.without(SpanRankerFit.example(dataset, r), without)))
                 .toList();
-        SpanRankerFit.Model all = SpanRankerFit.fit(examples(answers, a -> true));
+        SpanRankerFit.Model all = SpanRankerFit.fit(training(answers, a -> true, others));
         Map<String, SpanRankerFit.Model> held = new LinkedHashMap<>();
         for (String fold : folds) {
-            held.put(fold, SpanRankerFit.fit(examples(answers, a -> !a.fold().equals(fold))));
+            held.put(fold, SpanRankerFit.fit(training(answers, a -> !a.fold().equals(fold), others)));
         }
         List<FoldF1> perFold = new ArrayList<>();
         for (String fold : folds) {
@@ -202,12 +255,49 @@ public final class CrossValidation {
                         : null);
     }
 
-    private static List<SpanRankerFit.Example> examples(List<Answer> answers, Predicate<Answer> which) {
-        return answers.stream()
+    private static List<SpanRankerFit.Example> training(
+            List<Answer> answers, Predicate<Answer> which, List<SpanRankerFit.Example> elsewhere) {
+        List<SpanRankerFit.Example> out = new ArrayList<>(elsewhere);
+        answers.stream()
                 .filter(which)
                 .map(Answer::example)
                 .filter(Objects::nonNull)
+                .forEach(out::add);
+        return out;
+    }
+
+    /** The dataset's headline extractive items as ranking examples (those with usable candidates). */
+    static List<SpanRankerFit.Example> examples(String dataset, List<ItemResult> items) {
+        return items.stream()
+                .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
+                .map(r -> SpanRankerFit.example(dataset, r))
+                .filter(Objects::nonNull)
                 .toList();
+    }
+
+    /** One ablation per kind and source of candidate that the dataset's items hold. */
+    static List<Ablation> ablations(
+            String dataset, List<String> folds, List<ItemResult> items, List<SpanRankerFit.Example> elsewhere) {
+        List<SpanRankerFit.Example> mine = examples(dataset, items);
+        Set<String> marks = new java.util.TreeSet<>();
+        mine.forEach(e -> e.features().forEach(f -> f.keySet().stream()
+                .filter(k -> (k.startsWith("kind:") || k.startsWith("source:")) && !k.equals("kind:sentence"))
+                .forEach(marks::add)));
+        if (marks.isEmpty() || Boolean.getBoolean("lk.noablations")) {
+            return List.of();
+        }
+        double full = answerF1(dataset, folds, items, elsewhere, null).crossValidated();
+        List<Ablation> out = new ArrayList<>();
+        for (String mark : marks) {
+            int removed = mine.stream()
+                    .mapToInt(e -> (int) e.features().stream()
+                            .filter(f -> f.getOrDefault(mark, 0.0) == 1.0)
+                            .count())
+                    .sum();
+            double cv = answerF1(dataset, folds, items, elsewhere, mark).crossValidated();
+            out.add(new Ablation(mark, removed, cv, full - cv));
+        }
+        return out;
     }
 
     private static int withCandidates(List<Answer> answers) {
@@ -217,33 +307,29 @@ public final class CrossValidation {
     // ---- confidence ----
 
     /** @param reported the strategy's own confidence; null when it gave none */
-    private record Confidence(String fold, ConfidenceFit.Example example, Double reported) {}
+    record Confidence(String fold, ConfidenceFit.Example example, Double reported) {}
 
     static ConfidenceBrier brier(String dataset, List<String> folds, List<ItemResult> items) {
-        List<Confidence> answers = new ArrayList<>();
-        for (ItemResult r : items) {
-            Boolean right = Calibration.right(r);
-            if (r.asked().strategy().equals(EXTRACTIVE)
-                    && "DONE".equals(r.reply().status())
-                    && r.reply().confidenceFeatures() != null
-                    && right != null) {
-                answers.add(new Confidence(
-                        Folds.of(dataset, r.asked().itemId()),
-                        new ConfidenceFit.Example(r.asked().itemId(), r.reply().confidenceFeatures(), right),
-                        r.reply().confidence()));
-            }
-        }
+        return brier(dataset, folds, items, List.of());
+    }
+
+    /** @param elsewhere answers of other datasets, added to every training set (as the shipped fit uses them) */
+    static ConfidenceBrier brier(
+            String dataset, List<String> folds, List<ItemResult> items, List<ConfidenceFit.Example> elsewhere) {
+        List<Confidence> answers = confidences(dataset, items);
         if (answers.isEmpty()) {
             return new ConfidenceBrier(EXTRACTIVE, 0, null, null, null, null, List.of());
         }
-        ConfidenceFit.Logistic all =
-                ConfidenceFit.train(answers.stream().map(Confidence::example).toList());
+        List<ConfidenceFit.Example> everything = new ArrayList<>(elsewhere);
+        answers.forEach(a -> everything.add(a.example()));
+        ConfidenceFit.Logistic all = ConfidenceFit.train(everything);
         Map<String, ConfidenceFit.Logistic> held = new LinkedHashMap<>();
         for (String fold : folds) {
-            List<ConfidenceFit.Example> train = answers.stream()
+            List<ConfidenceFit.Example> train = new ArrayList<>(elsewhere);
+            answers.stream()
                     .filter(a -> !a.fold().equals(fold))
                     .map(Confidence::example)
-                    .toList();
+                    .forEach(train::add);
             held.put(fold, train.isEmpty() ? null : ConfidenceFit.train(train));
         }
         List<FoldBrier> perFold = new ArrayList<>();
@@ -276,6 +362,24 @@ public final class CrossValidation {
                 cv,
                 dev == null || cv == null ? null : cv - dev,
                 perFold);
+    }
+
+    /** The dataset's extractive answers that carry confidence features and a verdict. */
+    static List<Confidence> confidences(String dataset, List<ItemResult> items) {
+        List<Confidence> answers = new ArrayList<>();
+        for (ItemResult r : items) {
+            Boolean right = Calibration.right(r);
+            if (r.asked().strategy().equals(EXTRACTIVE)
+                    && "DONE".equals(r.reply().status())
+                    && r.reply().confidenceFeatures() != null
+                    && right != null) {
+                answers.add(new Confidence(
+                        Folds.of(dataset, r.asked().itemId()),
+                        new ConfidenceFit.Example(r.asked().itemId(), r.reply().confidenceFeatures(), right),
+                        r.reply().confidence()));
+            }
+        }
+        return answers;
     }
 
     /** Mean squared error of the confidences against rightness; answers without a confidence are left out. */
@@ -401,8 +505,10 @@ public final class CrossValidation {
             out.append("## Cross-validated report: ").append(d.dataset()).append("\n\n");
             out.append("Folds by ").append(d.foldsBy()).append(": ").append(String.join(", ", d.folds()));
             out.append(". Dev: fitted and scored on all folds; cross-validated: for each fold, fitted on the ")
-                    .append("other folds and scored on it, the mean over all held-out items.\n\n");
+                    .append("other folds (and every item of the other datasets in the reports, as the shipped models ")
+                    .append("are) and scored on it, the mean over all held-out items.\n\n");
             f1(out, d.f1());
+            ablations(out, d.ablations());
             brier(out, d.brier());
             recall(out, d.recall());
         }
@@ -456,6 +562,26 @@ public final class CrossValidation {
                     .append(fmt(fold.crossValidated()))
                     .append(" | ")
                     .append(fmt(fold.oracle()))
+                    .append(" |\n");
+        }
+        out.append("\n");
+    }
+
+    private static void ablations(StringBuilder out, List<Ablation> ablations) {
+        if (ablations.isEmpty()) {
+            return;
+        }
+        out.append("#### Ablations (cross-validated F1 without one kind or source of candidate)\n\n");
+        out.append("| without | candidates removed | cross-validated F1 | it adds |\n|---|---:|---:|---:|\n");
+        for (Ablation a : ablations) {
+            out.append("| `")
+                    .append(a.without())
+                    .append("` | ")
+                    .append(a.removed())
+                    .append(" | ")
+                    .append(fmt(a.crossValidated()))
+                    .append(" | ")
+                    .append(String.format(java.util.Locale.ROOT, "%+.3f", a.delta()))
                     .append(" |\n");
         }
         out.append("\n");

@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class SpanRankerFit {
 
-    static final double L2 = 1e-3;
+    static final double L2 = Double.parseDouble(System.getProperty("lk.l2", "1e-3"));
+    static final boolean SOFT = Boolean.getBoolean("lk.soft");
     static final int ITERATIONS = 2_000;
 
     private SpanRankerFit() {}
@@ -106,6 +107,27 @@ public final class SpanRankerFit {
         }
         double reported = r.scores().f1() == null ? 0 : r.scores().f1();
         return new Example(r.asked().itemId(), features, f1, reported);
+    }
+
+    /**
+     * The example without the candidates the feature marks (value 1), as if the service had not offered them;
+     * null when none is left. The reported F1 stays: it is what the service answered.
+     */
+    static Example without(Example e, String feature) {
+        if (e == null || feature == null) {
+            return e;
+        }
+        List<Map<String, Double>> kept = new ArrayList<>();
+        List<Double> f1 = new ArrayList<>();
+        for (int i = 0; i < e.features().size(); i++) {
+            if (e.features().get(i).getOrDefault(feature, 0.0) != 1.0) {
+                kept.add(e.features().get(i));
+                f1.add(e.f1()[i]);
+            }
+        }
+        return kept.isEmpty()
+                ? null
+                : new Example(e.itemId(), kept, f1.stream().mapToDouble(Double::doubleValue).toArray(), e.reportedF1());
     }
 
     /** Fits a ranker on every usable extractive item of the reports (report.json files). */
@@ -202,6 +224,10 @@ public final class SpanRankerFit {
 
     /** Uniform over the candidates with the item's best F1. */
     private static double[] target(Example e) {
+        if (SOFT) {
+            double sum = java.util.Arrays.stream(e.f1()).sum();
+            return java.util.Arrays.stream(e.f1()).map(f -> f / sum).toArray();
+        }
         double best = e.best();
         double[] t = new double[e.f1().length];
         int ties = 0;

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.lorekeeper.text.Span;
@@ -31,6 +32,8 @@ final class SpanRanker {
     private static final Map<String, Double> WEIGHTS =
             Confidence.Model.load(MODEL).weights();
     private static final Pattern YEAR = Pattern.compile("1\\d{3}|20\\d{2}");
+    private static final Pattern WH =
+            Pattern.compile("\\b(what|which|who|whom|whose|when|where|why|how)\\b", Pattern.CASE_INSENSITIVE);
 
     /**
      * One piece that could answer, where it comes from and what it is scored on.
@@ -63,6 +66,7 @@ final class SpanRanker {
     static List<Piece> pieces(String question, AnswerType type, List<Offer> offers, boolean prose) {
         Set<String> asked = ShortAnswer.words(question);
         Set<String> askedContent = contentStems(question);
+        String wh = questionWord(question);
         List<Piece> out = new ArrayList<>();
         Map<String, Set<Integer>> offeredBy = new HashMap<>();
         List<Map<String, Double>> features = new ArrayList<>();
@@ -80,7 +84,8 @@ final class SpanRanker {
             for (ShortAnswer.Answer a : answers) {
                 String key = a.text().toLowerCase(Locale.ROOT).strip();
                 offeredBy.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(offer.rank());
-                Map<String, Double> f = features(type, a, text, near, askedContent, offer, Math.min(1, coverage), prose);
+                Map<String, Double> f =
+                        features(type, a, text, near, askedContent, offer, Math.min(1, coverage), prose, wh);
                 out.add(new Piece(offer.sentence(), a, source(offer, a), f, 0));
                 features.add(f);
                 keys.add(key);
@@ -131,12 +136,14 @@ final class SpanRanker {
             Set<String> askedContent,
             Offer offer,
             double coverage,
-            boolean prose) {
+            boolean prose,
+            String wh) {
         String kind = a.kind().name().toLowerCase(Locale.ROOT);
         String asked = type.name().toLowerCase(Locale.ROOT);
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("kind:" + kind, 1.0);
         f.put(asked + ":" + kind, 1.0);
+        f.put(wh + ":" + kind, 1.0);
         if (prose) {
             f.put("prose:" + kind, 1.0);
         }
@@ -158,7 +165,34 @@ final class SpanRanker {
         f.put("derived", a.derived() ? 1.0 : 0.0);
         f.put("yearLike", YEAR.matcher(a.text()).matches() ? 1.0 : 0.0);
         f.put("follows", follows(a.span(), near, sentence));
+        f.put("capitalised", capitalised(a.text()));
+        f.put("digits", a.text().chars().anyMatch(Character::isDigit) ? 1.0 : 0.0);
+        f.put("enclosed", enclosed(a.span(), sentence));
         return f;
+    }
+
+    /** The question's wh-word ("what", "who", "why", ...), "closed" for one without ("Did she ...?"). */
+    static String questionWord(String question) {
+        Matcher m = WH.matcher(question);
+        return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : "closed";
+    }
+
+    /** The share of the piece's words that are capitalised: names, titles and places are. */
+    private static double capitalised(String text) {
+        String[] words = text.strip().split("\\s+");
+        long upper = java.util.Arrays.stream(words)
+                .filter(w -> !w.isEmpty() && Character.isUpperCase(w.charAt(0)))
+                .count();
+        return (double) upper / words.length;
+    }
+
+    /** 1 when the piece stands inside quotation marks or brackets (a title, an aside). */
+    private static double enclosed(Span span, String sentence) {
+        String before = sentence.substring(0, span.start());
+        String after = sentence.substring(span.end());
+        boolean quoted = before.matches("(?s).*[\"“']\\s*$") && after.matches("(?s)^\\s*[\"”'].*");
+        boolean bracketed = before.lastIndexOf('(') > before.lastIndexOf(')') && after.indexOf(')') >= 0;
+        return quoted || bracketed ? 1.0 : 0.0;
     }
 
     /** 1 beside a question word, falling with the distance in characters; 0 when no question word is in the sentence. */
