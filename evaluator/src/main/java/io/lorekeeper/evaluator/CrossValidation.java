@@ -73,6 +73,7 @@ public final class CrossValidation {
             double gap,
             double oracle,
             List<FoldF1> perFold,
+            String settings,
             String note) {}
 
     /** One held-out fold: dev is the all-folds ranker on its items, crossValidated the ranker fitted on {@code fittedOn}. */
@@ -84,7 +85,8 @@ public final class CrossValidation {
             double reported,
             double dev,
             double crossValidated,
-            double oracle) {}
+            double oracle,
+            String settings) {}
 
     /**
      * The Brier score of the extractive confidence over its answers with confidence features (all categories):
@@ -160,7 +162,7 @@ public final class CrossValidation {
                 dataset,
                 foldsBy,
                 folds,
-                answerF1(dataset, folds, items, elsewhere, null),
+                answerF1(dataset, folds, items, elsewhere, null, null),
                 ablations(dataset, folds, items, elsewhere),
                 brier(dataset, folds, items, confidencesElsewhere),
                 recall(dataset, folds, strategies, items));
@@ -191,19 +193,22 @@ public final class CrossValidation {
     }
 
     static AnswerF1 answerF1(String dataset, List<String> folds, List<ItemResult> items) {
-        return answerF1(dataset, folds, items, List.of(), null);
+        return answerF1(dataset, folds, items, List.of(), null, null);
     }
 
     /**
      * @param elsewhere examples of other datasets, added to every training set
      * @param without   a feature whose candidates are left out (an ablation); null for none
+     * @param settings  fixed fitting settings (an ablation reuses those chosen with every candidate); null to
+     *                  choose them by an inner cross-validation in each training set
      */
     static AnswerF1 answerF1(
             String dataset,
             List<String> folds,
             List<ItemResult> items,
             List<SpanRankerFit.Example> elsewhere,
-            String without) {
+            String without,
+            SpanRankerFit.Settings settings) {
         List<SpanRankerFit.Example> others = elsewhere.stream()
                 .map(e -> SpanRankerFit.without(e, without))
                 .filter(Objects::nonNull)
@@ -216,10 +221,17 @@ public final class CrossValidation {
                         r.scores().f1() == null ? 0 : r.scores().f1(),
                         SpanRankerFit.without(SpanRankerFit.example(dataset, r), without)))
                 .toList();
-        SpanRankerFit.Model all = SpanRankerFit.fit(training(answers, a -> true, others));
+        java.util.function.Function<List<SpanRankerFit.Example>, SpanRankerFit.Chosen> fit = train -> settings == null
+                ? SpanRankerFit.fitChoosing(train, SpanRankerFit.Example::group)
+                : new SpanRankerFit.Chosen(SpanRankerFit.fit(train, settings), settings);
+        SpanRankerFit.Chosen chosenOnAll = fit.apply(training(answers, a -> true, others));
+        SpanRankerFit.Model all = chosenOnAll.model();
         Map<String, SpanRankerFit.Model> held = new LinkedHashMap<>();
+        Map<String, SpanRankerFit.Settings> chosenPerFold = new LinkedHashMap<>();
         for (String fold : folds) {
-            held.put(fold, SpanRankerFit.fit(training(answers, a -> !a.fold().equals(fold), others)));
+            SpanRankerFit.Chosen c = fit.apply(training(answers, a -> !a.fold().equals(fold), others));
+            held.put(fold, c.model());
+            chosenPerFold.put(fold, c.settings());
         }
         List<FoldF1> perFold = new ArrayList<>();
         for (String fold : folds) {
@@ -233,7 +245,8 @@ public final class CrossValidation {
                     mean(mine, Answer::reported),
                     mean(mine, a -> a.with(all)),
                     mean(mine, a -> a.with(held.get(fold))),
-                    mean(mine, Answer::oracle)));
+                    mean(mine, Answer::oracle),
+                    chosenPerFold.get(fold).toString()));
         }
         double dev = mean(answers, a -> a.with(all));
         double cv = mean(answers, a -> a.with(held.get(a.fold())));
@@ -249,6 +262,7 @@ public final class CrossValidation {
                 dev - cv,
                 mean(answers, Answer::oracle),
                 perFold,
+                chosenOnAll.settings().toString(),
                 usable == 0
                         ? "no answer candidates in the report (a service from before the extractive.candidates event):"
                                 + " dev and cross-validated are the reported F1"
@@ -280,13 +294,17 @@ public final class CrossValidation {
             String dataset, List<String> folds, List<ItemResult> items, List<SpanRankerFit.Example> elsewhere) {
         List<SpanRankerFit.Example> mine = examples(dataset, items);
         Set<String> marks = new java.util.TreeSet<>();
-        mine.forEach(e -> e.features().forEach(f -> f.keySet().stream()
-                .filter(k -> (k.startsWith("kind:") || k.startsWith("source:")) && !k.equals("kind:sentence"))
-                .forEach(marks::add)));
-        if (marks.isEmpty() || Boolean.getBoolean("lk.noablations")) {
+        mine.forEach(e -> e.features()
+                .forEach(f -> f.keySet().stream()
+                        .filter(k -> (k.startsWith("kind:") || k.startsWith("source:")) && !k.equals("kind:sentence"))
+                        .forEach(marks::add)));
+        if (marks.isEmpty()) {
             return List.of();
         }
-        double full = answerF1(dataset, folds, items, elsewhere, null).crossValidated();
+        // the settings chosen with every candidate are kept: an ablation measures the candidates, not the choice
+        SpanRankerFit.Settings settings =
+                SpanRankerFit.fitChoosing(mine, SpanRankerFit.Example::group).settings();
+        double full = answerF1(dataset, folds, items, elsewhere, null, settings).crossValidated();
         List<Ablation> out = new ArrayList<>();
         for (String mark : marks) {
             int removed = mine.stream()
@@ -294,7 +312,8 @@ public final class CrossValidation {
                             .filter(f -> f.getOrDefault(mark, 0.0) == 1.0)
                             .count())
                     .sum();
-            double cv = answerF1(dataset, folds, items, elsewhere, mark).crossValidated();
+            double cv =
+                    answerF1(dataset, folds, items, elsewhere, mark, settings).crossValidated();
             out.add(new Ablation(mark, removed, cv, full - cv));
         }
         return out;
@@ -532,7 +551,9 @@ public final class CrossValidation {
         out.append("| reported (the service's answers) | (shipped model) | all folds | ")
                 .append(fmt(f.reported()))
                 .append(" |\n");
-        out.append("| dev (in-sample) | all folds | all folds | ")
+        out.append("| dev (in-sample; ")
+                .append(f.settings())
+                .append(") | all folds | all folds | ")
                 .append(fmt(f.dev()))
                 .append(" |\n");
         out.append("| cross-validated | the other folds | each held-out fold | ")
@@ -543,8 +564,8 @@ public final class CrossValidation {
                 .append(fmt(f.oracle()))
                 .append(" |\n\n");
         out.append(
-                "| held-out fold | n | with candidates | cross-validated fitted on | reported | dev | cross-validated | oracle |\n");
-        out.append("|---|---|---|---|---|---|---|---|\n");
+                "| held-out fold | n | with candidates | cross-validated fitted on | settings chosen there | reported | dev | cross-validated | oracle |\n");
+        out.append("|---|---|---|---|---|---|---|---|---|\n");
         for (FoldF1 fold : f.perFold()) {
             out.append("| ")
                     .append(fold.fold())
@@ -554,6 +575,8 @@ public final class CrossValidation {
                     .append(fold.withCandidates())
                     .append(" | ")
                     .append(String.join(", ", fold.fittedOn()))
+                    .append(" | ")
+                    .append(fold.settings())
                     .append(" | ")
                     .append(fmt(fold.reported()))
                     .append(" | ")

@@ -23,9 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class SpanRankerFit {
 
-    static final double L2 = Double.parseDouble(System.getProperty("lk.l2", "1e-3"));
-    static final boolean SOFT = Boolean.getBoolean("lk.soft");
-    static final int ITERATIONS = 2_000;
+    static final int ITERATIONS = 5_000;
 
     private SpanRankerFit() {}
 
@@ -34,7 +32,12 @@ public final class SpanRankerFit {
      *
      * @param reportedF1 the F1 of the answer the service reported (that of the chosen candidate)
      */
-    record Example(String itemId, List<Map<String, Double>> features, double[] f1, double reportedF1) {
+    record Example(String itemId, List<Map<String, Double>> features, double[] f1, double reportedF1, String group) {
+
+        /** An example in no particular fold. */
+        Example(String itemId, List<Map<String, Double>> features, double[] f1, double reportedF1) {
+            this(itemId, features, f1, reportedF1, "all");
+        }
 
         double best() {
             double best = 0;
@@ -106,7 +109,13 @@ public final class SpanRankerFit {
             f1[i] = score == null ? 0 : score;
         }
         double reported = r.scores().f1() == null ? 0 : r.scores().f1();
-        return new Example(r.asked().itemId(), features, f1, reported);
+        // the dataset keeps two datasets' folds apart when both train one ranker
+        return new Example(
+                r.asked().itemId(),
+                features,
+                f1,
+                reported,
+                dataset + ":" + Folds.of(dataset, r.asked().itemId()));
     }
 
     /**
@@ -127,11 +136,16 @@ public final class SpanRankerFit {
         }
         return kept.isEmpty()
                 ? null
-                : new Example(e.itemId(), kept, f1.stream().mapToDouble(Double::doubleValue).toArray(), e.reportedF1());
+                : new Example(
+                        e.itemId(),
+                        kept,
+                        f1.stream().mapToDouble(Double::doubleValue).toArray(),
+                        e.reportedF1(),
+                        e.group());
     }
 
     /** Fits a ranker on every usable extractive item of the reports (report.json files). */
-    public static Model fitReports(List<java.nio.file.Path> reports) {
+    public static Chosen fitReports(List<java.nio.file.Path> reports) {
         List<Example> examples = new ArrayList<>();
         for (ReportItems report : ReportItems.byDataset(reports)) {
             report.items().stream()
@@ -141,11 +155,86 @@ public final class SpanRankerFit {
                     .filter(java.util.Objects::nonNull)
                     .forEach(examples::add);
         }
-        return fit(examples);
+        return fitChoosing(examples, Example::group);
+    }
+
+    /** Fits with fixed settings (the first of the grid); {@link #fitChoosing} chooses them by folds. */
+    static Model fit(List<Example> examples) {
+        return fit(examples, Settings.GRID.getFirst());
+    }
+
+    /**
+     * How a ranker is fitted: the L2 penalty on the scaled weights, and the target of the softmax (uniform over
+     * the best candidates, or {@code soft}: each candidate in proportion to its F1, so partial answers count).
+     */
+    public record Settings(double l2, boolean soft) {
+
+        /**
+         * The settings {@link #fitChoosing} chooses among: the penalty only. The target is the soft one, the
+         * expected F1 of the softmax's pick, which is what the service is judged on.
+         */
+        static final List<Settings> GRID = List.of(
+                new Settings(0.003, true),
+                new Settings(0.01, true),
+                new Settings(0.03, true),
+                new Settings(0.1, true),
+                new Settings(0.3, true));
+
+        @Override
+        public String toString() {
+            return "l2=" + l2 + (soft ? ", F1-weighted target" : ", best-candidate target");
+        }
+    }
+
+    /** A model and the settings it was fitted with. */
+    public record Chosen(Model model, Settings settings) {}
+
+    /**
+     * Fits with the settings that score best by an inner cross-validation over the training examples' own groups
+     * (their folds): each setting is fitted on all groups but one and scored on that one. Nothing outside
+     * {@code train} decides anything, so a held-out fold stays unseen even by the choice of settings.
+     */
+    static Chosen fitChoosing(List<Example> train, java.util.function.Function<Example, String> group) {
+        List<String> groups = train.stream().map(group).distinct().sorted().toList();
+        Settings best = Settings.GRID.getFirst();
+        double bestF1 = Double.NEGATIVE_INFINITY;
+        if (groups.size() > 1) {
+            for (Settings settings : Settings.GRID) {
+                Map<String, double[]> byDataset = new java.util.TreeMap<>(); // {sum of F1, items}
+                for (String g : groups) {
+                    Model m = fit(
+                            train.stream()
+                                    .filter(e -> !group.apply(e).equals(g))
+                                    .toList(),
+                            settings);
+                    train.stream().filter(e -> group.apply(e).equals(g)).forEach(e -> {
+                        double[] acc = byDataset.computeIfAbsent(dataset(g), d -> new double[2]);
+                        acc[0] += m.f1(e);
+                        acc[1]++;
+                    });
+                }
+                // each dataset weighs the same, however many items it has: the targets are per dataset
+                double f1 = byDataset.values().stream()
+                        .mapToDouble(a -> a[0] / a[1])
+                        .average()
+                        .orElse(0);
+                if (f1 > bestF1 + 1e-9) {
+                    bestF1 = f1;
+                    best = settings;
+                }
+            }
+        }
+        return new Chosen(fit(train, best), best);
+    }
+
+    /** The dataset of a group named {@code dataset:fold}. */
+    private static String dataset(String group) {
+        int colon = group.indexOf(':');
+        return colon < 0 ? group : group.substring(0, colon);
     }
 
     /** Fits a ranker to the examples; none that teaches anything gives the empty model (every pick the first). */
-    static Model fit(List<Example> examples) {
+    static Model fit(List<Example> examples, Settings settings) {
         List<Example> train = examples.stream().filter(e -> e.best() > 0).toList();
         List<String> names = new ArrayList<>(new TreeSet<>(train.stream()
                 .flatMap(e -> e.features().stream())
@@ -154,43 +243,25 @@ public final class SpanRankerFit {
         if (train.isEmpty() || names.isEmpty()) {
             return new Model(Map.of(), train.size());
         }
-        // Features come in their own units (a count, a cosine, a character offset): centred and scaled to unit
-        // variance one step size suits them all. Centring cancels in a softmax over one item's candidates, so
-        // the weights on the raw features are the fitted ones divided by the scale.
-        double[] mean = new double[names.size()];
-        double[] scale = new double[names.size()];
-        standardisation(train, names, mean, scale);
-        List<double[][]> x = new ArrayList<>();
+        // Features come in their own units (a count, a share, a log): scaled to unit spread, one step size suits
+        // them all. They are not centred: a shift cancels in a softmax over one item's candidates, and without
+        // it the one-hot features stay sparse, which makes a pass cheap.
+        Map<String, Integer> index = new java.util.HashMap<>();
+        for (int j = 0; j < names.size(); j++) {
+            index.put(names.get(j), j);
+        }
+        double[] scale = scales(train, names, index);
+        List<Sparse[]> x = new ArrayList<>();
         List<double[]> target = new ArrayList<>();
         for (Example e : train) {
-            double[][] rows = new double[e.features().size()][names.size()];
+            Sparse[] rows = new Sparse[e.features().size()];
             for (int i = 0; i < rows.length; i++) {
-                for (int j = 0; j < names.size(); j++) {
-                    rows[i][j] = (e.features().get(i).getOrDefault(names.get(j), 0.0) - mean[j]) / scale[j];
-                }
+                rows[i] = Sparse.of(e.features().get(i), index, scale);
             }
             x.add(rows);
-            target.add(target(e));
+            target.add(target(e, settings.soft()));
         }
-        double[] w = new double[names.size()];
-        double[] grad = new double[w.length];
-        double loss = lossAndGradient(w, x, target, grad);
-        double step = 1.0;
-        for (int it = 0; it < ITERATIONS && step > 1e-12; it++) {
-            double[] next = new double[w.length];
-            for (int j = 0; j < w.length; j++) {
-                next[j] = w[j] - step * grad[j];
-            }
-            double[] nextGrad = new double[w.length];
-            double nextLoss = lossAndGradient(next, x, target, nextGrad);
-            if (nextLoss <= loss) {
-                w = next;
-                grad = nextGrad;
-                loss = nextLoss;
-            } else {
-                step /= 2; // too far: the loss rose; a shorter step is always downhill on this convex loss
-            }
-        }
+        double[] w = descend(x, target, names.size(), settings.l2());
         Map<String, Double> weights = new LinkedHashMap<>();
         for (int j = 0; j < names.size(); j++) {
             // six significant digits: a feature in characters may need a tiny weight, which fixed decimals would lose
@@ -201,57 +272,113 @@ public final class SpanRankerFit {
         return new Model(weights, train.size());
     }
 
-    private static void standardisation(List<Example> train, List<String> names, double[] mean, double[] scale) {
+    /** One candidate's non-zero features, scaled. */
+    private record Sparse(int[] index, double[] value) {
+
+        static Sparse of(Map<String, Double> features, Map<String, Integer> index, double[] scale) {
+            int[] idx = new int[features.size()];
+            double[] val = new double[features.size()];
+            int n = 0;
+            for (Map.Entry<String, Double> f : features.entrySet()) {
+                Integer j = index.get(f.getKey());
+                if (j != null && f.getValue() != 0) {
+                    idx[n] = j;
+                    val[n++] = f.getValue() / scale[j];
+                }
+            }
+            return new Sparse(java.util.Arrays.copyOf(idx, n), java.util.Arrays.copyOf(val, n));
+        }
+
+        double dot(double[] w) {
+            double s = 0;
+            for (int k = 0; k < index.length; k++) {
+                s += w[index[k]] * value[k];
+            }
+            return s;
+        }
+    }
+
+    /**
+     * Gradient descent from zero on the convex loss, the step growing while the loss falls and halving when it
+     * would rise, until the loss stops improving: deterministic, and it cannot diverge.
+     */
+    private static double[] descend(List<Sparse[]> x, List<double[]> target, int dimensions, double l2) {
+        double[] w = new double[dimensions];
+        double[] grad = new double[dimensions];
+        double loss = lossAndGradient(w, x, target, grad, l2);
+        double step = 1.0;
+        for (int it = 0; it < ITERATIONS && step > 1e-12; it++) {
+            double[] next = new double[dimensions];
+            for (int j = 0; j < dimensions; j++) {
+                next[j] = w[j] - step * grad[j];
+            }
+            double[] nextGrad = new double[dimensions];
+            double nextLoss = lossAndGradient(next, x, target, nextGrad, l2);
+            if (nextLoss <= loss) {
+                boolean converged = loss - nextLoss < 1e-10 * Math.max(1, Math.abs(loss));
+                w = next;
+                grad = nextGrad;
+                loss = nextLoss;
+                step *= 1.2;
+                if (converged) {
+                    break;
+                }
+            } else {
+                step /= 2;
+            }
+        }
+        return w;
+    }
+
+    private static double[] scales(List<Example> train, List<String> names, Map<String, Integer> index) {
         int n = 0;
         double[] sum = new double[names.size()];
         double[] squares = new double[names.size()];
         for (Example e : train) {
             for (Map<String, Double> f : e.features()) {
                 n++;
-                for (int j = 0; j < names.size(); j++) {
-                    double v = f.getOrDefault(names.get(j), 0.0);
-                    sum[j] += v;
-                    squares[j] += v * v;
+                for (Map.Entry<String, Double> v : f.entrySet()) {
+                    int j = index.get(v.getKey());
+                    sum[j] += v.getValue();
+                    squares[j] += v.getValue() * v.getValue();
                 }
             }
         }
+        double[] scale = new double[names.size()];
         for (int j = 0; j < names.size(); j++) {
-            mean[j] = sum[j] / n;
-            double sd = Math.sqrt(Math.max(0, squares[j] / n - mean[j] * mean[j]));
+            double mean = sum[j] / n;
+            double sd = Math.sqrt(Math.max(0, squares[j] / n - mean * mean));
             scale[j] = sd > 1e-12 ? sd : 1; // a constant feature cancels in the softmax: any scale will do
         }
+        return scale;
     }
 
-    /** Uniform over the candidates with the item's best F1. */
-    private static double[] target(Example e) {
-        if (SOFT) {
-            double sum = java.util.Arrays.stream(e.f1()).sum();
-            return java.util.Arrays.stream(e.f1()).map(f -> f / sum).toArray();
-        }
-        double best = e.best();
+    /** Uniform over the candidates with the item's best F1; or, soft, in proportion to each candidate's F1. */
+    private static double[] target(Example e, boolean soft) {
         double[] t = new double[e.f1().length];
-        int ties = 0;
-        for (double f : e.f1()) {
-            ties += f == best ? 1 : 0;
+        double best = e.best();
+        double total = 0;
+        for (int i = 0; i < t.length; i++) {
+            t[i] = soft ? e.f1()[i] : e.f1()[i] == best ? 1 : 0;
+            total += t[i];
         }
         for (int i = 0; i < t.length; i++) {
-            t[i] = e.f1()[i] == best ? 1.0 / ties : 0;
+            t[i] /= total;
         }
         return t;
     }
 
     /** Mean cross-entropy plus the L2 penalty; the gradient goes to {@code grad}. */
-    private static double lossAndGradient(double[] w, List<double[][]> x, List<double[]> target, double[] grad) {
+    private static double lossAndGradient(
+            double[] w, List<Sparse[]> x, List<double[]> target, double[] grad, double l2) {
         double loss = 0;
         for (int k = 0; k < x.size(); k++) {
-            double[][] rows = x.get(k);
+            Sparse[] rows = x.get(k);
             double[] t = target.get(k);
             double[] s = new double[rows.length];
             double max = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < rows.length; i++) {
-                for (int j = 0; j < w.length; j++) {
-                    s[i] += w[j] * rows[i][j];
-                }
+                s[i] = rows[i].dot(w);
                 max = Math.max(max, s[i]);
             }
             double z = 0;
@@ -262,21 +389,23 @@ public final class SpanRankerFit {
             for (int i = 0; i < rows.length; i++) {
                 double p = Math.exp(s[i] - logZ);
                 loss -= t[i] == 0 ? 0 : t[i] * (s[i] - logZ);
-                for (int j = 0; j < w.length; j++) {
-                    grad[j] += (p - t[i]) * rows[i][j];
+                Sparse r = rows[i];
+                for (int m = 0; m < r.index().length; m++) {
+                    grad[r.index()[m]] += (p - t[i]) * r.value()[m];
                 }
             }
         }
         double penalty = 0;
         for (int j = 0; j < w.length; j++) {
-            grad[j] = grad[j] / x.size() + L2 * w[j];
+            grad[j] = grad[j] / x.size() + l2 * w[j];
             penalty += w[j] * w[j];
         }
-        return loss / x.size() + L2 / 2 * penalty;
+        return loss / x.size() + l2 / 2 * penalty;
     }
 
     /** The model as the strategy loads it ({@code extractive/answer-spans.json}). */
-    public static String json(Model model, String fittedOn, String command) {
+    public static String json(Chosen chosen, String fittedOn, String command) {
+        Model model = chosen.model();
         ObjectNode root = JsonMapper.builder().build().createObjectNode();
         root.put(
                 "note",
@@ -284,6 +413,7 @@ public final class SpanRankerFit {
         ObjectNode weights = root.putObject("weights");
         model.weights().forEach(weights::put);
         root.put("items", model.items());
+        root.put("settings", chosen.settings().toString() + " (chosen by cross-validation over the items' folds)");
         root.put("fittedOn", fittedOn);
         root.put("command", command);
         return root.toPrettyString() + "\n";

@@ -50,7 +50,10 @@ class SpanRankerFitTest {
     void writesTheModelAsTheStrategyLoadsIt() {
         JsonNode json = JsonMapper.builder()
                 .build()
-                .readTree(SpanRankerFit.json(SpanRankerFit.fit(EXAMPLES), "r.json", "scripts/eval.sh ..."));
+                .readTree(SpanRankerFit.json(
+                        SpanRankerFit.fitChoosing(EXAMPLES, SpanRankerFit.Example::group),
+                        "r.json",
+                        "scripts/eval.sh ..."));
         assertThat(json.path("weights").path("length").isNumber()).isTrue();
         assertThat(json.path("items").asInt()).isEqualTo(2);
         assertThat(json.path("fittedOn").asString()).isEqualTo("r.json");

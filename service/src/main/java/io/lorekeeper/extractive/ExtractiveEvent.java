@@ -64,11 +64,6 @@ sealed interface ExtractiveEvent extends TraceEvent {
     @Schema(name = "ExtractiveUnanswered")
     record Unanswered(String reason) implements ExtractiveEvent {}
 
-    /** The question describes its subject ("the author of X"): the answer comes from the sentence naming it. */
-    @JsonTypeName("extractive.described")
-    @Schema(name = "ExtractiveDescribed")
-    record Described(String evidence) implements ExtractiveEvent {}
-
     /** A second hop: the best sentence names a bridge whose own sentence ({@code evidence}) holds the answer. */
     @JsonTypeName("extractive.hop")
     @Schema(name = "ExtractiveHop")

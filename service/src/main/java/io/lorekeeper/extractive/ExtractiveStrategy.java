@@ -1,6 +1,5 @@
 package io.lorekeeper.extractive;
 
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -187,9 +186,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
 
     /**
      * The short answer: yes or no for a closed question; otherwise the piece {@link SpanRanker} scores
-     * highest among those of the best sentences, of a sentence defining a subject the question
-     * describes, and of the paragraphs a second hop from the best sentence reaches (the last two in
-     * texts only). Cited with its sentence, the best sentence, the session's date line where a time
+     * highest among those of the best sentences and, in texts, of the paragraphs a second hop from the
+     * best sentence reaches. Cited with its sentence, the best sentence, the session's date line where a time
      * was resolved against it, the sentences of a list answer and the runners-up nearly as good.
      */
     private StrategyResult answerFrom(
@@ -246,7 +244,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
             citations.add(first);
         }
         if (type == AnswerType.TIME) {
-            header.apply(source).ifPresent(citations::add); // a resolved "yesterday" needs the date it was said on beside it
+            header.apply(source)
+                    .ifPresent(citations::add); // a resolved "yesterday" needs the date it was said on beside it
         }
         ShortAnswer.Answer shortAnswer = asList(context, type, scored, answer, citations, !conversation);
         if (chosen != null) {
@@ -260,10 +259,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
     }
 
-    /**
-     * Sentences beyond the best few that may hold the answer in titled paragraphs: one defining a
-     * subject the question describes, and those of the paragraphs a second hop reaches.
-     */
+    /** Sentences beyond the best few that may hold the answer: those of the titled paragraphs a second hop reaches. */
     private static List<SpanRanker.Offer> furtherOffers(
             String question, AnswerType type, List<SentenceScorer.Scored> scored, List<Candidate> candidates) {
         Map<Candidate, Double> scores = new HashMap<>();
@@ -273,32 +269,23 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
             ranks.put(scored.get(i).candidate(), i);
         }
         double best = scored.getFirst().score();
-        java.util.function.BiFunction<Candidate, String, SpanRanker.Offer> offer = (c, source) -> new SpanRanker.Offer(
-                c,
-                ranks.getOrDefault(c, scored.size()),
-                best <= 0 ? 0 : scores.getOrDefault(c, 0.0) / best,
-                null,
-                source,
-                List.of());
         List<SpanRanker.Offer> out = new ArrayList<>();
-        if (type == AnswerType.OTHER || type == AnswerType.PERSON) {
-            DescribedSubject.in(question, scored).ifPresent(found -> {
-                SpanRanker.Offer o = offer.apply(found.sentence(), "described");
-                out.add(new SpanRanker.Offer(
-                        o.sentence(), o.rank(), o.relativeScore(), null, o.source(), List.of(found.answer())));
-            });
-        }
         SecondHop.sentences(question, scored.getFirst().candidate(), candidates, scores, HOP_SENTENCES)
-                .forEach(c -> out.add(offer.apply(c, "hop")));
+                .forEach(c -> out.add(new SpanRanker.Offer(
+                        c,
+                        ranks.getOrDefault(c, scored.size()),
+                        best <= 0 ? 0 : scores.getOrDefault(c, 0.0) / best,
+                        null,
+                        "hop")));
         return out;
     }
 
-    /** Says in the trace why the answer's sentence is not the best one: a definition or a second hop led there. */
+    /** Says in the trace why the answer's sentence is not the best one when a second hop led there. */
     private static void recordDetour(QuestionContext context, SpanRanker.Piece chosen, Candidate best) {
-        if ("described".equals(chosen.source())) {
-            context.trace().record(new ExtractiveEvent.Described(chosen.sentence().text()));
-        } else if ("hop".equals(chosen.source())) {
-            context.trace().record(new ExtractiveEvent.Hop(best.text(), chosen.sentence().text()));
+        if ("hop".equals(chosen.source())) {
+            context.trace()
+                    .record(new ExtractiveEvent.Hop(
+                            best.text(), chosen.sentence().text()));
         }
     }
 
@@ -306,12 +293,12 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
             QuestionContext context, List<SpanRanker.Piece> pieces, SpanRanker.Piece chosen, boolean answered) {
         List<ExtractiveEvent.Piece> recorded = pieces.stream()
                 .limit(MAX_RECORDED_PIECES)
-                .map(p -> new ExtractiveEvent.Piece(p.answer().text(), p.source(), round(p.score()), rounded(p.features())))
+                .map(p -> new ExtractiveEvent.Piece(
+                        p.answer().text(), p.source(), round(p.score()), rounded(p.features())))
                 .toList();
         int index = pieces.indexOf(chosen);
         context.trace()
-                .record(new ExtractiveEvent.Candidates(
-                        recorded, index < MAX_RECORDED_PIECES ? index : -1, answered));
+                .record(new ExtractiveEvent.Candidates(recorded, index < MAX_RECORDED_PIECES ? index : -1, answered));
     }
 
     private static Map<String, Double> rounded(Map<String, Double> features) {

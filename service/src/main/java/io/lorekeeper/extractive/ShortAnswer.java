@@ -17,10 +17,12 @@ import io.lorekeeper.text.Terms;
 
 /**
  * The pieces of a sentence that could answer a question, each typed by what it is: a date (relative
- * expressions resolved against the date the sentence was said on), a name, a place, a number with
- * what it counts, a reason, the subject a definition defines, a run of words the question does not
- * hold, and the whole sentence. Which piece answers is not decided here: {@link SpanRanker} scores
- * them by features whose weights are fitted on evaluation folds, not by rules per kind of question.
+ * expressions resolved against the date the sentence was said on), a name, a number with what it
+ * counts, the subject a definition defines, a run of words the question does not hold, and the whole
+ * sentence. Which piece answers is not decided here: {@link SpanRanker} scores them by features
+ * whose weights are fitted on evaluation folds, not by rules per kind of question. A kind of piece
+ * stays only while leaving it out costs F1 on held-out folds (docs/evaluation.md, "Ablations"):
+ * places after a preposition and "because" clauses did not, and went.
  *
  * <p>An answer is a verbatim piece of the sentence ({@code span}, relative to it), or, for a
  * resolved time expression or a list of names, derived from that piece ({@code derived}:
@@ -33,10 +35,8 @@ final class ShortAnswer {
         SESSION_DATE,
         NAMES,
         SUBJECT,
-        PLACE,
         NUMBER,
         PHRASE,
-        REASON,
         SENTENCE,
         LIST,
         YES_NO,
@@ -62,9 +62,6 @@ final class ShortAnswer {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’&-]*");
     private static final Pattern NAME =
             Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:(?:of|de|van|von|the)\\s+)?\\p{Lu}[\\p{L}'’-]+)*");
-    private static final Pattern PLACE =
-            Pattern.compile("\\b(?:in|at|to|from|near|into|across|visited|around)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}'’-]+"
-                    + "(?:\\s+(?:of\\s+)?\\p{Lu}[\\p{L}'’-]+)*)");
     /** A number written in words; compounds join them with hyphens or spaces ("forty-two", "two hundred"). */
     private static final String NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
             + "thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
@@ -75,11 +72,9 @@ final class ShortAnswer {
             + "tieth|hundredth|thousandth)";
 
     private static final Pattern NUMBER = Pattern.compile(
-            "\\b(\\d+(?:st|nd|rd|th)|\\d+(?:[.,]\\d+)?%?|a dozen|(?:" + NUMBER_WORD + "(?:-|\\s+))*(?:" + ORDINAL
-                    + "|" + NUMBER_WORD + ")|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
+            "\\b(\\d+(?:st|nd|rd|th)|\\d+(?:[.,]\\d+)?%?|a dozen|(?:" + NUMBER_WORD + "(?:-|\\s+))*(?:" + ORDINAL + "|"
+                    + NUMBER_WORD + ")|several|once|twice|a couple|a few)\\b(\\s+[\\p{L}-]+)?",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern REASON = Pattern.compile(
-            "\\b(because|since|so that|as a way to|in order to|due to|thanks to)\\b\\s*", Pattern.CASE_INSENSITIVE);
     /** "what (kind of)? books", "which cities": the noun the question asks for, when it ends in s. */
     private static final Pattern PLURAL_ASKED = Pattern.compile(
             "^(?:what|which)\\s+(?:(?:kinds?|types?|sorts?) of\\s+)?(?:[\\p{L}-]+\\s+)?([\\p{L}-]+s)\\s+"
@@ -499,9 +494,7 @@ final class ShortAnswer {
         List<Answer> found = new ArrayList<>(times(question, text, said));
         subject(asked, text).ifPresent(found::add);
         found.addAll(names(asked, text));
-        found.addAll(places(asked, text));
         found.addAll(numbers(asked, text));
-        reason(text).ifPresent(found::add);
         found.addAll(phrases(asked, text));
         found.forEach(a -> out.add(a.shifted(body)));
         out.add(new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
@@ -588,23 +581,11 @@ final class ShortAnswer {
         }
         List<String> distinct = names.stream().map(Answer::text).distinct().toList();
         if (distinct.size() > 1) {
-            Span all = new Span(names.getFirst().span().start(), names.getLast().span().end());
+            Span all = new Span(
+                    names.getFirst().span().start(), names.getLast().span().end());
             names.add(new Answer(String.join(", ", distinct), all, true, Kind.NAMES));
         }
         return names;
-    }
-
-    /** Capitalised places after a preposition of place, not named in the question. */
-    static List<Answer> places(Set<String> asked, String sentence) {
-        List<Answer> out = new ArrayList<>();
-        Matcher m = PLACE.matcher(sentence);
-        while (m.find()) {
-            String first = m.group(1).replaceFirst("^the\\s+", "").split("\\s+")[0];
-            if (!NOT_NAMES.contains(first) && !asked.contains(stem(first))) {
-                out.add(new Answer(m.group(1), new Span(m.start(1), m.end(1)), false, Kind.PLACE));
-            }
-        }
-        return out;
     }
 
     /**
@@ -712,7 +693,7 @@ final class ShortAnswer {
      * Where the text starts under a short first line without closing punctuation (a title, or a
      * hard-wrapped line of a book: {@link #headingEnd} tells them apart); 0 when there is none.
      */
-    static int titleLineEnd(String sentence) {
+    private static int titleLineEnd(String sentence) {
         int newline = sentence.indexOf('\n');
         if (newline <= 0 || newline > 120) {
             return 0;
@@ -799,28 +780,8 @@ final class ShortAnswer {
                                 || DEMONYMS.contains(lower.substring(hyphen + 1)));
     }
 
-    /** For "why": what follows "because" (or the like), up to the end of its clause. */
-    static Optional<Answer> reason(String sentence) {
-        Matcher m = REASON.matcher(sentence);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        int start = m.start();
-        int end = clauseEnd(sentence, m.end());
-        if (end - m.end() < 3) {
-            return Optional.empty();
-        }
-        return Optional.of(
-                new Answer(sentence.substring(start, end).strip(), new Span(start, end), false, Kind.REASON));
-    }
-
     private static boolean boundaryBetween(String sentence, Token a, Token b) {
         return BOUNDARY.matcher(sentence.substring(a.end(), b.start())).find();
-    }
-
-    private static int clauseEnd(String sentence, int from) {
-        Matcher b = Pattern.compile("[;:!?.()\"“”—]").matcher(sentence);
-        return b.find(from) ? b.start() : sentence.length();
     }
 
     /** The question's words as stems (question words themselves included, so they never count as new). */

@@ -38,25 +38,20 @@ final class SpanRanker {
     /**
      * One piece that could answer, where it comes from and what it is scored on.
      *
-     * @param source how it was found: its kind ("date", "names", ...), or "described" / "hop" for the
-     *               sentences {@link DescribedSubject} and {@link SecondHop} lead to
+     * @param source how it was found: its kind ("date", "names", ...), or "hop" for the sentences
+     *               {@link SecondHop} leads to
      */
-    record Piece(Candidate sentence, ShortAnswer.Answer answer, String source, Map<String, Double> features, double score) {}
+    record Piece(
+            Candidate sentence, ShortAnswer.Answer answer, String source, Map<String, Double> features, double score) {}
 
     /**
      * A sentence offering pieces: its rank among the scored sentences, its score relative to the best,
-     * and pieces found for it elsewhere ({@code extra}: the subject a {@link DescribedSubject} names).
+     * the day it was said on (null in prose) and where it comes from (null: the best sentences).
      */
-    record Offer(
-            Candidate sentence,
-            int rank,
-            double relativeScore,
-            LocalDate said,
-            String source,
-            List<ShortAnswer.Answer> extra) {
+    record Offer(Candidate sentence, int rank, double relativeScore, LocalDate said, String source) {
 
         Offer(Candidate sentence, int rank, double relativeScore, LocalDate said) {
-            this(sentence, rank, relativeScore, said, null, List.of());
+            this(sentence, rank, relativeScore, said, null);
         }
     }
 
@@ -74,14 +69,14 @@ final class SpanRanker {
         for (Offer offer : offers) {
             String text = offer.sentence().text();
             List<Span> near = ShortAnswer.questionWordSpans(text, asked);
-            double coverage = askedContent.isEmpty() ? 0 : (double) near.stream()
-                            .map(s -> ShortAnswer.stem(s.of(text)))
-                            .distinct()
-                            .count()
-                    / askedContent.size();
-            List<ShortAnswer.Answer> answers = new ArrayList<>(offer.extra());
-            answers.addAll(ShortAnswer.candidates(question, text, offer.said()));
-            for (ShortAnswer.Answer a : answers) {
+            double coverage = askedContent.isEmpty()
+                    ? 0
+                    : (double) near.stream()
+                                    .map(s -> ShortAnswer.stem(s.of(text)))
+                                    .distinct()
+                                    .count()
+                            / askedContent.size();
+            for (ShortAnswer.Answer a : ShortAnswer.candidates(question, text, offer.said())) {
                 String key = a.text().toLowerCase(Locale.ROOT).strip();
                 offeredBy.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(offer.rank());
                 Map<String, Double> f =
@@ -211,7 +206,9 @@ final class SpanRanker {
     private static double follows(Span span, List<Span> near, String sentence) {
         for (Span w : near) {
             if (w.end() <= span.start()
-                    && sentence.substring(w.end(), span.start()).replaceAll("[\\p{L}'’]+", "").isBlank()
+                    && sentence.substring(w.end(), span.start())
+                            .replaceAll("[\\p{L}'’]+", "")
+                            .isBlank()
                     && sentence.substring(w.end(), span.start()).split("\\s+").length <= 3) {
                 return 1.0;
             }

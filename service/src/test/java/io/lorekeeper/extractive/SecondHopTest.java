@@ -41,7 +41,8 @@ class SecondHopTest {
 
         List<Candidate> reached = SecondHop.sentences(question, bridge, candidates, scores, 3);
 
-        // best-scored first; the paragraph of the bridge sentence itself and paragraphs no name leads to are not offered
+        // best-scored first; the paragraph of the bridge sentence itself and paragraphs no name leads to are not
+        // offered
         assertThat(reached).containsExactly(title, answer);
         assertThat(SecondHop.sentences(question, bridge, candidates, scores, 1)).containsExactly(title);
     }
@@ -51,7 +52,8 @@ class SecondHopTest {
         Candidate best = add("Harbour Lights\nHarbour Lights is a 1952 film directed by Colin Marsh.", 0, 0.9);
         add("Colin Marsh\nColin Marsh (born 1910) was a director.", 1, 0.6);
 
-        assertThat(SecondHop.sentences("Who was Colin Marsh?", best, candidates, scores, 3)).isEmpty();
+        assertThat(SecondHop.sentences("Who was Colin Marsh?", best, candidates, scores, 3))
+                .isEmpty();
         assertThat(SecondHop.sentences("Who directed Harbour Lights?", best, candidates, scores, 3))
                 .hasSize(1);
     }

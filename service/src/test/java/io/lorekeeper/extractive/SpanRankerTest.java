@@ -45,7 +45,8 @@ class SpanRankerTest {
         assertThat(rob.get("near")).isCloseTo(Math.exp(-1 / 40.0), within(1e-9)); // one space before "invited"
         assertThat(rob).containsEntry("repeats", 0.0).containsEntry("follows", 0.0);
 
-        Map<String, Double> whole = piece(pieces, "Rob invited me to a beginner's yoga class.").features();
+        Map<String, Double> whole =
+                piece(pieces, "Rob invited me to a beginner's yoga class.").features();
         assertThat(whole).containsEntry("kind:sentence", 1.0);
         assertThat(whole.get("repeats")).isCloseTo(3 / 5.0, within(1e-9)); // invited, yoga, class of five content words
         assertThat(whole).containsEntry("near", 0.0); // the question's words inside a piece are not beside it

@@ -199,16 +199,17 @@ public final class EvaluatorCli {
     /** Fits the extractive strategy's answer-span ranker on all the reports' items and writes its model. */
     private static int fitSpans(Map<String, String> o) {
         String reports = o.get("fit-spans");
-        SpanRankerFit.Model model =
+        SpanRankerFit.Chosen chosen =
                 SpanRankerFit.fitReports(list(reports).stream().map(Path::of).toList());
+        SpanRankerFit.Model model = chosen.model();
         if (model.items() == 0) {
             throw new IllegalArgumentException("no items to fit the span ranker on: the reports hold no extractive "
                     + "answers with answer candidates (the extractive.candidates trace event) that score above 0");
         }
-        String json = SpanRankerFit.json(model, reports, "scripts/eval.sh --lorekeeper.eval.fit-spans=" + reports);
+        String json = SpanRankerFit.json(chosen, reports, "scripts/eval.sh --lorekeeper.eval.fit-spans=" + reports);
         String out = fitOut(o, "answer-spans.json");
         write(out, json);
-        log.info("answer-span ranker fitted on {} items; written to {}", model.items(), out);
+        log.info("answer-span ranker fitted on {} items with {}; written to {}", model.items(), chosen.settings(), out);
         System.out.println(json);
         return 0;
     }
