@@ -13,7 +13,7 @@ import java.util.Map;
  * @param answered whether the reported answer is exactly the chosen candidate's text; false when the strategy
  *                 answered otherwise (a yes/no, a list), and then no candidate may stand in for the answer
  */
-public record AnswerCandidates(List<Candidate> candidates, int chosen, boolean answered) {
+public record AnswerCandidates(List<AnswerCandidate> candidates, int chosen, boolean answered) {
 
     public AnswerCandidates {
         candidates = candidates == null ? List.of() : List.copyOf(candidates);
@@ -25,9 +25,9 @@ public record AnswerCandidates(List<Candidate> candidates, int chosen, boolean a
      * @param source where the strategy found it (e.g. {@code names}, {@code dates})
      * @param features the numbers the strategy ranked it by, by name
      */
-    public record Candidate(String text, String source, Map<String, Double> features) {
+    public record AnswerCandidate(String text, String source, Map<String, Double> features) {
 
-        public Candidate {
+        public AnswerCandidate {
             features = features == null ? Map.of() : Map.copyOf(features);
         }
     }

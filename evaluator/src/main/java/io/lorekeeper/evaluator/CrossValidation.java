@@ -302,8 +302,10 @@ public final class CrossValidation {
             return List.of();
         }
         // the settings chosen with every candidate are kept: an ablation measures the candidates, not the choice
-        SpanRankerFit.Settings settings =
-                SpanRankerFit.fitChoosing(mine, SpanRankerFit.Example::group).settings();
+        List<SpanRankerFit.Example> everything = new ArrayList<>(elsewhere);
+        everything.addAll(mine);
+        SpanRankerFit.Settings settings = SpanRankerFit.fitChoosing(everything, SpanRankerFit.Example::group)
+                .settings();
         double full = answerF1(dataset, folds, items, elsewhere, null, settings).crossValidated();
         List<Ablation> out = new ArrayList<>();
         for (String mark : marks) {
@@ -534,58 +536,56 @@ public final class CrossValidation {
         return out.toString();
     }
 
+    /** One row of a markdown table. */
+    private static void row(StringBuilder out, Object... cells) {
+        out.append("| ");
+        for (int i = 0; i < cells.length; i++) {
+            out.append(i == 0 ? "" : " | ").append(cells[i] instanceof Double d ? fmt(d) : String.valueOf(cells[i]));
+        }
+        out.append(" |\n");
+    }
+
+    private static void header(StringBuilder out, String... columns) {
+        row(out, (Object[]) columns);
+        out.append("|").append("---|".repeat(columns.length)).append("\n");
+    }
+
     private static void f1(StringBuilder out, AnswerF1 f) {
-        out.append("### ")
-                .append(f.strategy())
-                .append(" F1 (categories ")
-                .append(f.categories())
-                .append(", ")
-                .append(f.n())
-                .append(" items, ")
-                .append(f.withCandidates())
-                .append(" with answer candidates)\n\n");
+        out.append("### %s F1 (categories %s, %d items, %d with answer candidates)\n\n"
+                .formatted(f.strategy(), f.categories(), f.n(), f.withCandidates()));
         if (f.note() != null) {
             out.append("_").append(f.note()).append("_\n\n");
         }
-        out.append("| | fitted on | scored on | F1 |\n|---|---|---|---|\n");
-        out.append("| reported (the service's answers) | (shipped model) | all folds | ")
-                .append(fmt(f.reported()))
-                .append(" |\n");
-        out.append("| dev (in-sample; ")
-                .append(f.settings())
-                .append(") | all folds | all folds | ")
-                .append(fmt(f.dev()))
-                .append(" |\n");
-        out.append("| cross-validated | the other folds | each held-out fold | ")
-                .append(fmt(f.crossValidated()))
-                .append(" |\n");
-        out.append("| gap (dev − cross-validated) | | | ").append(fmt(f.gap())).append(" |\n");
-        out.append("| oracle (best candidate) | | all folds | ")
-                .append(fmt(f.oracle()))
-                .append(" |\n\n");
-        out.append(
-                "| held-out fold | n | with candidates | cross-validated fitted on | settings chosen there | reported | dev | cross-validated | oracle |\n");
-        out.append("|---|---|---|---|---|---|---|---|---|\n");
+        header(out, "", "fitted on", "scored on", "F1");
+        row(out, "reported (the service's answers)", "(shipped model)", "all folds", f.reported());
+        row(out, "dev (in-sample; " + f.settings() + ")", "all folds", "all folds", f.dev());
+        row(out, "cross-validated", "the other folds", "each held-out fold", f.crossValidated());
+        row(out, "gap (dev − cross-validated)", "", "", f.gap());
+        row(out, "oracle (best candidate)", "", "all folds", f.oracle());
+        out.append("\n");
+        header(
+                out,
+                "held-out fold",
+                "n",
+                "with candidates",
+                "cross-validated fitted on",
+                "settings chosen there",
+                "reported",
+                "dev",
+                "cross-validated",
+                "oracle");
         for (FoldF1 fold : f.perFold()) {
-            out.append("| ")
-                    .append(fold.fold())
-                    .append(" | ")
-                    .append(fold.n())
-                    .append(" | ")
-                    .append(fold.withCandidates())
-                    .append(" | ")
-                    .append(String.join(", ", fold.fittedOn()))
-                    .append(" | ")
-                    .append(fold.settings())
-                    .append(" | ")
-                    .append(fmt(fold.reported()))
-                    .append(" | ")
-                    .append(fmt(fold.dev()))
-                    .append(" | ")
-                    .append(fmt(fold.crossValidated()))
-                    .append(" | ")
-                    .append(fmt(fold.oracle()))
-                    .append(" |\n");
+            row(
+                    out,
+                    fold.fold(),
+                    fold.n(),
+                    fold.withCandidates(),
+                    String.join(", ", fold.fittedOn()),
+                    fold.settings(),
+                    fold.reported(),
+                    fold.dev(),
+                    fold.crossValidated(),
+                    fold.oracle());
         }
         out.append("\n");
     }
@@ -595,58 +595,41 @@ public final class CrossValidation {
             return;
         }
         out.append("#### Ablations (cross-validated F1 without one kind or source of candidate)\n\n");
-        out.append("| without | candidates removed | cross-validated F1 | it adds |\n|---|---:|---:|---:|\n");
+        header(out, "without", "candidates removed", "cross-validated F1", "it adds");
         for (Ablation a : ablations) {
-            out.append("| `")
-                    .append(a.without())
-                    .append("` | ")
-                    .append(a.removed())
-                    .append(" | ")
-                    .append(fmt(a.crossValidated()))
-                    .append(" | ")
-                    .append(String.format(java.util.Locale.ROOT, "%+.3f", a.delta()))
-                    .append(" |\n");
+            row(
+                    out,
+                    "`" + a.without() + "`",
+                    a.removed(),
+                    a.crossValidated(),
+                    String.format(java.util.Locale.ROOT, "%+.3f", a.delta()));
         }
         out.append("\n");
     }
 
     private static void brier(StringBuilder out, ConfidenceBrier b) {
-        out.append("### ")
-                .append(b.strategy())
-                .append(" confidence Brier (all categories, ")
-                .append(b.n())
-                .append(" answers with confidence features; lower is better)\n\n");
+        out.append("### %s confidence Brier (all categories, %d answers with confidence features; lower is better)\n\n"
+                .formatted(b.strategy(), b.n()));
         if (b.n() == 0) {
             out.append("_no answers with confidence features_\n\n");
             return;
         }
-        out.append("| | fitted on | scored on | Brier |\n|---|---|---|---|\n");
-        out.append("| reported (the service's confidences) | (shipped model) | all folds | ")
-                .append(fmt(b.reported()))
-                .append(" |\n");
-        out.append("| dev (in-sample) | all folds | all folds | ")
-                .append(fmt(b.dev()))
-                .append(" |\n");
-        out.append("| cross-validated | the other folds | each held-out fold | ")
-                .append(fmt(b.crossValidated()))
-                .append(" |\n");
-        out.append("| gap (cross-validated − dev) | | | ").append(fmt(b.gap())).append(" |\n\n");
-        out.append("| held-out fold | n | cross-validated fitted on | reported | dev | cross-validated |\n");
-        out.append("|---|---|---|---|---|---|\n");
+        header(out, "", "fitted on", "scored on", "Brier");
+        row(out, "reported (the service's confidences)", "(shipped model)", "all folds", b.reported());
+        row(out, "dev (in-sample)", "all folds", "all folds", b.dev());
+        row(out, "cross-validated", "the other folds", "each held-out fold", b.crossValidated());
+        row(out, "gap (cross-validated − dev)", "", "", b.gap());
+        out.append("\n");
+        header(out, "held-out fold", "n", "cross-validated fitted on", "reported", "dev", "cross-validated");
         for (FoldBrier fold : b.perFold()) {
-            out.append("| ")
-                    .append(fold.fold())
-                    .append(" | ")
-                    .append(fold.n())
-                    .append(" | ")
-                    .append(String.join(", ", fold.fittedOn()))
-                    .append(" | ")
-                    .append(fmt(fold.reported()))
-                    .append(" | ")
-                    .append(fmt(fold.dev()))
-                    .append(" | ")
-                    .append(fmt(fold.crossValidated()))
-                    .append(" |\n");
+            row(
+                    out,
+                    fold.fold(),
+                    fold.n(),
+                    String.join(", ", fold.fittedOn()),
+                    fold.reported(),
+                    fold.dev(),
+                    fold.crossValidated());
         }
         out.append("\n");
     }
@@ -657,32 +640,20 @@ public final class CrossValidation {
             out.append("_no search probe in the report_\n\n");
             return;
         }
-        out.append("| probe | measured on | ")
-                .append(String.join(" | ", r.categories()))
-                .append(" |\n|---|---|");
-        r.categories().forEach(c -> out.append("---|"));
-        out.append("\n");
-        for (RecallRow row : r.rows()) {
-            out.append("| ")
-                    .append(row.strategy())
-                    .append(" | ")
-                    .append(row.measuredOn())
-                    .append(" |");
-            r.categories()
-                    .forEach(c ->
-                            out.append(" ").append(fmt(row.recall().get(c))).append(" |"));
-            out.append("\n");
+        List<String> columns = new ArrayList<>(List.of("probe", "measured on"));
+        columns.addAll(r.categories());
+        header(out, columns.toArray(String[]::new));
+        for (RecallRow recallRow : r.rows()) {
+            List<Object> cells = new ArrayList<>(List.of(recallRow.strategy(), recallRow.measuredOn()));
+            r.categories().forEach(c -> cells.add(recallRow.recall().get(c)));
+            row(out, cells.toArray());
         }
         out.append("\nChosen per held-out fold (on the other folds):\n\n");
         for (FoldChoice choice : r.chosen()) {
-            out.append("- ")
-                    .append(choice.fold())
-                    .append(" (chosen on ")
-                    .append(String.join(", ", choice.fittedOn()))
-                    .append("): ");
             List<String> parts = new ArrayList<>();
             choice.strategy().forEach((c, s) -> parts.add(c + " → " + s));
-            out.append(String.join(", ", parts)).append("\n");
+            out.append("- %s (chosen on %s): %s\n"
+                    .formatted(choice.fold(), String.join(", ", choice.fittedOn()), String.join(", ", parts)));
         }
         out.append("\n");
     }

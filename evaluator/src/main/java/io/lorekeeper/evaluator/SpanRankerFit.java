@@ -103,7 +103,7 @@ public final class SpanRankerFit {
         List<Map<String, Double>> features = new ArrayList<>();
         double[] f1 = new double[c.candidates().size()];
         for (int i = 0; i < f1.length; i++) {
-            AnswerCandidates.Candidate candidate = c.candidates().get(i);
+            AnswerCandidates.AnswerCandidate candidate = c.candidates().get(i);
             features.add(candidate.features());
             Double score = EvalRunner.score(item, candidate.text(), null).f1();
             f1[i] = score == null ? 0 : score;

@@ -108,7 +108,7 @@ final class TraceSpans {
                 continue;
             }
             JsonNode p = event.path("payload");
-            List<AnswerCandidates.Candidate> candidates = new ArrayList<>();
+            List<AnswerCandidates.AnswerCandidate> candidates = new ArrayList<>();
             for (JsonNode c : p.path("candidates")) {
                 Map<String, Double> features = new TreeMap<>();
                 for (Map.Entry<String, JsonNode> f : c.path("features").properties()) {
@@ -116,7 +116,7 @@ final class TraceSpans {
                         features.put(f.getKey(), f.getValue().asDouble());
                     }
                 }
-                candidates.add(new AnswerCandidates.Candidate(
+                candidates.add(new AnswerCandidates.AnswerCandidate(
                         c.path("text").asString(""), c.path("source").asString(null), features));
             }
             return new AnswerCandidates(

@@ -66,7 +66,7 @@ class AnswerCandidatesTest {
     @Test
     void reportJsonKeepsTheCandidatesBesideTheAnswer() {
         AnswerCandidates candidates = new AnswerCandidates(
-                List.of(new AnswerCandidates.Candidate("Pip", "names", Map.of("score", 2.0))), 0, true);
+                List.of(new AnswerCandidates.AnswerCandidate("Pip", "names", Map.of("score", 2.0))), 0, true);
         ItemResult result = new ItemResult(
                 new Asked("conv-26/1", "1", "extractive", "Who?", List.of("Pip"), null),
                 new Reply("q1", "DONE", "Pip", null, null, 0.7, Map.of("support", 1.0), candidates),

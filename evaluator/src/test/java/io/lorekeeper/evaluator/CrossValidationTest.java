@@ -15,7 +15,7 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.lorekeeper.evaluator.AnswerCandidates.Candidate;
+import io.lorekeeper.evaluator.AnswerCandidates.AnswerCandidate;
 import io.lorekeeper.evaluator.EvalRunner.Asked;
 import io.lorekeeper.evaluator.EvalRunner.Cost;
 import io.lorekeeper.evaluator.EvalRunner.Evidence;
@@ -44,11 +44,11 @@ class CrossValidationTest {
             for (int n = 1; n <= perConversation; n++) {
                 String gold = "answer" + conv.charAt(5) + n;
                 int right = (n * 7 + conv.charAt(5)) % CANDIDATES;
-                List<Candidate> candidates = new ArrayList<>();
+                List<AnswerCandidate> candidates = new ArrayList<>();
                 for (int i = 0; i < CANDIDATES; i++) {
                     Map<String, Double> features = new LinkedHashMap<>(marker.features(conv, i == right));
                     features.put("noise", random.nextDouble());
-                    candidates.add(new Candidate(i == right ? gold : "wrong" + i, "names", features));
+                    candidates.add(new AnswerCandidate(i == right ? gold : "wrong" + i, "names", features));
                 }
                 String answer = candidates.getFirst().text(); // the shipped ranker: always the first
                 items.add(new ItemResult(
@@ -119,7 +119,7 @@ class CrossValidationTest {
                         null,
                         null,
                         new AnswerCandidates(
-                                List.of(new Candidate("Paris", "names", Map.of("marks", 1.0))), 0, answered)),
+                                List.of(new AnswerCandidate("Paris", "names", Map.of("marks", 1.0))), 0, answered)),
                 new Scores(1.0, null, null, null),
                 new Evidence(null, 0, 0, 0, null, null),
                 Cost.NONE,

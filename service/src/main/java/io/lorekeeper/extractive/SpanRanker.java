@@ -157,6 +157,8 @@ final class SpanRanker {
         f.put("words", Math.log(1 + a.text().split("\\s+").length));
         f.put("contentWords", Math.min(words.size(), 8) / 8.0);
         f.put("opens", a.span().start() == 0 ? 1.0 : 0.0);
+        f.put("position", sentence.isEmpty() ? 0 : (double) a.span().start() / sentence.length());
+        f.put("sentenceWords", Math.log(1 + sentence.split("\\s+").length));
         f.put("derived", a.derived() ? 1.0 : 0.0);
         f.put("yearLike", YEAR.matcher(a.text()).matches() ? 1.0 : 0.0);
         f.put("follows", follows(a.span(), near, sentence));
