@@ -45,7 +45,7 @@ public sealed interface ComoRagEvent extends TraceEvent {
             Shares budget)
             implements ComoRagEvent {
 
-        static Index of(UUID documentId, ComoRagStore.Stats stats, int[] graph, ComoRagOptions options) {
+        static Index of(UUID documentId, ComoRagStore.Stats stats, GraphSize graph, ComoRagOptions options) {
             return new Index(
                     documentId,
                     stats.units(),
@@ -55,7 +55,7 @@ public sealed interface ComoRagEvent extends TraceEvent {
                     stats.semanticLevels(),
                     stats.episodic(),
                     stats.episodicLevels(),
-                    graph == null ? null : new GraphSize(graph[0], graph[1], graph[2], graph[3], graph[4]),
+                    graph,
                     options.veridical(),
                     options.tryAnswer(),
                     options.layers(),

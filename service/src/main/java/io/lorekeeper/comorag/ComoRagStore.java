@@ -260,6 +260,7 @@ class ComoRagStore {
     /** Replaces a document's graph and its entity nodes. */
     void saveGraph(UUID documentId, GraphBuilder.Built built) {
         EntityGraph g = built.graph();
+        ComoRagEvent.GraphSize size = g.size();
         tx.executeWithoutResult(status -> {
             clearGraph(documentId);
             jdbc.sql("""
@@ -267,11 +268,11 @@ class ComoRagStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?)""")
                     .params(
                             documentId,
-                            g.entityCount(),
-                            g.unitCount(),
-                            g.edges(EntityGraph.FACT).size(),
-                            g.edges(EntityGraph.PASSAGE).size(),
-                            g.edges(EntityGraph.SYNONYM).size(),
+                            size.entities(),
+                            size.units(),
+                            size.factEdges(),
+                            size.passageEdges(),
+                            size.synonymEdges(),
                             g.serialise())
                     .update();
             int batch = 1000;
@@ -305,12 +306,13 @@ class ComoRagStore {
                 .optional();
     }
 
-    /** The edge counts of a document's graph: entities, units, fact, passage and synonym edges. */
-    Optional<int[]> graphStats(UUID documentId) {
+    /** The size of a document's graph, as stored beside it: without reading the graph itself. */
+    Optional<ComoRagEvent.GraphSize> graphSize(UUID documentId) {
         return jdbc.sql(
                         "SELECT entity_count, unit_count, fact_edges, passage_edges, synonym_edges FROM comorag_graph WHERE document_id = ?")
                 .param(documentId)
-                .query((rs, n) -> new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5)})
+                .query((rs, n) -> new ComoRagEvent.GraphSize(
+                        rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5)))
                 .optional();
     }
 

@@ -63,7 +63,7 @@ class ComoRagStrategy extends SettingsStrategy<ComoRagOptions> {
 
     private void recordIndex(QuestionContext context, ComoRagOptions options) {
         for (DocumentInfo document : context.documents()) {
-            int[] graph = store.graphStats(document.id()).orElse(null);
+            ComoRagEvent.GraphSize graph = store.graphSize(document.id()).orElse(null);
             context.trace().record(ComoRagEvent.Index.of(document.id(), store.stats(document.id()), graph, options));
         }
     }

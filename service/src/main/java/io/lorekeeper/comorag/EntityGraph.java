@@ -119,6 +119,16 @@ final class EntityGraph {
         return units.length;
     }
 
+    /** Its nodes and edges by kind, as stored beside it and reported in the index event. */
+    ComoRagEvent.GraphSize size() {
+        return new ComoRagEvent.GraphSize(
+                entityCount(),
+                unitCount(),
+                edges(FACT).size(),
+                edges(PASSAGE).size(),
+                edges(SYNONYM).size());
+    }
+
     int nodeCount() {
         return entities.size() + units.length;
     }

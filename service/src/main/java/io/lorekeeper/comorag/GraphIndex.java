@@ -38,13 +38,9 @@ class GraphIndex {
         store.saveGraph(documentId, built);
         EntityGraph g = built.graph();
         log.info(
-                "Veridical graph of document {}: {} entities, {} units, {} fact, {} passage and {} synonym edges in {} ms",
+                "Veridical graph of document {}: {} in {} ms",
                 documentId,
-                g.entityCount(),
-                g.unitCount(),
-                g.edges(EntityGraph.FACT).size(),
-                g.edges(EntityGraph.PASSAGE).size(),
-                g.edges(EntityGraph.SYNONYM).size(),
+                g.size(),
                 (System.nanoTime() - start) / 1_000_000);
         return g;
     }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
@@ -65,11 +65,7 @@ final class Worker {
 
     /** PLANNER: seeds the open questions; the query itself is the only question when the planner gives nothing usable. */
     void plan() {
-        Replies.Plan reply = attempt(
-                "plan",
-                0,
-                () -> llm.structuredOrText(
-                        Role.PLANNER, "cosmir/plan", Map.of("query", query), Replies.Plan.class, PlainText::plan));
+        Replies.Plan reply = ask(Role.PLANNER, "plan", 0, Map.of("query", query), Replies.Plan.class, PlainText::plan);
         List<String> questions = reply == null ? List.of() : cleaned(reply.questions());
         boolean fallback = questions.isEmpty();
         memory.setQuestions(
@@ -99,11 +95,8 @@ final class Worker {
         vars.put("chunk", chunk.text());
         vars.put("maxFacts", MAX_FACTS);
         vars.put("maxWords", MAX_FACT_WORDS);
-        Replies.Extracted reply = attempt(
-                "extract",
-                chunk.number(),
-                () -> llm.structuredOrText(
-                        Role.RESEARCHER, "cosmir/extract", vars, Replies.Extracted.class, PlainText::extracted));
+        Replies.Extracted reply =
+                ask(Role.RESEARCHER, "extract", chunk.number(), vars, Replies.Extracted.class, PlainText::extracted);
         List<String> added = new ArrayList<>();
         List<String> unlocated = new ArrayList<>();
         Map<String, Integer> found = new TreeMap<>();
@@ -161,11 +154,8 @@ final class Worker {
 
     private void infer(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxInferences", MAX_INFERENCES);
-        Replies.Inferred reply = attempt(
-                "infer",
-                chunk.number(),
-                () -> llm.structuredOrText(
-                        Role.RESEARCHER, "cosmir/infer", vars, Replies.Inferred.class, PlainText::inferred));
+        Replies.Inferred reply =
+                ask(Role.RESEARCHER, "infer", chunk.number(), vars, Replies.Inferred.class, PlainText::inferred);
         List<String> added = new ArrayList<>();
         Set<String> unknownIds = new LinkedHashSet<>();
         int ungrounded = 0;
@@ -203,11 +193,8 @@ final class Worker {
 
     private void refine(Chunk chunk) {
         Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxQuestions", MAX_QUESTIONS);
-        Replies.Refined reply = attempt(
-                "refine",
-                chunk.number(),
-                () -> llm.structuredOrText(
-                        Role.RESEARCHER, "cosmir/refine", vars, Replies.Refined.class, PlainText::refined));
+        Replies.Refined reply =
+                ask(Role.RESEARCHER, "refine", chunk.number(), vars, Replies.Refined.class, PlainText::refined);
         List<String> before = memory.questions();
         List<String> after = reply == null ? before : cleaned(reply.questions());
         int cut = Math.max(0, after.size() - MAX_QUESTIONS);
@@ -227,11 +214,15 @@ final class Worker {
      * limit with nothing complete, changes nothing and is traced as {@code step.failed}; a spent budget
      * and a failing endpoint are not this step's to absorb.
      */
-    private <T> T attempt(String step, int chunk, Supplier<T> call) {
+    /**
+     * One call of a step, its prompt the template {@code cosmir/<step>}; null when the reply is unusable,
+     * which the trace records (the planner, chunk 0, reads no chunk).
+     */
+    private <T> T ask(
+            Role role, String step, int chunk, Map<String, ?> vars, Class<T> type, Function<String, T> fromPlainText) {
         try {
-            return call.get();
+            return llm.structuredOrText(role, "cosmir/" + step, vars, type, fromPlainText);
         } catch (UnusableReplyException unusable) {
-            // the planner (chunk 0) reads no chunk
             trace.record(new StepEvent.Failed(step, null, chunk == 0 ? null : chunk, unusable.getMessage()));
             return null;
         }

@@ -160,33 +160,26 @@ class Document extends AbstractAggregateRoot<Document> {
     /** Its job runs the retrieval stages: from QUEUED, again when revived, or for a READY document missing a new stage. */
     void startIngestion() {
         require("start ingestion", QUEUED, INGESTING, READY);
-        status = INGESTING;
-        failureReason = null;
-        touch();
+        become(INGESTING, null);
     }
 
     /** Every retrieval stage is done: searchable and answerable. Tells the other modules. */
     void ready() {
         require("become ready", INGESTING);
-        status = READY;
-        failureReason = null;
-        touch();
+        become(READY, null);
         registerEvent(new DocumentReady(id, tenantId));
     }
 
     /** A retrieval stage failed: the document keeps what was stored before it. */
     void fail(String reason) {
         require("fail", INGESTING);
-        status = FAILED;
-        failureReason = reason;
-        touch();
+        become(FAILED, reason);
     }
 
     /** A retrieval stage waits out a long rate limit: QUEUED until its job's next attempt. */
     void waitForRetry() {
         require("wait for a retry", INGESTING);
-        status = QUEUED;
-        touch();
+        become(QUEUED, null);
     }
 
     /**
@@ -204,7 +197,7 @@ class Document extends AbstractAggregateRoot<Document> {
             retrieval |= !stage.enrichment();
         }
         if (retrieval) {
-            queue();
+            become(QUEUED, null);
         }
         touch();
     }
@@ -217,7 +210,7 @@ class Document extends AbstractAggregateRoot<Document> {
         requireSettled("resume");
         stages.forEach(DocumentStage::retryIfFailed);
         if (status == FAILED) {
-            queue();
+            become(QUEUED, null);
         }
         touch();
     }
@@ -235,7 +228,7 @@ class Document extends AbstractAggregateRoot<Document> {
         this.contentHash = contentHash;
         this.charCount = charCount;
         stages.forEach(DocumentStage::resume);
-        queue();
+        become(QUEUED, null);
         touch();
     }
 
@@ -266,9 +259,11 @@ class Document extends AbstractAggregateRoot<Document> {
         touch();
     }
 
-    private void queue() {
-        status = QUEUED;
-        failureReason = null;
+    /** Moves to {@code next}; {@code reason} is why, for FAILED, and null otherwise. */
+    private void become(DocumentStatus next, String reason) {
+        status = next;
+        failureReason = reason;
+        touch();
     }
 
     /** Appends and reindexes wait for a running ingestion to end: it would not see their change. */

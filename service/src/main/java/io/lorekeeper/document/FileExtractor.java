@@ -189,12 +189,11 @@ class FileExtractor implements DisposableBean {
         try {
             future = pool.submit(() -> run(format, content, deadline));
         } catch (RejectedExecutionException busy) {
-            throw new ApiProblem(
+            throw fileProblem(
                             ApiProblem.Kind.TOO_MANY_REQUESTS,
                             "extraction-busy",
                             "Too many files being extracted",
-                            "other files are being extracted; upload this one again shortly",
-                            "file")
+                            "other files are being extracted; upload this one again shortly")
                     .header("Retry-After", "5");
         }
         StructuredTextHandler handler;
@@ -214,14 +213,13 @@ class FileExtractor implements DisposableBean {
         long letters =
                 text.text().codePoints().filter(Character::isLetterOrDigit).count();
         if (format == Format.PDF && letters < (long) MIN_CHARS_PER_PAGE * Math.max(1, handler.pages())) {
-            throw new ApiProblem(
+            throw fileProblem(
                     ApiProblem.Kind.INVALID,
                     "no-text-layer",
                     "No text layer",
                     "the PDF has no text layer: " + letters + " letters or digits found on " + handler.pages()
                             + " page(s). It looks scanned, and OCR is not included: run OCR on it first "
-                            + "(for example with ocrmypdf) and upload the result",
-                    "file");
+                            + "(for example with ocrmypdf) and upload the result");
         }
         if (text.text().isBlank()) {
             throw ApiProblem.invalid("file", "no text was found in the " + format.name() + " file");
@@ -344,12 +342,11 @@ class FileExtractor implements DisposableBean {
                         : timedOut();
             }
             if (t instanceof TooManyEmbedded many) {
-                return new ApiProblem(
+                return fileProblem(
                         ApiProblem.Kind.INVALID,
                         "too-many-embedded-documents",
                         "Too many embedded documents",
-                        "the file embeds more than " + many.max + " documents (images, attachments, objects)",
-                        "file");
+                        "the file embeds more than " + many.max + " documents (images, attachments, objects)");
             }
             if (t instanceof EncryptedDocumentException
                     || (t instanceof org.apache.poi.EncryptedDocumentException)
@@ -358,12 +355,11 @@ class FileExtractor implements DisposableBean {
             }
             String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
             if (t instanceof TikaMemoryLimitException || message.contains("zip bomb")) {
-                return new ApiProblem(
+                return fileProblem(
                         ApiProblem.Kind.INVALID,
                         "zip-bomb",
                         "Suspected zip bomb",
-                        "the file expands far beyond its size (a zip bomb?) and was not extracted",
-                        "file");
+                        "the file expands far beyond its size (a zip bomb?) and was not extracted");
             }
         }
         String reason = failure instanceof TikaException
@@ -372,44 +368,45 @@ class FileExtractor implements DisposableBean {
                         || failure instanceof RecordFormatException
                 ? failure.getMessage()
                 : failure.getClass().getSimpleName();
-        return new ApiProblem(
+        return fileProblem(
                 ApiProblem.Kind.INVALID,
                 "unreadable-file",
                 "Unreadable file",
-                "'" + fileName + "' could not be read as a " + format.name() + " file: " + reason,
-                "file");
+                "'" + fileName + "' could not be read as a " + format.name() + " file: " + reason);
     }
 
     private static ApiProblem encrypted(String detail) {
-        return new ApiProblem(
+        return fileProblem(
                 ApiProblem.Kind.INVALID,
                 "encrypted-file",
                 "Encrypted file",
-                detail + "; remove the password and upload it again",
-                "file");
+                detail + "; remove the password and upload it again");
     }
 
     private ApiProblem timedOut() {
-        return new ApiProblem(
+        return fileProblem(
                 ApiProblem.Kind.INVALID,
                 "extraction-timeout",
                 "Extraction took too long",
                 "extracting the file's text took longer than "
-                        + limits.maxExtractionTime().toSeconds() + " s and was stopped",
-                "file");
+                        + limits.maxExtractionTime().toSeconds() + " s and was stopped");
     }
 
     private static ApiProblem mismatch(String fileName, Format format, String detected) {
-        return new ApiProblem(
+        return fileProblem(
                 ApiProblem.Kind.UNSUPPORTED_MEDIA_TYPE,
                 "content-mismatch",
                 "Content does not match the file name",
-                "'" + fileName + "' is named as " + format.name() + " but its content is " + detected,
-                "file");
+                "'" + fileName + "' is named as " + format.name() + " but its content is " + detected);
     }
 
     @Override
     public void destroy() {
         pool.shutdownNow();
+    }
+
+    /** A refusal of the uploaded file: every problem of extraction names the {@code file} field. */
+    private static ApiProblem fileProblem(ApiProblem.Kind kind, String type, String title, String detail) {
+        return new ApiProblem(kind, type, title, detail, "file");
     }
 }

@@ -2,28 +2,24 @@ package io.lorekeeper.document;
 
 import java.util.UUID;
 
-import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.security.StoredContent;
-import io.lorekeeper.security.TenantDeletion;
 
 /**
  * A tenant's documents as the tenancy module needs them without reading this module's tables: what
- * they take up (for the storage quotas) and, when the tenant is deleted, their waiting ingestion
- * jobs cancelled. The documents themselves, and every row derived from them, go with the tenant's
- * row by the schema's cascade.
+ * they take up (for the storage quotas). When the tenant is deleted, {@link IngestionJob.IngestionScheduler}
+ * cancels their waiting ingestion jobs; the documents themselves, and every row derived from them, go
+ * with the tenant's row by the schema's cascade.
  */
 @Component
 class TenantDocuments implements StoredContent {
 
     private final JdbcClient jdbc;
-    private final IngestionJob.IngestionScheduler ingestion;
 
-    TenantDocuments(JdbcClient jdbc, IngestionJob.IngestionScheduler ingestion) {
+    TenantDocuments(JdbcClient jdbc) {
         this.jdbc = jdbc;
-        this.ingestion = ingestion;
     }
 
     /** One aggregate over the tenant's rows ({@code text_bytes} is kept by a trigger on the text, see V9). */
@@ -33,13 +29,5 @@ class TenantDocuments implements StoredContent {
                 .param(tenantId)
                 .query((rs, n) -> new Stored(rs.getLong(1), rs.getLong(2)))
                 .single();
-    }
-
-    @EventListener
-    void forget(TenantDeletion deletion) {
-        ingestion.cancelWaiting(jdbc.sql("SELECT id FROM document WHERE tenant_id = ?")
-                .param(deletion.tenantId())
-                .query(UUID.class)
-                .list());
     }
 }

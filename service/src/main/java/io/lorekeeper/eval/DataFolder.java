@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+import io.lorekeeper.evaluator.EvalItem;
 import io.lorekeeper.platform.ApiProblem;
 
 /**
@@ -13,13 +18,25 @@ import io.lorekeeper.platform.ApiProblem;
  * path is resolved with every symbolic link followed, and it, and everything a loader reads beside
  * it (a folder's files, the story next to a ComoRAG question file), must lie inside the folder's own
  * real path. Checking the normalised name alone let {@code data/link.jsonl -> /etc/passwd} through.
+ * The folder is {@code lorekeeper.eval.data-dir}, read here once for the controller that checks a
+ * request and the job that runs it.
  */
+@Component
 final class DataFolder {
 
     /** Entries of a folder dataset looked at; deeper trees are not datasets. */
     private static final int MAX_DEPTH = 4;
 
-    private DataFolder() {}
+    private final Path root;
+
+    DataFolder(@Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
+        this.root = Path.of(dataDir).toAbsolutePath().normalize();
+    }
+
+    /** The items an evaluation runs: inline, or loaded from its file in this folder. */
+    List<EvalItem> items(StartEvaluation request) {
+        return request.load(root);
+    }
 
     /**
      * The real path of {@code relative} inside {@code dataDir}, or a problem on {@code path} that says

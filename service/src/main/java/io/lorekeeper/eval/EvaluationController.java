@@ -1,12 +1,10 @@
 package io.lorekeeper.eval;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -43,7 +41,7 @@ class EvaluationController {
     private final CurrentTenant tenant;
     private final LlmGateway gateway;
     private final Strategies strategies;
-    private final Path dataDir;
+    private final DataFolder data;
     private final TenantQuotas quotas;
 
     EvaluationController(
@@ -52,7 +50,7 @@ class EvaluationController {
             CurrentTenant tenant,
             LlmGateway gateway,
             Strategies strategies,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir,
+            DataFolder data,
             TenantQuotas quotas) {
         this.quotas = quotas;
         this.strategies = strategies;
@@ -60,7 +58,7 @@ class EvaluationController {
         this.intake = intake;
         this.tenant = tenant;
         this.gateway = gateway;
-        this.dataDir = Path.of(dataDir).toAbsolutePath().normalize();
+        this.data = data;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -100,7 +98,7 @@ class EvaluationController {
                     "judge",
                     "the LLM judge needs an LLM: configure lorekeeper.llm.base-url or an API key, or leave judge off");
         }
-        List<EvalItem> items = request.load(dataDir);
+        List<EvalItem> items = data.items(request);
         request.checkRun(strategies);
         quotas.requireTokens();
         int total = items.size() * request.strategies().size();

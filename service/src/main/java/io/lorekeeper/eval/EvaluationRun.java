@@ -1,13 +1,11 @@
 package io.lorekeeper.eval;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
@@ -37,20 +35,16 @@ class EvaluationRun {
     private final EvaluationStore store;
     private final LlmGateway gateway;
     private final Environment environment;
-    private final Path dataDir;
+    private final DataFolder data;
     private final InternalKeys keys;
 
     EvaluationRun(
-            EvaluationStore store,
-            LlmGateway gateway,
-            Environment environment,
-            @Value("${lorekeeper.eval.data-dir:data}") String dataDir,
-            InternalKeys keys) {
+            EvaluationStore store, LlmGateway gateway, Environment environment, DataFolder data, InternalKeys keys) {
         this.keys = keys;
         this.store = store;
         this.gateway = gateway;
         this.environment = environment;
-        this.dataDir = Path.of(dataDir).toAbsolutePath().normalize();
+        this.data = data;
     }
 
     void run(UUID id) {
@@ -67,7 +61,7 @@ class EvaluationRun {
         // The run is a client of this service acting for the evaluation's tenant, with a key only this process knows.
         try (InternalKeys.Lease key = keys.issue(stored.tenantId())) {
             StartEvaluation request = stored.startRequest();
-            List<EvalItem> items = request.load(dataDir);
+            List<EvalItem> items = data.items(request);
             Judge judge = null;
             if (request.judged()) {
                 if (!gateway.isConfigured()) {

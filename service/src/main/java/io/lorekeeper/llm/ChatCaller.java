@@ -254,30 +254,28 @@ class ChatCaller {
                 .append('\n');
         if (request.tools() != null) {
             for (ToolCallback tool : request.tools()) {
-                s.append("tool:")
-                        .append(tool.getToolDefinition().name())
-                        .append(tool.getToolDefinition().inputSchema())
-                        .append('\n');
+                toolLine(
+                        s,
+                        "tool:",
+                        tool.getToolDefinition().name(),
+                        tool.getToolDefinition().inputSchema());
             }
         }
         for (Message m : request.messages()) {
             s.append(m.getMessageType()).append(':').append(m.getText()).append('\n');
             if (m instanceof AssistantMessage a) {
-                a.getToolCalls()
-                        .forEach(c -> s.append("call:")
-                                .append(c.name())
-                                .append(c.arguments())
-                                .append('\n'));
+                a.getToolCalls().forEach(c -> toolLine(s, "call:", c.name(), c.arguments()));
             }
             if (m instanceof ToolResponseMessage t) {
-                t.getResponses()
-                        .forEach(r -> s.append("result:")
-                                .append(r.name())
-                                .append(r.responseData())
-                                .append('\n'));
+                t.getResponses().forEach(r -> toolLine(s, "result:", r.name(), r.responseData()));
             }
         }
         return s.toString();
+    }
+
+    /** A tool's definition, a call of it or its result, as one line of the canonical request. */
+    private static void toolLine(StringBuilder s, String kind, String tool, String content) {
+        s.append(kind).append(tool).append(content).append('\n');
     }
 
     private void record(

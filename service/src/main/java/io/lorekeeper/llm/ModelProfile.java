@@ -25,29 +25,22 @@ public record ModelProfile(
 
     /** The same profile sampling at another temperature (a per-call override; limits stay the profile's). */
     public ModelProfile withTemperature(double newTemperature) {
-        return new ModelProfile(
-                name,
-                baseUrl,
-                apiKey,
-                model,
-                newTemperature,
-                maxOutputTokens,
-                contextWindow,
-                structuredOutput,
-                maxConcurrency,
-                tokensPerMinute,
-                timeout,
-                reasoningModel);
+        return with(newTemperature, maxOutputTokens);
     }
 
     ModelProfile withMaxOutputTokens(int limit) {
+        return with(temperature, limit);
+    }
+
+    /** This profile with the two values a call may vary; every other component stays. */
+    private ModelProfile with(double temperature, int maxOutputTokens) {
         return new ModelProfile(
                 name,
                 baseUrl,
                 apiKey,
                 model,
                 temperature,
-                limit,
+                maxOutputTokens,
                 contextWindow,
                 structuredOutput,
                 maxConcurrency,

@@ -152,19 +152,10 @@ final class StructuredOutput {
     static List<String> cutPoints(String json) {
         List<String> out = new ArrayList<>();
         StringBuilder open = new StringBuilder();
-        boolean inString = false;
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-                continue;
-            }
             switch (c) {
-                case '"' -> inString = true;
+                case '"' -> i = stringEnd(json, i);
                 case '{', '[' -> open.append(c);
                 case '}', ']' -> {
                     if (open.isEmpty()) {
@@ -370,17 +361,10 @@ final class StructuredOutput {
     /** Index of the brace closing the object opened at {@code start}, skipping braces inside strings; -1 if none. */
     private static int closingBrace(String text, int start) {
         int depth = 0;
-        boolean inString = false;
         for (int i = start; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
+            if (c == '"') {
+                i = stringEnd(text, i);
             } else if (c == '{') {
                 depth++;
             } else if (c == '}' && --depth == 0) {
@@ -388,6 +372,22 @@ final class StructuredOutput {
             }
         }
         return -1;
+    }
+
+    /**
+     * Index of the quote closing the JSON string whose opening quote is at {@code open}, escaped
+     * characters skipped; the text's length if the string is not closed.
+     */
+    private static int stringEnd(String text, int open) {
+        for (int i = open + 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                return i;
+            }
+        }
+        return text.length();
     }
 
     private static boolean isJson(String candidate) {

@@ -1,5 +1,7 @@
 package io.lorekeeper.mindgraph;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,7 @@ class GraphStore {
                         rs.getString("node_id"),
                         rs.getString("type"),
                         rs.getString("content"),
-                        new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
+                        span(rs),
                         rs.getInt("chunk"),
                         spans(rs.getString("merged_spans"))))
                 .list();
@@ -96,7 +98,7 @@ class GraphStore {
                         rs.getString("source"),
                         rs.getString("target"),
                         rs.getString("relation"),
-                        new Span(rs.getInt("start_offset"), rs.getInt("end_offset")),
+                        span(rs),
                         rs.getInt("chunk")))
                 .list();
         return ConceptGraph.of(nodes, edges);
@@ -243,6 +245,10 @@ class GraphStore {
                 rs.getInt("built_to"),
                 JSON.readValue(rs.getString("rejected"), new TypeReference<Map<String, Integer>>() {}),
                 seededFrom);
+    }
+
+    private static Span span(ResultSet rs) throws SQLException {
+        return new Span(rs.getInt("start_offset"), rs.getInt("end_offset"));
     }
 
     private static List<Span> spans(String json) {

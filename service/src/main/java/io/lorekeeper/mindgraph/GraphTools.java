@@ -65,7 +65,7 @@ final class GraphTools {
 
     List<LlmTool> tools() {
         return List.of(
-                tool(
+                LlmTool.of(
                         "lookup_source",
                         "Read the original text a graph node was taken from: about " + lookupChars
                                 + " characters of source around the node's quote. Use it to check a fact before relying on it.",
@@ -73,7 +73,7 @@ final class GraphTools {
                 {"type": "object", "properties": {"node_id": {"type": "string", "description": "id of the node to look up"}},
                  "required": ["node_id"]}""",
                         this::lookupSource),
-                tool(
+                LlmTool.of(
                         "subgraph_summary",
                         "A map of the graph by densely connected subgraphs. mode=index lists every subgraph as "
                                 + "(subgraph_id, title, impact rating, node count); mode=detail with a subgraph_id returns that "
@@ -212,30 +212,5 @@ final class GraphTools {
                                         .map(e -> Map.of(
                                                 "source", e.source(), "target", e.target(), "relation", e.relation()))
                                         .toList()));
-    }
-
-    private static LlmTool tool(
-            String name, String description, String schema, java.util.function.Function<String, String> call) {
-        return new LlmTool() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String description() {
-                return description;
-            }
-
-            @Override
-            public String parametersSchema() {
-                return schema;
-            }
-
-            @Override
-            public String call(String argumentsJson) {
-                return call.apply(argumentsJson);
-            }
-        };
     }
 }

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -18,7 +19,8 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
  * Long work keyed by one entity's id (a document to ingest, a question to answer, an evaluation to
  * run) as a db-scheduler one-time job: any replica sharing the database may run it, a job whose
  * replica died (no heartbeat) is revived elsewhere, and a long rate limit re-queues it instead of
- * failing it. Each module declares its task with {@link #task} and a scheduler subclass.
+ * failing it. Each module declares its task with {@link #task} and a scheduler subclass, which also
+ * cancels a deleted tenant's waiting jobs ({@link Scheduler#cancelWaitingOfTenant}).
  */
 public final class EntityJobs {
 
@@ -41,10 +43,18 @@ public final class EntityJobs {
 
         private final SchedulerClient scheduler;
         private final OneTimeTask<Void> task;
+        private final JdbcClient jdbc;
+        private final String idsOfTenant;
 
-        protected Scheduler(SchedulerClient scheduler, OneTimeTask<Void> task) {
+        /**
+         * @param idsOfTenant the owning module's query for the ids of one tenant's entities, its one
+         *                    parameter the tenant's id (the entities' table is that module's, not this one's)
+         */
+        protected Scheduler(SchedulerClient scheduler, OneTimeTask<Void> task, JdbcClient jdbc, String idsOfTenant) {
             this.scheduler = scheduler;
             this.task = task;
+            this.jdbc = jdbc;
+            this.idsOfTenant = idsOfTenant;
         }
 
         /**
@@ -73,10 +83,16 @@ public final class EntityJobs {
         }
 
         /**
-         * Drops the waiting jobs of entities about to be deleted (a deleted tenant's), in the caller's
-         * transaction. A job already running is left alone: it finds its entity gone and stops.
+         * Drops the waiting jobs of a tenant's entities, the tenant about to be deleted, in the caller's
+         * (the deleting) transaction; the entities themselves go with the tenant's row by the schema's
+         * cascade. A job already running is left alone: it finds its entity gone and stops.
          */
-        public void cancelWaiting(Collection<UUID> ids) {
+        protected void cancelWaitingOfTenant(UUID tenantId) {
+            cancelWaiting(
+                    jdbc.sql(idsOfTenant).param(tenantId).query(UUID.class).list());
+        }
+
+        private void cancelWaiting(Collection<UUID> ids) {
             // One read of this task's (few) unfinished jobs rather than a lookup per entity: a tenant's
             // finished questions or documents, usually nearly all of them, have no job left to cancel.
             java.util.Set<String> wanted =

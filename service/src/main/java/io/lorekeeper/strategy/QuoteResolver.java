@@ -33,15 +33,15 @@ public final class QuoteResolver {
             return Optional.empty();
         }
         String wanted = quote.strip();
-        int exact = passage.indexOf(wanted);
-        if (exact >= 0) {
-            return Optional.of(
-                    new Resolved(new Span(passageStart + exact, passageStart + exact + wanted.length()), Method.EXACT));
-        }
-        Optional<Span> spaced = SpanLocator.locate(wanted, passage, passageStart);
-        if (spaced.isPresent()) {
-            return Optional.of(new Resolved(spaced.get(), Method.WHITESPACE));
-        }
+        return SpanLocator.exactly(wanted, passage, passageStart)
+                .map(span -> new Resolved(span, Method.EXACT))
+                .or(() -> SpanLocator.spaced(wanted, passage, passageStart)
+                        .map(span -> new Resolved(span, Method.WHITESPACE)))
+                .or(() -> reduced(wanted, passage, passageStart));
+    }
+
+    /** Ignoring case, whitespace and punctuation: exactly, then approximately. */
+    private static Optional<Resolved> reduced(String wanted, String passage, int passageStart) {
         Reduced source = Reduced.of(passage);
         String needle = Reduced.of(wanted).text;
         if (needle.length() < 3) {

@@ -19,10 +19,19 @@ public final class SpanLocator {
             return Optional.empty();
         }
         String wanted = quote.strip();
-        int exact = passage.indexOf(wanted);
-        if (exact >= 0) {
-            return Optional.of(new Span(passageStart + exact, passageStart + exact + wanted.length()));
-        }
+        return exactly(wanted, passage, passageStart).or(() -> spaced(wanted, passage, passageStart));
+    }
+
+    /** The first occurrence of {@code wanted} (stripped) in {@code passage}, as it stands. */
+    static Optional<Span> exactly(String wanted, String passage, int passageStart) {
+        int at = passage.indexOf(wanted);
+        return at < 0
+                ? Optional.empty()
+                : Optional.of(new Span(passageStart + at, passageStart + at + wanted.length()));
+    }
+
+    /** {@code wanted} (stripped) in {@code passage}, any run of whitespace matching any other. */
+    static Optional<Span> spaced(String wanted, String passage, int passageStart) {
         return whitespaceInsensitive(wanted, passage)
                 .map(s -> new Span(passageStart + s.start(), passageStart + s.end()));
     }

@@ -5,13 +5,16 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 
 /**
  * What EvaluationController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as
- * mocks. Declared here because those types are package-private.
+ * mocks, and the real data folder (the requests' paths are checked against it). Declared here because those types
+ * are package-private.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @MockitoBean(types = {EvaluationStore.class, EvaluationIntake.class})
+@Import(DataFolder.class)
 public @interface EvaluationControllerBeans {}
