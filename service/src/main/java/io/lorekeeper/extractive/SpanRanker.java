@@ -153,7 +153,10 @@ final class SpanRanker {
         long repeated = words.stream()
                 .filter(w -> askedContent.contains(ShortAnswer.stem(w)))
                 .count();
-        f.put("repeats", words.isEmpty() ? 0 : (double) repeated / words.size());
+        double repeats = words.isEmpty() ? 0 : (double) repeated / words.size();
+        f.put("repeats", repeats);
+        // repeating the question is wrong for most pieces but right for a count of what was asked ("12 people")
+        f.put(kind + ":repeats", repeats);
         f.put("words", Math.log(1 + a.text().split("\\s+").length));
         f.put("contentWords", Math.min(words.size(), 8) / 8.0);
         f.put("opens", a.span().start() == 0 ? 1.0 : 0.0);
