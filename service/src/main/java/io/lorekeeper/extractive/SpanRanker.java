@@ -153,15 +153,10 @@ final class SpanRanker {
         long repeated = words.stream()
                 .filter(w -> askedContent.contains(ShortAnswer.stem(w)))
                 .count();
-        double repeats = words.isEmpty() ? 0 : (double) repeated / words.size();
-        f.put("repeats", repeats);
-        // repeating the question is wrong for most pieces but right for a count of what was asked ("12 people")
-        f.put(kind + ":repeats", repeats);
+        f.put("repeats", words.isEmpty() ? 0 : (double) repeated / words.size());
         f.put("words", Math.log(1 + a.text().split("\\s+").length));
         f.put("contentWords", Math.min(words.size(), 8) / 8.0);
         f.put("opens", a.span().start() == 0 ? 1.0 : 0.0);
-        f.put("position", sentence.isEmpty() ? 0 : (double) a.span().start() / sentence.length());
-        f.put("sentenceWords", Math.log(1 + sentence.split("\\s+").length));
         f.put("derived", a.derived() ? 1.0 : 0.0);
         f.put("yearLike", YEAR.matcher(a.text()).matches() ? 1.0 : 0.0);
         f.put("follows", follows(a.span(), near, sentence));
