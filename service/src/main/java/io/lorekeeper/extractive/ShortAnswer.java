@@ -496,7 +496,12 @@ final class ShortAnswer {
         found.addAll(names(asked, text));
         found.addAll(numbers(asked, text));
         found.addAll(phrases(asked, text));
-        found.forEach(a -> out.add(a.shifted(body)));
+        List<Answer> dates = found.stream().filter(a -> a.kind() == Kind.DATE).toList();
+        // a number or run of words inside a date ("3 March" of "3 March, 1861") is a fragment of it, not an answer
+        found.stream()
+                .filter(a -> a.kind() == Kind.DATE
+                        || dates.stream().noneMatch(d -> d.span().contains(a.span())))
+                .forEach(a -> out.add(a.shifted(body)));
         out.add(new Answer(sentence, new Span(0, sentence.length()), false, Kind.SENTENCE));
         return out;
     }

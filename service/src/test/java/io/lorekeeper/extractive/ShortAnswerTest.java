@@ -58,6 +58,10 @@ class ShortAnswerTest {
         Answer dated = piece(
                 "When did the mill burn?", "The mill burned on 3 March, 1861, in the night.", null, "3 March 1861");
         assertThat(dated.derived()).isTrue(); // reformatted: "3 March, 1861" loses its comma
+        assertThat(pieces("When did the mill burn?", "The mill burned on 3 March, 1861, in the night.", null))
+                .extracting(Answer::text)
+                .as("no fragment of the date as a phrase")
+                .doesNotContain("3 March", "1861");
         assertThat(pieces("When did the mill burn?", "The mill burned down while everyone slept.", null))
                 .extracting(Answer::kind)
                 .doesNotContain(Kind.DATE, Kind.SESSION_DATE);

@@ -90,4 +90,23 @@ class SpanRankerTest {
         assertThat(SpanRanker.best(List.of(low, first, tie))).isSameAs(first);
         assertThat(SpanRanker.score(Map.of("no such feature", 5.0))).isZero();
     }
+
+    /** What the shipped model (fitted on the dev sets' folds) does with questions of each kind. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "When did the mill burn?|The mill burned on 3 March, 1861, in the night.|3 March 1861",
+                "Who told Ada about the lamp?|Then Hector Munro told Ada that the lamp had been left burning.|Hector Munro",
+                "How many ships did he count on the last night?|On the last night he counted forty-two ships in the bay.|forty-two ships",
+                "How many people did the crew rescue?|In 2022 the crew launched 31 times and rescued 12 people.|12 people",
+                "What did Melanie paint recently?|I just finished painting a sunset over the lake!|sunset over the lake"
+            })
+    void theShippedModelAnswersWithThePieceOfTheKindAsked(String question, String sentence, String answer) {
+        Candidate c = sentence(sentence);
+
+        assertThat(SpanRanker.bestIn(question, AnswerType.of(question), c, null, true)
+                        .text())
+                .isEqualTo(answer);
+    }
 }
