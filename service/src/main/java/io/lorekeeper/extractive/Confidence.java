@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -75,6 +76,24 @@ final class Confidence {
         f.put("kind_" + answer.kind().name().toLowerCase(Locale.ROOT), 1.0);
         f.put("answerWords", Math.log(1 + answer.text().split("\\s+").length));
         return f;
+    }
+
+    /**
+     * What the span ranker adds: how far the chosen piece's score leads the best piece with another
+     * text ({@code pieceLead}, at most 5), and how many of the best sentences offer it
+     * ({@code pieceVotes}, the ranker's own log count). Nothing when no piece was ranked (a yes/no).
+     */
+    static void addPieces(Map<String, Double> features, List<SpanRanker.Piece> pieces, SpanRanker.Piece chosen) {
+        if (chosen == null) {
+            return;
+        }
+        double other = pieces.stream()
+                .filter(p -> !p.answer().text().equalsIgnoreCase(chosen.answer().text()))
+                .mapToDouble(SpanRanker.Piece::score)
+                .max()
+                .orElse(chosen.score() - 5);
+        features.put("pieceLead", Math.min(5, Math.max(0, chosen.score() - other)));
+        features.put("pieceVotes", chosen.features().getOrDefault("votes", 0.0));
     }
 
     static double of(Map<String, Double> features) {

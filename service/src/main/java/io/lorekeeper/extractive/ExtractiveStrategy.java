@@ -254,6 +254,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         addRunnersUp(citations, scored, settings.maxSpans());
         Map<String, Double> features =
                 Confidence.features(best.score(), runnerUp, best.typeMatch(), type, shortAnswer, !conversation);
+        Confidence.addPieces(features, pieces, chosen);
         double confidence = Confidence.of(features);
         context.trace().record(new ExtractiveEvent.Answer(shortAnswer.text(), confidence, citations.size(), features));
         return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);

@@ -41,4 +41,22 @@ class ConfidenceFeaturesTest {
         assertThat(model.probability(Map.of("kind_choice", 1.0))).isCloseTo(0.5, within(1e-9));
         assertThat(model.probability(Map.of("prose", 1.0))).isCloseTo(1 / (1 + Math.exp(-2)), within(1e-9));
     }
+
+    @Test
+    void theRankersLeadAndVotesForTheChosenPieceAreFeaturesToo() {
+        Candidate c = new Candidate(java.util.UUID.randomUUID(), new Span(0, 30), "x", 0, 0, 1.0);
+        SpanRanker.Piece chosen = new SpanRanker.Piece(c, DATE, "date", Map.of("votes", Math.log(2)), 2.5);
+        SpanRanker.Piece sameText = new SpanRanker.Piece(c, DATE, "date", Map.of(), 2.4);
+        ShortAnswer.Answer other = new ShortAnswer.Answer("June", new Span(12, 16), false, ShortAnswer.Kind.PHRASE);
+        SpanRanker.Piece runnerUp = new SpanRanker.Piece(c, other, "phrase", Map.of(), 1.0);
+        Map<String, Double> f = new java.util.HashMap<>();
+
+        Confidence.addPieces(f, java.util.List.of(chosen, sameText, runnerUp), chosen);
+
+        assertThat(f.get("pieceLead")).isCloseTo(1.5, within(1e-9)); // the same text offered twice is no rival
+        assertThat(f.get("pieceVotes")).isCloseTo(Math.log(2), within(1e-9));
+        Map<String, Double> none = new java.util.HashMap<>();
+        Confidence.addPieces(none, java.util.List.of(), null);
+        assertThat(none).isEmpty();
+    }
 }
