@@ -60,6 +60,7 @@ public final class CrossValidation {
      * reported F1 in every column, so all are means over the same items.
      *
      * @param withCandidates items whose answer was one of their candidates (the ones a ranker can change)
+     * @param crossValidatedError the standard error of the cross-validated mean over the items
      * @param note why the columns agree, when no item has candidates
      */
     public record AnswerF1(
@@ -70,6 +71,7 @@ public final class CrossValidation {
             double reported,
             double dev,
             double crossValidated,
+            double crossValidatedError,
             double gap,
             double oracle,
             List<FoldF1> perFold,
@@ -259,6 +261,7 @@ public final class CrossValidation {
                 mean(answers, Answer::reported),
                 dev,
                 cv,
+                standardError(answers, a -> a.with(held.get(a.fold()))),
                 dev - cv,
                 mean(answers, Answer::oracle),
                 perFold,
@@ -559,7 +562,12 @@ public final class CrossValidation {
         header(out, "", "fitted on", "scored on", "F1");
         row(out, "reported (the service's answers)", "(shipped model)", "all folds", f.reported());
         row(out, "dev (in-sample; " + f.settings() + ")", "all folds", "all folds", f.dev());
-        row(out, "cross-validated", "the other folds", "each held-out fold", f.crossValidated());
+        row(
+                out,
+                "cross-validated",
+                "the other folds",
+                "each held-out fold",
+                fmt(f.crossValidated()) + " ± " + fmt(f.crossValidatedError()));
         row(out, "gap (dev − cross-validated)", "", "", f.gap());
         row(out, "oracle (best candidate)", "", "all folds", f.oracle());
         out.append("\n");
@@ -663,6 +671,18 @@ public final class CrossValidation {
     }
 
     // ---- helpers ----
+
+    /** The standard error of the mean: how far another sample of as many items could move it. */
+    private static <T> double standardError(List<T> values, Function<T, Double> metric) {
+        if (values.size() < 2) {
+            return 0;
+        }
+        double mean = mean(values, metric);
+        double squares = values.stream()
+                .mapToDouble(v -> Math.pow(metric.apply(v) - mean, 2))
+                .sum();
+        return Math.sqrt(squares / (values.size() - 1) / values.size());
+    }
 
     private static <T> double mean(List<T> values, Function<T, Double> metric) {
         Double m = meanOrNull(values, metric);
