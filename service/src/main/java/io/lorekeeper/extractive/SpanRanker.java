@@ -160,6 +160,7 @@ final class SpanRanker {
         f.put("derived", a.derived() ? 1.0 : 0.0);
         f.put("yearLike", YEAR.matcher(a.text()).matches() ? 1.0 : 0.0);
         f.put("follows", follows(a.span(), near, sentence));
+        f.put("precedes", precedes(a.span(), near, sentence));
         f.put("capitalised", capitalised(a.text()));
         f.put("digits", a.text().chars().anyMatch(Character::isDigit) ? 1.0 : 0.0);
         f.put("enclosed", enclosed(a.span(), sentence));
@@ -210,6 +211,17 @@ final class SpanRanker {
                             .replaceAll("[\\p{L}'’]+", "")
                             .isBlank()
                     && sentence.substring(w.end(), span.start()).split("\\s+").length <= 3) {
+                return 1.0;
+            }
+        }
+        return 0.0;
+    }
+
+    /** 1 when a question word follows right after the piece ("[Hector] paid for the millstones"). */
+    private static double precedes(Span span, List<Span> near, String sentence) {
+        for (Span w : near) {
+            if (w.start() >= span.end()
+                    && sentence.substring(span.end(), w.start()).isBlank()) {
                 return 1.0;
             }
         }

@@ -43,7 +43,10 @@ class SpanRankerTest {
         assertThat(rob).containsEntry("kind:names", 1.0).containsEntry("person:names", 1.0);
         assertThat(rob).containsEntry("prose:names", 1.0).containsEntry("opens", 1.0);
         assertThat(rob.get("near")).isCloseTo(Math.exp(-1 / 40.0), within(1e-9)); // one space before "invited"
-        assertThat(rob).containsEntry("repeats", 0.0).containsEntry("follows", 0.0);
+        assertThat(rob)
+                .containsEntry("repeats", 0.0)
+                .containsEntry("follows", 0.0)
+                .containsEntry("precedes", 1.0);
 
         Map<String, Double> whole =
                 piece(pieces, "Rob invited me to a beginner's yoga class.").features();
