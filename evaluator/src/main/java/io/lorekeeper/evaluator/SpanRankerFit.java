@@ -15,8 +15,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Fits the extractive strategy's answer-span ranker to evaluation results: a linear score
  * {@code s(c) = Σ w_f·x_f} over each candidate's features, trained by listwise softmax cross-entropy towards
- * the candidates that score best against the gold (uniform over ties), L2-regularised, by plain gradient
- * descent from zero. Everything is deterministic: the same items give the same weights.
+ * each item's candidates in proportion to their F1 (the expected F1 of the pick), L2-regularised with a
+ * penalty chosen by an inner cross-validation over the training items' folds, by gradient descent from zero.
+ * Everything is deterministic: the same items give the same weights.
  *
  * <p>Only items whose answer was one of the candidates ({@link AnswerCandidates#usable}) can be re-ranked;
  * an item whose best candidate scores 0 teaches nothing (every candidate is equally wrong) and is skipped.
