@@ -203,6 +203,9 @@ public final class CrossValidation {
      * @param without   a feature whose candidates are left out (an ablation); null for none
      * @param settings  fixed fitting settings (an ablation reuses those chosen with every candidate); null to
      *                  choose them by an inner cross-validation in each training set
+     *
+     * <p>Long because one pass builds the answers, the all-folds and per-fold fits and the per-fold rows from
+     * the same lists; split up, each part would take the same five arguments.
      */
     static AnswerF1 answerF1(
             String dataset,

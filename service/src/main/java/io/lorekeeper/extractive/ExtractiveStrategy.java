@@ -206,37 +206,16 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
                 ? headers.computeIfAbsent(c, k -> sessionHeader(context.retriever(), k))
                 : Optional.empty();
         List<Citation> citations = new ArrayList<>();
-        ShortAnswer.Answer answer;
-        Candidate source;
-        List<SpanRanker.Piece> pieces = List.of();
-        SpanRanker.Piece chosen = null;
-        if (ClosedQuestions.isYesNo(question)) {
-            source = best.candidate();
-            answer = new ShortAnswer.Answer(
-                    ClosedQuestions.yesOrNo(question, source.text()),
-                    new io.lorekeeper.text.Span(0, source.text().length()),
-                    true,
-                    ShortAnswer.Kind.YES_NO);
-        } else {
-            // a date is resolved against the day its sentence was said on: only a "when" needs the lookup
-            List<SpanRanker.Offer> offers = new ArrayList<>(SpanRanker.offers(
-                    scored,
-                    c -> type == AnswerType.TIME
-                            ? header.apply(c)
-                                    .flatMap(h -> TimeExpressions.sessionDate(h.quote()))
-                                    .orElse(null)
-                            : null));
-            if (!conversation) {
-                offers.addAll(furtherOffers(question, type, scored, candidates));
-            }
-            pieces = SpanRanker.pieces(question, type, offers, !conversation);
-            chosen = SpanRanker.best(pieces);
-            source = chosen.sentence();
-            answer = chosen.answer();
-            if (!source.equals(best.candidate())) {
-                citations.add(citation(source));
-                recordDetour(context, chosen, best.candidate());
-            }
+        Ranked ranked = ClosedQuestions.isYesNo(question)
+                ? Ranked.yesOrNo(question, best.candidate())
+                : rank(context, type, scored, candidates, conversation, header);
+        Candidate source = ranked.source();
+        ShortAnswer.Answer answer = ranked.answer();
+        List<SpanRanker.Piece> pieces = ranked.pieces();
+        SpanRanker.Piece chosen = ranked.chosen();
+        if (!source.equals(best.candidate())) {
+            citations.add(citation(source));
+            recordDetour(context, chosen, best.candidate());
         }
         context.trace().record(span(source, answer));
         Citation first = citation(best.candidate());
@@ -258,6 +237,48 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         double confidence = Confidence.of(features);
         context.trace().record(new ExtractiveEvent.Answer(shortAnswer.text(), confidence, citations.size(), features));
         return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+    }
+
+    /**
+     * The short answer and the sentence it comes from, with the pieces it was chosen among (none for a
+     * yes or no).
+     */
+    private record Ranked(
+            Candidate source, ShortAnswer.Answer answer, List<SpanRanker.Piece> pieces, SpanRanker.Piece chosen) {
+
+        static Ranked yesOrNo(String question, Candidate best) {
+            ShortAnswer.Answer answer = new ShortAnswer.Answer(
+                    ClosedQuestions.yesOrNo(question, best.text()),
+                    new io.lorekeeper.text.Span(0, best.text().length()),
+                    true,
+                    ShortAnswer.Kind.YES_NO);
+            return new Ranked(best, answer, List.of(), null);
+        }
+    }
+
+    /** The piece {@link SpanRanker} scores highest among those of the best sentences and, in texts, of second hops. */
+    private static Ranked rank(
+            QuestionContext context,
+            AnswerType type,
+            List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates,
+            boolean conversation,
+            java.util.function.Function<Candidate, Optional<Citation>> header) {
+        String question = context.question();
+        // a date is resolved against the day its sentence was said on: only a "when" needs the lookup
+        List<SpanRanker.Offer> offers = new ArrayList<>(SpanRanker.offers(
+                scored,
+                c -> type == AnswerType.TIME
+                        ? header.apply(c)
+                                .flatMap(h -> TimeExpressions.sessionDate(h.quote()))
+                                .orElse(null)
+                        : null));
+        if (!conversation) {
+            offers.addAll(furtherOffers(question, type, scored, candidates));
+        }
+        List<SpanRanker.Piece> pieces = SpanRanker.pieces(question, type, offers, !conversation);
+        SpanRanker.Piece chosen = SpanRanker.best(pieces);
+        return new Ranked(chosen.sentence(), chosen.answer(), pieces, chosen);
     }
 
     /** Sentences beyond the best few that may hold the answer: those of the titled paragraphs a second hop reaches. */
@@ -283,7 +304,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
 
     /** Says in the trace why the answer's sentence is not the best one when a second hop led there. */
     private static void recordDetour(QuestionContext context, SpanRanker.Piece chosen, Candidate best) {
-        if ("hop".equals(chosen.source())) {
+        if (chosen != null && "hop".equals(chosen.source())) {
             context.trace()
                     .record(new ExtractiveEvent.Hop(
                             best.text(), chosen.sentence().text()));
