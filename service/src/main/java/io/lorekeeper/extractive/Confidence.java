@@ -24,7 +24,10 @@ final class Confidence {
 
     private static final Model FITTED = Model.load(MODEL);
 
-    /** A logistic model: {@code p = 1 / (1 + e^-(intercept + sum of weight * feature))}. */
+    /**
+     * A linear model over named features, read from a classpath file: logistic here
+     * ({@code p = 1 / (1 + e^-(intercept + sum of weight * feature))}), a plain score for {@link SpanRanker}.
+     */
     record Model(double intercept, Map<String, Double> weights) {
 
         static Model load(String resource) {
@@ -43,12 +46,17 @@ final class Confidence {
             }
         }
 
-        double probability(Map<String, Double> features) {
+        /** {@code intercept + sum of weight * feature}; a feature the model does not name weighs nothing. */
+        double linear(Map<String, Double> features) {
             double z = intercept;
             for (Map.Entry<String, Double> f : features.entrySet()) {
                 z += weights.getOrDefault(f.getKey(), 0.0) * f.getValue();
             }
-            return Math.max(0.01, Math.min(0.99, 1 / (1 + Math.exp(-z))));
+            return z;
+        }
+
+        double probability(Map<String, Double> features) {
+            return Math.max(0.01, Math.min(0.99, 1 / (1 + Math.exp(-linear(features)))));
         }
     }
 

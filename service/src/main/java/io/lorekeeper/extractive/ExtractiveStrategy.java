@@ -201,9 +201,11 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
         String question = context.question();
-        Map<Candidate, Optional<Citation>> headers = new HashMap<>();
+        // one lookup per session: the best sentences often share one
+        Map<List<Object>, Optional<Citation>> headers = new HashMap<>();
         java.util.function.Function<Candidate, Optional<Citation>> header = c -> conversation
-                ? headers.computeIfAbsent(c, k -> sessionHeader(context.retriever(), k))
+                ? headers.computeIfAbsent(
+                        List.of(c.documentId(), c.pageOrdinal()), k -> sessionHeader(context.retriever(), c))
                 : Optional.empty();
         List<Citation> citations = new ArrayList<>();
         Ranked ranked = ClosedQuestions.isYesNo(question)

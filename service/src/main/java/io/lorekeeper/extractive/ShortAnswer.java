@@ -39,8 +39,7 @@ final class ShortAnswer {
         PHRASE,
         SENTENCE,
         LIST,
-        YES_NO,
-        CHOICE
+        YES_NO
     }
 
     /**
@@ -799,9 +798,21 @@ final class ShortAnswer {
         return stems;
     }
 
+    /**
+     * The word's stem. Remembered, because every piece of every offered sentence is compared with the
+     * question word by word; the memory is dropped when it grows past {@value #STEMS_KEPT} words.
+     */
     static String stem(String word) {
-        String lower = word.toLowerCase(Locale.ROOT).replaceFirst("['’]s$", "");
-        List<String> terms = Terms.of(lower);
-        return terms.isEmpty() ? lower : terms.getFirst();
+        if (STEMS.size() > STEMS_KEPT) {
+            STEMS.clear();
+        }
+        return STEMS.computeIfAbsent(word, w -> {
+            String lower = w.toLowerCase(Locale.ROOT).replaceFirst("['’]s$", "");
+            List<String> terms = Terms.of(lower);
+            return terms.isEmpty() ? lower : terms.getFirst();
+        });
     }
+
+    private static final int STEMS_KEPT = 100_000;
+    private static final java.util.Map<String, String> STEMS = new java.util.concurrent.ConcurrentHashMap<>();
 }

@@ -29,8 +29,7 @@ final class SpanRanker {
     /** How many of the best-scored sentences offer pieces. */
     static final int SENTENCES = 5;
 
-    private static final Map<String, Double> WEIGHTS =
-            Confidence.Model.load(MODEL).weights();
+    private static final Confidence.Model FITTED = Confidence.Model.load(MODEL);
     private static final Pattern YEAR = Pattern.compile("1\\d{3}|20\\d{2}");
     private static final Pattern WH =
             Pattern.compile("\\b(what|which|who|whom|whose|when|where|why|how)\\b", Pattern.CASE_INSENSITIVE);
@@ -62,10 +61,8 @@ final class SpanRanker {
         Set<String> asked = ShortAnswer.words(question);
         Set<String> askedContent = contentStems(question);
         String wh = questionWord(question);
-        List<Piece> out = new ArrayList<>();
+        List<Piece> unscored = new ArrayList<>();
         Map<String, Set<Integer>> offeredBy = new HashMap<>();
-        List<Map<String, Double>> features = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
         for (Offer offer : offers) {
             String text = offer.sentence().text();
             List<Span> near = ShortAnswer.questionWordSpans(text, asked);
@@ -77,23 +74,25 @@ final class SpanRanker {
                                     .count()
                             / askedContent.size();
             for (ShortAnswer.Answer a : ShortAnswer.candidates(question, text, offer.said())) {
-                String key = a.text().toLowerCase(Locale.ROOT).strip();
-                offeredBy.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(offer.rank());
+                offeredBy
+                        .computeIfAbsent(key(a), k -> new java.util.HashSet<>())
+                        .add(offer.rank());
                 Map<String, Double> f =
                         features(type, a, text, near, askedContent, offer, Math.min(1, coverage), prose, wh);
-                out.add(new Piece(offer.sentence(), a, source(offer, a), f, 0));
-                features.add(f);
-                keys.add(key);
+                unscored.add(new Piece(offer.sentence(), a, source(offer, a), f, 0));
             }
         }
-        List<Piece> scored = new ArrayList<>(out.size());
-        for (int i = 0; i < out.size(); i++) {
-            Map<String, Double> f = features.get(i);
-            f.put("votes", Math.log(offeredBy.get(keys.get(i)).size()));
-            Piece p = out.get(i);
-            scored.add(new Piece(p.sentence(), p.answer(), p.source(), f, score(f)));
+        // votes need every offer's pieces first: how many of the sentences offer the same text
+        List<Piece> scored = new ArrayList<>(unscored.size());
+        for (Piece p : unscored) {
+            p.features().put("votes", Math.log(offeredBy.get(key(p.answer())).size()));
+            scored.add(new Piece(p.sentence(), p.answer(), p.source(), p.features(), score(p.features())));
         }
         return scored;
+    }
+
+    private static String key(ShortAnswer.Answer a) {
+        return a.text().toLowerCase(Locale.ROOT).strip();
     }
 
     /** The highest-scored piece; the first offered wins a tie. */
@@ -235,11 +234,7 @@ final class SpanRanker {
     }
 
     static double score(Map<String, Double> features) {
-        double s = 0;
-        for (Map.Entry<String, Double> f : features.entrySet()) {
-            s += WEIGHTS.getOrDefault(f.getKey(), 0.0) * f.getValue();
-        }
-        return s;
+        return FITTED.linear(features);
     }
 
     /** What a scored list of sentences offers: the best {@link #SENTENCES}, each with its session's date where one is known. */
