@@ -75,7 +75,7 @@ public final class CrossValidation {
             double gap,
             double oracle,
             List<FoldF1> perFold,
-            String settings,
+            SpanRankerFit.Settings settings,
             String note) {}
 
     /** One held-out fold: dev is the all-folds ranker on its items, crossValidated the ranker fitted on {@code fittedOn}. */
@@ -160,12 +160,13 @@ public final class CrossValidation {
         String foldsBy = dataset.equals("locomo")
                 ? "conversation (leave one conversation out)"
                 : "question (" + Folds.HASHED + " folds by CRC-32 of the item id)";
+        AnswerF1 f1 = answerF1(dataset, folds, items, elsewhere, null, null);
         return new DatasetResult(
                 dataset,
                 foldsBy,
                 folds,
-                answerF1(dataset, folds, items, elsewhere, null, null),
-                ablations(dataset, folds, items, elsewhere),
+                f1,
+                ablations(dataset, folds, items, elsewhere, f1.settings()),
                 brier(dataset, folds, items, confidencesElsewhere),
                 recall(dataset, folds, strategies, items));
     }
@@ -268,7 +269,7 @@ public final class CrossValidation {
                 dev - cv,
                 mean(answers, Answer::oracle),
                 perFold,
-                chosenOnAll.settings().toString(),
+                chosenOnAll.settings(),
                 usable == 0
                         ? "no answer candidates in the report (a service from before the extractive.candidates event):"
                                 + " dev and cross-validated are the reported F1"
@@ -295,9 +296,17 @@ public final class CrossValidation {
                 .toList();
     }
 
-    /** One ablation per kind and source of candidate that the dataset's items hold. */
+    /**
+     * One ablation per kind and source of candidate that the dataset's items hold.
+     *
+     * @param settings those chosen by the full cross-validation's fit on all items
+     */
     static List<Ablation> ablations(
-            String dataset, List<String> folds, List<ItemResult> items, List<SpanRankerFit.Example> elsewhere) {
+            String dataset,
+            List<String> folds,
+            List<ItemResult> items,
+            List<SpanRankerFit.Example> elsewhere,
+            SpanRankerFit.Settings settings) {
         List<SpanRankerFit.Example> mine = examples(dataset, items);
         Set<String> marks = new java.util.TreeSet<>();
         mine.forEach(e -> e.features()
@@ -307,11 +316,7 @@ public final class CrossValidation {
         if (marks.isEmpty()) {
             return List.of();
         }
-        // the settings chosen with every candidate are kept: an ablation measures the candidates, not the choice
-        List<SpanRankerFit.Example> everything = new ArrayList<>(elsewhere);
-        everything.addAll(mine);
-        SpanRankerFit.Settings settings = SpanRankerFit.fitChoosing(everything, SpanRankerFit.Example::group)
-                .settings();
+        // the settings chosen on every training item are kept: an ablation measures the candidates, not the choice
         double full = answerF1(dataset, folds, items, elsewhere, null, settings).crossValidated();
         List<Ablation> out = new ArrayList<>();
         for (String mark : marks) {
@@ -411,7 +416,7 @@ public final class CrossValidation {
 
     /** Mean squared error of the confidences against rightness; answers without a confidence are left out. */
     private static Double brier(List<Confidence> answers, Function<Confidence, Double> confidence) {
-        return meanOrNull(answers, a -> {
+        return Report.mean(answers, a -> {
             Double p = confidence.apply(a);
             double y = a.example().right() ? 1 : 0;
             return p == null ? null : (p - y) * (p - y);
@@ -491,7 +496,7 @@ public final class CrossValidation {
         List<ItemResult> cell = probed.stream()
                 .filter(r -> in(dataset, r, probe, column, folds))
                 .toList();
-        return meanOrNull(cell, r -> r.evidence().evidenceRecall());
+        return Report.mean(cell, r -> r.evidence().evidenceRecall());
     }
 
     /** The probe with the best mean recall on the folds given; the earlier probe on a tie (or where none has items). */
@@ -688,16 +693,7 @@ public final class CrossValidation {
     }
 
     private static <T> double mean(List<T> values, Function<T, Double> metric) {
-        Double m = meanOrNull(values, metric);
+        Double m = Report.mean(values, metric);
         return m == null ? Double.NaN : m;
-    }
-
-    private static <T> Double meanOrNull(List<T> values, Function<T, Double> metric) {
-        var stats = values.stream()
-                .map(metric)
-                .filter(Objects::nonNull)
-                .mapToDouble(Double::doubleValue)
-                .summaryStatistics();
-        return stats.getCount() == 0 ? null : stats.getAverage();
     }
 }

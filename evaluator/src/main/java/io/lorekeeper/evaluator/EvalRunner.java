@@ -151,20 +151,8 @@ public class EvalRunner {
             Map<String, Double> confidenceFeatures,
             AnswerCandidates answerCandidates) {
 
-        /** A reply without answer candidates (any strategy but extractive, or a service from before them). */
-        public Reply(
-                String questionId,
-                String status,
-                String answer,
-                Integer choiceIndex,
-                String error,
-                Double confidence,
-                Map<String, Double> confidenceFeatures) {
-            this(questionId, status, answer, choiceIndex, error, confidence, confidenceFeatures, null);
-        }
-
         static Reply failed(String questionId, String status, String error) {
-            return new Reply(questionId, status, null, null, error, null, null);
+            return new Reply(questionId, status, null, null, error, null, null, null);
         }
     }
 
@@ -545,7 +533,7 @@ public class EvalRunner {
         }
         return new ItemResult(
                 Asked.of(item, strategy),
-                new Reply(null, "DONE", null, null, null, null, null),
+                new Reply(null, "DONE", null, null, null, null, null, null),
                 Scores.NONE,
                 new Evidence(
                         Metrics.evidenceRecall(gold, context),

@@ -278,7 +278,8 @@ public record Report(
                 : values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
-    private static Double mean(List<ItemResult> cell, Function<ItemResult, Double> metric) {
+    /** The mean of the metric over the values that have it; null when none has. */
+    static <T> Double mean(List<T> cell, Function<T, Double> metric) {
         var stats = cell.stream()
                 .map(metric)
                 .filter(Objects::nonNull)

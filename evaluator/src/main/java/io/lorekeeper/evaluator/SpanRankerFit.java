@@ -165,25 +165,18 @@ public final class SpanRankerFit {
     }
 
     /**
-     * How a ranker is fitted: the L2 penalty on the scaled weights, and the target of the softmax (uniform over
-     * the best candidates, or {@code soft}: each candidate in proportion to its F1, so partial answers count).
+     * How a ranker is fitted: the L2 penalty on the scaled weights. The target is always each candidate in
+     * proportion to its F1, the expected F1 of the softmax's pick, which is what the service is judged on.
      */
-    public record Settings(double l2, boolean soft) {
+    public record Settings(double l2) {
 
-        /**
-         * The settings {@link #fitChoosing} chooses among: the penalty only. The target is the soft one, the
-         * expected F1 of the softmax's pick, which is what the service is judged on.
-         */
+        /** The penalties {@link #fitChoosing} chooses among. */
         static final List<Settings> GRID = List.of(
-                new Settings(0.003, true),
-                new Settings(0.01, true),
-                new Settings(0.03, true),
-                new Settings(0.1, true),
-                new Settings(0.3, true));
+                new Settings(0.003), new Settings(0.01), new Settings(0.03), new Settings(0.1), new Settings(0.3));
 
         @Override
         public String toString() {
-            return "l2=" + l2 + (soft ? ", F1-weighted target" : ", best-candidate target");
+            return "l2=" + l2 + ", F1-weighted target";
         }
     }
 
@@ -260,7 +253,7 @@ public final class SpanRankerFit {
                 rows[i] = Sparse.of(e.features().get(i), index, scale);
             }
             x.add(rows);
-            target.add(target(e, settings.soft()));
+            target.add(target(e));
         }
         double[] w = descend(x, target, names.size(), settings.l2());
         Map<String, Double> weights = new LinkedHashMap<>();
@@ -354,19 +347,10 @@ public final class SpanRankerFit {
         return scale;
     }
 
-    /** Uniform over the candidates with the item's best F1; or, soft, in proportion to each candidate's F1. */
-    private static double[] target(Example e, boolean soft) {
-        double[] t = new double[e.f1().length];
-        double best = e.best();
-        double total = 0;
-        for (int i = 0; i < t.length; i++) {
-            t[i] = soft ? e.f1()[i] : e.f1()[i] == best ? 1 : 0;
-            total += t[i];
-        }
-        for (int i = 0; i < t.length; i++) {
-            t[i] /= total;
-        }
-        return t;
+    /** Each candidate in proportion to its F1 (the item's best scores above 0, or it would not be trained on). */
+    private static double[] target(Example e) {
+        double total = java.util.Arrays.stream(e.f1()).sum();
+        return java.util.Arrays.stream(e.f1()).map(f -> f / total).toArray();
     }
 
     /** Mean cross-entropy plus the L2 penalty; the gradient goes to {@code grad}. */

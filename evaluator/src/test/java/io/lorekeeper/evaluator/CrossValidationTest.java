@@ -187,7 +187,7 @@ class CrossValidationTest {
     private static ItemResult probe(String id, String category, String strategy, double recall) {
         return new ItemResult(
                 new Asked(id, category, strategy, "Q?", List.of("a"), null),
-                new Reply(null, "DONE", null, null, null, null, null),
+                new Reply(null, "DONE", null, null, null, null, null, null),
                 Scores.NONE,
                 new Evidence(recall, 1, 0, 1, 10, null),
                 Cost.NONE,

@@ -28,7 +28,7 @@ class ItemResultJsonTest {
 
     private static final ItemResult RESULT = new ItemResult(
             new Asked("i1", "2", "rag", "Who?", List.of("Pip"), null),
-            new Reply("q1", "DONE", "Pip", null, null, 0.75, Map.of("support", 1.0)),
+            new Reply("q1", "DONE", "Pip", null, null, 0.75, Map.of("support", 1.0), null),
             new Scores(1.0, 1.0, 0.9, null),
             new Evidence(0.5, 2, 1, 3, 120, 0.01),
             new Cost(2, 300, 250L, 50L, 1L),

@@ -39,7 +39,7 @@ class ReportTest {
             long latency) {
         return new ItemResult(
                 new Asked(id, category, strategy, "question", List.of("gold"), null),
-                new Reply("q-" + id, status, "answer", null, null, null, null),
+                new Reply("q-" + id, status, "answer", null, null, null, null, null),
                 new Scores(f1, f1 == null ? null : (f1 == 1.0 ? 1.0 : 0.0), null, null),
                 new Evidence(recall, 1, 0, 3, null, null),
                 new Cost(calls, tokens, null, null, null),
@@ -50,7 +50,7 @@ class ReportTest {
         double f1 = Metrics.locomoF1(answer, "", Integer.parseInt(category));
         return new ItemResult(
                 new Asked(id, category, strategy, "question", List.of(""), null),
-                new Reply("q-" + id, status, answer, null, null, null, null),
+                new Reply("q-" + id, status, answer, null, null, null, null, null),
                 new Scores("DONE".equals(status) ? f1 : null, null, null, null),
                 new Evidence(null, 0, 0, 0, null, null),
                 new Cost(0, 0, null, null, null),
@@ -170,7 +170,7 @@ class ReportTest {
         long tokens = prompt == null ? 500 : prompt + completion;
         return new ItemResult(
                 new Asked(id, category, "rag", "question", List.of("gold"), null),
-                new Reply("q-" + id, "DONE", "answer", null, null, null, null),
+                new Reply("q-" + id, "DONE", "answer", null, null, null, null, null),
                 new Scores(1.0, 1.0, null, null),
                 new Evidence(null, 1, 0, 3, 100, compaction),
                 new Cost(2, tokens, prompt, completion, hits),
@@ -189,7 +189,8 @@ class ReportTest {
                         reply.choiceIndex(),
                         reply.error(),
                         confidence,
-                        reply.confidenceFeatures()),
+                        reply.confidenceFeatures(),
+                        reply.answerCandidates()),
                 r.scores(),
                 r.evidence(),
                 r.cost(),
