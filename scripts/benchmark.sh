@@ -19,7 +19,9 @@
 #   extractive  the whole novel LK_BENCH_NOVEL (retrieval-only) READY with its sentences memory, then extractive questions:
 #               one client's p50/p95 over forty questions, and questions/s with LK_BENCH_EXTRACTIVE_CLIENTS (16) clients
 #               asking distinct questions for 30 s; for the current path, the previous one (every candidate sentence
-#               embedded per question, --lorekeeper.extractive.stored-sentences=false) and the current one again.
+#               embedded per question, --lorekeeper.extractive.stored-sentences=false) and the current one again
+#               (LK_BENCH_EXTRACTIVE_PATHS, e.g. "current"). LK_BENCH_REUSE=1 asks the novel stored by an earlier
+#               extractive run on the same LK_BENCH_DB instead of ingesting it again.
 #   burst       LK_BENCH_BURST_CLIENTS (32) extractive questions at the same moment on a document just
 #               READY (the first LK_BENCH_BURST_CHARS, 200000, of the novel), then the same again warm:
 #               p50/p95 of each burst and the cold/warm p95 ratio.
@@ -217,11 +219,19 @@ for phase in "${phases[@]}"; do
     extractive)
       # one novel, then the current path, the previous one (every candidate sentence embedded per
       # question) and the current one again, each in a fresh service process on the same document
-      start_service extractive-ingest
-      bench extractive-ingest "$base" "$novel" "$work/extractive.state"
-      stop_service
+      extractive_state=bench-results/extractive-$db.state
+      if [ -n "${LK_BENCH_REUSE:-}" ] && [ -f "$extractive_state" ]; then
+        url=$(LK_PG_DB=$db scripts/pg-local.sh url)
+        log "extractive: reusing the novel of $extractive_state"
+      else
+        start_service extractive-ingest
+        bench extractive-ingest "$base" "$novel" "$work/extractive.state"
+        stop_service
+        cp "$work/extractive.state" "$extractive_state"
+      fi
+      cp "$extractive_state" "$work/extractive.state"
       run=0
-      for path in current baseline current; do
+      for path in ${LK_BENCH_EXTRACTIVE_PATHS:-current baseline current}; do
         run=$((run + 1))
         settings=()
         [ "$path" = baseline ] && settings+=(--lorekeeper.extractive.stored-sentences=false)

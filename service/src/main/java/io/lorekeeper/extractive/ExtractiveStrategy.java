@@ -128,12 +128,14 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         Retriever retriever = context.retriever();
         List<UUID> ids = context.documentIds();
         Hits hits = new Hits();
-        hits.addAll(retriever.hybrid(ids, question, settings.k()));
+        Retriever.Hybrid hybrid = retriever.hybridRankings(ids, question, settings.k());
+        hits.addAll(hybrid.fused());
         context.trace().record(new ExtractiveEvent.Retrieve(question, "hybrid", summary(hits.list), null));
         // Widen recall below the fused list: a chunk that only one retriever ranks well (a rare
         // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
-        List<SearchHit> keywordOnly = hits.addAll(retriever.keyword(ids, question, 2 * settings.k()));
-        List<SearchHit> vectorOnly = hits.addAll(retriever.vector(ids, question, 2 * settings.k()));
+        // The fused search ranked both lists deeper than this already (3k against 2k).
+        List<SearchHit> keywordOnly = hits.addAll(head(hybrid.byKeyword(), 2 * settings.k()));
+        List<SearchHit> vectorOnly = hits.addAll(head(hybrid.byVector(), 2 * settings.k()));
         context.trace()
                 .record(new ExtractiveEvent.Retrieve(
                         question, "keyword+vector", summary(keywordOnly), summary(vectorOnly)));
@@ -532,6 +534,10 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     }
 
     /** Hits in rank order without repeats; later searches append below the earlier ones. */
+    private static List<SearchHit> head(List<SearchHit> ranking, int n) {
+        return ranking.subList(0, Math.min(n, ranking.size()));
+    }
+
     private static final class Hits {
         final List<SearchHit> list = new ArrayList<>();
         private final Set<SearchHit.ChunkKey> keys = new HashSet<>();

@@ -55,7 +55,24 @@ final class SentenceScorer {
     record Scored(
             Candidate candidate, double score, double semantic, double lexical, double prior, boolean typeMatch) {}
 
+    /** The terms of each sentence, analysed once: a novel's few thousand sentences recur across questions. */
+    private static final Remembered<Set<String>> TERMS = new Remembered<>(20_000, text -> Set.copyOf(Terms.of(text)));
+
     private SentenceScorer() {}
+
+    /** Whether the text has fewer than n runs of non-space characters (a split per sentence was the scorer's largest cost). */
+    static boolean fewerWordsThan(String text, int n) {
+        int words = 0;
+        boolean inWord = false;
+        for (int i = 0; i < text.length() && words < n; i++) {
+            boolean space = Character.isWhitespace(text.charAt(i));
+            if (!space && !inWord) {
+                words++;
+            }
+            inWord = !space;
+        }
+        return words < n;
+    }
 
     static List<Scored> score(
             String question,
@@ -64,7 +81,7 @@ final class SentenceScorer {
             List<float[]> sentenceVectors,
             float[] questionVector) {
         List<Set<String>> sentenceTerms =
-                candidates.stream().map(c -> Set.copyOf(Terms.of(c.text()))).toList();
+                candidates.stream().map(c -> TERMS.of(c.text())).toList();
         Map<String, Double> idf = idf(sentenceTerms);
         Set<String> questionTerms = new HashSet<>(Terms.of(question));
         double questionMass = questionTerms.stream()
@@ -101,7 +118,7 @@ final class SentenceScorer {
             if (counted.isPresent() && Counts.counts(c.text(), counted.get())) {
                 score *= COUNTED;
             }
-            if (c.text().split("\\s+").length < 4) {
+            if (fewerWordsThan(c.text(), 4)) {
                 score *= 0.7;
             }
             if (!askedSpeakers.isEmpty() && c.speaker() != null) {

@@ -670,9 +670,16 @@ final class ShortAnswer {
 
     /**
      * Where a sentence's text starts after a heading line: a first line without closing punctuation
-     * followed by a line break, as titles stand above their paragraph. 0 when there is none.
+     * followed by a line break, as titles stand above their paragraph. 0 when there is none. Remembered:
+     * the second hop asks it of every candidate sentence for every name it follows.
      */
     static int headingEnd(String sentence) {
+        return HEADING_ENDS.of(sentence);
+    }
+
+    private static final Remembered<Integer> HEADING_ENDS = new Remembered<>(20_000, ShortAnswer::findHeadingEnd);
+
+    private static int findHeadingEnd(String sentence) {
         int start = titleLineEnd(sentence);
         if (start == 0) {
             return 0;
@@ -800,19 +807,15 @@ final class ShortAnswer {
 
     /**
      * The word's stem. Remembered, because every piece of every offered sentence is compared with the
-     * question word by word; the memory is dropped when it grows past {@value #STEMS_KEPT} words.
+     * question word by word.
      */
     static String stem(String word) {
-        if (STEMS.size() > STEMS_KEPT) {
-            STEMS.clear();
-        }
-        return STEMS.computeIfAbsent(word, w -> {
-            String lower = w.toLowerCase(Locale.ROOT).replaceFirst("['’]s$", "");
-            List<String> terms = Terms.of(lower);
-            return terms.isEmpty() ? lower : terms.getFirst();
-        });
+        return STEMS.of(word);
     }
 
-    private static final int STEMS_KEPT = 100_000;
-    private static final java.util.Map<String, String> STEMS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Remembered<String> STEMS = new Remembered<>(100_000, w -> {
+        String lower = w.toLowerCase(Locale.ROOT).replaceFirst("['’]s$", "");
+        List<String> terms = Terms.of(lower);
+        return terms.isEmpty() ? lower : terms.getFirst();
+    });
 }

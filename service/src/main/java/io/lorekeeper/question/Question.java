@@ -106,7 +106,7 @@ class Question {
         q.choices = choices;
         q.options = options;
         q.status = QUEUED;
-        q.createdAt = Instant.now();
+        q.createdAt = now();
         return q;
     }
 
@@ -114,7 +114,7 @@ class Question {
     void start() {
         require("start", QUEUED, RUNNING);
         status = RUNNING;
-        startedAt = Instant.now();
+        startedAt = now();
         failureReason = null;
         waitingFor = null;
     }
@@ -161,14 +161,14 @@ class Question {
         confidence = result.confidence();
         citations = List.copyOf(result.citations());
         budgetLimited = result.budgetLimited();
-        finishedAt = Instant.now();
+        finishedAt = now();
     }
 
     void fail(String reason) {
         require("fail", QUEUED, RUNNING);
         status = FAILED;
         failureReason = reason;
-        finishedAt = Instant.now();
+        finishedAt = now();
     }
 
     private void reset() {
@@ -272,5 +272,10 @@ class Question {
 
     JsonNode degraded() {
         return degraded;
+    }
+
+    /** Microseconds, as PostgreSQL keeps them: a finished question handed to its waiters reads as a later load will. */
+    private static Instant now() {
+        return Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 }

@@ -86,9 +86,10 @@ class QuestionStore {
     Optional<StoredQuestion> awaitFinished(UUID tenantId, UUID id, java.time.Duration wait)
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
-        CompletableFuture<Void> signal = finished.watch(id);
+        CompletableFuture<StoredQuestion> signal = finished.watch(id);
         try {
-            // the status is one indexed column; the whole question (JSON columns and all) is read once, at the end
+            // the status is one indexed column; the whole question (JSON columns and all) is read once, at the
+            // end, unless this replica finished it and handed it over (it is the tenant's: its status was read)
             Optional<QuestionStatus> status = status(tenantId, id);
             while (status.isPresent() && !status.get().isFinished()) {
                 long left = deadline - System.nanoTime();
@@ -96,7 +97,7 @@ class QuestionStore {
                     break;
                 }
                 try {
-                    signal.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
+                    return Optional.of(signal.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS));
                 } catch (TimeoutException | ExecutionException e) {
                     // not finished here (yet): the status says whether another replica finished it
                 }
@@ -138,7 +139,7 @@ class QuestionStore {
         Optional<StoredQuestion> changed =
                 transitions.apply(questions, id, transition).map(this::stored);
         if (changed.isPresent() && changed.get().status().isFinished()) {
-            finished.finished(id);
+            finished.finished(changed.get());
         }
         return changed;
     }

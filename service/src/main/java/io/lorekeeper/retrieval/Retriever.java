@@ -78,12 +78,31 @@ public class Retriever {
      * the two rather than their sum.
      */
     public List<SearchHit> hybrid(List<UUID> documentIds, String query, int k) {
+        return hybridRankings(documentIds, query, k).fused();
+    }
+
+    /**
+     * A {@link #hybrid} search with the two rankings it fused: a caller that also wants what only one
+     * retriever ranks well reads them here instead of searching again.
+     */
+    public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
         CompletableFuture<List<SearchHit>> byKeyword =
                 CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
         List<SearchHit> byVector = vector(documentIds, query, depth);
-        return SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, byKeyword.join()), depth), query, k);
+        List<SearchHit> keywordRanking = byKeyword.join();
+        return new Hybrid(
+                SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, keywordRanking), depth), query, k),
+                keywordRanking,
+                byVector);
     }
+
+    /**
+     * The k fused hits of a hybrid search, and the keyword and vector rankings behind them, best first and
+     * 3k deep (30 at least). Their first n are what {@link #keyword} finds for n up to that, and what
+     * {@link #vector} finds up to the index's approximation (this probe is the wider one).
+     */
+    public record Hybrid(List<SearchHit> fused, List<SearchHit> byKeyword, List<SearchHit> byVector) {}
 
     /**
      * Hybrid search, then a second retrieval from its best hits, fused with it: for questions whose

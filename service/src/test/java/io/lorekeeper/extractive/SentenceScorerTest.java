@@ -334,4 +334,12 @@ class SentenceScorerTest {
                                         .score(),
                         within(EPS));
     }
+
+    @Test
+    void shortSentencesAreCountedByTheirRunsOfNonSpace() {
+        assertThat(SentenceScorer.fewerWordsThan("Good.", 4)).isTrue();
+        assertThat(SentenceScorer.fewerWordsThan("Yes,  of\ncourse.", 4)).isTrue();
+        assertThat(SentenceScorer.fewerWordsThan("I saw him there.", 4)).isFalse();
+        assertThat(SentenceScorer.fewerWordsThan("One two three", 3)).isFalse();
+    }
 }

@@ -59,8 +59,8 @@ class QuestionWaitTest {
     void finishingHereSignalsTheWaitersOfThatQuestionOnly() {
         UUID id = running();
         UUID other = running();
-        CompletableFuture<Void> signal = finished.watch(id);
-        CompletableFuture<Void> otherSignal = finished.watch(other);
+        CompletableFuture<QuestionStore.StoredQuestion> signal = finished.watch(id);
+        CompletableFuture<QuestionStore.StoredQuestion> otherSignal = finished.watch(other);
 
         store.change(id, q -> q.complete(ANSWER));
 
@@ -72,7 +72,7 @@ class QuestionWaitTest {
     @Test
     void aTransitionThatDoesNotFinishSignalsNothing() {
         UUID id = running();
-        CompletableFuture<Void> signal = finished.watch(id);
+        CompletableFuture<QuestionStore.StoredQuestion> signal = finished.watch(id);
 
         store.change(id, Question::requeue);
 
@@ -93,6 +93,9 @@ class QuestionWaitTest {
                 waiting.get(30, TimeUnit.SECONDS).orElseThrow();
         assertThat(answered.status()).isEqualTo(QuestionStatus.DONE);
         assertThat(answered.answer()).isEqualTo("at noon");
+        assertThat(answered)
+                .as("handed over as committed: what a later read finds")
+                .isEqualTo(store.find(id).orElseThrow());
     }
 
     @Test
