@@ -2,14 +2,14 @@ package io.lorekeeper.eval;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 import io.lorekeeper.platform.EntityJobs;
-import io.lorekeeper.security.TenantDeletion;
+import io.lorekeeper.security.TenantJobScheduler;
 
 /**
  * An evaluation started over HTTP as a db-scheduler job keyed by its id, as ingestion and answering
@@ -26,21 +26,10 @@ class EvaluationJob {
         return EntityJobs.task(TASK, run::run);
     }
 
-    @Bean
-    EvaluationScheduler evaluationScheduler(
-            SchedulerClient scheduler, OneTimeTask<Void> runEvaluationTask, JdbcClient jdbc) {
-        return new EvaluationScheduler(scheduler, runEvaluationTask, jdbc);
-    }
-
-    static class EvaluationScheduler extends EntityJobs.Scheduler {
-        EvaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, JdbcClient jdbc) {
-            super(scheduler, task, jdbc, "SELECT id FROM evaluation WHERE tenant_id = ?");
-        }
-
-        /** A deleted tenant's evaluations: their waiting jobs are cancelled in the deleting transaction. */
-        @EventListener
-        void forget(TenantDeletion deletion) {
-            cancelWaitingOfTenant(deletion.tenantId());
+    @Component
+    static class EvaluationScheduler extends TenantJobScheduler {
+        EvaluationScheduler(SchedulerClient scheduler, OneTimeTask<Void> runEvaluationTask, JdbcClient jdbc) {
+            super(scheduler, runEvaluationTask, jdbc, "SELECT id FROM evaluation WHERE tenant_id = ?");
         }
     }
 }

@@ -77,19 +77,7 @@ class GraphBuilder {
             boolean reused,
             Long seededFrom,
             int calls,
-            boolean partial) {
-
-        Built(
-                long graphId,
-                ConceptGraph graph,
-                int blocks,
-                Map<String, Integer> rejected,
-                boolean reused,
-                Long seededFrom,
-                int calls) {
-            this(graphId, graph, blocks, rejected, reused, seededFrom, calls, false);
-        }
-    }
+            boolean partial) {}
 
     /** Hears of a block left out of a build because the builder's reply for it stayed unusable. */
     @FunctionalInterface
@@ -97,13 +85,9 @@ class GraphBuilder {
         void unusable(Blocks.Block block, String reason);
     }
 
-    /** The document's shared, question-agnostic graph, built or resumed as needed (the {@code graph} stage). */
-    Built obtainShared(LlmSession llm, UUID documentId, int chunkTokens, Progress progress) {
-        return obtainShared(llm, documentId, chunkTokens, progress, null);
-    }
-
     /**
-     * {@link #obtainShared}, telling {@code gaps} of each block whose builder reply stayed unusable
+     * The document's shared, question-agnostic graph, built or resumed as needed (the {@code graph}
+     * stage), telling {@code gaps} of each block whose builder reply stayed unusable
      * after the gateway's repair. Such a block adds nothing and the build goes on with the next one;
      * it is remembered with the graph and tried again (once, before the blocks not built yet) by the
      * next call, whose edits then apply to the graph as it stands.
@@ -126,21 +110,10 @@ class GraphBuilder {
      * The document's graph for {@code question} ({@code null}: the shared, question-agnostic one), built or
      * resumed as needed. Before each block the build checks that the question's budget still leaves
      * {@code reserve} for answering; when it does not, it stops and returns the graph so far as partial.
+     * With {@code gaps} (the shared build), a block whose reply stayed unusable is left out and
+     * remembered, as {@link #obtainShared} says; without ({@code null}), such a reply fails the build.
      */
     Built obtain(
-            LlmSession llm,
-            UUID documentId,
-            String question,
-            Start start,
-            int chunkTokens,
-            AnswerReserve reserve,
-            Cancellation cancellation,
-            Trace trace,
-            Progress progress) {
-        return obtain(llm, documentId, question, start, chunkTokens, reserve, cancellation, trace, progress, null);
-    }
-
-    private Built obtain(
             LlmSession llm,
             UUID documentId,
             String question,

@@ -118,7 +118,7 @@ class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
                 built = store.shared(document.id())
                         .filter(r -> r.status().equals(GraphStore.READY))
                         .map(r -> new GraphBuilder.Built(
-                                r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0))
+                                r.id(), store.load(r.id()), r.blocksDone(), r.rejected(), true, null, 0, false))
                         .orElse(null);
             }
             if (built == null && partial) {
@@ -135,7 +135,8 @@ class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
                             reserve,
                             context.cancellation(),
                             context.trace(),
-                            GraphBuilder.Progress.NONE);
+                            GraphBuilder.Progress.NONE,
+                            null);
                 } catch (BudgetExhaustedException spent) {
                     context.trace().record(new StepEvent.BudgetSpent("build", spent.getMessage()));
                     built = builder.partial(

@@ -78,7 +78,7 @@ class CompactionMeasurementTest {
             GraphSet graphs = new GraphSet(List.of(new GraphSet.Part(
                     UUID.randomUUID(),
                     text,
-                    new GraphBuilder.Built(0, graph, blocks.size(), Map.of(), false, null, blocks.size()))));
+                    new GraphBuilder.Built(0, graph, blocks.size(), Map.of(), false, null, blocks.size(), false))));
             GraphTools tools = new GraphTools(graphs, llm, null, 1000, 10, Trace.NONE);
             llm.withTools(
                     Role.ANSWERER,
