@@ -4,14 +4,14 @@ import java.time.InstantSource;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 import io.lorekeeper.platform.EntityJobs;
-import io.lorekeeper.security.TenantDeletion;
+import io.lorekeeper.security.TenantJobScheduler;
 
 /** Answering as a db-scheduler job: any replica may run it, and a dead replica's questions are revived. */
 @Configuration(proxyBeanMethods = false)
@@ -30,20 +30,10 @@ class AnswerJob {
         return InstantSource.system();
     }
 
-    @Bean
-    AnswerScheduler answerScheduler(SchedulerClient scheduler, OneTimeTask<Void> answerQuestionTask, JdbcClient jdbc) {
-        return new AnswerScheduler(scheduler, answerQuestionTask, jdbc);
-    }
-
-    static class AnswerScheduler extends EntityJobs.Scheduler {
-        AnswerScheduler(SchedulerClient scheduler, OneTimeTask<Void> task, JdbcClient jdbc) {
-            super(scheduler, task, jdbc, "SELECT id FROM question WHERE tenant_id = ?");
-        }
-
-        /** A deleted tenant's questions: their waiting answer jobs are cancelled in the deleting transaction. */
-        @EventListener
-        void forget(TenantDeletion deletion) {
-            cancelWaitingOfTenant(deletion.tenantId());
+    @Component
+    static class AnswerScheduler extends TenantJobScheduler {
+        AnswerScheduler(SchedulerClient scheduler, OneTimeTask<Void> answerQuestionTask, JdbcClient jdbc) {
+            super(scheduler, answerQuestionTask, jdbc, "SELECT id FROM question WHERE tenant_id = ?");
         }
     }
 }
