@@ -34,6 +34,8 @@ final class ShortAnswer {
         DATE,
         SESSION_DATE,
         NAMES,
+        /** The distinct names of a sentence joined: a list is a different answer from one name (LoCoMo asks for lists, HotpotQA for one). */
+        NAME_LIST,
         SUBJECT,
         NUMBER,
         PHRASE,
@@ -587,7 +589,7 @@ final class ShortAnswer {
         if (distinct.size() > 1) {
             Span all = new Span(
                     names.getFirst().span().start(), names.getLast().span().end());
-            names.add(new Answer(String.join(", ", distinct), all, true, Kind.NAMES));
+            names.add(new Answer(String.join(", ", distinct), all, true, Kind.NAME_LIST));
         }
         return names;
     }
