@@ -135,4 +135,18 @@ class DeepSearchTest {
                 .map(h -> h.get("text").asString())
                 .toList();
     }
+
+    @Test
+    void aHybridSearchHandsOverTheRankingsItFused() {
+        Retriever.Hybrid hybrid = retriever.hybridRankings(List.of(notes), QUESTION, 2);
+
+        assertThat(hybrid.fused()).isEqualTo(retriever.hybrid(List.of(notes), QUESTION, 2));
+        assertThat(hybrid.byKeyword())
+                .as("deeper than k, best first: what a keyword search of any depth up to it returns")
+                .hasSizeGreaterThan(2)
+                .startsWith(retriever.keyword(List.of(notes), QUESTION, 2).toArray(SearchHit[]::new));
+        assertThat(hybrid.byVector())
+                .hasSizeGreaterThan(2)
+                .startsWith(retriever.vector(List.of(notes), QUESTION, 2).toArray(SearchHit[]::new));
+    }
 }
