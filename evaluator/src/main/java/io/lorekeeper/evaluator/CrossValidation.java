@@ -76,7 +76,28 @@ public final class CrossValidation {
             double oracle,
             List<FoldF1> perFold,
             SpanRankerFit.Settings settings,
-            String note) {}
+            String note,
+            List<Double> rounds) {
+
+        /** The same with the cross-validated F1 of every fold assignment ({@link Folds#rounds}), the first this one. */
+        AnswerF1 withRounds(List<Double> all) {
+            return new AnswerF1(
+                    strategy,
+                    categories,
+                    n,
+                    withCandidates,
+                    reported,
+                    dev,
+                    crossValidated,
+                    crossValidatedError,
+                    gap,
+                    oracle,
+                    perFold,
+                    settings,
+                    note,
+                    List.copyOf(all));
+        }
+    }
 
     /** One held-out fold: dev is the all-folds ranker on its items, crossValidated the ranker fitted on {@code fittedOn}. */
     public record FoldF1(
@@ -161,6 +182,7 @@ public final class CrossValidation {
                 ? "conversation (leave one conversation out)"
                 : "question (" + Folds.HASHED + " folds by CRC-32 of the item id)";
         AnswerF1 f1 = answerF1(dataset, folds, items, elsewhere, null, null);
+        f1 = f1.withRounds(rounds(dataset, items, elsewhere, f1));
         return new DatasetResult(
                 dataset,
                 foldsBy,
@@ -215,6 +237,32 @@ public final class CrossValidation {
             List<SpanRankerFit.Example> elsewhere,
             String without,
             SpanRankerFit.Settings settings) {
+        return answerF1(dataset, folds, items, elsewhere, without, settings, 0);
+    }
+
+    /**
+     * The cross-validated F1 under each fold assignment of the dataset, the first being {@code first}'s: a mean
+     * over them is steadier than any one (HotpotQA's 100 questions; LoCoMo has one assignment).
+     */
+    static List<Double> rounds(
+            String dataset, List<ItemResult> items, List<SpanRankerFit.Example> elsewhere, AnswerF1 first) {
+        List<Double> out = new ArrayList<>(List.of(first.crossValidated()));
+        List<String> ids = items.stream().map(i -> i.asked().itemId()).toList();
+        for (int round = 1; round < Folds.rounds(dataset); round++) {
+            out.add(answerF1(dataset, Folds.names(dataset, ids, round), items, elsewhere, null, null, round)
+                    .crossValidated());
+        }
+        return out;
+    }
+
+    private static AnswerF1 answerF1(
+            String dataset,
+            List<String> folds,
+            List<ItemResult> items,
+            List<SpanRankerFit.Example> elsewhere,
+            String without,
+            SpanRankerFit.Settings settings,
+            int round) {
         List<SpanRankerFit.Example> others = elsewhere.stream()
                 .map(e -> SpanRankerFit.without(e, without))
                 .filter(Objects::nonNull)
@@ -223,9 +271,9 @@ public final class CrossValidation {
                 .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
                 // a failed question scores 0, as in the report
                 .map(r -> new Answer(
-                        Folds.of(dataset, r.asked().itemId()),
+                        Folds.of(dataset, r.asked().itemId(), round),
                         r.scores().f1() == null ? 0 : r.scores().f1(),
-                        SpanRankerFit.without(SpanRankerFit.example(dataset, r), without)))
+                        SpanRankerFit.without(SpanRankerFit.example(dataset, r, round), without)))
                 .toList();
         java.util.function.Function<List<SpanRankerFit.Example>, SpanRankerFit.Chosen> fit = train -> settings == null
                 ? SpanRankerFit.fitChoosing(train, SpanRankerFit.Example::group)
@@ -273,7 +321,8 @@ public final class CrossValidation {
                 usable == 0
                         ? "no answer candidates in the report (a service from before the extractive.candidates event):"
                                 + " dev and cross-validated are the reported F1"
-                        : null);
+                        : null,
+                List.of(cv));
     }
 
     private static List<SpanRankerFit.Example> training(
@@ -576,6 +625,23 @@ public final class CrossValidation {
                 "the other folds",
                 "each held-out fold",
                 fmt(f.crossValidated()) + " ± " + fmt(f.crossValidatedError()));
+        if (f.rounds().size() > 1) {
+            row(
+                    out,
+                    "cross-validated, mean of " + f.rounds().size() + " fold assignments",
+                    "the other folds",
+                    "each held-out fold",
+                    fmt(f.rounds().stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .average()
+                                    .orElse(0)) + " (each: "
+                            + String.join(
+                                    ", ",
+                                    f.rounds().stream()
+                                            .map(CrossValidation::fmt)
+                                            .toList())
+                            + ")");
+        }
         row(out, "gap (dev − cross-validated)", "", "", f.gap());
         row(out, "oracle (best candidate)", "", "all folds", f.oracle());
         out.append("\n");

@@ -86,6 +86,11 @@ public final class SpanRankerFit {
      * null when its answer was not one of its candidates.
      */
     static Example example(String dataset, ItemResult r) {
+        return example(dataset, r, 0);
+    }
+
+    /** The item as a ranking example grouped by its fold in the given assignment ({@link Folds#of(String, String, int)}). */
+    static Example example(String dataset, ItemResult r, int round) {
         AnswerCandidates c = r.reply().answerCandidates();
         if (c == null || !c.usable() || !"DONE".equals(r.reply().status())) {
             return null;
@@ -116,7 +121,7 @@ public final class SpanRankerFit {
                 features,
                 f1,
                 reported,
-                dataset + ":" + Folds.of(dataset, r.asked().itemId()));
+                dataset + ":" + Folds.of(dataset, r.asked().itemId(), round));
     }
 
     /**

@@ -184,6 +184,20 @@ class CrossValidationTest {
         assertThat(dir.resolve("cv/cv.md")).content().contains("| cross-validated | the other folds |");
     }
 
+    @Test
+    void hashedDatasetsAreCrossValidatedUnderSeveralFoldAssignments() {
+        List<ItemResult> items = items(10, (conv, right) -> Map.of("marks", right ? 1.0 : 0.0));
+
+        CrossValidation.AnswerF1 hashed =
+                CrossValidation.of("hotpotqa", List.of("extractive"), items).f1();
+        CrossValidation.AnswerF1 byConversation =
+                CrossValidation.of("locomo", List.of("extractive"), items).f1();
+
+        assertThat(hashed.rounds()).hasSize(Folds.ROUNDS).first().isEqualTo(hashed.crossValidated());
+        assertThat(hashed.rounds()).allSatisfy(f1 -> assertThat(f1).isEqualTo(1.0));
+        assertThat(byConversation.rounds()).containsExactly(byConversation.crossValidated());
+    }
+
     private static ItemResult probe(String id, String category, String strategy, double recall) {
         return new ItemResult(
                 new Asked(id, category, strategy, "Q?", List.of("a"), null),

@@ -40,4 +40,24 @@ class FoldsTest {
         assertThat(sizes.values()).allSatisfy(n -> assertThat(n).isBetween(60, 140));
         assertThat(Folds.names("hotpotqa", ids)).containsExactly("fold-0", "fold-1", "fold-2", "fold-3", "fold-4");
     }
+
+    @Test
+    void laterRoundsSplitTheSameQuestionsOtherwiseAndConversationsNever() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            ids.add("5a" + Integer.toHexString(i * 7919) + "q" + i);
+        }
+        assertThat(Folds.rounds("hotpotqa")).isEqualTo(Folds.ROUNDS).isGreaterThan(1);
+        assertThat(Folds.rounds("locomo")).isEqualTo(1);
+        for (String id : ids) {
+            assertThat(Folds.of("hotpotqa", id, 0)).isEqualTo(Folds.of("hotpotqa", id));
+        }
+        long moved = ids.stream()
+                .filter(id -> !Folds.of("hotpotqa", id, 1).equals(Folds.of("hotpotqa", id, 0)))
+                .count();
+        // another assignment, not a renaming: about four items in five change fold
+        assertThat(moved).isBetween(300L, 500L);
+        assertThat(Folds.names("hotpotqa", ids, 1)).containsExactly("fold-0", "fold-1", "fold-2", "fold-3", "fold-4");
+        assertThat(Folds.of("locomo", "conv-26/1", 3)).isEqualTo("conv-26");
+    }
 }
