@@ -230,15 +230,6 @@ public final class CrossValidation {
      * <p>Long because one pass builds the answers, the all-folds and per-fold fits and the per-fold rows from
      * the same lists; split up, each part would take the same five arguments.
      */
-    static AnswerF1 answerF1(
-            String dataset,
-            List<String> folds,
-            List<ItemResult> items,
-            List<SpanRankerFit.Example> elsewhere,
-            String without,
-            SpanRankerFit.Settings settings) {
-        return answerF1(dataset, folds, items, elsewhere, without, settings, 0);
-    }
 
     /**
      * The cross-validated F1 under each fold assignment of the dataset, the first being {@code first}'s: a mean
@@ -249,44 +240,37 @@ public final class CrossValidation {
         List<Double> out = new ArrayList<>(List.of(first.crossValidated()));
         List<String> ids = items.stream().map(i -> i.asked().itemId()).toList();
         for (int round = 1; round < Folds.rounds(dataset); round++) {
-            out.add(answerF1(dataset, Folds.names(dataset, ids, round), items, elsewhere, null, null, round)
-                    .crossValidated());
+            List<Answer> answers = answers(dataset, items, null, round);
+            Map<String, SpanRankerFit.Chosen> held = heldOut(
+                    answers,
+                    Folds.names(dataset, ids, round),
+                    elsewhere,
+                    train -> SpanRankerFit.fitChoosing(train, SpanRankerFit.Example::group));
+            out.add(mean(answers, a -> a.with(held.get(a.fold()).model())));
         }
         return out;
     }
 
-    private static AnswerF1 answerF1(
+    static AnswerF1 answerF1(
             String dataset,
             List<String> folds,
             List<ItemResult> items,
             List<SpanRankerFit.Example> elsewhere,
             String without,
-            SpanRankerFit.Settings settings,
-            int round) {
+            SpanRankerFit.Settings settings) {
         List<SpanRankerFit.Example> others = elsewhere.stream()
                 .map(e -> SpanRankerFit.without(e, without))
                 .filter(Objects::nonNull)
                 .toList();
-        List<Answer> answers = items.stream()
-                .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
-                // a failed question scores 0, as in the report
-                .map(r -> new Answer(
-                        Folds.of(dataset, r.asked().itemId(), round),
-                        r.scores().f1() == null ? 0 : r.scores().f1(),
-                        SpanRankerFit.without(SpanRankerFit.example(dataset, r, round), without)))
-                .toList();
+        List<Answer> answers = answers(dataset, items, without, 0);
         java.util.function.Function<List<SpanRankerFit.Example>, SpanRankerFit.Chosen> fit = train -> settings == null
                 ? SpanRankerFit.fitChoosing(train, SpanRankerFit.Example::group)
                 : new SpanRankerFit.Chosen(SpanRankerFit.fit(train, settings), settings);
         SpanRankerFit.Chosen chosenOnAll = fit.apply(training(answers, a -> true, others));
         SpanRankerFit.Model all = chosenOnAll.model();
+        Map<String, SpanRankerFit.Chosen> chosen = heldOut(answers, folds, others, fit);
         Map<String, SpanRankerFit.Model> held = new LinkedHashMap<>();
-        Map<String, SpanRankerFit.Settings> chosenPerFold = new LinkedHashMap<>();
-        for (String fold : folds) {
-            SpanRankerFit.Chosen c = fit.apply(training(answers, a -> !a.fold().equals(fold), others));
-            held.put(fold, c.model());
-            chosenPerFold.put(fold, c.settings());
-        }
+        chosen.forEach((fold, c) -> held.put(fold, c.model()));
         List<FoldF1> perFold = new ArrayList<>();
         for (String fold : folds) {
             List<Answer> mine =
@@ -300,7 +284,7 @@ public final class CrossValidation {
                     mean(mine, a -> a.with(all)),
                     mean(mine, a -> a.with(held.get(fold))),
                     mean(mine, Answer::oracle),
-                    chosenPerFold.get(fold).toString()));
+                    chosen.get(fold).settings().toString()));
         }
         double dev = mean(answers, a -> a.with(all));
         double cv = mean(answers, a -> a.with(held.get(a.fold())));
@@ -323,6 +307,30 @@ public final class CrossValidation {
                                 + " dev and cross-validated are the reported F1"
                         : null,
                 List.of(cv));
+    }
+
+    /** The dataset's headline extractive items in the folds of one assignment; a failed question scores 0, as in the report. */
+    private static List<Answer> answers(String dataset, List<ItemResult> items, String without, int round) {
+        return items.stream()
+                .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
+                .map(r -> new Answer(
+                        Folds.of(dataset, r.asked().itemId(), round),
+                        r.scores().f1() == null ? 0 : r.scores().f1(),
+                        SpanRankerFit.without(SpanRankerFit.example(dataset, r, round), without)))
+                .toList();
+    }
+
+    /** For each fold, the ranker fitted on the other folds' answers and {@code elsewhere}. */
+    private static Map<String, SpanRankerFit.Chosen> heldOut(
+            List<Answer> answers,
+            List<String> folds,
+            List<SpanRankerFit.Example> elsewhere,
+            java.util.function.Function<List<SpanRankerFit.Example>, SpanRankerFit.Chosen> fit) {
+        Map<String, SpanRankerFit.Chosen> held = new LinkedHashMap<>();
+        for (String fold : folds) {
+            held.put(fold, fit.apply(training(answers, a -> !a.fold().equals(fold), elsewhere)));
+        }
+        return held;
     }
 
     private static List<SpanRankerFit.Example> training(

@@ -533,11 +533,12 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         return Math.round(d * 10000) / 10000.0;
     }
 
-    /** Hits in rank order without repeats; later searches append below the earlier ones. */
+    /** The first n of a ranking (all of it when shorter). */
     private static List<SearchHit> head(List<SearchHit> ranking, int n) {
         return ranking.subList(0, Math.min(n, ranking.size()));
     }
 
+    /** Hits in rank order without repeats; later searches append below the earlier ones. */
     private static final class Hits {
         final List<SearchHit> list = new ArrayList<>();
         private final Set<SearchHit.ChunkKey> keys = new HashSet<>();
