@@ -11,8 +11,7 @@
 #               one document and across all documents; ratios against the first tier.
 #   throughput  on the scale phase's data (its database is not reset), hybrid search throughput with 32 clients (LK_BENCH_CLIENTS) and one
 #               client's latency, with distinct queries, for the current search path, the previous
-#               one (query embeddings on the request's thread, no query cache, BM25 rows read with
-#               their text while scoring) and the current one
+#               one (BM25 scored in SQL, --lorekeeper.search.keyword-index.enabled=false) and the current one
 #               again, each in a fresh service process: a baseline measured in the same run.
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
@@ -190,8 +189,7 @@ for phase in "${phases[@]}"; do
       for path in current baseline current; do
         salt=$((salt + 1))
         settings=(--lorekeeper.embedding.mode=sentence-mean)
-        [ "$path" = baseline ] && settings+=(--lorekeeper.embedding.query-threads=-1 --lorekeeper.embedding.query-cache-size=0
-                                             --lorekeeper.search.keyword-text-last=false)
+        [ "$path" = baseline ] && settings+=(--lorekeeper.search.keyword-index.enabled=false)
         [ "$salt" = 1 ] && jfr_begin throughput
         launch_service "throughput-$path" "${settings[@]}"
         unset JAVA_TOOL_OPTIONS

@@ -417,7 +417,8 @@ class DocumentStore {
 
     void refreshCounts(UUID documentId) {
         jdbc.sql("""
-                UPDATE document SET chunk_count = s.n, token_count = s.tokens, term_total = s.terms, updated_at = now()
+                UPDATE document SET chunk_count = s.n, token_count = s.tokens, term_total = s.terms,
+                       keyword_generation = keyword_generation + 1, updated_at = now()
                 FROM (SELECT count(*) n, coalesce(sum(token_count), 0) tokens, coalesce(sum(term_count), 0) terms
                       FROM chunk WHERE document_id = ?) s
                 WHERE id = ?""").params(documentId, documentId).update();

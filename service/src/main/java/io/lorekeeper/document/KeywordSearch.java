@@ -16,8 +16,9 @@ import io.lorekeeper.platform.SearchDatabase;
  * Okapi BM25 (k1 = 0.9, b = 0.4, the values GAM uses) computed inside PostgreSQL from the chunks'
  * full-text vectors: the English text-search configuration stems and drops stop words, the GIN
  * index finds candidates, and term frequencies come from the lexeme positions. Unlike
- * {@code ts_rank} this is a real BM25 with corpus IDF over exactly the documents searched, and
- * unlike an in-memory Lucene index it is the same on every replica.
+ * {@code ts_rank} this is a real BM25 with corpus IDF over exactly the documents searched. The
+ * lexemes are PostgreSQL's whichever path scores them, so the in-memory index below stems and
+ * drops stop words exactly as this SQL does.
  *
  * <p>Only the query's lexemes are unnested from each candidate's vector (marked with weight A by
  * {@code setweight}, kept by {@code ts_filter}) rather than all of its ~150: five times faster on a
@@ -26,6 +27,12 @@ import io.lorekeeper.platform.SearchDatabase;
  * <p>Terms are ORed (websearch_to_tsquery would AND them and long questions would match nothing).
  * To keep the candidate set bounded on large corpora, the most frequent query terms still score
  * but no longer select candidates once the rarer ones already select enough.
+ *
+ * <p>Searches are served by the in-memory {@link KeywordIndex} (same scores, exact top k, cost
+ * that follows the rarer terms instead of the corpus) unless
+ * {@code lorekeeper.search.keyword-index.enabled} is false: the SQL scoring here then runs as it
+ * did before, which the benchmark uses as its same-run baseline and the tests as the reference the
+ * index must equal. The deep search's feedback lexemes always come from SQL.
  */
 @Component
 class KeywordSearch {
@@ -37,30 +44,44 @@ class KeywordSearch {
     private final JdbcClient jdbc;
     private final int candidateBudget;
     private final boolean textLast;
+    private final KeywordIndex index;
 
     /**
      * On the search database (a read replica when one is configured).
      *
      * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
      *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
+     * @param inMemory false: every search scored in SQL, as before 2026-11-27
      */
     @Autowired
-    KeywordSearch(SearchDatabase database, @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast) {
-        this(database.jdbc(), CANDIDATE_BUDGET, textLast);
+    KeywordSearch(
+            SearchDatabase database,
+            KeywordIndex index,
+            @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast,
+            @Value("${lorekeeper.search.keyword-index.enabled:true}") boolean inMemory) {
+        this(database.jdbc(), CANDIDATE_BUDGET, textLast, inMemory ? index : null);
     }
 
-    /** @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
+    /** Scored in SQL. @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
         this(jdbc, candidateBudget, true);
     }
 
     KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
+        this(jdbc, candidateBudget, textLast, null);
+    }
+
+    private KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast, KeywordIndex index) {
         this.jdbc = jdbc;
         this.candidateBudget = candidateBudget;
         this.textLast = textLast;
+        this.index = index;
     }
 
     List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
+        if (index != null) {
+            return index.search(documentIds, query, List.of(), k);
+        }
         UUID[] ids = documentIds.toArray(UUID[]::new);
         CorpusStats stats = stats(ids);
         if (stats.chunks() == 0) {
@@ -74,6 +95,9 @@ class KeywordSearch {
      * feedback term scores its BM25 times its weight, and selects candidates like a query term.
      */
     List<ChunkHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+        if (index != null) {
+            return index.search(documentIds, query, feedback, k);
+        }
         UUID[] ids = documentIds.toArray(UUID[]::new);
         CorpusStats stats = stats(ids);
         if (stats.chunks() == 0) {

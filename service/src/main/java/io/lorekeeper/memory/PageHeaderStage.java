@@ -72,5 +72,7 @@ class PageHeaderStage extends MemorizerStage {
     @Override
     public void reset(UUID documentId) {
         store.clearHeaders(documentId);
+        // the chunks lost their context: their keyword statistics (and every replica's index) follow
+        documents.refreshKeywordStatistics(documentId);
     }
 }

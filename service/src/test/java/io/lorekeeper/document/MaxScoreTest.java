@@ -1,0 +1,227 @@
+package io.lorekeeper.document;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * MaxScore finds exactly the top k that scoring every chunk holding a query term finds (same chunks,
+ * same order, same scores), over random corpora whose term frequencies follow Zipf's law like
+ * text, while scoring fewer chunks than the query terms select.
+ */
+class MaxScoreTest {
+
+    private static final double K1 = KeywordSearch.K1;
+    private static final double B = KeywordSearch.B;
+
+    /** Term i is drawn with probability proportional to 1 / (i + 1): "t0" is everywhere, "t299" rare. */
+    private static List<KeywordPostings> corpus(Random random, int documents, int chunksEach, long firstId) {
+        List<KeywordPostings> corpus = new ArrayList<>();
+        long id = firstId;
+        for (int d = 0; d < documents; d++) {
+            int chunks = 1 + random.nextInt(chunksEach);
+            long[] ids = new long[chunks];
+            int[] lengths = new int[chunks];
+            Map<String, List<Integer>> postings = new HashMap<>();
+            for (int c = 0; c < chunks; c++) {
+                ids[c] = id++;
+                int length = 5 + random.nextInt(60);
+                Map<String, Integer> tf = new HashMap<>();
+                for (int w = 0; w < length; w++) {
+                    tf.merge("t" + zipf(random, 300), 1, Integer::sum);
+                }
+                lengths[c] = length;
+                int chunk = c;
+                tf.forEach((term, f) ->
+                        postings.computeIfAbsent(term, t -> new ArrayList<>()).add(KeywordPostings.posting(chunk, f)));
+            }
+            Map<String, KeywordPostings.Term> terms = new HashMap<>();
+            postings.forEach((term, list) -> {
+                int[] array = list.stream().mapToInt(Integer::intValue).toArray();
+                int maxTf = list.stream().mapToInt(KeywordPostings::tfOf).max().orElseThrow();
+                int minLength = list.stream()
+                        .mapToInt(p -> lengths[KeywordPostings.chunkOf(p)])
+                        .min()
+                        .orElseThrow();
+                terms.put(term, new KeywordPostings.Term(array, maxTf, minLength));
+            });
+            corpus.add(new KeywordPostings(UUID.randomUUID(), 1, ids, lengths, terms));
+        }
+        return corpus;
+    }
+
+    private static int zipf(Random random, int n) {
+        double total = 0;
+        for (int i = 1; i <= n; i++) {
+            total += 1.0 / i;
+        }
+        double u = random.nextDouble() * total;
+        for (int i = 1; i <= n; i++) {
+            u -= 1.0 / i;
+            if (u <= 0) {
+                return i - 1;
+            }
+        }
+        return n - 1;
+    }
+
+    /** Every chunk holding a query term scored, as the SQL does when nothing limits its candidates. */
+    private static List<MaxScore.Ranked> exhaustive(
+            List<KeywordPostings> corpus, List<MaxScore.Term> terms, double averageLength, int k) {
+        List<MaxScore.Ranked> all = new ArrayList<>();
+        for (KeywordPostings document : corpus) {
+            for (int chunk = 0; chunk < document.chunkCount(); chunk++) {
+                double score = 0;
+                boolean holds = false;
+                for (MaxScore.Term term : terms) {
+                    KeywordPostings.Term postings = document.term(term.lexeme());
+                    if (postings == null) {
+                        continue;
+                    }
+                    for (int posting : postings.postings()) {
+                        if (KeywordPostings.chunkOf(posting) == chunk) {
+                            int tf = KeywordPostings.tfOf(posting);
+                            int length = document.termCount(chunk);
+                            score += term.weight() * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * length / averageLength));
+                            holds = true;
+                        }
+                    }
+                }
+                if (holds) {
+                    all.add(new MaxScore.Ranked(document, chunk, document.chunkId(chunk), score));
+                }
+            }
+        }
+        all.sort(Comparator.comparingDouble(MaxScore.Ranked::score)
+                .reversed()
+                .thenComparingLong(MaxScore.Ranked::chunkId));
+        return all.subList(0, Math.min(k, all.size()));
+    }
+
+    private static List<MaxScore.Term> query(Random random, List<KeywordPostings> corpus, int words) {
+        long chunks = corpus.stream().mapToLong(KeywordPostings::chunkCount).sum();
+        Set<String> lexemes = new HashSet<>();
+        List<MaxScore.Term> terms = new ArrayList<>();
+        while (terms.size() < words) {
+            String lexeme = "t" + random.nextInt(300);
+            if (!lexemes.add(lexeme)) {
+                continue;
+            }
+            long df = corpus.stream()
+                    .mapToLong(d -> d.term(lexeme) == null ? 0 : d.term(lexeme).size())
+                    .sum();
+            terms.add(new MaxScore.Term(lexeme, Math.log(1 + (chunks - df + 0.5) / (df + 0.5))));
+        }
+        return terms;
+    }
+
+    private static double averageLength(List<KeywordPostings> corpus) {
+        long chunks = corpus.stream().mapToLong(KeywordPostings::chunkCount).sum();
+        long terms = corpus.stream().mapToLong(KeywordPostings::termTotal).sum();
+        return Math.max(1.0, (double) terms / chunks);
+    }
+
+    @Test
+    void findsExactlyTheTopKThatScoringEveryCandidateFinds() {
+        Random random = new Random(7);
+        for (int round = 0; round < 60; round++) {
+            List<KeywordPostings> corpus = corpus(random, 1 + random.nextInt(6), 120, 1000L * round);
+            List<MaxScore.Term> terms = query(random, corpus, 1 + random.nextInt(9));
+            int k = 1 + random.nextInt(40);
+            double averageLength = averageLength(corpus);
+
+            List<MaxScore.Ranked> found =
+                    new MaxScore(K1, B, averageLength).top(corpus, terms, k).ranked();
+
+            assertThat(found)
+                    .as("round %d", round)
+                    .usingRecursiveFieldByFieldElementComparatorIgnoringFields("document")
+                    .containsExactlyElementsOf(exhaustive(corpus, terms, averageLength, k));
+        }
+    }
+
+    @Test
+    void equalScoresGoToTheLowerChunkIdAsTheSqlOrders() {
+        // five one-term chunks of equal length: all score the same, the three lowest ids win
+        Map<String, KeywordPostings.Term> terms = Map.of(
+                "lamp",
+                new KeywordPostings.Term(
+                        new int[] {
+                            KeywordPostings.posting(0, 1),
+                            KeywordPostings.posting(1, 1),
+                            KeywordPostings.posting(2, 1),
+                            KeywordPostings.posting(3, 1),
+                            KeywordPostings.posting(4, 1)
+                        },
+                        1,
+                        4));
+        KeywordPostings late = new KeywordPostings(
+                UUID.randomUUID(), 1, new long[] {50, 51, 52, 53, 54}, new int[] {4, 4, 4, 4, 4}, terms);
+        KeywordPostings early = new KeywordPostings(
+                UUID.randomUUID(), 1, new long[] {9, 10, 11, 60, 61}, new int[] {4, 4, 4, 4, 4}, terms);
+
+        List<MaxScore.Ranked> found = new MaxScore(K1, B, 4)
+                .top(List.of(late, early), List.of(new MaxScore.Term("lamp", 1.5)), 3)
+                .ranked();
+
+        assertThat(found).extracting(MaxScore.Ranked::chunkId).containsExactly(9L, 10L, 11L);
+    }
+
+    @Test
+    void frequentTermsStopProposingCandidatesOnceTheTopKIsHeld() {
+        Random random = new Random(11);
+        List<KeywordPostings> corpus = corpus(random, 8, 400, 0);
+        // two everywhere-terms and two rare ones
+        List<MaxScore.Term> terms = query(new Random(3), corpus, 0);
+        long chunks = corpus.stream().mapToLong(KeywordPostings::chunkCount).sum();
+        terms = new ArrayList<>(terms);
+        for (String lexeme : List.of("t0", "t1", "t250", "t280")) {
+            long df = corpus.stream()
+                    .mapToLong(d -> d.term(lexeme) == null ? 0 : d.term(lexeme).size())
+                    .sum();
+            terms.add(new MaxScore.Term(lexeme, Math.log(1 + (chunks - df + 0.5) / (df + 0.5))));
+        }
+        Set<Long> selected = new HashSet<>();
+        for (KeywordPostings document : corpus) {
+            for (MaxScore.Term term : terms) {
+                KeywordPostings.Term postings = document.term(term.lexeme());
+                if (postings != null) {
+                    for (int posting : postings.postings()) {
+                        selected.add(document.chunkId(KeywordPostings.chunkOf(posting)));
+                    }
+                }
+            }
+        }
+
+        MaxScore.Result result = new MaxScore(K1, B, averageLength(corpus)).top(corpus, terms, 10);
+
+        assertThat(result.ranked())
+                .usingRecursiveFieldByFieldElementComparatorIgnoringFields("document")
+                .containsExactlyElementsOf(exhaustive(corpus, terms, averageLength(corpus), 10));
+        assertThat(result.scored()).isLessThan(selected.size() / 4);
+    }
+
+    @Test
+    void aQueryWithNoTermInTheCorpusOrAZeroKFindsNothing() {
+        List<KeywordPostings> corpus = corpus(new Random(5), 3, 50, 0);
+
+        assertThat(new MaxScore(K1, B, 30)
+                        .top(corpus, List.of(new MaxScore.Term("absent", 2.0)), 5)
+                        .ranked())
+                .isEmpty();
+        assertThat(new MaxScore(K1, B, 30)
+                        .top(corpus, List.of(new MaxScore.Term("t0", 0.1)), 0)
+                        .ranked())
+                .isEmpty();
+    }
+}
