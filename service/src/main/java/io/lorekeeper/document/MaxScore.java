@@ -66,18 +66,7 @@ final class MaxScore {
 
     /** One document's chunks into the shared top k; returns how many chunks were scored. */
     private long search(KeywordPostings document, List<Term> terms, TopK top) {
-        List<Cursor> cursors = new ArrayList<>();
-        for (int i = 0; i < terms.size(); i++) {
-            KeywordPostings.Term postings = document.term(terms.get(i).lexeme());
-            if (postings != null) {
-                double bound = part(terms.get(i).weight(), postings.maxTf(), postings.minLength()) * SLACK;
-                cursors.add(new Cursor(i, terms.get(i).weight(), postings.postings(), bound));
-            }
-        }
-        if (cursors.isEmpty()) {
-            return 0;
-        }
-        cursors.sort(Comparator.comparingDouble(Cursor::bound));
+        List<Cursor> cursors = cursors(document, terms);
         int n = cursors.size();
         double[] boundsUpTo = new double[n]; // boundsUpTo[i]: the bounds of cursors 0..i together
         for (int i = 0; i < n; i++) {
@@ -94,44 +83,68 @@ final class MaxScore {
             if (chunk == Integer.MAX_VALUE) {
                 break;
             }
-            Arrays.fill(parts, 0);
-            double sum = 0;
-            int length = document.termCount(chunk);
-            for (int i = firstEssential; i < n; i++) {
-                Cursor cursor = cursors.get(i);
-                if (cursor.chunk() == chunk) {
-                    double part = part(cursor.weight(), cursor.tf(), length);
-                    parts[cursor.term()] = part;
-                    sum += part;
-                    cursor.next();
+            if (score(document.termCount(chunk), chunk, cursors, firstEssential, boundsUpTo, parts, top.threshold())) {
+                scored++;
+                double score = 0;
+                for (double part : parts) { // in the terms' order, whichever cursors found them
+                    score += part;
                 }
-            }
-            boolean reachable = true;
-            for (int i = firstEssential - 1; i >= 0 && reachable; i--) {
-                if (sum + boundsUpTo[i] < top.threshold()) {
-                    reachable = false;
-                } else {
-                    Cursor cursor = cursors.get(i);
-                    if (cursor.advanceTo(chunk)) {
-                        double part = part(cursor.weight(), cursor.tf(), length);
-                        parts[cursor.term()] = part;
-                        sum += part;
-                    }
+                if (top.offer(new Ranked(document, chunk, document.chunkId(chunk), score))) {
+                    firstEssential = essential(boundsUpTo, top.threshold());
                 }
-            }
-            if (!reachable) {
-                continue;
-            }
-            scored++;
-            double score = 0;
-            for (double part : parts) {
-                score += part;
-            }
-            if (top.offer(new Ranked(document, chunk, document.chunkId(chunk), score))) {
-                firstEssential = essential(boundsUpTo, top.threshold());
             }
         }
         return scored;
+    }
+
+    /** A cursor for each term the document holds, the lowest bound first. */
+    private List<Cursor> cursors(KeywordPostings document, List<Term> terms) {
+        List<Cursor> cursors = new ArrayList<>();
+        for (int i = 0; i < terms.size(); i++) {
+            KeywordPostings.Term postings = document.term(terms.get(i).lexeme());
+            if (postings != null) {
+                double bound = part(terms.get(i).weight(), postings.maxTf(), postings.minLength()) * SLACK;
+                cursors.add(new Cursor(i, terms.get(i).weight(), postings.postings(), bound));
+            }
+        }
+        cursors.sort(Comparator.comparingDouble(Cursor::bound));
+        return cursors;
+    }
+
+    /**
+     * Fills each term's part of the chunk's score: the essential cursors at the chunk move past it,
+     * the others are looked up from the highest bound down until what they could still add cannot
+     * lift the chunk to the threshold. False when the chunk was given up that way.
+     */
+    private boolean score(
+            int length,
+            int chunk,
+            List<Cursor> cursors,
+            int firstEssential,
+            double[] boundsUpTo,
+            double[] parts,
+            double threshold) {
+        Arrays.fill(parts, 0);
+        double sum = 0;
+        for (int i = firstEssential; i < cursors.size(); i++) {
+            Cursor cursor = cursors.get(i);
+            if (cursor.chunk() == chunk) {
+                parts[cursor.term()] = part(cursor.weight(), cursor.tf(), length);
+                sum += parts[cursor.term()];
+                cursor.next();
+            }
+        }
+        for (int i = firstEssential - 1; i >= 0; i--) {
+            if (sum + boundsUpTo[i] < threshold) {
+                return false;
+            }
+            Cursor cursor = cursors.get(i);
+            if (cursor.advanceTo(chunk)) {
+                parts[cursor.term()] = part(cursor.weight(), cursor.tf(), length);
+                sum += parts[cursor.term()];
+            }
+        }
+        return true;
     }
 
     /** The first cursor that can still propose candidates: those before it cannot reach the threshold together. */
