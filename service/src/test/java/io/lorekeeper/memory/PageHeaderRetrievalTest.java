@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * GAM's page headers reach retrieval: once written, each chunk of the page is found by the words of
  * its header (BM25) and embedded with the header in front, while the text, spans and quotes it
- * returns stay its own.
+ * returns stay its own; once reset, the header's words find nothing.
  */
 @LlmIntegrationTest
 class PageHeaderRetrievalTest {
@@ -36,6 +36,9 @@ class PageHeaderRetrievalTest {
 
     @Autowired
     Embeddings embeddings;
+
+    @Autowired
+    PageHeaderStage headers;
 
     @Test
     void aChunkIsFoundByItsPagesHeaderAndEmbeddedWithIt() {
@@ -92,6 +95,23 @@ class PageHeaderRetrievalTest {
                 embeddings.passages(List.of((String) first.get("text"))).getFirst();
         assertThat(cosine(stored, withHeader)).isGreaterThan(0.9999);
         assertThat(cosine(stored, withoutHeader)).isLessThan(0.9999);
+
+        // a reset takes the headers out of the keyword index at once, not when the stage runs again
+        headers.reset(chat);
+        assertThat(api.post(
+                                "/v1/search",
+                                Map.of(
+                                        "documentIds",
+                                        List.of(chat),
+                                        "query",
+                                        "Quillbrook regatta",
+                                        "mode",
+                                        "keyword",
+                                        "k",
+                                        10))
+                        .json()
+                        .get("hits"))
+                .isEmpty();
     }
 
     private static float[] parse(String vector) {

@@ -6,6 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -13,6 +17,7 @@ import java.util.Set;
 
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +29,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import io.lorekeeper.support.TestDatabase;
 
 /**
- * Two migrations landed after a higher version had (V7 and V7.1 after V8, V13 after V14). A
+ * Two migrations landed after a higher version had (V7 and V7.1 after V8, V13 after V14), and one
+ * was reverted after databases had applied it (V20). A
  * database migrated at such a commit must still start on today's code: the service runs Flyway with
  * {@code out-of-order} so the late ones are applied, and validation passes. Each case migrates a
  * fresh database with only the files that existed at that commit, then with all of them as the
@@ -37,21 +43,7 @@ class MigrationHistoryTest {
     void aDatabaseMigratedWhenAHigherVersionLandedFirstStillMigratesAndValidates(String landedFirst, @TempDir Path then)
             throws IOException {
         Set<String> late = landedFirst.equals("8") ? Set.of("7", "7.1") : Set.of("13");
-        double upTo = Double.parseDouble(landedFirst);
-        for (Resource migration : migrations()) {
-            String version = version(migration);
-            if (Double.parseDouble(version) <= upTo && !late.contains(version)) {
-                try (InputStream in = migration.getInputStream()) {
-                    Files.copy(in, then.resolve(migration.getFilename()));
-                }
-            }
-        }
-        TestDatabase.Connection db = TestDatabase.sibling("history_v" + landedFirst);
-        Flyway.configure()
-                .dataSource(db.url(), db.username(), db.password())
-                .locations("filesystem:" + then)
-                .load()
-                .migrate();
+        TestDatabase.Connection db = migratedAt("history_v" + landedFirst, Double.parseDouble(landedFirst), late, then);
 
         Flyway today = Flyway.configure()
                 .dataSource(db.url(), db.username(), db.password())
@@ -66,6 +58,56 @@ class MigrationHistoryTest {
                 .toList();
         assertThat(applied).containsAll(late);
         assertThat(today.info().pending()).isEmpty();
+    }
+
+    /**
+     * V20 (impact-ordered postings) was applied by databases of the commits before its revert; it is
+     * kept byte for byte so they validate, and V21 drops what it made.
+     */
+    @Test
+    void aDatabaseThatAppliedTheRevertedPostingsMigratesAndLosesTheirTable(@TempDir Path then) throws IOException {
+        TestDatabase.Connection db = migratedAt("history_v20", 20, Set.of(), then);
+
+        Flyway today = Flyway.configure()
+                .dataSource(db.url(), db.username(), db.password())
+                .locations("classpath:db/migration")
+                .outOfOrder(serviceRunsOutOfOrder())
+                .load();
+        assertThat(today.migrate().success).isTrue();
+        today.validate();
+        assertThat(today.info().pending()).isEmpty();
+        try (Connection connection = DriverManager.getConnection(db.url(), db.username(), db.password());
+                ResultSet rows = connection
+                        .createStatement()
+                        .executeQuery("SELECT to_regclass('keyword_posting') IS NULL,"
+                                + " EXISTS (SELECT 1 FROM information_schema.columns"
+                                + " WHERE table_name = 'document' AND column_name = 'keyword_generation')")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getBoolean(1)).as("keyword_posting dropped").isTrue();
+            assertThat(rows.getBoolean(2)).as("keyword_generation added").isTrue();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A fresh database migrated with the files up to a version as they are today, less the late ones. */
+    private static TestDatabase.Connection migratedAt(String name, double upTo, Set<String> late, Path then)
+            throws IOException {
+        for (Resource migration : migrations()) {
+            String version = version(migration);
+            if (Double.parseDouble(version) <= upTo && !late.contains(version)) {
+                try (InputStream in = migration.getInputStream()) {
+                    Files.copy(in, then.resolve(migration.getFilename()));
+                }
+            }
+        }
+        TestDatabase.Connection db = TestDatabase.sibling(name);
+        Flyway.configure()
+                .dataSource(db.url(), db.username(), db.password())
+                .locations("filesystem:" + then)
+                .load()
+                .migrate();
+        return db;
     }
 
     private static boolean serviceRunsOutOfOrder() {
