@@ -19,7 +19,8 @@
 #               one client's p50/p95 over forty questions, and questions/s with LK_BENCH_EXTRACTIVE_CLIENTS (16) clients
 #               asking distinct questions for 30 s; for the current path, the previous one (every candidate sentence
 #               embedded per question, --lorekeeper.extractive.stored-sentences=false) and the current one again
-#               (LK_BENCH_EXTRACTIVE_PATHS, e.g. "current"). LK_BENCH_REUSE=1 asks the novel stored by an earlier
+#               (LK_BENCH_EXTRACTIVE_PATHS, e.g. "current"; LK_BENCH_EXTRACTIVE_BASELINE replaces the baseline's
+#               settings, e.g. --lorekeeper.search.keyword-index.enabled=false). LK_BENCH_REUSE=1 asks the novel stored by an earlier
 #               extractive run on the same LK_BENCH_DB instead of ingesting it again.
 #   burst       LK_BENCH_BURST_CLIENTS (32) extractive questions at the same moment on a document just
 #               READY (the first LK_BENCH_BURST_CHARS, 200000, of the novel), then the same again warm:
@@ -232,7 +233,8 @@ for phase in "${phases[@]}"; do
       for path in ${LK_BENCH_EXTRACTIVE_PATHS:-current baseline current}; do
         run=$((run + 1))
         settings=()
-        [ "$path" = baseline ] && settings+=(--lorekeeper.extractive.stored-sentences=false)
+        # shellcheck disable=SC2206 # the baseline's settings are words on purpose
+        [ "$path" = baseline ] && settings+=(${LK_BENCH_EXTRACTIVE_BASELINE:---lorekeeper.extractive.stored-sentences=false})
         [ "$run" = 1 ] && jfr_begin extractive
         launch_service "extractive-$path" "${settings[@]}"
         unset JAVA_TOOL_OPTIONS

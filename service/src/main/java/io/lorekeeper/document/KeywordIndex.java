@@ -169,7 +169,16 @@ class KeywordIndex {
                 continue;
             }
             try {
+                long started = System.nanoTime();
                 KeywordPostings postings = read(documentId);
+                if (postings != null) {
+                    log.debug(
+                            "Keyword index read document {} (generation {}, {} postings) in {} ms",
+                            documentId,
+                            postings.generation(),
+                            postings.postingCount(),
+                            (System.nanoTime() - started) / 1_000_000);
+                }
                 reading.complete(postings);
                 if (postings == null) {
                     documents.remove(documentId, reading);
