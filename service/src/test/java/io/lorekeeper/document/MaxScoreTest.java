@@ -211,6 +211,91 @@ class MaxScoreTest {
         assertThat(result.scored()).isLessThan(selected.size() / 4);
     }
 
+    /** One document of ten equal chunks; "common" in every chunk, "rare" in the given ones only. */
+    private static KeywordPostings commonAndRare(int... rareChunks) {
+        int[] everywhere = new int[10];
+        for (int c = 0; c < 10; c++) {
+            everywhere[c] = KeywordPostings.posting(c, 1);
+        }
+        int[] rare = java.util.Arrays.stream(rareChunks)
+                .map(c -> KeywordPostings.posting(c, 1))
+                .toArray();
+        return new KeywordPostings(
+                UUID.randomUUID(),
+                1,
+                new long[] {100, 101, 102, 103, 104, 105, 106, 107, 108, 109},
+                new int[] {8, 8, 8, 8, 8, 8, 8, 8, 8, 8},
+                Map.of(
+                        "common", new KeywordPostings.Term(everywhere, 1, 8),
+                        "rare", new KeywordPostings.Term(rare, 1, 8)));
+    }
+
+    @Test
+    void onceTheBestIsHeldTheFrequentTermIsOnlyLookedUp() {
+        // the rare term first in the query: the cheap one must still be found to be the cheap one
+        List<MaxScore.Term> terms = List.of(new MaxScore.Term("rare", 3.0), new MaxScore.Term("common", 0.2));
+
+        MaxScore.Result result = new MaxScore(K1, B, 8).top(List.of(commonAndRare(0)), terms, 1);
+
+        assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(100L);
+        // chunk 0 holds both and sets the bar; "common" alone cannot reach it, so no other chunk is scored
+        assertThat(result.scored()).isEqualTo(1);
+    }
+
+    @Test
+    void aBetterChunkRaisesTheBarAndTheRestIsSkipped() {
+        List<MaxScore.Term> terms = List.of(new MaxScore.Term("common", 0.2), new MaxScore.Term("rare", 3.0));
+
+        MaxScore.Result result = new MaxScore(K1, B, 8).top(List.of(commonAndRare(5)), terms, 1);
+
+        assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(105L);
+        // chunks 0-4 tie on "common" (the first stays), 5 replaces it; past it "common" proposes nothing
+        assertThat(result.scored()).isEqualTo(6);
+    }
+
+    @Test
+    void aCandidateThatCannotReachTheBarIsGivenUpBeforeItIsScored() {
+        // "bell" in a short chunk (0) and a long one (5): its bound is the short chunk's score, and in
+        // the long chunk even "the" everywhere cannot lift it to chunk 0's score
+        int[] everywhere = new int[6];
+        for (int c = 0; c < 6; c++) {
+            everywhere[c] = KeywordPostings.posting(c, 1);
+        }
+        KeywordPostings document = new KeywordPostings(
+                UUID.randomUUID(),
+                1,
+                new long[] {1, 2, 3, 4, 5, 6},
+                new int[] {4, 20, 20, 20, 20, 400},
+                Map.of(
+                        "the",
+                        new KeywordPostings.Term(everywhere, 1, 4),
+                        "bell",
+                        new KeywordPostings.Term(
+                                new int[] {KeywordPostings.posting(0, 1), KeywordPostings.posting(5, 1)}, 1, 4)));
+        List<MaxScore.Term> terms = List.of(new MaxScore.Term("the", 0.3), new MaxScore.Term("bell", 2.0));
+
+        MaxScore.Result result = new MaxScore(K1, B, 80).top(List.of(document), terms, 1);
+
+        assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(1L);
+        assertThat(result.scored()).isEqualTo(1);
+    }
+
+    @Test
+    void aPostingPacksItsChunkAndFrequencyAndADocumentCountsItsTerms() {
+        assertThat(KeywordPostings.chunkOf(KeywordPostings.posting(70_000, 3))).isEqualTo(70_000);
+        assertThat(KeywordPostings.tfOf(KeywordPostings.posting(70_000, 3))).isEqualTo(3);
+        // PostgreSQL keeps at most 256 positions of a lexeme in a chunk
+        assertThat(KeywordPostings.tfOf(KeywordPostings.posting(1, 256))).isEqualTo(256);
+        assertThat(KeywordPostings.tfOf(KeywordPostings.posting(1, 900))).isEqualTo(256);
+        assertThat(KeywordPostings.posting(2, 256)).isLessThan(KeywordPostings.firstPostingOf(3));
+
+        KeywordPostings document = commonAndRare(2, 7);
+        assertThat(document.termTotal()).isEqualTo(80);
+        assertThat(document.postingCount()).isEqualTo(12);
+        assertThat(document.chunkCount()).isEqualTo(10);
+        assertThat(document.term("absent")).isNull();
+    }
+
     @Test
     void aQueryWithNoTermInTheCorpusOrAZeroKFindsNothing() {
         List<KeywordPostings> corpus = corpus(new Random(5), 3, 50, 0);
