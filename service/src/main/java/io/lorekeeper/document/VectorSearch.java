@@ -1,12 +1,15 @@
 package io.lorekeeper.document;
 
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCallback;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import com.pgvector.PGvector;
 
@@ -21,12 +24,12 @@ import io.lorekeeper.platform.SearchDatabase;
 class VectorSearch {
 
     private final JdbcClient jdbc;
-    private final TransactionTemplate transaction;
+    private final JdbcTemplate template;
 
     /** On the search database (a read replica when one is configured). */
     VectorSearch(SearchDatabase database) {
         this.jdbc = database.jdbc();
-        this.transaction = database.transaction();
+        this.template = database.template();
     }
 
     /** The stored vectors of the given chunks (those never embedded are left out). */
@@ -48,22 +51,34 @@ class VectorSearch {
 
     List<ChunkHit> search(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
-        return transaction.execute(status -> {
-            jdbc.sql(
-                            "SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-                    .param(String.valueOf(Math.max(40, 2 * k)))
-                    .query((rs, n) -> null)
-                    .list();
-            return jdbc
-                    .sql("SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
-                            + "WHERE c.document_id = ANY(?) AND c.embedding IS NOT NULL "
-                            + "ORDER BY c.embedding <=> ? LIMIT ?")
-                    .params(vector, documentIds.toArray(UUID[]::new), vector, k)
-                    .query((rs, n) -> ChunkRows.hit(rs, 1.0 - rs.getDouble("distance")))
-                    .list()
-                    .stream()
-                    .sorted(Comparator.comparingDouble(ChunkHit::score).reversed())
-                    .toList();
-        });
+        // The scan's settings and the scan in one statement, so one round trip: PostgreSQL runs the
+        // statements of one message in one implicit transaction, which set_config(..., true) is local
+        // to (inside a caller's transaction, to that one). Before, a transaction of its own cost three
+        // round trips and about 7% of the CPU of hybrid search at 32 clients.
+        return template.execute(
+                "SELECT set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'relaxed_order', true); "
+                        + "SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
+                        + "WHERE c.document_id = ANY(?) AND c.embedding IS NOT NULL "
+                        + "ORDER BY c.embedding <=> ? LIMIT ?",
+                (PreparedStatementCallback<List<ChunkHit>>) statement -> {
+                    statement.setString(1, String.valueOf(Math.max(40, 2 * k)));
+                    statement.setObject(2, vector);
+                    statement.setObject(3, documentIds.toArray(UUID[]::new));
+                    statement.setObject(4, vector);
+                    statement.setInt(5, k);
+                    statement.execute();
+                    if (!statement.getMoreResults()) {
+                        throw new IllegalStateException("the vector search returned no rows");
+                    }
+                    List<ChunkHit> hits = new ArrayList<>();
+                    try (ResultSet rows = statement.getResultSet()) {
+                        while (rows.next()) {
+                            hits.add(ChunkRows.hit(rows, 1.0 - rows.getDouble("distance")));
+                        }
+                    }
+                    // relaxed order: the iterative scan may return a few out of order
+                    hits.sort(Comparator.comparingDouble(ChunkHit::score).reversed());
+                    return hits;
+                });
     }
 }

@@ -1,9 +1,8 @@
 package io.lorekeeper.platform;
 
-import javax.sql.DataSource;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -21,19 +20,22 @@ public final class SearchDatabase implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SearchDatabase.class);
 
+    private final JdbcTemplate template;
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
     private final HikariDataSource replica;
 
-    private SearchDatabase(JdbcClient jdbc, TransactionTemplate transaction, HikariDataSource replica) {
+    private SearchDatabase(
+            JdbcTemplate template, JdbcClient jdbc, TransactionTemplate transaction, HikariDataSource replica) {
+        this.template = template;
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.replica = replica;
     }
 
-    /** Searches on the primary, through the application's own client and transactions. */
-    public static SearchDatabase primary(JdbcClient jdbc, TransactionTemplate transaction) {
-        return new SearchDatabase(jdbc, transaction, null);
+    /** Searches on the primary, through the application's own clients, in the given transactions. */
+    public static SearchDatabase primary(JdbcTemplate template, JdbcClient jdbc, TransactionTemplate transaction) {
+        return new SearchDatabase(template, jdbc, transaction, null);
     }
 
     /** Searches on a replica with a small read-only pool of its own. */
@@ -49,14 +51,21 @@ public final class SearchDatabase implements AutoCloseable {
         // pgjdbc applies read-only to autocommit statements too only in this mode: searches never write
         pool.addDataSourceProperty("readOnlyMode", "always");
         log.info("Search queries go to the replica {}", url);
+        JdbcTemplate template = new JdbcTemplate(pool);
         return new SearchDatabase(
-                JdbcClient.create((DataSource) pool),
+                template,
+                JdbcClient.create(template),
                 new TransactionTemplate(new DataSourceTransactionManager(pool)),
                 pool);
     }
 
     public JdbcClient jdbc() {
         return jdbc;
+    }
+
+    /** The same database for what {@link JdbcClient} cannot do (several result sets from one statement). */
+    public JdbcTemplate template() {
+        return template;
     }
 
     /** Transactions on the same database as {@link #jdbc()} (for transaction-local settings such as hnsw.ef_search). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -48,12 +49,14 @@ class SearchDatabaseTest {
         TestDatabase.Connection primary = TestDatabase.get();
         DriverManagerDataSource dataSource =
                 new DriverManagerDataSource(primary.url(), primary.username(), primary.password());
-        JdbcClient jdbc = JdbcClient.create(dataSource);
+        JdbcTemplate template = new JdbcTemplate(dataSource);
+        JdbcClient jdbc = JdbcClient.create(template);
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 
-        try (SearchDatabase search = SearchDatabase.primary(jdbc, transaction)) {
+        try (SearchDatabase search = SearchDatabase.primary(template, jdbc, transaction)) {
             assertThat(search.onReplica()).isFalse();
             assertThat(search.jdbc()).isSameAs(jdbc);
+            assertThat(search.template()).isSameAs(template);
             assertThat(search.transaction()).isSameAs(transaction);
             assertThat(search.jdbc()
                             .sql("SELECT current_database()")
