@@ -3,6 +3,7 @@ package io.lorekeeper.document;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,41 @@ class MaxScoreTest {
             }
         }
         return n - 1;
+    }
+
+    /** A document with chunks of the given ids and lengths; each term once in the chunks named. */
+    private static DocumentBuilder aDocument(long[] ids, int... lengths) {
+        return new DocumentBuilder(ids, lengths);
+    }
+
+    private static final class DocumentBuilder {
+        private final long[] ids;
+        private final int[] lengths;
+        private final Map<String, KeywordPostings.Term> terms = new HashMap<>();
+
+        DocumentBuilder(long[] ids, int[] lengths) {
+            this.ids = ids;
+            this.lengths = lengths;
+        }
+
+        DocumentBuilder with(String term, int... chunks) {
+            int[] postings = Arrays.stream(chunks)
+                    .sorted()
+                    .map(c -> KeywordPostings.posting(c, 1))
+                    .toArray();
+            int shortest = Arrays.stream(chunks).map(c -> lengths[c]).min().orElseThrow();
+            terms.put(term, new KeywordPostings.Term(postings, 1, shortest));
+            return this;
+        }
+
+        /** The term in every chunk. */
+        DocumentBuilder everywhere(String term) {
+            return with(term, IntStream.range(0, ids.length).toArray());
+        }
+
+        KeywordPostings build() {
+            return new KeywordPostings(UUID.randomUUID(), 1, ids, lengths, terms);
+        }
     }
 
     /** Every chunk holding a query term scored, as the SQL does when nothing limits its candidates. */
@@ -153,22 +190,12 @@ class MaxScoreTest {
     @Test
     void equalScoresGoToTheLowerChunkIdAsTheSqlOrders() {
         // five one-term chunks of equal length: all score the same, the three lowest ids win
-        Map<String, KeywordPostings.Term> terms = Map.of(
-                "lamp",
-                new KeywordPostings.Term(
-                        new int[] {
-                            KeywordPostings.posting(0, 1),
-                            KeywordPostings.posting(1, 1),
-                            KeywordPostings.posting(2, 1),
-                            KeywordPostings.posting(3, 1),
-                            KeywordPostings.posting(4, 1)
-                        },
-                        1,
-                        4));
-        KeywordPostings late = new KeywordPostings(
-                UUID.randomUUID(), 1, new long[] {50, 51, 52, 53, 54}, new int[] {4, 4, 4, 4, 4}, terms);
-        KeywordPostings early = new KeywordPostings(
-                UUID.randomUUID(), 1, new long[] {9, 10, 11, 60, 61}, new int[] {4, 4, 4, 4, 4}, terms);
+        KeywordPostings late = aDocument(new long[] {50, 51, 52, 53, 54}, 4, 4, 4, 4, 4)
+                .everywhere("lamp")
+                .build();
+        KeywordPostings early = aDocument(new long[] {9, 10, 11, 60, 61}, 4, 4, 4, 4, 4)
+                .everywhere("lamp")
+                .build();
 
         List<MaxScore.Ranked> found = new MaxScore(K1, B, 4)
                 .top(List.of(late, early), List.of(new MaxScore.Term("lamp", 1.5)), 3)
@@ -213,21 +240,10 @@ class MaxScoreTest {
 
     /** One document of ten equal chunks; "common" in every chunk, "rare" in the given ones only. */
     private static KeywordPostings commonAndRare(int... rareChunks) {
-        int[] everywhere = new int[10];
-        for (int c = 0; c < 10; c++) {
-            everywhere[c] = KeywordPostings.posting(c, 1);
-        }
-        int[] rare = java.util.Arrays.stream(rareChunks)
-                .map(c -> KeywordPostings.posting(c, 1))
-                .toArray();
-        return new KeywordPostings(
-                UUID.randomUUID(),
-                1,
-                new long[] {100, 101, 102, 103, 104, 105, 106, 107, 108, 109},
-                new int[] {8, 8, 8, 8, 8, 8, 8, 8, 8, 8},
-                Map.of(
-                        "common", new KeywordPostings.Term(everywhere, 1, 8),
-                        "rare", new KeywordPostings.Term(rare, 1, 8)));
+        return aDocument(new long[] {100, 101, 102, 103, 104, 105, 106, 107, 108, 109}, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8)
+                .everywhere("common")
+                .with("rare", rareChunks)
+                .build();
     }
 
     @Test
@@ -257,21 +273,10 @@ class MaxScoreTest {
     void aCandidateThatCannotReachTheBarIsGivenUpBeforeItIsScored() {
         // "bell" in a short chunk (0) and a long one (5): its bound is the short chunk's score, and in
         // the long chunk even "the" everywhere cannot lift it to chunk 0's score
-        int[] everywhere = new int[6];
-        for (int c = 0; c < 6; c++) {
-            everywhere[c] = KeywordPostings.posting(c, 1);
-        }
-        KeywordPostings document = new KeywordPostings(
-                UUID.randomUUID(),
-                1,
-                new long[] {1, 2, 3, 4, 5, 6},
-                new int[] {4, 20, 20, 20, 20, 400},
-                Map.of(
-                        "the",
-                        new KeywordPostings.Term(everywhere, 1, 4),
-                        "bell",
-                        new KeywordPostings.Term(
-                                new int[] {KeywordPostings.posting(0, 1), KeywordPostings.posting(5, 1)}, 1, 4)));
+        KeywordPostings document = aDocument(new long[] {1, 2, 3, 4, 5, 6}, 4, 20, 20, 20, 20, 400)
+                .everywhere("the")
+                .with("bell", 0, 5)
+                .build();
         List<MaxScore.Term> terms = List.of(new MaxScore.Term("the", 0.3), new MaxScore.Term("bell", 2.0));
 
         MaxScore.Result result = new MaxScore(K1, B, 80).top(List.of(document), terms, 1);

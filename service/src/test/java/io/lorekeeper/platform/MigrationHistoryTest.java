@@ -45,11 +45,7 @@ class MigrationHistoryTest {
         Set<String> late = landedFirst.equals("8") ? Set.of("7", "7.1") : Set.of("13");
         TestDatabase.Connection db = migratedAt("history_v" + landedFirst, Double.parseDouble(landedFirst), late, then);
 
-        Flyway today = Flyway.configure()
-                .dataSource(db.url(), db.username(), db.password())
-                .locations("classpath:db/migration")
-                .outOfOrder(serviceRunsOutOfOrder())
-                .load();
+        Flyway today = today(db);
         assertThat(today.migrate().success).isTrue();
         today.validate();
         List<String> applied = Arrays.stream(today.info().applied())
@@ -68,11 +64,7 @@ class MigrationHistoryTest {
     void aDatabaseThatAppliedTheRevertedPostingsMigratesAndLosesTheirTable(@TempDir Path then) throws IOException {
         TestDatabase.Connection db = migratedAt("history_v20", 20, Set.of(), then);
 
-        Flyway today = Flyway.configure()
-                .dataSource(db.url(), db.username(), db.password())
-                .locations("classpath:db/migration")
-                .outOfOrder(serviceRunsOutOfOrder())
-                .load();
+        Flyway today = today(db);
         assertThat(today.migrate().success).isTrue();
         today.validate();
         assertThat(today.info().pending()).isEmpty();
@@ -88,6 +80,15 @@ class MigrationHistoryTest {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Flyway over today's migrations, configured as the service runs it. */
+    private static Flyway today(TestDatabase.Connection db) {
+        return Flyway.configure()
+                .dataSource(db.url(), db.username(), db.password())
+                .locations("classpath:db/migration")
+                .outOfOrder(serviceRunsOutOfOrder())
+                .load();
     }
 
     /** A fresh database migrated with the files up to a version as they are today, less the late ones. */
