@@ -70,7 +70,7 @@ final class MaxScore {
         int n = cursors.size();
         double[] boundsUpTo = new double[n]; // boundsUpTo[i]: the bounds of cursors 0..i together
         for (int i = 0; i < n; i++) {
-            boundsUpTo[i] = cursors.get(i).bound() + (i > 0 ? boundsUpTo[i - 1] : 0);
+            boundsUpTo[i] = cursors.get(i).bound + (i > 0 ? boundsUpTo[i - 1] : 0);
         }
         double[] parts = new double[terms.size()];
         int firstEssential = essential(boundsUpTo, top.threshold());
@@ -107,7 +107,7 @@ final class MaxScore {
                 cursors.add(new Cursor(i, terms.get(i).weight(), postings.postings(), bound));
             }
         }
-        cursors.sort(Comparator.comparingDouble(Cursor::bound));
+        cursors.sort(Comparator.comparingDouble(c -> c.bound));
         return cursors;
     }
 
@@ -129,8 +129,8 @@ final class MaxScore {
         for (int i = firstEssential; i < cursors.size(); i++) {
             Cursor cursor = cursors.get(i);
             if (cursor.chunk() == chunk) {
-                parts[cursor.term()] = part(cursor.weight(), cursor.tf(), length);
-                sum += parts[cursor.term()];
+                parts[cursor.term] = part(cursor.weight, cursor.tf(), length);
+                sum += parts[cursor.term];
                 cursor.next();
             }
         }
@@ -140,8 +140,8 @@ final class MaxScore {
             }
             Cursor cursor = cursors.get(i);
             if (cursor.advanceTo(chunk)) {
-                parts[cursor.term()] = part(cursor.weight(), cursor.tf(), length);
-                sum += parts[cursor.term()];
+                parts[cursor.term] = part(cursor.weight, cursor.tf(), length);
+                sum += parts[cursor.term];
             }
         }
         return true;
@@ -159,10 +159,12 @@ final class MaxScore {
     /** A position in one term's postings. */
     private static final class Cursor {
 
-        private final int term;
-        private final double weight;
+        /** The term's place in the query, its weight, and the most it can add to a chunk's score. */
+        final int term;
+
+        final double weight;
+        final double bound;
         private final int[] postings;
-        private final double bound;
         private int position;
 
         Cursor(int term, double weight, int[] postings, double bound) {
@@ -170,18 +172,6 @@ final class MaxScore {
             this.weight = weight;
             this.postings = postings;
             this.bound = bound;
-        }
-
-        int term() {
-            return term;
-        }
-
-        double weight() {
-            return weight;
-        }
-
-        double bound() {
-            return bound;
         }
 
         /** The chunk at the cursor, {@code Integer.MAX_VALUE} past the end. */
