@@ -5,7 +5,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,40 +89,61 @@ class KeywordIndex {
         if (chunks == 0) {
             return List.of();
         }
-        List<MaxScore.Term> terms = terms(searched, scope.lexemes(), feedback, chunks);
+        List<String> lexemes = lexemes(scope.lexemes(), feedback);
+        List<MaxScore.Searched> found = searched.stream()
+                .map(postings -> MaxScore.Searched.of(postings, lexemes))
+                .toList();
+        List<MaxScore.Term> terms = terms(found, lexemes, scope.lexemes().size(), feedback, chunks);
         if (terms.isEmpty()) {
             return List.of();
         }
         double averageLength = Math.max(1.0, (double) termTotal / chunks);
         List<MaxScore.Ranked> ranked = new MaxScore(KeywordSearch.K1, KeywordSearch.B, averageLength)
-                .top(searched, terms, k)
+                .top(found, terms, k)
                 .ranked();
         evictPastBudget();
         return rows(ranked);
     }
 
-    /** The query's lexemes (IDF over the searched chunks), then the feedback terms it does not already have. */
+    /** The query's lexemes, then the feedback terms' that the query does not have. */
+    private static List<String> lexemes(List<String> query, List<KeywordTerm> feedback) {
+        Set<String> all = new LinkedHashSet<>(query);
+        feedback.forEach(term -> all.add(term.lexeme()));
+        return List.copyOf(all);
+    }
+
+    /**
+     * The lexemes as scored: the query's weighted by their IDF over the searched chunks, the feedback
+     * terms' by the IDF and weight they come with. Empty when no searched chunk holds any of them. A
+     * query lexeme no chunk holds stays in the list (it finds nothing), so that each document's
+     * postings, looked up once, stay in the lexemes' order.
+     */
     private static List<MaxScore.Term> terms(
-            List<KeywordPostings> searched, List<String> lexemes, List<KeywordTerm> feedback, long chunks) {
+            List<MaxScore.Searched> found,
+            List<String> lexemes,
+            int fromQuery,
+            List<KeywordTerm> feedback,
+            long chunks) {
         List<MaxScore.Term> terms = new ArrayList<>();
-        Set<String> held = new HashSet<>();
-        for (String lexeme : lexemes) {
+        boolean anywhere = false;
+        for (int i = 0; i < lexemes.size(); i++) {
             long df = 0;
-            for (KeywordPostings postings : searched) {
-                KeywordPostings.Term term = postings.term(lexeme);
-                df += term == null ? 0 : term.size();
+            for (MaxScore.Searched document : found) {
+                KeywordPostings.Term postings = document.postings()[i];
+                df += postings == null ? 0 : postings.size();
             }
-            if (df > 0) {
-                terms.add(new MaxScore.Term(lexeme, Math.log(1 + (chunks - df + 0.5) / (df + 0.5))));
-                held.add(lexeme);
-            }
+            anywhere |= df > 0;
+            String lexeme = lexemes.get(i);
+            double weight = i < fromQuery
+                    ? Math.log(1 + (chunks - df + 0.5) / (df + 0.5))
+                    : feedback.stream()
+                            .filter(t -> t.lexeme().equals(lexeme))
+                            .findFirst()
+                            .map(t -> t.idf() * t.weight())
+                            .orElseThrow();
+            terms.add(new MaxScore.Term(lexeme, weight));
         }
-        for (KeywordTerm extra : feedback) {
-            if (held.add(extra.lexeme())) {
-                terms.add(new MaxScore.Term(extra.lexeme(), extra.idf() * extra.weight()));
-            }
-        }
-        return terms;
+        return anywhere ? terms : List.of();
     }
 
     /** The searched documents' keyword generations and the query's lexemes, in one statement. */

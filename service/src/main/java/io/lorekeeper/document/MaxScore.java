@@ -25,6 +25,19 @@ final class MaxScore {
     /** A query term as scored: its lexeme and its IDF times its weight. */
     record Term(String lexeme, double weight) {}
 
+    /** A searched document with each query term's postings in it, in the terms' order (null: none). */
+    record Searched(KeywordPostings document, KeywordPostings.Term[] postings) {
+
+        /** Looks each lexeme up in the document, once. */
+        static Searched of(KeywordPostings document, List<String> lexemes) {
+            KeywordPostings.Term[] postings = new KeywordPostings.Term[lexemes.size()];
+            for (int i = 0; i < postings.length; i++) {
+                postings[i] = document.term(lexemes.get(i));
+            }
+            return new Searched(document, postings);
+        }
+    }
+
     /** A chunk in the top k. */
     record Ranked(KeywordPostings document, int chunk, long chunkId, double score) {}
 
@@ -47,13 +60,14 @@ final class MaxScore {
         this.averageLength = averageLength;
     }
 
-    Result top(List<KeywordPostings> documents, List<Term> terms, int k) {
+    /** The k best chunks of the documents; each document's postings are in the order of {@code terms}. */
+    Result top(List<Searched> documents, List<Term> terms, int k) {
         if (k <= 0) {
             return new Result(List.of(), 0);
         }
         TopK top = new TopK(k);
         long scored = 0;
-        for (KeywordPostings document : documents) {
+        for (Searched document : documents) {
             scored += search(document, terms, top);
         }
         return new Result(top.best(), scored);
@@ -65,8 +79,9 @@ final class MaxScore {
     }
 
     /** One document's chunks into the shared top k; returns how many chunks were scored. */
-    private long search(KeywordPostings document, List<Term> terms, TopK top) {
-        List<Cursor> cursors = cursors(document, terms);
+    private long search(Searched searched, List<Term> terms, TopK top) {
+        KeywordPostings document = searched.document();
+        List<Cursor> cursors = cursors(searched, terms);
         int n = cursors.size();
         double[] boundsUpTo = new double[n]; // boundsUpTo[i]: the bounds of cursors 0..i together
         for (int i = 0; i < n; i++) {
@@ -98,10 +113,10 @@ final class MaxScore {
     }
 
     /** A cursor for each term the document holds, the lowest bound first. */
-    private List<Cursor> cursors(KeywordPostings document, List<Term> terms) {
+    private List<Cursor> cursors(Searched searched, List<Term> terms) {
         List<Cursor> cursors = new ArrayList<>();
         for (int i = 0; i < terms.size(); i++) {
-            KeywordPostings.Term postings = document.term(terms.get(i).lexeme());
+            KeywordPostings.Term postings = searched.postings()[i];
             if (postings != null) {
                 double bound = part(terms.get(i).weight(), postings.maxTf(), postings.minLength()) * SLACK;
                 cursors.add(new Cursor(i, terms.get(i).weight(), postings.postings(), bound));

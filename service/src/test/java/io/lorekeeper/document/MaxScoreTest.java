@@ -112,6 +112,18 @@ class MaxScoreTest {
         }
     }
 
+    /** MaxScore over the documents, each term looked up in each as the keyword index does. */
+    private static MaxScore.Result top(
+            MaxScore maxScore, List<KeywordPostings> documents, List<MaxScore.Term> terms, int k) {
+        List<String> lexemes = terms.stream().map(MaxScore.Term::lexeme).toList();
+        return maxScore.top(
+                documents.stream()
+                        .map(document -> MaxScore.Searched.of(document, lexemes))
+                        .toList(),
+                terms,
+                k);
+    }
+
     /** Every chunk holding a query term scored, as the SQL does when nothing limits its candidates. */
     private static List<MaxScore.Ranked> exhaustive(
             List<KeywordPostings> corpus, List<MaxScore.Term> terms, double averageLength, int k) {
@@ -178,7 +190,7 @@ class MaxScoreTest {
             double averageLength = averageLength(corpus);
 
             List<MaxScore.Ranked> found =
-                    new MaxScore(K1, B, averageLength).top(corpus, terms, k).ranked();
+                    top(new MaxScore(K1, B, averageLength), corpus, terms, k).ranked();
 
             assertThat(found)
                     .as("round %d", round)
@@ -197,8 +209,8 @@ class MaxScoreTest {
                 .everywhere("lamp")
                 .build();
 
-        List<MaxScore.Ranked> found = new MaxScore(K1, B, 4)
-                .top(List.of(late, early), List.of(new MaxScore.Term("lamp", 1.5)), 3)
+        List<MaxScore.Ranked> found = top(
+                        new MaxScore(K1, B, 4), List.of(late, early), List.of(new MaxScore.Term("lamp", 1.5)), 3)
                 .ranked();
 
         assertThat(found).extracting(MaxScore.Ranked::chunkId).containsExactly(9L, 10L, 11L);
@@ -230,7 +242,7 @@ class MaxScoreTest {
             }
         }
 
-        MaxScore.Result result = new MaxScore(K1, B, averageLength(corpus)).top(corpus, terms, 10);
+        MaxScore.Result result = top(new MaxScore(K1, B, averageLength(corpus)), corpus, terms, 10);
 
         assertThat(result.ranked())
                 .usingRecursiveFieldByFieldElementComparatorIgnoringFields("document")
@@ -251,7 +263,7 @@ class MaxScoreTest {
         // the rare term first in the query: the cheap one must still be found to be the cheap one
         List<MaxScore.Term> terms = List.of(new MaxScore.Term("rare", 3.0), new MaxScore.Term("common", 0.2));
 
-        MaxScore.Result result = new MaxScore(K1, B, 8).top(List.of(commonAndRare(0)), terms, 1);
+        MaxScore.Result result = top(new MaxScore(K1, B, 8), List.of(commonAndRare(0)), terms, 1);
 
         assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(100L);
         // chunk 0 holds both and sets the bar; "common" alone cannot reach it, so no other chunk is scored
@@ -262,7 +274,7 @@ class MaxScoreTest {
     void aBetterChunkRaisesTheBarAndTheRestIsSkipped() {
         List<MaxScore.Term> terms = List.of(new MaxScore.Term("common", 0.2), new MaxScore.Term("rare", 3.0));
 
-        MaxScore.Result result = new MaxScore(K1, B, 8).top(List.of(commonAndRare(5)), terms, 1);
+        MaxScore.Result result = top(new MaxScore(K1, B, 8), List.of(commonAndRare(5)), terms, 1);
 
         assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(105L);
         // chunks 0-4 tie on "common" (the first stays), 5 replaces it; past it "common" proposes nothing
@@ -279,7 +291,7 @@ class MaxScoreTest {
                 .build();
         List<MaxScore.Term> terms = List.of(new MaxScore.Term("the", 0.3), new MaxScore.Term("bell", 2.0));
 
-        MaxScore.Result result = new MaxScore(K1, B, 80).top(List.of(document), terms, 1);
+        MaxScore.Result result = top(new MaxScore(K1, B, 80), List.of(document), terms, 1);
 
         assertThat(result.ranked()).extracting(MaxScore.Ranked::chunkId).containsExactly(1L);
         assertThat(result.scored()).isEqualTo(1);
@@ -305,12 +317,10 @@ class MaxScoreTest {
     void aQueryWithNoTermInTheCorpusOrAZeroKFindsNothing() {
         List<KeywordPostings> corpus = corpus(new Random(5), 3, 50, 0);
 
-        assertThat(new MaxScore(K1, B, 30)
-                        .top(corpus, List.of(new MaxScore.Term("absent", 2.0)), 5)
+        assertThat(top(new MaxScore(K1, B, 30), corpus, List.of(new MaxScore.Term("absent", 2.0)), 5)
                         .ranked())
                 .isEmpty();
-        assertThat(new MaxScore(K1, B, 30)
-                        .top(corpus, List.of(new MaxScore.Term("t0", 0.1)), 0)
+        assertThat(top(new MaxScore(K1, B, 30), corpus, List.of(new MaxScore.Term("t0", 0.1)), 0)
                         .ranked())
                 .isEmpty();
     }
