@@ -68,7 +68,7 @@ public final class SearchDatabase implements AutoCloseable {
         return template;
     }
 
-    /** Transactions on the same database as {@link #jdbc()} (for transaction-local settings such as hnsw.ef_search). */
+    /** Transactions on the same database as {@link #jdbc()} (a snapshot across several reads). */
     public TransactionTemplate transaction() {
         return transaction;
     }

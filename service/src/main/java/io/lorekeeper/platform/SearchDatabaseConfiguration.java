@@ -23,9 +23,9 @@ class SearchDatabaseConfiguration {
             @Value("${lorekeeper.search.datasource.username:${spring.datasource.username:}}") String username,
             @Value("${lorekeeper.search.datasource.password:${spring.datasource.password:}}") String password,
             @Value("${lorekeeper.search.datasource.maximum-pool-size:10}") int poolSize) {
-        // Plain JDBC transactions, not the application's JPA ones: a search's transaction only scopes
-        // settings such as hnsw.ef_search, and opening a Hibernate session for it cost 4% of the
-        // CPU of hybrid search at 32 clients. Inside a JPA transaction it joins that one's connection.
+        // Plain JDBC transactions, not the application's JPA ones: searches read rows and need no
+        // Hibernate session (opening one per vector search was 4% of the CPU of hybrid search at 32
+        // clients, before that search became one statement). Inside a JPA transaction they join it.
         return url.isBlank()
                 ? SearchDatabase.primary(
                         template, jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)))
