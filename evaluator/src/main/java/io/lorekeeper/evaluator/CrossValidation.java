@@ -77,27 +77,7 @@ public final class CrossValidation {
             List<FoldF1> perFold,
             SpanRankerFit.Settings settings,
             String note,
-            List<Double> rounds) {
-
-        /** The same with the cross-validated F1 of every fold assignment ({@link Folds#rounds}), the first this one. */
-        AnswerF1 withRounds(List<Double> all) {
-            return new AnswerF1(
-                    strategy,
-                    categories,
-                    n,
-                    withCandidates,
-                    reported,
-                    dev,
-                    crossValidated,
-                    crossValidatedError,
-                    gap,
-                    oracle,
-                    perFold,
-                    settings,
-                    note,
-                    List.copyOf(all));
-        }
-    }
+            List<Double> rounds) {}
 
     /** One held-out fold: dev is the all-folds ranker on its items, crossValidated the ranker fitted on {@code fittedOn}. */
     public record FoldF1(
@@ -181,8 +161,7 @@ public final class CrossValidation {
         String foldsBy = dataset.equals("locomo")
                 ? "conversation (leave one conversation out)"
                 : "question (" + Folds.HASHED + " folds by CRC-32 of the item id)";
-        AnswerF1 f1 = answerF1(dataset, folds, items, elsewhere, null, null);
-        f1 = f1.withRounds(rounds(dataset, items, elsewhere, f1));
+        AnswerF1 f1 = answerF1(dataset, folds, items, elsewhere, null, null, Folds.rounds(dataset));
         return new DatasetResult(
                 dataset,
                 foldsBy,
@@ -218,7 +197,7 @@ public final class CrossValidation {
     }
 
     static AnswerF1 answerF1(String dataset, List<String> folds, List<ItemResult> items) {
-        return answerF1(dataset, folds, items, List.of(), null, null);
+        return answerF1(dataset, folds, items, List.of(), null, null, 1);
     }
 
     /**
@@ -226,38 +205,20 @@ public final class CrossValidation {
      * @param without   a feature whose candidates are left out (an ablation); null for none
      * @param settings  fixed fitting settings (an ablation reuses those chosen with every candidate); null to
      *                  choose them by an inner cross-validation in each training set
+     * @param assignments how many assignments of items to folds to cross-validate under ({@link Folds#rounds}):
+     *                  the first gives every figure, the others only their cross-validated F1 ({@code rounds})
      *
      * <p>Long because one pass builds the answers, the all-folds and per-fold fits and the per-fold rows from
      * the same lists; split up, each part would take the same five arguments.
      */
-
-    /**
-     * The cross-validated F1 under each fold assignment of the dataset, the first being {@code first}'s: a mean
-     * over them is steadier than any one (HotpotQA's 100 questions; LoCoMo has one assignment).
-     */
-    static List<Double> rounds(
-            String dataset, List<ItemResult> items, List<SpanRankerFit.Example> elsewhere, AnswerF1 first) {
-        List<Double> out = new ArrayList<>(List.of(first.crossValidated()));
-        List<String> ids = items.stream().map(i -> i.asked().itemId()).toList();
-        for (int round = 1; round < Folds.rounds(dataset); round++) {
-            List<Answer> answers = answers(dataset, items, null, round);
-            Map<String, SpanRankerFit.Chosen> held = heldOut(
-                    answers,
-                    Folds.names(dataset, ids, round),
-                    elsewhere,
-                    train -> SpanRankerFit.fitChoosing(train, SpanRankerFit.Example::group));
-            out.add(mean(answers, a -> a.with(held.get(a.fold()).model())));
-        }
-        return out;
-    }
-
     static AnswerF1 answerF1(
             String dataset,
             List<String> folds,
             List<ItemResult> items,
             List<SpanRankerFit.Example> elsewhere,
             String without,
-            SpanRankerFit.Settings settings) {
+            SpanRankerFit.Settings settings,
+            int assignments) {
         List<SpanRankerFit.Example> others = elsewhere.stream()
                 .map(e -> SpanRankerFit.without(e, without))
                 .filter(Objects::nonNull)
@@ -306,7 +267,29 @@ public final class CrossValidation {
                         ? "no answer candidates in the report (a service from before the extractive.candidates event):"
                                 + " dev and cross-validated are the reported F1"
                         : null,
-                List.of(cv));
+                otherAssignments(dataset, items, without, others, fit, cv, assignments));
+    }
+
+    /**
+     * The cross-validated F1 under each fold assignment, the first ({@code first}) already computed: a mean over
+     * several is steadier than any one (HotpotQA's 100 questions; LoCoMo's folds are its conversations).
+     */
+    private static List<Double> otherAssignments(
+            String dataset,
+            List<ItemResult> items,
+            String without,
+            List<SpanRankerFit.Example> others,
+            java.util.function.Function<List<SpanRankerFit.Example>, SpanRankerFit.Chosen> fit,
+            double first,
+            int assignments) {
+        List<Double> out = new ArrayList<>(List.of(first));
+        List<String> ids = items.stream().map(i -> i.asked().itemId()).toList();
+        for (int round = 1; round < assignments; round++) {
+            List<Answer> answers = answers(dataset, items, without, round);
+            Map<String, SpanRankerFit.Chosen> held = heldOut(answers, Folds.names(dataset, ids, round), others, fit);
+            out.add(mean(answers, a -> a.with(held.get(a.fold()).model())));
+        }
+        return out;
     }
 
     /** The dataset's headline extractive items in the folds of one assignment; a failed question scores 0, as in the report. */
@@ -374,7 +357,8 @@ public final class CrossValidation {
             return List.of();
         }
         // the settings chosen on every training item are kept: an ablation measures the candidates, not the choice
-        double full = answerF1(dataset, folds, items, elsewhere, null, settings).crossValidated();
+        double full =
+                answerF1(dataset, folds, items, elsewhere, null, settings, 1).crossValidated();
         List<Ablation> out = new ArrayList<>();
         for (String mark : marks) {
             int removed = mine.stream()
@@ -382,8 +366,8 @@ public final class CrossValidation {
                             .filter(f -> f.getOrDefault(mark, 0.0) == 1.0)
                             .count())
                     .sum();
-            double cv =
-                    answerF1(dataset, folds, items, elsewhere, mark, settings).crossValidated();
+            double cv = answerF1(dataset, folds, items, elsewhere, mark, settings, 1)
+                    .crossValidated();
             out.add(new Ablation(mark, removed, cv, full - cv));
         }
         return out;
