@@ -198,6 +198,41 @@ class CrossValidationTest {
         assertThat(byConversation.rounds()).containsExactly(byConversation.crossValidated());
     }
 
+    @Test
+    void anAblationIsTheMeanOverEveryFoldAssignment() {
+        // candidates are dates or names at random and a weak, noisy marker points at the right one: each split of
+        // the items into folds gives its own figure
+        Random random = new Random(5);
+        List<ItemResult> items = items(
+                10,
+                (conv, right) -> Map.of(
+                        random.nextBoolean() ? "kind:date" : "kind:names",
+                        1.0,
+                        "weak",
+                        (right ? 0.2 : 0.0) + random.nextDouble()));
+        List<String> folds = Folds.names(
+                "hotpotqa", items.stream().map(i -> i.asked().itemId()).toList());
+        SpanRankerFit.Settings settings = new SpanRankerFit.Settings(0.01);
+        java.util.function.Function<String, List<Double>> rounds = without -> CrossValidation.answerF1(
+                        "hotpotqa", folds, items, List.of(), without, settings, Folds.ROUNDS)
+                .rounds();
+
+        List<CrossValidation.Ablation> ablations =
+                CrossValidation.ablations("hotpotqa", folds, items, List.of(), settings);
+
+        assertThat(rounds.apply(null)).hasSize(Folds.ROUNDS);
+        assertThat(new java.util.HashSet<>(rounds.apply(null))).hasSizeGreaterThan(1);
+        assertThat(ablations).extracting(CrossValidation.Ablation::without).containsExactly("kind:date", "kind:names");
+        for (CrossValidation.Ablation a : ablations) {
+            assertThat(a.crossValidated()).isCloseTo(mean(rounds.apply(a.without())), within(1e-12));
+            assertThat(a.delta()).isCloseTo(mean(rounds.apply(null)) - a.crossValidated(), within(1e-12));
+        }
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
     private static ItemResult probe(String id, String category, String strategy, double recall) {
         return new ItemResult(
                 new Asked(id, category, strategy, "Q?", List.of("a"), null),
