@@ -125,6 +125,29 @@ class RetryPolicyTest {
     }
 
     @Test
+    void aServiceErrorShowsItsMessageCutAtThreeHundredCharactersAndNothingWhenItHasNone() {
+        java.util.function.Function<String, String> reason =
+                message -> RetryPolicy.classify(InternalServerException.builder()
+                                .statusCode(502)
+                                .headers(Headers.builder().build())
+                                .error(error(message))
+                                .build())
+                        .reason();
+        String exact = "y".repeat(300);
+
+        assertThat(reason.apply(exact)).isEqualTo("HTTP 502: " + exact);
+        assertThat(reason.apply(exact + "z")).isEqualTo("HTTP 502: " + exact + "…");
+        assertThat(reason.apply("  ")).isEqualTo("HTTP 502");
+        assertThat(RetryPolicy.classify(InternalServerException.builder()
+                                .statusCode(500)
+                                .headers(Headers.builder().build())
+                                .build())
+                        .reason())
+                .as("the SDK's \"500: Unknown\" without its status")
+                .isEqualTo("HTTP 500: Unknown");
+    }
+
+    @Test
     void brokenConnectionsAndTimeoutsAreRetryableEvenWhenWrapped() {
         RetryPolicy.Failure refused = RetryPolicy.classify(
                 new OpenAIIoException("Request failed", new ConnectException("Failed to connect to /127.0.0.1:9")));

@@ -203,4 +203,28 @@ class StructuredOutputEdgesTest {
         assertThatThrownBy(() -> output.readCut("no object here", Items.class))
                 .hasMessageContaining("the cut reply holds no JSON object");
     }
+
+    @Test
+    void aCutReplyFallsBackPastCutsThatDoNotBindForAtMostFortyParses() {
+        // each `"tags": "x",` ends a cut that does not bind (a string where a list belongs, outside every list)
+        java.util.function.IntFunction<String> reply =
+                wrong -> "{\"items\": [{\"n\": 1}], " + "\"tags\": \"x\", ".repeat(wrong) + "\"tags\": [\"cut";
+
+        assertThat(output.readCut("{\"items\": [{\"n\": 7, \"n\": 8", Items.class)
+                        .value()
+                        .items())
+                .as("the first cut, inside the first item, is the only one")
+                .extracting(Item::n)
+                .containsExactly(7);
+        assertThat(output.readCut(reply.apply(1), Items.class).value().items())
+                .extracting(Item::n)
+                .containsExactly(1);
+        assertThat(output.readCut(reply.apply(39), Items.class).value().items())
+                .extracting(Item::n)
+                .containsExactly(1);
+        assertThatThrownBy(() -> output.readCut(reply.apply(40), Items.class))
+                .as("forty cuts tried, none bound")
+                .isInstanceOf(StructuredOutput.InvalidReply.class)
+                .hasMessageContaining("not JSON matching the schema");
+    }
 }
