@@ -26,6 +26,11 @@ import io.lorekeeper.memory.Embeddings;
  * plus the rarest terms the top first-pass chunks share (weighted below the query's own), and a
  * vector search from the query vector moved towards the mean of those chunks' vectors (Rocchio).
  * The four rankings are fused by reciprocal rank. It costs about two hybrid searches.
+ *
+ * <p>Unlike the hybrid search, its first vector search embeds the query without the conversation
+ * speaker it names ({@link SpeakerFocus#withoutNamedSpeakers}), so the keyword search that finds the
+ * speakers runs before it: the name pulls an embedding toward the turns addressed to that person, and
+ * this mode is for evidence beyond them.
  */
 @Component
 class DeepSearch {
@@ -66,11 +71,10 @@ class DeepSearch {
 
     List<SearchHit> search(List<UUID> documentIds, String query, int k, Settings settings) {
         int depth = Math.max(30, 3 * k);
-        float[] queryVector = embeddings.query(query);
-        CompletableFuture<List<SearchHit>> byKeyword = CompletableFuture.supplyAsync(
-                () -> Retriever.hits(chunks.keyword(documentIds, query, depth)), parallel);
+        // as in a hybrid search: the keyword hits' speakers say which names the embedded query leaves out
+        List<SearchHit> byKeywordFirst = Retriever.hits(chunks.keyword(documentIds, query, depth));
+        float[] queryVector = embeddings.query(SpeakerFocus.withoutNamedSpeakers(query, byKeywordFirst));
         List<SearchHit> byVector = Retriever.hits(chunks.nearest(documentIds, queryVector, depth));
-        List<SearchHit> byKeywordFirst = byKeyword.join();
         List<SearchHit> first =
                 SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, byKeywordFirst), depth), query, depth);
         if (first.isEmpty()) {

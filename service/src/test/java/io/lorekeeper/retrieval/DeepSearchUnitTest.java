@@ -163,4 +163,22 @@ class DeepSearchUnitTest {
         deep.search(DOCS, QUERY, 11);
         verify(chunks).keyword(DOCS, QUERY, 33);
     }
+
+    @Test
+    void theQuestionItEmbedsLeavesOutTheSpeakerItNamesWhichTheKeywordSearchStillReads() {
+        String named = "What does Melanie do to destress?";
+        ChunkHit caroline =
+                new ChunkHit(DOC, 1, 0, 0, 9, "Melanie, that's great!", List.of("D1:1"), List.of("Caroline"), 1);
+        ChunkHit melanie = new ChunkHit(DOC, 2, 0, 10, 19, "I run.", List.of("D1:2"), List.of("Melanie"), 1);
+        when(chunks.keyword(eq(DOCS), eq(named), anyInt())).thenReturn(List.of(caroline, melanie));
+        when(embeddings.query("What does they do to destress?")).thenReturn(new float[] {1, 0});
+        when(chunks.nearest(eq(DOCS), eq(new float[] {1, 0}), anyInt())).thenReturn(List.of(melanie));
+        when(chunks.feedbackLexemes(eq(DOCS), anyList(), eq(named))).thenReturn(List.of());
+        when(chunks.vectorsOf(anyList())).thenReturn(List.of(new float[] {0, 1}));
+
+        List<SearchHit> hits = deep.search(DOCS, named, 2);
+
+        verify(embeddings, never()).query(named);
+        assertThat(hits).extracting(SearchHit::chunkOrdinal).containsExactly(2, 1);
+    }
 }

@@ -35,6 +35,25 @@ class SpeakerFocusTest {
     }
 
     @Test
+    void theVectorSearchEmbedsTheQuestionWithoutTheSpeakerItNames() {
+        List<SearchHit> found = ranked("Caroline", "Melanie", null);
+
+        assertThat(SpeakerFocus.withoutNamedSpeakers("What does Melanie do to destress?", found))
+                .isEqualTo("What does they do to destress?");
+        assertThat(SpeakerFocus.withoutNamedSpeakers("What do Melanie’s kids like? Ask Melanie.", found))
+                .isEqualTo("What do they kids like? Ask they.");
+        assertThat(SpeakerFocus.withoutNamedSpeakers("What did Mel paint? Melanies?", found))
+                .as("a name only as a whole word")
+                .isEqualTo("What did Mel paint? Melanies?");
+        assertThat(SpeakerFocus.withoutNamedSpeakers("What do Caroline and Melanie both like?", found))
+                .as("both speakers named: nothing to tell apart")
+                .isEqualTo("What do Caroline and Melanie both like?");
+        assertThat(SpeakerFocus.withoutNamedSpeakers("What does Melanie do?", ranked(null, null)))
+                .as("a plain text has no speakers")
+                .isEqualTo("What does Melanie do?");
+    }
+
+    @Test
     void raisesTheTurnsOfTheSpeakerTheQuestionNames() {
         List<SearchHit> fused = ranked("Caroline", "Caroline", "Melanie", "Caroline", "Melanie");
 
