@@ -124,6 +124,8 @@ class KeywordIndex {
             int fromQuery,
             List<KeywordTerm> feedback,
             long chunks) {
+        Map<String, Double> feedbackWeights = new HashMap<>();
+        feedback.forEach(t -> feedbackWeights.putIfAbsent(t.lexeme(), t.idf() * t.weight()));
         List<MaxScore.Term> terms = new ArrayList<>();
         boolean anywhere = false;
         for (int i = 0; i < lexemes.size(); i++) {
@@ -134,13 +136,8 @@ class KeywordIndex {
             }
             anywhere |= df > 0;
             String lexeme = lexemes.get(i);
-            double weight = i < fromQuery
-                    ? Math.log(1 + (chunks - df + 0.5) / (df + 0.5))
-                    : feedback.stream()
-                            .filter(t -> t.lexeme().equals(lexeme))
-                            .findFirst()
-                            .map(t -> t.idf() * t.weight())
-                            .orElseThrow();
+            double weight =
+                    i < fromQuery ? Math.log(1 + (chunks - df + 0.5) / (df + 0.5)) : feedbackWeights.get(lexeme);
             terms.add(new MaxScore.Term(lexeme, weight));
         }
         return anywhere ? terms : List.of();

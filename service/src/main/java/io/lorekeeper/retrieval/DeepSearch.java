@@ -71,7 +71,7 @@ class DeepSearch {
 
     List<SearchHit> search(List<UUID> documentIds, String query, int k, Settings settings) {
         int depth = Math.max(30, 3 * k);
-        // as in a hybrid search: the keyword hits' speakers say which names the embedded query leaves out
+        // the keyword hits' speakers say which names the embedded query leaves out (the hybrid search keeps them)
         List<SearchHit> byKeywordFirst = Retriever.hits(chunks.keyword(documentIds, query, depth));
         float[] queryVector = embeddings.query(SpeakerFocus.withoutNamedSpeakers(query, byKeywordFirst));
         List<SearchHit> byVector = Retriever.hits(chunks.nearest(documentIds, queryVector, depth));
