@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.multipart.MultipartHttpServletRequest;
 
 import io.lorekeeper.document.DocumentRequests.AppendSessions;
 import io.lorekeeper.document.DocumentRequests.CreateConversation;
@@ -154,11 +155,29 @@ class DocumentController {
             @Parameter(hidden = true) @RequestPart("file") MultipartFile file,
             @Parameter(hidden = true) @RequestParam(required = false) String title,
             @Parameter(hidden = true) @RequestParam(required = false) String profile,
-            @Parameter(hidden = true) @RequestParam(required = false) String metadata)
+            @Parameter(hidden = true) @RequestParam(required = false) String metadata,
+            @Parameter(hidden = true) MultipartHttpServletRequest form)
             throws IOException {
-        String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
-        FileExtractor.formatOf(name, typeOf(file));
-        return respond(intake.createFromUpload(name, file.getBytes(), title, profile, metadata));
+        refuseRepeatedParts(form);
+        FileExtractor.formatOf(FileName.display(file.getOriginalFilename()), typeOf(file));
+        return respond(intake.createFromUpload(file.getOriginalFilename(), file.getBytes(), title, profile, metadata));
+    }
+
+    /**
+     * One file and each field at most once: the binding would otherwise keep the first file and join
+     * two titles with a comma, storing something the client never sent.
+     */
+    private static void refuseRepeatedParts(MultipartHttpServletRequest form) {
+        int files = form.getMultiFileMap().getOrDefault("file", List.of()).size();
+        if (files > 1) {
+            throw ApiProblem.invalid("file", "send one file per request; this one has " + files);
+        }
+        for (String field : List.of("title", "profile", "metadata")) {
+            String[] values = form.getParameterValues(field);
+            if (values != null && values.length > 1) {
+                throw ApiProblem.invalid(field, field + " is given " + values.length + " times; give it once");
+            }
+        }
     }
 
     /** The part's media type without parameters; one that does not parse is no text type either. */

@@ -100,14 +100,21 @@ class DocumentIntake {
     /**
      * Stores an uploaded file's text: .txt and .md read as UTF-8, PDF, DOCX, HTML and EPUB extracted
      * with their pages and sections (see {@link FileExtractor}); the file's name, detected media type,
-     * size and SHA-256 are kept beside the document, its bytes are not.
+     * size and SHA-256 are kept beside the document, its bytes are not. The name is kept as a display
+     * name only ({@link FileName}), whoever sent it.
      */
-    Accepted createFromUpload(String filename, byte[] content, String title, String profile, String metadataJson) {
+    Accepted createFromUpload(String sentName, byte[] content, String title, String profile, String metadataJson) {
+        String filename = FileName.display(sentName);
         FileExtractor.Format format = FileExtractor.formatOf(filename, "application/octet-stream");
         // the cheap fields first: a bad one is refused before the file is parsed
         String validProfile = IndexProfiles.validate(profile);
+        requireTitleLength(title);
         Map<String, Object> metadata = Map.of();
         if (metadataJson != null && !metadataJson.isBlank()) {
+            // as JSON text an object takes at most six characters (an escape) for each of its own
+            if (metadataJson.length() > 6 * limits.maxMetadataSize().toBytes()) {
+                throw metadataTooLarge();
+            }
             JsonNode tree;
             try {
                 tree = json.readTree(metadataJson);
@@ -270,9 +277,19 @@ class DocumentIntake {
 
     private Map<String, Object> checkedMetadata(Map<String, Object> metadata) {
         if (json.writeValueAsBytes(metadata).length > limits.maxMetadataSize().toBytes()) {
-            throw ApiProblem.invalid("metadata", "metadata must be at most " + limits.maxMetadataSize());
+            throw metadataTooLarge();
         }
         return metadata;
+    }
+
+    private ApiProblem metadataTooLarge() {
+        return ApiProblem.invalid("metadata", "metadata must be at most " + limits.maxMetadataSize());
+    }
+
+    private void requireTitleLength(String given) {
+        if (given != null && given.strip().length() > limits.maxTitleLength()) {
+            throw ApiProblem.invalid("title", "title must be at most " + limits.maxTitleLength() + " characters");
+        }
     }
 
     private Accepted accepted(UUID id, boolean created) {
@@ -280,10 +297,8 @@ class DocumentIntake {
     }
 
     private String title(String given, String text, DocumentKind kind) {
+        requireTitleLength(given);
         String title = given == null ? "" : given.strip();
-        if (title.length() > limits.maxTitleLength()) {
-            throw ApiProblem.invalid("title", "title must be at most " + limits.maxTitleLength() + " characters");
-        }
         if (title.isEmpty()) {
             String firstLine = text.strip().lines().findFirst().orElse("").strip();
             title = kind == DocumentKind.CONVERSATION ? "Conversation" : firstLine;

@@ -18,10 +18,16 @@ import org.springframework.util.unit.DataSize;
  *                             may hold; they are counted, not extracted
  * @param extractionThreads    files extracted at once; more wait in a queue of the same size, and a
  *                             request beyond that is answered 429
+ * @param extractionMemory     the heap of the process each file is extracted in (400 when a file needs
+ *                             more); the service's own heap never holds a parse
+ * @param maxConcurrentUploads multipart requests read at once by one replica (429 beyond): their parts
+ *                             are held in memory, so this times the request size bounds that memory
  */
 @ConfigurationProperties("lorekeeper.documents.files")
 record FileLimits(
         @DefaultValue("20MB") DataSize maxFileSize,
         @DefaultValue("60s") Duration maxExtractionTime,
         @DefaultValue("200") int maxEmbeddedDocuments,
-        @DefaultValue("2") int extractionThreads) {}
+        @DefaultValue("2") int extractionThreads,
+        @DefaultValue("512MB") DataSize extractionMemory,
+        @DefaultValue("8") int maxConcurrentUploads) {}

@@ -34,6 +34,13 @@ import dev.langchain4j.model.embedding.onnx.PoolingMode;
 class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
 
     static final int DIMENSIONS = 384;
+    /**
+     * The most characters of one text the tokenizer is given. The model sees 510 word pieces, which
+     * natural text spends in a few thousand characters; what a hostile upload can put in one chunk
+     * (a million characters without a word break) made the native tokenizer abort the whole JVM.
+     */
+    static final int MAX_CHARS = 32_768;
+
     private static final String MODEL = "bge-small-en-v1.5-q.onnx";
     private static final String TOKENIZER = "bge-small-en-v1.5-q-tokenizer.json";
 
@@ -78,7 +85,10 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
         if (texts.isEmpty()) {
             return new EmbeddingResponse(List.of());
         }
-        List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
+        List<TextSegment> segments = texts.stream()
+                .map(OnnxEmbeddingModel::bounded)
+                .map(TextSegment::from)
+                .toList();
         List<dev.langchain4j.data.embedding.Embedding> vectors =
                 model.embedAll(segments).content();
         List<Embedding> embeddings = new ArrayList<>(vectors.size());
@@ -86,6 +96,14 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
             embeddings.add(new Embedding(vectors.get(i).vector(), i));
         }
         return new EmbeddingResponse(embeddings);
+    }
+
+    static String bounded(String text) {
+        if (text.length() <= MAX_CHARS) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(MAX_CHARS - 1)) ? MAX_CHARS - 1 : MAX_CHARS;
+        return text.substring(0, end);
     }
 
     @Override

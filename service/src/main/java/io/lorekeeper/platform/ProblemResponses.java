@@ -47,10 +47,12 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     static final String TYPE_BASE = "https://lorekeeper.io/problems/";
     private static final Pattern QUOTED_PARAMETER = Pattern.compile("Parameter \\[([^\\]]*)\\]");
     /** How Tomcat's multipart parser names a part in its messages ("field [title] exceeds ..."). */
+    private static final Pattern OVERSIZE_FIELD = Pattern.compile("^The field ([\\w.-]+) exceeds its maximum");
+
     private static final Pattern NAMED_PART = Pattern.compile("\\b(?:field|part) \\[?'?([\\w.-]+)");
 
     @ExceptionHandler(ApiProblem.class)
-    ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
+    static ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
         HttpStatus status = statusOf(problem.kind());
         ProblemDetail body = problem(status, problem.type(), problem.title(), problem.getMessage());
         problem.properties().forEach(body::setProperty);
@@ -228,7 +230,25 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleMaxUploadSizeExceededException(
             MaxUploadSizeExceededException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return problemOf(apiProblem(ApiProblem.tooLarge("file", "The upload exceeds the size limit")));
+        return problemOf(apiProblem(uploadLimit(ex.getMostSpecificCause())));
+    }
+
+    /**
+     * Which limit of the multipart parser an upload hit, as a problem naming its own field: a part's
+     * headers (where its file name is) longer than the server allows, one part over its size (Tomcat
+     * names the field), or the request as a whole.
+     */
+    static ApiProblem uploadLimit(Throwable cause) {
+        String message = String.valueOf(cause.getMessage());
+        if (message.startsWith("Header section has more than")) {
+            return ApiProblem.tooLarge(
+                    "fileName", "a part's headers, its file name among them, are longer than the server accepts");
+        }
+        Matcher field = OVERSIZE_FIELD.matcher(message);
+        if (field.find()) {
+            return ApiProblem.tooLarge(field.group(1), "The " + field.group(1) + " part exceeds the size limit");
+        }
+        return ApiProblem.tooLarge("file", "The upload exceeds the size limit");
     }
 
     /** A blank path segment where an id belongs ({@code /v1/documents/%20}) converts to nothing, so it is "missing". */

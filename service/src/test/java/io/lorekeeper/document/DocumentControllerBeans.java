@@ -5,13 +5,23 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 
 /**
  * What DocumentController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as
- * mocks. Declared here because those types are package-private.
+ * mocks, and the file limits its upload filter ({@link UploadAdmission}) reads, bound from the real configuration.
+ * Declared here because those types are package-private.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @MockitoBean(types = {DocumentIntake.class, DocumentStore.class, SessionAppender.class})
-public @interface DocumentControllerBeans {}
+@Import(DocumentControllerBeans.Settings.class)
+public @interface DocumentControllerBeans {
+
+    @TestConfiguration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({FileLimits.class})
+    class Settings {}
+}

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
@@ -18,12 +18,18 @@ import io.lorekeeper.support.TestFiles;
 
 class FileExtractorTest {
 
-    private final FileExtractor extractor = new FileExtractor(
-            new FileLimits(DataSize.ofMegabytes(20), Duration.ofSeconds(30), 20, 2),
-            new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16)));
+    /** One for the class: its spare extraction process serves the next test. */
+    private static final FileExtractor extractor = extractor(Duration.ofSeconds(30), 2);
 
-    @AfterEach
-    void close() {
+    /** An extractor as the service configures one, with the time and threads a test needs. */
+    static FileExtractor extractor(Duration time, int threads) {
+        return new FileExtractor(
+                new FileLimits(DataSize.ofMegabytes(20), time, 20, threads, DataSize.ofMegabytes(256), 8),
+                new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16)));
+    }
+
+    @AfterAll
+    static void close() {
         extractor.destroy();
     }
 
@@ -110,9 +116,7 @@ class FileExtractorTest {
 
     @Test
     void anExtractionPastItsTimeIsStoppedAndRefused() {
-        FileExtractor hurried = new FileExtractor(
-                new FileLimits(DataSize.ofMegabytes(20), Duration.ofMillis(1), 20, 1),
-                new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16)));
+        FileExtractor hurried = extractor(Duration.ofMillis(1), 1);
         try {
             List<List<String>> many = java.util.Collections.nCopies(40, PAGES.get(1));
             assertProblem(() -> hurried.extract("long.pdf", Format.PDF, TestFiles.pdf(many)), "extraction-timeout");
@@ -125,6 +129,25 @@ class FileExtractorTest {
     void cleaningJoinsHyphenatedWordsAndDropsPageNumbers() {
         assertThat(ExtractedText.clean("a well-\nknown exam-\n ple  \n\n\n\nend"))
                 .isEqualTo("a wellknown example\n\nend");
+    }
+
+    @Test
+    void cleaningARunOfSpacesTakesTimeInProportionToIt() {
+        // the regular expression this replaced took 14.7 s over 25,000 spaces, and four times that for twice as many
+        String spaces = " ".repeat(200_000);
+        String nbsp = "\u00A0\t".repeat(100_000);
+
+        String cleaned = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(1), () -> ExtractedText.clean("x" + spaces + "y\nz" + nbsp + "\nw" + spaces));
+
+        assertThat(cleaned).isEqualTo("x" + spaces + "y\nz\nw");
+    }
+
+    @Test
+    void trailingSpacesGoOnlyBeforeALineEnd() {
+        assertThat(ExtractedText.withoutTrailingSpaces("a \t\n b\u00A0\n\nc  ")).isEqualTo("a\n b\n\nc  ");
+        assertThat(ExtractedText.withoutTrailingSpaces("no spaces\nhere")).isEqualTo("no spaces\nhere");
+        assertThat(ExtractedText.withoutTrailingSpaces("   \n")).isEqualTo("\n");
     }
 
     private FileExtractor.Extraction extract(String name, Format format, byte[] content) {

@@ -540,7 +540,31 @@ class HostileRequestsTest {
                         "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
                                 + "X-Long: " + "h".repeat(20_000) + "\r\n\r\nx\r\n--" + boundary + "--\r\n")
                 .contentType(type)
-                .expect(413));
+                .expect(413, "fileName"));
+        cases.add(upload(
+                        "notes.txt",
+                        "text/plain",
+                        utf8(ok),
+                        Map.of("metadata", "{\"a\": \"" + "x".repeat(5_000_000) + "\"}"))
+                .expect(400, "metadata"));
+        cases.add(upload("notes.txt", "text/plain", utf8(ok), Map.of("title", "T".repeat(3_000_000)))
+                .expect(400, "title"));
+        String filePart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\n" + ok + "\r\n";
+        cases.add(raw(
+                        "POST",
+                        "/v1/documents/files",
+                        filePart + filePart.replace(ok, ok + " again") + "--" + boundary + "--\r\n")
+                .contentType(type)
+                .expect(400, "file"));
+        for (String field : List.of("title", "profile", "metadata")) {
+            String value = field.equals("metadata") ? "{}" : field.equals("profile") ? "standard" : "One";
+            String part = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"\r\n\r\n" + value
+                    + "\r\n";
+            cases.add(raw("POST", "/v1/documents/files", filePart + part + part + "--" + boundary + "--\r\n")
+                    .contentType(type)
+                    .expect(400, field));
+        }
         StringBuilder many = new StringBuilder();
         for (int i = 0; i < 2_000; i++) {
             many.append("--")

@@ -16,6 +16,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 import tools.jackson.databind.JsonNode;
 
 /** With an admin key configured: who may call what, how keys look, and that only their hashes are stored. */

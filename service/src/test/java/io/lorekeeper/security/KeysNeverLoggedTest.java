@@ -17,6 +17,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 
 /**
  * A whole flow (tenant, key, upload, question, search, a bad key, a revocation) with the service,

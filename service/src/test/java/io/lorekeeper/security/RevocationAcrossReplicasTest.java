@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.lorekeeper.LorekeeperApplication;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 import io.lorekeeper.support.TestDatabase;
 
 /**

@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 
 /** DELETE /v1/tenants/{id} removes everything the tenant owns, and nothing of anyone else's. */
 @SecuredIntegrationTest

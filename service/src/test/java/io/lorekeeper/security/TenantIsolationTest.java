@@ -18,6 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.SecuredIntegrationTest;
+import io.lorekeeper.support.Tenancy;
 import tools.jackson.databind.JsonNode;
 
 /** Per-tenant quotas: each refusal names its limit and, for the time-based ones, when it frees up. */

@@ -154,6 +154,11 @@ public final class TestFiles {
 
     /** An EPUB 3: mimetype, container.xml, an OPF and one XHTML file per chapter, each with an h1 title. */
     public static byte[] epub(List<String> titles, List<String> bodies) {
+        return epub(titles, bodies, 1);
+    }
+
+    /** An EPUB whose spine lists its chapters {@code spineCopies} times over (a hostile one repeats them). */
+    public static byte[] epub(List<String> titles, List<String> bodies, int spineCopies) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
             byte[] mimetype = "application/epub+zip".getBytes(StandardCharsets.US_ASCII);
@@ -181,7 +186,7 @@ public final class TestFiles {
                         .append("\" href=\"ch")
                         .append(i + 1)
                         .append(".xhtml\" media-type=\"application/xhtml+xml\"/>\n");
-                spine.append("<itemref idref=\"ch").append(i + 1).append("\"/>\n");
+                spine.append(("<itemref idref=\"ch" + (i + 1) + "\"/>\n").repeat(spineCopies));
                 put(zip, "OEBPS/ch" + (i + 1) + ".xhtml", """
                         <?xml version="1.0" encoding="UTF-8"?>
                         <html xmlns="http://www.w3.org/1999/xhtml"><head><title>%s</title></head>

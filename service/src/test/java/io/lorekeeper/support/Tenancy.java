@@ -1,4 +1,4 @@
-package io.lorekeeper.security;
+package io.lorekeeper.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,34 +6,32 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import io.lorekeeper.support.Api;
-import io.lorekeeper.support.SecuredIntegrationTest;
 import tools.jackson.databind.JsonNode;
 
 /** Creates tenants and keys through the admin API, as an operator would. */
-final class Tenancy {
+public final class Tenancy {
 
     /** A tenant with one key, and a client that sends it. */
-    record TenantWithKey(UUID id, String name, UUID keyId, String key, Api api) {}
+    public record TenantWithKey(UUID id, String name, UUID keyId, String key, Api api) {}
 
     private final Api admin;
 
-    Tenancy(Api api) {
+    public Tenancy(Api api) {
         this.admin = api.withKey(SecuredIntegrationTest.ADMIN_KEY);
     }
 
-    Api admin() {
+    public Api admin() {
         return admin;
     }
 
-    TenantWithKey tenant(String name) {
+    public TenantWithKey tenant(String name) {
         return tenant(name, null, false);
     }
 
     /**
      * @param quotas the tenant's own quotas, or null for the defaults
      */
-    TenantWithKey tenant(String name, Map<String, Object> quotas, boolean canEvaluate) {
+    public TenantWithKey tenant(String name, Map<String, Object> quotas, boolean canEvaluate) {
         Map<String, Object> body = new LinkedHashMap<>();
         // Names are unique; test classes share one database.
         String unique = name + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -49,7 +47,7 @@ final class Tenancy {
         return new TenantWithKey(id, unique, UUID.fromString(key.get("id").asString()), secret, admin.withKey(secret));
     }
 
-    JsonNode key(UUID tenantId, String name, boolean canEvaluate) {
+    public JsonNode key(UUID tenantId, String name, boolean canEvaluate) {
         Api.Response created =
                 admin.post("/v1/tenants/" + tenantId + "/keys", Map.of("name", name, "canEvaluate", canEvaluate));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
