@@ -2,11 +2,23 @@ package io.lorekeeper.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import jakarta.servlet.ServletContext;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,6 +39,9 @@ class FileUploadApiTest {
 
     @Autowired
     Api api;
+
+    @Autowired
+    ServletContext servletContext;
 
     @Test
     void aPdfIsCitedWithItsPage() {
@@ -127,6 +142,55 @@ class FileUploadApiTest {
         int start = citation.get("start").asInt();
         JsonNode third = sections(doc).get(2);
         assertThat(start).isBetween(third.get("start").asInt(), third.get("end").asInt());
+    }
+
+    @Test
+    void aFileNameIsKeptAsADisplayNameNeverAPath() {
+        Response uploaded = api.upload(
+                "/v1/documents/files",
+                "../../../../etc/" + "a".repeat(600) + "\u0007.txt",
+                "text/plain",
+                ("Display names " + UUID.randomUUID() + " keep no path.").getBytes(StandardCharsets.UTF_8),
+                Map.of("profile", "retrieval-only"));
+
+        assertThat(uploaded.status()).as(uploaded.body()).isEqualTo(202);
+        JsonNode doc =
+                api.get("/v1/documents/" + uploaded.json().get("id").asString()).json();
+        assertThat(doc.get("file").get("name").asString()).isEqualTo("a".repeat(251) + ".txt");
+        assertThat(doc.get("title").asString()).isEqualTo("a".repeat(251));
+    }
+
+    /**
+     * Parts are held in memory: an upload that stops halfway (a client that never finishes its
+     * request) leaves no temporary file behind, while it hangs or after its connection is gone.
+     */
+    @Test
+    void anUploadThatNeverEndsLeavesNoTemporaryFile() throws Exception {
+        File temp = (File) servletContext.getAttribute(ServletContext.TEMPDIR);
+        Set<Path> before = filesUnder(temp.toPath());
+        String boundary = "lk-stalled";
+        byte[] start = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"half.txt\"\r\n"
+                        + "Content-Type: text/plain\r\n\r\n" + "half of a file ".repeat(20_000))
+                .getBytes(StandardCharsets.US_ASCII);
+        try (Socket socket = new Socket("localhost", api.uri("/").getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /v1/documents/files HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
+                            + "boundary=" + boundary + "\r\nContent-Length: " + (start.length * 2) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(start);
+            out.flush();
+            Thread.sleep(1_500);
+
+            assertThat(filesUnder(temp.toPath())).as("while the upload hangs").isEqualTo(before);
+        }
+        Thread.sleep(1_000);
+        assertThat(filesUnder(temp.toPath())).as("after its connection closed").isEqualTo(before);
+    }
+
+    private static Set<Path> filesUnder(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).collect(Collectors.toSet());
+        }
     }
 
     private JsonNode upload(String name, String type, byte[] content) {
