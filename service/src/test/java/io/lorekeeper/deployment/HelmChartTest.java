@@ -165,11 +165,12 @@ class HelmChartTest {
 
         assertThat(get(api, "resources", "requests", "cpu")).isEqualTo("500m");
         assertThat(get(api, "resources", "limits", "cpu")).isEqualTo("2");
-        assertThat(get(api, "resources", "limits", "memory")).isEqualTo("2Gi");
+        assertThat(get(api, "resources", "limits", "memory")).isEqualTo("3Gi");
         assertThat(get(worker, "resources", "limits", "cpu")).isEqualTo("2");
         assertThat(get(worker, "resources", "limits", "memory")).isEqualTo("3Gi");
-        // the heap is a share of the limit; the worker leaves more outside it for ONNX Runtime
-        assertThat((String) envValue(api, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=70");
+        // the heap is a share of the limit; the api leaves room for file extraction processes, the
+        // worker for ONNX Runtime
+        assertThat((String) envValue(api, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=45");
         assertThat((String) envValue(worker, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=60");
 
         for (Map<String, Object> deployment : all(docs, "Deployment")) {
