@@ -18,6 +18,7 @@ import io.lorekeeper.question.Questions;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.retrieval.SearchMode;
+import io.lorekeeper.retrieval.SearchQuery;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -170,7 +171,7 @@ class LorekeeperTools {
 
     private Object search(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");
-        String query = Arguments.required(args, "query");
+        String query = SearchQuery.require("query", Arguments.string(args, "query"));
         int k = Arguments.integer(args, "k", 5, 1, 50);
         List<UUID> ready = documents.requireReady(tenant, ids, "documentIds").stream()
                 .map(d -> d.id())
