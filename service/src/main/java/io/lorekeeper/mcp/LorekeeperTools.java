@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class LorekeeperTools {
 
-    static final int MAX_WAIT_SECONDS = 60;
+    private static final int DEFAULT_WAIT_SECONDS = 20;
     private static final Pattern SPAN_URI = Pattern.compile("lorekeeper://documents/([^/]+)/text(?:/(\\d+)/(\\d+))?");
 
     private final DocumentCatalog catalog;
@@ -43,6 +43,7 @@ class LorekeeperTools {
     private final Questions questions;
     private final Retriever retriever;
     private final JsonMapper json;
+    private final int maxWaitSeconds;
 
     LorekeeperTools(
             DocumentCatalog catalog, Documents documents, Questions questions, Retriever retriever, JsonMapper json) {
@@ -51,6 +52,7 @@ class LorekeeperTools {
         this.questions = questions;
         this.retriever = retriever;
         this.json = json;
+        this.maxWaitSeconds = (int) questions.maxWait().toSeconds();
     }
 
     List<SyncToolSpecification> tools() {
@@ -137,7 +139,8 @@ class LorekeeperTools {
                                         "strategy",
                                         string("Answer strategy (default extractive: verbatim evidence, no model)"),
                                         "waitSeconds",
-                                        integer("Seconds to wait for the answer (0 to 60, default 20)")),
+                                        integer("Seconds to wait for the answer (0 to " + maxWaitSeconds + ", default "
+                                                + defaultWaitSeconds() + ")")),
                                 List.of("documentIds", "question")),
                         this::ask),
                 tool(
@@ -192,7 +195,7 @@ class LorekeeperTools {
     private Object ask(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");
         String question = Arguments.required(args, "question");
-        int wait = Arguments.integer(args, "waitSeconds", 20, 0, MAX_WAIT_SECONDS);
+        int wait = Arguments.integer(args, "waitSeconds", defaultWaitSeconds(), 0, maxWaitSeconds);
         UUID id = questions.ask(ids, question, Arguments.string(args, "strategy"));
         try {
             return questions.await(tenant, id, Duration.ofSeconds(wait)).orElseThrow();
@@ -200,6 +203,10 @@ class LorekeeperTools {
             Thread.currentThread().interrupt();
             return questions.find(tenant, id).orElseThrow();
         }
+    }
+
+    private int defaultWaitSeconds() {
+        return Math.min(DEFAULT_WAIT_SECONDS, maxWaitSeconds);
     }
 
     private Object answer(UUID tenant, UUID id) {
