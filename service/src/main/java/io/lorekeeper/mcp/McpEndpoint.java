@@ -30,6 +30,9 @@ class McpEndpoint {
         return HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(new JacksonMcpJsonMapper(json))
                 .mcpEndpoint(PATH)
+                // RequestSizeLimit holds /mcp to the service's one request size limit, as every request; the SDK's
+                // own lower default (16 MB) would refuse a text or file that the REST API and the tools accept.
+                .maxRequestSize(Integer.MAX_VALUE)
                 // Read on the request's own thread, where whatever identifies the caller is in scope.
                 .contextExtractor(request -> McpTransportContext.create(Map.of(TENANT, tenant.id())))
                 .build();
@@ -59,6 +62,9 @@ class McpEndpoint {
                         .build())
                 // Handlers run on the request thread, so the caller's tenant (and its keys) stay in scope.
                 .immediateExecution(true)
+                // The tools read their arguments as the REST API reads fields, refusing a wrong one with a problem
+                // that names it; the SDK's schema check would answer first, in prose of its own.
+                .validateToolInputs(false)
                 .tools(tools.tools())
                 .resourceTemplates(tools.resourceTemplates())
                 .build();
