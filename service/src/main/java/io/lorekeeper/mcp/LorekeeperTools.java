@@ -9,15 +9,19 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentCatalog;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.question.Questions;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.retrieval.SearchMode;
+import io.lorekeeper.retrieval.SearchQuery;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -28,20 +32,26 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The MCP tools and resources. Each tool reads its arguments, calls a module's public API under the
- * caller's tenant and returns JSON text (and the same object as structured content). A refusal comes
- * back as a tool error naming the argument at fault, as the REST API's problems name the field.
+ * caller's tenant and returns JSON text (and the same object as structured content). Arguments are
+ * held to the rules of the REST API: every string to {@link StorableText}, each field to the same
+ * module check. A refusal comes back as a tool error naming the argument at fault, as the REST API's
+ * problems name the field; any other failure as a tool error with an incident id, its cause only in
+ * the log, as the REST API answers a 500.
  */
 @Component
 class LorekeeperTools {
 
-    static final int MAX_WAIT_SECONDS = 60;
-    private static final Pattern SPAN_URI = Pattern.compile("lorekeeper://documents/([^/]+)/text(?:/(\\d+)/(\\d+))?");
+    private static final Logger log = LoggerFactory.getLogger(LorekeeperTools.class);
+    private static final int DEFAULT_WAIT_SECONDS = 20;
+    // The offsets are matched loosely so that a malformed one is refused naming it, not as an unknown URI.
+    private static final Pattern SPAN_URI = Pattern.compile("lorekeeper://documents/([^/]+)/text(?:/([^/]+)/([^/]+))?");
 
     private final DocumentCatalog catalog;
     private final Documents documents;
     private final Questions questions;
     private final Retriever retriever;
     private final JsonMapper json;
+    private final int maxWaitSeconds;
 
     LorekeeperTools(
             DocumentCatalog catalog, Documents documents, Questions questions, Retriever retriever, JsonMapper json) {
@@ -50,6 +60,7 @@ class LorekeeperTools {
         this.questions = questions;
         this.retriever = retriever;
         this.json = json;
+        this.maxWaitSeconds = (int) questions.maxWait().toSeconds();
     }
 
     List<SyncToolSpecification> tools() {
@@ -136,7 +147,8 @@ class LorekeeperTools {
                                         "strategy",
                                         string("Answer strategy (default extractive: verbatim evidence, no model)"),
                                         "waitSeconds",
-                                        integer("Seconds to wait for the answer (0 to 60, default 20)")),
+                                        integer("Seconds to wait for the answer (0 to " + maxWaitSeconds + ", default "
+                                                + defaultWaitSeconds() + ")")),
                                 List.of("documentIds", "question")),
                         this::ask),
                 tool(
@@ -157,7 +169,7 @@ class LorekeeperTools {
                                         "The canonical text in [start, end), offsets in UTF-16 code units: a citation's quote")
                                 .mimeType("text/plain")
                                 .build(),
-                        this::readSpan),
+                        this::read),
                 new SyncResourceTemplateSpecification(
                         McpSchema.ResourceTemplate.builder()
                                 .uriTemplate("lorekeeper://documents/{documentId}/text")
@@ -165,12 +177,12 @@ class LorekeeperTools {
                                 .title("A document's whole canonical text")
                                 .mimeType("text/plain")
                                 .build(),
-                        this::readSpan));
+                        this::read));
     }
 
     private Object search(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");
-        String query = Arguments.required(args, "query");
+        String query = SearchQuery.require("query", Arguments.string(args, "query"));
         int k = Arguments.integer(args, "k", 5, 1, 50);
         List<UUID> ready = documents.requireReady(tenant, ids, "documentIds").stream()
                 .map(d -> d.id())
@@ -191,7 +203,7 @@ class LorekeeperTools {
     private Object ask(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");
         String question = Arguments.required(args, "question");
-        int wait = Arguments.integer(args, "waitSeconds", 20, 0, MAX_WAIT_SECONDS);
+        int wait = Arguments.integer(args, "waitSeconds", defaultWaitSeconds(), 0, maxWaitSeconds);
         UUID id = questions.ask(ids, question, Arguments.string(args, "strategy"));
         try {
             return questions.await(tenant, id, Duration.ofSeconds(wait)).orElseThrow();
@@ -201,35 +213,76 @@ class LorekeeperTools {
         }
     }
 
+    private int defaultWaitSeconds() {
+        return Math.min(DEFAULT_WAIT_SECONDS, maxWaitSeconds);
+    }
+
     private Object answer(UUID tenant, UUID id) {
         return questions.find(tenant, id).orElseThrow(() -> ApiProblem.notFound("Question", id));
     }
 
-    private McpSchema.ReadResourceResult readSpan(
-            McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
-        Matcher uri = SPAN_URI.matcher(request.uri());
-        if (!uri.matches()) {
+    /**
+     * Reads a document's text or a span of it. A refusal is a JSON-RPC error carrying the same body as
+     * a tool's (the argument at fault in {@code data.field}); another tenant's document, like one that
+     * never existed, is "resource not found".
+     */
+    private McpSchema.ReadResourceResult read(McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
+        try {
+            String text = span(tenantOf(exchange), request.uri());
+            return new McpSchema.ReadResourceResult(
+                    List.of(new McpSchema.TextResourceContents(request.uri(), "text/plain", text)));
+        } catch (ApiProblem problem) {
+            int code = problem.kind() == ApiProblem.Kind.NOT_FOUND
+                    ? McpSchema.ErrorCodes.RESOURCE_NOT_FOUND
+                    : McpSchema.ErrorCodes.INVALID_PARAMS;
+            throw new McpError(
+                    new McpSchema.JSONRPCResponse.JSONRPCError(code, problem.getMessage(), problemBody(problem)));
+        } catch (RuntimeException e) {
+            Map<String, Object> body = unexpected("resource read", e);
             throw new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(
-                    McpSchema.ErrorCodes.INVALID_PARAMS, "not a document text URI: " + request.uri(), null));
+                    McpSchema.ErrorCodes.INTERNAL_ERROR, (String) body.get("detail"), body));
         }
-        UUID tenant = tenantOf(exchange);
+    }
+
+    /** The text in [start, end) of the document the URI names, checked as {@code GET /v1/documents/{id}/text} checks it. */
+    private String span(UUID tenant, String uri) {
+        StorableText.require("uri", uri);
+        Matcher parts = SPAN_URI.matcher(String.valueOf(uri));
+        if (!parts.matches()) {
+            throw ApiProblem.invalid(
+                    "uri", "not a document text URI: lorekeeper://documents/{documentId}/text[/{start}/{end}]");
+        }
         UUID id;
         try {
-            id = UUID.fromString(uri.group(1));
+            id = UUID.fromString(parts.group(1));
         } catch (IllegalArgumentException e) {
-            throw resourceError("not a document id: " + uri.group(1));
+            throw ApiProblem.invalid("documentId", "'" + parts.group(1) + "' is not a document id");
         }
-        if (documents.find(tenant, id).isEmpty()) {
-            throw resourceError("document " + id + " does not exist");
-        }
+        Integer start = offset("start", parts.group(2));
+        Integer end = offset("end", parts.group(3));
+        documents.find(tenant, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         String text = documents.text(id);
-        int start = uri.group(2) == null ? 0 : Integer.parseInt(uri.group(2));
-        int end = uri.group(3) == null ? text.length() : Integer.parseInt(uri.group(3));
-        if (start > end || end > text.length()) {
-            throw resourceError("the span must lie within [0, " + text.length() + "] with start <= end");
+        int from = start == null ? 0 : start;
+        int to = end == null ? text.length() : end;
+        if (from > text.length()) {
+            throw ApiProblem.invalid("start", "start must be within [0, " + text.length() + "]");
         }
-        return new McpSchema.ReadResourceResult(
-                List.of(new McpSchema.TextResourceContents(request.uri(), "text/plain", text.substring(start, end))));
+        if (to < from || to > text.length()) {
+            throw ApiProblem.invalid("end", "end must be within [start, " + text.length() + "]");
+        }
+        return text.substring(from, to);
+    }
+
+    /** An offset in the URI: null when absent, a refusal naming it when it is not a whole number. */
+    private static Integer offset(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        if (!value.matches("[0-9]+")) {
+            throw ApiProblem.invalid(name, name + " must be a whole number of UTF-16 code units from 0");
+        }
+        // Past the int range is past the end of any text: refused as out of range below, not as an overflow.
+        return value.length() > 10 ? Integer.MAX_VALUE : (int) Math.min(Long.parseLong(value), Integer.MAX_VALUE);
     }
 
     private static byte[] base64(Map<String, Object> args, String name) {
@@ -239,11 +292,6 @@ class LorekeeperTools {
         } catch (IllegalArgumentException e) {
             throw ApiProblem.invalid(name, name + " must be base64: " + e.getMessage());
         }
-    }
-
-    private static McpError resourceError(String message) {
-        return new McpError(
-                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, message, null));
     }
 
     private interface Handler {
@@ -258,13 +306,18 @@ class LorekeeperTools {
                         .description(description)
                         .inputSchema(inputSchema)
                         .build())
-                .callHandler((exchange, request) ->
-                        call(handler, tenantOf(exchange), request.arguments() == null ? Map.of() : request.arguments()))
+                .callHandler((exchange, request) -> call(
+                        name,
+                        handler,
+                        tenantOf(exchange),
+                        request.arguments() == null ? Map.of() : request.arguments()))
                 .build();
     }
 
-    private CallToolResult call(Handler handler, UUID tenant, Map<String, Object> arguments) {
+    private CallToolResult call(String name, Handler handler, UUID tenant, Map<String, Object> arguments) {
         try {
+            // As StorableRequestText holds a REST body: every string and key, at any depth, before a tool reads one.
+            StorableText.requireIn("", json.valueToTree(arguments));
             Object result = handler.handle(tenant, arguments);
             Object tree = json.convertValue(result, Object.class);
             return CallToolResult.builder()
@@ -272,18 +325,44 @@ class LorekeeperTools {
                     .structuredContent(tree)
                     .build();
         } catch (ApiProblem problem) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("type", problem.type());
-            body.put("title", problem.title());
-            body.put("detail", problem.getMessage());
-            if (problem.field() != null) {
-                body.put("field", problem.field());
-            }
-            return CallToolResult.builder()
-                    .isError(true)
-                    .addTextContent(json.writeValueAsString(body))
-                    .build();
+            return toolError(problemBody(problem));
+        } catch (RuntimeException e) {
+            return toolError(unexpected("tool " + name, e));
         }
+    }
+
+    private CallToolResult toolError(Map<String, Object> body) {
+        return CallToolResult.builder()
+                .isError(true)
+                .addTextContent(json.writeValueAsString(body))
+                .build();
+    }
+
+    /** A refusal as the REST API's problem body has it: what kind, why, and the argument at fault. */
+    private static Map<String, Object> problemBody(ApiProblem problem) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", problem.type());
+        body.put("title", problem.title());
+        body.put("detail", problem.getMessage());
+        if (problem.field() != null) {
+            body.put("field", problem.field());
+        }
+        return body;
+    }
+
+    /**
+     * Logs a failure no check foresaw under a new incident id and returns what the caller sees of it:
+     * the id only. Its message may quote SQL or name classes, which are for the log, not the agent.
+     */
+    private static Map<String, Object> unexpected(String what, RuntimeException e) {
+        String incident = UUID.randomUUID().toString();
+        log.error("MCP {} failed, incident {}", what, incident, e);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "internal-error");
+        body.put("title", "Internal error");
+        body.put("detail", "The request failed on our side; quote incident " + incident + " when reporting it.");
+        body.put("incident", incident);
+        return body;
     }
 
     private static UUID tenantOf(McpSyncServerExchange exchange) {

@@ -17,10 +17,12 @@ public class Questions {
 
     private final QuestionIntake intake;
     private final QuestionStore store;
+    private final QuestionSettings settings;
 
-    Questions(QuestionIntake intake, QuestionStore store) {
+    Questions(QuestionIntake intake, QuestionStore store, QuestionSettings settings) {
         this.intake = intake;
         this.store = store;
+        this.settings = settings;
     }
 
     /** A question as a caller sees it; {@code answer} and {@code citations} once {@code status} is DONE. */
@@ -43,6 +45,11 @@ public class Questions {
     /** Queues the question (refused with a problem naming the field, as over HTTP) and returns its id. */
     public UUID ask(List<UUID> documentIds, String question, String strategy) {
         return intake.ask(new QuestionApi.AskRequest(documentIds, question, strategy, null, null, null));
+    }
+
+    /** The longest a caller may wait for an answer ({@code waitSeconds}), as {@code POST /v1/questions} allows. */
+    public java.time.Duration maxWait() {
+        return settings.maxWait();
     }
 
     /** The question once it has finished, or as it stands after {@code wait}. */

@@ -42,7 +42,7 @@ class SearchController {
                     description = "What to look for",
                     requiredMode = Schema.RequiredMode.REQUIRED,
                     minLength = 1,
-                    maxLength = 4000)
+                    maxLength = SearchQuery.MAX_LENGTH)
             String query,
 
             @Schema(
@@ -115,12 +115,7 @@ class SearchController {
         if (request == null) {
             throw ApiProblem.invalid("body", "a JSON body is required");
         }
-        if (request.query() == null || request.query().isBlank()) {
-            throw ApiProblem.invalid("query", "query must not be blank");
-        }
-        if (request.query().length() > 4000) {
-            throw ApiProblem.invalid("query", "query must be at most 4000 characters");
-        }
+        SearchQuery.require("query", request.query());
         SearchMode mode = mode(request.mode());
         int k = request.k() == null ? 10 : request.k();
         if (k < 1 || k > 100) {

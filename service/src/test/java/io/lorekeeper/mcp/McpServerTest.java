@@ -11,9 +11,13 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import io.lorekeeper.memory.FaultInjectingEmbeddingModel;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.modelcontextprotocol.client.McpClient;
@@ -26,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** An agent's session over streamable HTTP at /mcp, with the MCP SDK's own client. */
 @IntegrationTest
+@ExtendWith(OutputCaptureExtension.class)
 class McpServerTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -35,6 +40,9 @@ class McpServerTest {
 
     @Autowired
     Api api;
+
+    @Autowired
+    FaultInjectingEmbeddingModel embeddings;
 
     McpSyncClient client;
 
@@ -50,6 +58,7 @@ class McpServerTest {
 
     @AfterEach
     void disconnect() {
+        embeddings.heal();
         client.closeGracefully();
     }
 
@@ -170,6 +179,35 @@ class McpServerTest {
                 "get_answer", Map.of("questionId", UUID.randomUUID().toString())));
         assertThat(unknown.isError()).isTrue();
         assertThat(json(unknown).get("type").asString()).isEqualTo("not-found");
+    }
+
+    /**
+     * A failure nobody anticipated (the embedding model breaking under a search) is a tool error with an
+     * incident id and nothing of the internals, as the REST API's 500 is; the log has the cause.
+     */
+    @Test
+    void anUnexpectedFailureIsAToolErrorWithAnIncidentIdAndNoInternals(CapturedOutput output) {
+        UUID id = api.ingest(io.lorekeeper.support.TestDocuments.aText(
+                        "The light on Sule Skerry " + UUID.randomUUID() + " was first lit in 1895.")
+                .build());
+        embeddings.failAfter(0);
+
+        CallToolResult failed = client.callTool(new McpSchema.CallToolRequest(
+                "search", Map.of("documentIds", List.of(id.toString()), "query", "when was it lit")));
+
+        assertThat(failed.isError()).isTrue();
+        JsonNode problem = json(failed);
+        assertThat(problem.get("type").asString()).isEqualTo("internal-error");
+        String incident = problem.get("incident").asString();
+        assertThat(UUID.fromString(incident)).isNotNull();
+        assertThat(problem.get("detail").asString()).contains(incident);
+        assertThat(problem.toString())
+                .doesNotContain("injected embedding failure")
+                .doesNotContain("Exception")
+                .doesNotContain("io.lorekeeper");
+        assertThat(output.getAll())
+                .contains("MCP tool search failed, incident " + incident)
+                .contains("injected embedding failure");
     }
 
     private CallToolResult call(String tool, Map<String, Object> arguments) {

@@ -24,6 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
+import io.lorekeeper.support.StoredState;
 import io.lorekeeper.support.TestDocuments;
 import io.lorekeeper.support.TestFiles;
 import tools.jackson.databind.JsonNode;
@@ -40,25 +41,6 @@ import tools.jackson.databind.json.JsonMapper;
 class HostileRequestsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** The tables a request could write to; scheduled_tasks is left out, its heartbeats move on their own. */
-    private static final List<String> STORED = List.of(
-            "document",
-            "document_text",
-            "conversation_session",
-            "conversation_turn",
-            "ingestion_stage",
-            "chunk",
-            "page",
-            "document_lexeme",
-            "memo",
-            "question",
-            "trace_event",
-            "llm_call",
-            "evaluation",
-            "evaluation_result",
-            "graph",
-            "graph_node",
-            "graph_edge");
     /** Cheap enough to read after every case, so that a write is blamed on the case that made it. */
     private static final List<String> WATCHED = List.of("document", "question", "evaluation", "ingestion_stage");
 
@@ -145,10 +127,11 @@ class HostileRequestsTest {
         }
         assertThat(cases).as("cases in the sweep").hasSizeGreaterThanOrEqualTo(300);
 
-        awaitQuiet();
-        Map<String, String> before = snapshot(STORED);
+        StoredState stored = new StoredState(jdbc, "HostileRequestsTest");
+        stored.awaitQuiet();
+        Map<String, String> before = stored.snapshot();
         List<String> failures = new ArrayList<>();
-        Map<String, String> watched = snapshot(WATCHED);
+        Map<String, String> watched = stored.snapshot(WATCHED);
         long started = System.nanoTime();
         for (Case c : cases) {
             RawHttp.Response response;
@@ -159,9 +142,10 @@ class HostileRequestsTest {
                 continue;
             }
             String wrong = c.judge(response);
-            Map<String, String> now = snapshot(WATCHED);
+            Map<String, String> now = stored.snapshot(WATCHED);
             if (!now.equals(watched)) {
-                wrong = (wrong == null ? "" : wrong + "; ") + "changed what is stored: " + changed(watched, now);
+                wrong = (wrong == null ? "" : wrong + "; ") + "changed what is stored: "
+                        + StoredState.changed(watched, now);
                 watched = now;
             }
             if (wrong != null) {
@@ -169,7 +153,7 @@ class HostileRequestsTest {
                         + response.header("Content-Type") + " " + excerpt(response.body(), 300));
             }
         }
-        Map<String, String> after = snapshot(STORED);
+        Map<String, String> after = stored.snapshot();
         System.out.println("[HostileRequestsTest] sent " + cases.size() + " malformed or hostile requests in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms; " + failures.size() + " failed");
 
@@ -215,68 +199,6 @@ class HostileRequestsTest {
         JsonNode finished = api.awaitFinished(started.header("Location"), Duration.ofMinutes(2));
         assertThat(finished.path("status").asString()).as(finished.toString()).isEqualTo("DONE");
         evaluation = UUID.fromString(finished.path("id").asString());
-    }
-
-    /**
-     * Waits until no job of any earlier test is still writing, so that a change can only come from
-     * the sweep: nothing queued or running and what is stored unchanged between two looks. Work left
-     * queued that never moves (an earlier test's question waiting on something) cannot be waited out;
-     * after three minutes, ten seconds without a change is taken as quiet.
-     */
-    private void awaitQuiet() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        Map<String, String> last = null;
-        long unchangedSince = System.nanoTime();
-        while (true) {
-            // Only work with a job can still write: rows a test made without one (repository and module
-            // tests) stay QUEUED for ever and are not waited for.
-            long busy = jdbc.sql("""
-                    WITH jobs AS (SELECT task_instance FROM scheduled_tasks)
-                    SELECT (SELECT count(*) FROM document WHERE status IN ('QUEUED', 'INGESTING') AND id::text IN (SELECT * FROM jobs))
-                         + (SELECT count(*) FROM question WHERE status IN ('QUEUED', 'RUNNING') AND id::text IN (SELECT * FROM jobs))
-                         + (SELECT count(*) FROM evaluation WHERE status IN ('QUEUED', 'RUNNING') AND id::text IN (SELECT * FROM jobs))""").query(Long.class).single();
-            Map<String, String> now = snapshot(STORED);
-            if (!now.equals(last)) {
-                unchangedSince = System.nanoTime();
-            } else if (busy == 0) {
-                return;
-            } else if (System.nanoTime() > deadline
-                    && System.nanoTime() - unchangedSince
-                            > Duration.ofSeconds(10).toNanos()) {
-                System.out.println("[HostileRequestsTest] " + busy
-                        + " jobs of earlier tests are queued or running but not moving");
-                return;
-            }
-            if (System.nanoTime() > deadline + Duration.ofMinutes(1).toNanos()) {
-                throw new AssertionError("the database did not settle before the sweep");
-            }
-            last = now;
-            Thread.sleep(500);
-        }
-    }
-
-    private Map<String, String> snapshot(List<String> tables) {
-        Map<String, String> state = new LinkedHashMap<>();
-        for (String table : tables) {
-            state.put(
-                    table,
-                    jdbc.sql(
-                                    "SELECT count(*) || ' rows, checksum ' || coalesce(sum(hashtextextended(t::text, 0)), 0) FROM "
-                                            + table + " t")
-                            .query(String.class)
-                            .single());
-        }
-        return state;
-    }
-
-    private static String changed(Map<String, String> before, Map<String, String> after) {
-        List<String> tables = new ArrayList<>();
-        before.forEach((table, state) -> {
-            if (!state.equals(after.get(table))) {
-                tables.add(table + " (" + state + " -> " + after.get(table) + ")");
-            }
-        });
-        return String.join(", ", tables);
     }
 
     // ---------------------------------------------------------------------------------------------
