@@ -322,7 +322,7 @@ public final class Datasets {
 
     /**
      * The generic format, one JSON object per line:
-     * {@code {id, document: {title?, text} | {title?, sessions: [...]}, question, answer: string | [strings],
+     * {@code {id, document: {title?, text} | {title?, path} | {title?, sessions: [...]}, question, answer: string | [strings],
      * choices?: [strings], answerIndex?: int, evidence?: [turn ids or verbatim snippets], category?}}.
      * {@code sessions} may also sit at the top level. Items with identical documents share one.
      */
@@ -338,8 +338,11 @@ public final class Datasets {
                 document.put("sessions", JSON.treeToValue(doc.get("sessions"), List.class));
             } else if (doc.has("text")) {
                 document.put("text", doc.get("text").asString());
+            } else if (doc.has("path")) {
+                // a whole book is named, not copied into every question's line
+                document.put("text", readString(Path.of(doc.get("path").asString())));
             } else {
-                throw new IllegalArgumentException("item " + n + ": document needs text or sessions");
+                throw new IllegalArgumentException("item " + n + ": document needs text, path or sessions");
             }
             if (!r.hasNonNull("question")) {
                 throw new IllegalArgumentException("item " + n + ": question is missing");

@@ -177,7 +177,20 @@ public class EvalRunner {
             int unresolvedEvidence,
             int contextSpans,
             Integer contextTokens,
-            Double compaction) {}
+            Double compaction,
+            Double answerInContext) {
+
+        /** Without an answer-in-context figure: nothing was answered, or the context is not known. */
+        public Evidence(
+                Double evidenceRecall,
+                int goldEvidence,
+                int unresolvedEvidence,
+                int contextSpans,
+                Integer contextTokens,
+                Double compaction) {
+            this(evidenceRecall, goldEvidence, unresolvedEvidence, contextSpans, contextTokens, compaction, null);
+        }
+    }
 
     /**
      * What one answer cost on the model: the question view's {@code usage} (the service's call log); from a service
@@ -501,7 +514,8 @@ public class EvalRunner {
                         unresolved,
                         context.size(),
                         contextTokens,
-                        compaction),
+                        compaction,
+                        Metrics.answerInContext(item.answers(), Metrics.texts(doc.text(), doc.id(), context))),
                 cost,
                 timings);
         return judge != null && Grader.applies(item) ? result.judged(judge.grade(item, answer)) : result;
@@ -519,9 +533,11 @@ public class EvalRunner {
         JsonNode found = client.search(List.of(doc.id()), item.question(), mode, request.searchK());
         long latency = (System.nanoTime() - started) / 1_000_000;
         List<DocSpan> context = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
         int tokens = 0;
         for (JsonNode hit : found.path("hits")) {
-            int more = TokenCounter.count(hit.path("text").asString(""));
+            String text = hit.path("text").asString("");
+            int more = TokenCounter.count(text);
             if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
                 break; // a budget, not a target: the context a caller with this many tokens would pass on
             }
@@ -529,6 +545,7 @@ public class EvalRunner {
                     hit.path("documentId").asString(doc.id()),
                     hit.path("start").asInt(),
                     hit.path("end").asInt()));
+            texts.add(text);
             tokens += more;
         }
         return new ItemResult(
@@ -541,7 +558,8 @@ public class EvalRunner {
                         unresolved,
                         context.size(),
                         tokens,
-                        Compaction.ratio(null, tokens, doc.tokens())),
+                        Compaction.ratio(null, tokens, doc.tokens()),
+                        Metrics.answerInContext(item.answers(), texts)),
                 Cost.NONE,
                 new Timings(latency, null));
     }

@@ -200,6 +200,55 @@ public final class Metrics {
     public record DocSpan(String documentId, int start, int end) {}
 
     /**
+     * 1 when one of the gold answers appears, as whole words, in one of the context's texts (case,
+     * runs of white space and curly quotes aside), else 0; null without a gold answer. What a reader
+     * of the context could answer from, whichever passage holds it: unlike evidence recall it needs no
+     * gold passage, and it credits any mention, so a set of questions whose answers are everywhere
+     * (a main character's name) says little with it.
+     */
+    public static Double answerInContext(List<String> answers, List<String> context) {
+        List<Pattern> wanted = answers.stream()
+                .map(Metrics::plain)
+                .filter(a -> !a.isBlank())
+                .map(a -> Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(a) + "(?![\\p{L}\\p{N}])"))
+                .toList();
+        if (wanted.isEmpty()) {
+            return null;
+        }
+        for (String text : context) {
+            String plain = plain(text);
+            if (wanted.stream().anyMatch(w -> w.matcher(plain).find())) {
+                return 1.0;
+            }
+        }
+        return 0.0;
+    }
+
+    /** The texts of the context spans over {@code documentId}'s text. */
+    public static List<String> texts(String text, String documentId, List<DocSpan> context) {
+        List<String> texts = new ArrayList<>();
+        for (DocSpan span : context) {
+            if (span.documentId().equals(documentId)
+                    && span.start() >= 0
+                    && span.end() <= text.length()
+                    && span.start() < span.end()) {
+                texts.add(text.substring(span.start(), span.end()));
+            }
+        }
+        return texts;
+    }
+
+    private static String plain(String text) {
+        return text.toLowerCase(Locale.ROOT)
+                .replace('\u2019', '\'')
+                .replace('\u2018', '\'')
+                .replace('\u201C', '"')
+                .replace('\u201D', '"')
+                .replaceAll("\\s+", " ")
+                .strip();
+    }
+
+    /**
      * Share of gold evidence spans that lie in the context: a gold span counts when at least half of
      * its characters are covered by the union of the context spans of the same document (turns and
      * sentences usually lie wholly inside a retrieved chunk or not at all; the half rule tolerates a

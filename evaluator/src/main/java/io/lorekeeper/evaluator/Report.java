@@ -64,6 +64,7 @@ public record Report(
             Double judge,
             Double evidenceRecall,
             int evidenceItems,
+            Double answerInContext,
             double llmCalls,
             double llmTokens,
             Double promptTokens,
@@ -211,6 +212,7 @@ public record Report(
                 (int) cell.stream()
                         .filter(i -> i.evidence().evidenceRecall() != null)
                         .count(),
+                mean(cell, i -> i.evidence().answerInContext()),
                 cell.stream().mapToLong(i -> i.cost().llmCalls()).average().orElse(0),
                 cell.stream().mapToLong(i -> i.cost().llmTokens()).average().orElse(0),
                 mean(cell, i -> asDouble(i.cost().promptTokens())),
@@ -335,7 +337,8 @@ public record Report(
         out.append(
                 "Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
                         + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
-                        + "evidence when fewer than n.\n\n"
+                        + "evidence when fewer than n. Answer in context: share of questions one of whose gold answers appears, as whole "
+                        + "words, in that context.\n\n"
                         + "Cost, per question: LLM calls include answers from the service's response cache (cache hits); LLM tokens and "
                         + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
                         + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
@@ -352,11 +355,11 @@ public record Report(
                 .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ")
                 .append(judgeColumn ? "judge | " : "")
                 .append(
-                        "evidence recall | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
+                        "evidence recall | answer in context | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
                 .append("p50 latency ms | p95 latency ms |\n")
                 .append("|---|---:|---:|---:|---:|---:|---:|")
                 .append(judgeColumn ? "---:|" : "")
-                .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : summary) {
             if (r.strategy().equals(strategy)) {
                 row(out, r, judgeColumn);
@@ -384,6 +387,8 @@ public record Report(
                 .append(judgeColumn ? fmt(r.judge()) + " | " : "")
                 .append(fmt(r.evidenceRecall()))
                 .append(r.evidenceItems() < r.n() && r.evidenceRecall() != null ? " (" + r.evidenceItems() + ")" : "")
+                .append(" | ")
+                .append(fmt(r.answerInContext()))
                 .append(" | ")
                 .append(String.format(Locale.ROOT, "%.1f", r.llmCalls()))
                 .append(" | ")

@@ -116,7 +116,44 @@ class DatasetsTest {
         assertThat(items.get(2).conversation()).isTrue();
         assertThat(items.get(2).answers()).containsExactly("A", "a");
         Files.writeString(file, "{\"id\": \"x\", \"question\": \"q\"}\n");
-        assertThatThrownBy(() -> Datasets.load("jsonl", file, 0)).hasMessageContaining("text or sessions");
+        assertThatThrownBy(() -> Datasets.load("jsonl", file, 0)).hasMessageContaining("text, path or sessions");
+    }
+
+    @Test
+    void aJsonlDocumentCanNameItsTextFile(@TempDir Path dir) throws Exception {
+        Path book = dir.resolve("book.txt");
+        Files.writeString(book, "Chapter one. The keeper lit the lamp.");
+        Path file = dir.resolve("g.jsonl");
+        String document = "{\"title\": \"Book\", \"path\": \"" + book.toString().replace("\\", "/") + "\"}";
+        Files.writeString(
+                file,
+                "{\"id\": \"a\", \"document\": " + document + ", \"question\": \"Who?\", \"answer\": \"keeper\"}\n"
+                        + "{\"id\": \"b\", \"document\": " + document
+                        + ", \"question\": \"What?\", \"answer\": \"lamp\"}\n");
+
+        List<EvalItem> items = Datasets.load("jsonl", file, 0);
+
+        assertThat((String) items.getFirst().document().get("text")).isEqualTo("Chapter one. The keeper lit the lamp.");
+        assertThat(items.get(0).documentKey()).isEqualTo(items.get(1).documentKey());
+    }
+
+    /**
+     * The natural questions over whole novels (evaluator/data/novel-questions.jsonl): each answer, as
+     * it is given, occurs in its novel, so answer-in-context can reach every question.
+     */
+    @Test
+    void everyNovelQuestionsAnswerOccursInItsNovel() {
+        SharedData.require("novels");
+        List<EvalItem> items = Datasets.load("jsonl", Path.of("evaluator", "data", "novel-questions.jsonl"), 0);
+
+        assertThat(items).hasSizeGreaterThanOrEqualTo(60);
+        assertThat(items.stream().map(EvalItem::category).distinct()).hasSize(3);
+        for (EvalItem item : items) {
+            String text = (String) item.document().get("text");
+            assertThat(Metrics.answerInContext(item.answers(), List.of(text)))
+                    .as("%s: %s", item.id(), item.answers())
+                    .isEqualTo(1.0);
+        }
     }
 
     @Test

@@ -142,4 +142,19 @@ class MetricsTest {
                 .isEqualTo(0.0);
         assertThat(Metrics.evidenceRecall(List.of(), context)).isNull();
     }
+
+    @Test
+    void answerInContextLooksForAGoldAnswerAsWholeWords() {
+        List<String> context = List.of("It was the Rachel, searching\nfor her missing children.", "Call me Ishmael.");
+
+        assertThat(Metrics.answerInContext(List.of("rachel"), context)).isEqualTo(1.0);
+        assertThat(Metrics.answerInContext(List.of("searching for"), context)).isEqualTo(1.0);
+        assertThat(Metrics.answerInContext(List.of("Rach"), context)).isEqualTo(0.0);
+        assertThat(Metrics.answerInContext(List.of("Pequod", "ishmael"), context))
+                .isEqualTo(1.0);
+        assertThat(Metrics.answerInContext(List.of("the Captain\u2019s"), List.of("the captain's log")))
+                .isEqualTo(1.0);
+        assertThat(Metrics.answerInContext(List.of("Pequod"), List.of())).isEqualTo(0.0);
+        assertThat(Metrics.answerInContext(List.of(), context)).isNull();
+    }
 }
