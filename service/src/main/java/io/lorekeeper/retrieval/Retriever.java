@@ -27,10 +27,18 @@ public class Retriever {
     private final Embeddings embeddings;
     private final Documents documents;
     private final DeepSearch deep;
+    private final Reranking reranking;
     private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
 
-    Retriever(ChunkIndex chunks, Memos memos, Embeddings embeddings, Documents documents, DeepSearch deep) {
+    Retriever(
+            ChunkIndex chunks,
+            Memos memos,
+            Embeddings embeddings,
+            Documents documents,
+            DeepSearch deep,
+            Reranking reranking) {
         this.chunks = chunks;
+        this.reranking = reranking;
         this.memos = memos;
         this.deep = deep;
         this.embeddings = embeddings;
@@ -64,10 +72,18 @@ public class Retriever {
     }
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
-        return hits(chunks.nearest(documentIds, embeddings.query(query), k));
+        return reranking.top(query, k, n -> vectorOnly(documentIds, query, n));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
+        return reranking.top(query, k, n -> keywordOnly(documentIds, query, n));
+    }
+
+    private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
+        return hits(chunks.nearest(documentIds, embeddings.query(query), k));
+    }
+
+    private List<SearchHit> keywordOnly(List<UUID> documentIds, String query, int k) {
         return hits(chunks.keyword(documentIds, query, k));
     }
 
@@ -88,13 +104,11 @@ public class Retriever {
     public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
         CompletableFuture<List<SearchHit>> byKeyword =
-                CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
-        List<SearchHit> byVector = vector(documentIds, query, depth);
+                CompletableFuture.supplyAsync(() -> keywordOnly(documentIds, query, depth), parallel);
+        List<SearchHit> byVector = vectorOnly(documentIds, query, depth);
         List<SearchHit> keywordRanking = byKeyword.join();
-        return new Hybrid(
-                SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, keywordRanking), depth), query, k),
-                keywordRanking,
-                byVector);
+        List<SearchHit> fused = RankFusion.fuse(List.of(byVector, keywordRanking), depth);
+        return new Hybrid(SpeakerFocus.apply(reranking.reorder(query, fused), query, k), keywordRanking, byVector);
     }
 
     /**
@@ -109,7 +123,7 @@ public class Retriever {
      * evidence sits in several places. About twice the cost of {@link #hybrid}. See {@link DeepSearch}.
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
-        return deep.search(documentIds, query, k);
+        return reranking.top(query, k, n -> deep.search(documentIds, query, n));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */

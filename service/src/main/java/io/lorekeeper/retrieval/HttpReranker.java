@@ -1,0 +1,172 @@
+package io.lorekeeper.retrieval;
+
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientResponseException;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A reranking endpoint over HTTP, in either of the two forms servers speak: Text Embeddings
+ * Inference's {@code /rerank} ({@code {query, texts}} answered by {@code [{index, score}]}) and the
+ * Cohere form that Jina and vLLM also serve ({@code {model, query, documents, top_n}} answered by
+ * {@code {results: [{index, relevance_score}]}}). Passages go in batches of {@code batchSize}, each
+ * cut to {@code maxChars}; a request that meets 429, a 5xx or a broken connection is tried again
+ * with backoff, at most {@code concurrency} at once.
+ */
+final class HttpReranker implements Reranker {
+
+    private final RerankSettings settings;
+    private final RestClient client;
+    private final Semaphore inFlight;
+
+    HttpReranker(RerankSettings settings) {
+        this.settings = settings;
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
+                // HTTP/1.1: inference servers speak it, and an h2c upgrade attempt is refused by some
+                HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(settings.timeout())
+                        .build());
+        factory.setReadTimeout(settings.timeout());
+        RestClient.Builder builder = RestClient.builder().requestFactory(factory);
+        if (!settings.apiKey().isBlank()) {
+            builder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + settings.apiKey());
+        }
+        this.client = builder.build();
+        this.inFlight = new Semaphore(Math.max(1, settings.concurrency()));
+    }
+
+    @Override
+    public String name() {
+        return settings.format() + " " + settings.url();
+    }
+
+    @Override
+    public double[] scores(String query, List<String> passages) {
+        double[] scores = new double[passages.size()];
+        int batch = Math.max(1, settings.batchSize());
+        for (int from = 0; from < passages.size(); from += batch) {
+            List<String> texts = passages.subList(from, Math.min(passages.size(), from + batch)).stream()
+                    .map(this::cut)
+                    .toList();
+            double[] part = scored(readScores(post(body(query, texts)), texts.size()), texts.size());
+            System.arraycopy(part, 0, scores, from, part.length);
+        }
+        return scores;
+    }
+
+    private String cut(String passage) {
+        if (passage.length() <= settings.maxChars()) {
+            return passage;
+        }
+        int end = settings.maxChars();
+        return passage.substring(0, Character.isHighSurrogate(passage.charAt(end - 1)) ? end - 1 : end);
+    }
+
+    private Map<String, Object> body(String query, List<String> texts) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (settings.format().equals("cohere")) {
+            if (!settings.model().isBlank()) {
+                body.put("model", settings.model());
+            }
+            body.put("query", query);
+            body.put("documents", texts);
+            body.put("top_n", texts.size());
+        } else {
+            body.put("query", query);
+            body.put("texts", texts);
+            body.put("truncate", true);
+        }
+        return body;
+    }
+
+    private JsonNode post(Map<String, Object> body) {
+        inFlight.acquireUninterruptibly();
+        try {
+            RuntimeException last = null;
+            for (int attempt = 1; attempt <= Math.max(1, settings.maxAttempts()); attempt++) {
+                try {
+                    return client.post()
+                            .uri(settings.url())
+                            .contentType(MediaType.APPLICATION_JSON)
+                            .body(body)
+                            .retrieve()
+                            .body(JsonNode.class);
+                } catch (RestClientResponseException e) {
+                    int status = e.getStatusCode().value();
+                    if (status != 429 && status < 500) {
+                        throw new RerankException("the reranker refused the request: HTTP " + status, e);
+                    }
+                    last = new RerankException("the reranker answered HTTP " + status, e);
+                } catch (ResourceAccessException e) {
+                    last = new RerankException("the reranker could not be reached: " + e.getMessage(), e);
+                }
+                backOff(attempt);
+            }
+            throw last;
+        } finally {
+            inFlight.release();
+        }
+    }
+
+    private static void backOff(int attempt) {
+        try {
+            Thread.sleep(Math.min(2_000L, 100L << Math.min(attempt, 5)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RerankException("interrupted while waiting to retry the reranker", e);
+        }
+    }
+
+    /** Each answered passage's score by its index, from either reply form. */
+    private static List<double[]> readScores(JsonNode reply, int count) {
+        JsonNode results = reply != null && reply.isObject() ? reply.path("results") : reply;
+        if (results == null || !results.isArray()) {
+            throw new RerankException("the reranker's reply has no scores");
+        }
+        List<double[]> scored = new ArrayList<>();
+        for (JsonNode result : results) {
+            JsonNode score = result.has("relevance_score") ? result.get("relevance_score") : result.get("score");
+            JsonNode index = result.get("index");
+            if (index != null && index.isIntegralNumber() && score != null && score.isNumber()) {
+                int i = index.asInt();
+                if (i >= 0 && i < count) {
+                    scored.add(new double[] {i, score.asDouble()});
+                }
+            }
+        }
+        return scored;
+    }
+
+    /** Scores in passage order; a passage the reply left out ranks below every scored one. */
+    private static double[] scored(List<double[]> byIndex, int count) {
+        if (byIndex.isEmpty()) {
+            throw new RerankException("the reranker's reply scored none of the " + count + " passages");
+        }
+        double[] scores = new double[count];
+        java.util.Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+        byIndex.forEach(s -> scores[(int) s[0]] = s[1]);
+        return scores;
+    }
+
+    static final class RerankException extends RuntimeException {
+        RerankException(String message) {
+            super(message);
+        }
+
+        RerankException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.lorekeeper.retrieval;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntFunction;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * The stage between first-stage retrieval and whoever asked: when a reranker is configured, a search
+ * for k hits takes the first {@link RerankSettings#candidates} (at least k) from its first stage, has
+ * them scored and returns the k best by that score. Measured on natural questions over novels, the
+ * passage holding the answer is among the first 30 hybrid hits for 94% of questions but among the
+ * first 5 (what 1,500 tokens hold) for 55%: the order within, not the candidates, is what is missing.
+ * A reranker that fails leaves the first-stage order, so a search never fails for it.
+ */
+@Component
+class Reranking {
+
+    private static final Logger log = LoggerFactory.getLogger(Reranking.class);
+
+    private final RerankSettings settings;
+    private final Optional<Reranker> reranker;
+
+    @Autowired
+    Reranking(RerankSettings settings) {
+        this(settings, settings.enabled() ? Optional.of(new HttpReranker(settings)) : Optional.empty());
+    }
+
+    Reranking(RerankSettings settings, Optional<Reranker> reranker) {
+        this.settings = settings;
+        this.reranker = reranker;
+        reranker.ifPresent(
+                r -> log.info("Search hits are reranked by {} ({} candidates)", r.name(), settings.candidates()));
+    }
+
+    boolean enabled() {
+        return reranker.isPresent();
+    }
+
+    /** The k best hits for {@code query}: the first stage's, reranked when a reranker is configured. */
+    List<SearchHit> top(String query, int k, IntFunction<List<SearchHit>> firstStage) {
+        if (reranker.isEmpty()) {
+            return firstStage.apply(k);
+        }
+        return reorder(query, firstStage.apply(Math.max(k, settings.candidates()))).stream()
+                .limit(k)
+                .toList();
+    }
+
+    /**
+     * The ranking with its first {@link RerankSettings#candidates} hits in the reranker's order and the
+     * rest after them as they were; unchanged without a reranker.
+     */
+    List<SearchHit> reorder(String query, List<SearchHit> ranked) {
+        if (reranker.isEmpty() || ranked.size() < 2) {
+            return ranked;
+        }
+        int n = Math.min(ranked.size(), settings.candidates());
+        List<SearchHit> reordered = new ArrayList<>(rerank(query, ranked.subList(0, n), n));
+        reordered.addAll(ranked.subList(n, ranked.size()));
+        return reordered;
+    }
+
+    /** The k best of {@code candidates} by the reranker's scores; the candidates' own order if it fails. */
+    List<SearchHit> rerank(String query, List<SearchHit> candidates, int k) {
+        if (reranker.isEmpty() || candidates.size() < 2) {
+            return candidates.stream().limit(k).toList();
+        }
+        double[] scores;
+        try {
+            scores = reranker.get()
+                    .scores(query, candidates.stream().map(SearchHit::text).toList());
+        } catch (RuntimeException e) {
+            log.warn("reranking failed, the first-stage order stands: {}", e.getMessage());
+            return candidates.stream().limit(k).toList();
+        }
+        double floor =
+                java.util.Arrays.stream(scores).filter(Double::isFinite).min().orElse(0) - 1;
+        for (int i = 0; i < scores.length; i++) {
+            if (!Double.isFinite(scores[i])) {
+                scores[i] = floor; // a passage the reply left out ranks below every scored one
+            }
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            order.add(i);
+        }
+        // ties keep the first stage's order
+        order.sort(Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(i -> i));
+        return order.stream()
+                .limit(k)
+                .map(i -> candidates.get(i).withScore(scores[i]))
+                .toList();
+    }
+}
