@@ -15,6 +15,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A reranking endpoint over HTTP, in either of the two forms servers speak: Text Embeddings
@@ -25,6 +26,8 @@ import tools.jackson.databind.JsonNode;
  * with backoff, at most {@code concurrency} at once.
  */
 final class HttpReranker implements Reranker {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RerankSettings settings;
     private final RestClient client;
@@ -60,7 +63,8 @@ final class HttpReranker implements Reranker {
             List<String> texts = passages.subList(from, Math.min(passages.size(), from + batch)).stream()
                     .map(this::cut)
                     .toList();
-            double[] part = scored(readScores(post(body(query, texts)), texts.size()), texts.size());
+            byte[] body = JSON.writeValueAsBytes(body(query, texts));
+            double[] part = scored(readScores(post(body), texts.size()), texts.size());
             System.arraycopy(part, 0, scores, from, part.length);
         }
         return scores;
@@ -91,15 +95,17 @@ final class HttpReranker implements Reranker {
         return body;
     }
 
-    private JsonNode post(Map<String, Object> body) {
+    private JsonNode post(byte[] body) {
         inFlight.acquireUninterruptibly();
         try {
             RuntimeException last = null;
             for (int attempt = 1; attempt <= Math.max(1, settings.maxAttempts()); attempt++) {
                 try {
+                    // a body of known length: some inference servers read no chunked request
                     return client.post()
                             .uri(settings.url())
                             .contentType(MediaType.APPLICATION_JSON)
+                            .contentLength(body.length)
                             .body(body)
                             .retrieve()
                             .body(JsonNode.class);

@@ -17,15 +17,20 @@ import org.springframework.stereotype.Component;
  * them scored and returns the k best by that score. Measured on natural questions over novels, the
  * passage holding the answer is among the first 30 hybrid hits for 94% of questions but among the
  * first 5 (what 1,500 tokens hold) for 55%: the order within, not the candidates, is what is missing.
- * A reranker that fails leaves the first-stage order, so a search never fails for it.
+ * A reranker that fails leaves the first-stage order, so a search never fails for it, and is left to
+ * rest for {@link #REST} before the next search tries it again.
  */
 @Component
 class Reranking {
 
     private static final Logger log = LoggerFactory.getLogger(Reranking.class);
 
+    /** How long searches go without reranking after the reranker failed. */
+    static final java.time.Duration REST = java.time.Duration.ofSeconds(30);
+
     private final RerankSettings settings;
     private final Optional<Reranker> reranker;
+    private volatile long restingUntil = System.nanoTime();
 
     @Autowired
     Reranking(RerankSettings settings) {
@@ -72,12 +77,17 @@ class Reranking {
         if (reranker.isEmpty() || candidates.size() < 2) {
             return candidates.stream().limit(k).toList();
         }
+        if (System.nanoTime() - restingUntil < 0) {
+            return candidates.stream().limit(k).toList();
+        }
         double[] scores;
         try {
             scores = reranker.get()
                     .scores(query, candidates.stream().map(SearchHit::text).toList());
         } catch (RuntimeException e) {
-            log.warn("reranking failed, the first-stage order stands: {}", e.getMessage());
+            // a reranker that is down would make every search wait out its retries: rest it a while
+            restingUntil = System.nanoTime() + REST.toNanos();
+            log.warn("reranking failed, the first-stage order stands for {} s: {}", REST.toSeconds(), e.getMessage());
             return candidates.stream().limit(k).toList();
         }
         double floor =

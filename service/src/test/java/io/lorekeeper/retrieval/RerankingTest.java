@@ -46,6 +46,20 @@ class RerankingTest {
     }
 
     @Test
+    void aRerankerThatFailedIsNotAskedAgainForAWhile() {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Reranking reranking = reranking(4, passages -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("endpoint down");
+        });
+
+        reranking.top("q", 3, n -> firstStage.subList(0, n));
+        reranking.top("q", 3, n -> firstStage.subList(0, n));
+
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
     void withoutARerankerTheFirstStageIsAskedForKAndReturnedAsItIs() {
         Reranking off = new Reranking(settings(30), Optional.empty());
         List<Integer> asked = new java.util.ArrayList<>();
