@@ -14,14 +14,16 @@ class EmbeddingConfig {
 
     @Bean
     @ConditionalOnMissingBean(EmbeddingModel.class)
-    EmbeddingModel embeddingModel(EmbeddingSettings settings) {
+    EmbeddingModel embeddingModel(EmbeddingSettings settings, EmbeddingModelSettings model) {
         // in a container both follow its limits (CPU quota, memory): the line shows what the JVM made of them
         log.info(
                 "Embedding on {} threads ({} processors available), max heap {} MiB",
                 settings.effectiveThreads(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20);
-        OnnxEmbeddingModel onnx = new OnnxEmbeddingModel(settings.effectiveThreads());
+        OnnxEmbeddingModel onnx =
+                new OnnxEmbeddingModel(model.files(), model.poolingMode(), settings.effectiveThreads());
+        log.info("Embedding model {} ({} dimensions)", onnx.name(), onnx.dimensions());
         return switch (settings.mode()) {
             case "passage" -> onnx;
             case "sentence-mean" -> new SentenceMeanEmbeddingModel(onnx, settings.sentenceCacheSize());

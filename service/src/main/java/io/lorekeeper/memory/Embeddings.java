@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import jakarta.annotation.PreDestroy;
 
 import org.springframework.ai.embedding.EmbeddingModel;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
@@ -50,10 +51,23 @@ public class Embeddings {
      * model runs on these platform threads instead and the request's virtual thread waits unmounted.
      */
     private final ExecutorService queryThreads;
+    /** e5 models expect {@code "passage: "} before each passage as bge expects its instruction before queries. */
+    private final String passagePrefix;
+
+    /** Checked against the model the stored vectors were made with before anything is embedded. */
+    @Autowired
+    Embeddings(EmbeddingModel model, EmbeddingSettings settings, StoredEmbeddingModel stored) {
+        this(model, settings, stored.passagePrefix());
+    }
 
     Embeddings(EmbeddingModel model, EmbeddingSettings settings) {
+        this(model, settings, "");
+    }
+
+    private Embeddings(EmbeddingModel model, EmbeddingSettings settings, String passagePrefix) {
         this.model = model;
         this.settings = settings;
+        this.passagePrefix = passagePrefix;
         this.queries = settings.queryCacheSize() > 0
                 ? Caffeine.newBuilder().maximumSize(settings.queryCacheSize()).build()
                 : null;
@@ -91,7 +105,7 @@ public class Embeddings {
     }
 
     public List<float[]> passages(List<String> passages) {
-        return passages.isEmpty() ? List.of() : model.embed(passages);
+        return passages.isEmpty() ? List.of() : model.embed(asPassages(passages));
     }
 
     /**
@@ -108,7 +122,7 @@ public class Embeddings {
             // the passages no one has or is embedding are embedded here in one batch; the rest are waited for
             vectors = recent.getAll(passages, (missing, executor) -> {
                         List<String> batch = List.copyOf(missing);
-                        List<float[]> embedded = model.embed(batch);
+                        List<float[]> embedded = model.embed(asPassages(batch));
                         Map<String, float[]> out = new HashMap<>();
                         for (int i = 0; i < batch.size(); i++) {
                             out.put(batch.get(i), embedded.get(i));
@@ -124,6 +138,12 @@ public class Embeddings {
             out.add(vectors.get(p));
         }
         return out;
+    }
+
+    private List<String> asPassages(List<String> passages) {
+        return passagePrefix.isEmpty()
+                ? passages
+                : passages.stream().map(p -> passagePrefix + p).toList();
     }
 
     public int dimensions() {

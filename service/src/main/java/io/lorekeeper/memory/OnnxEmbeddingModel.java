@@ -23,9 +23,11 @@ import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
 
 /**
- * bge-small-en-v1.5 (quantized, 384 dimensions) running in-process on ONNX Runtime, behind Spring
- * AI's {@link EmbeddingModel}. The model and tokenizer ship inside the LangChain4j jar, so this
- * works with no network.
+ * A sentence-embedding model running in-process on ONNX Runtime, behind Spring AI's
+ * {@link EmbeddingModel}: by default the bundled bge-small-en-v1.5 (quantized, 384 dimensions, CLS
+ * pooling), whose model and tokenizer ship inside the LangChain4j jar so that this works with no
+ * network; or any BERT-style model from a folder or the class path ({@link ModelFiles}) with its
+ * pooling. Vectors are normalised to unit length.
  *
  * <p>ONNX Runtime's own intra-op threads fight with concurrent callers on small machines, so the
  * session gets one intra-op thread and texts are spread over a pool of {@code threads} callers
@@ -41,42 +43,51 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
      */
     static final int MAX_CHARS = 32_768;
 
-    private static final String MODEL = "bge-small-en-v1.5-q.onnx";
-    private static final String TOKENIZER = "bge-small-en-v1.5-q-tokenizer.json";
-
     private final OrtSession session;
     private final ExecutorService pool;
     private final AbstractInProcessEmbeddingModel model;
+    private final String name;
+    private final int dimensions;
 
+    /** The bundled bge-small-en-v1.5. */
     OnnxEmbeddingModel(int threads) {
+        this(ModelFiles.resolve("", ""), PoolingMode.CLS, threads);
+    }
+
+    OnnxEmbeddingModel(ModelFiles files, PoolingMode pooling, int threads) {
         try {
             OrtEnvironment environment = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(1);
             options.setInterOpNumThreads(1);
-            this.session = environment.createSession(resource(MODEL).readAllBytes(), options);
+            try (InputStream model = files.model().get()) {
+                this.session = environment.createSession(model.readAllBytes(), options);
+            }
             OnnxBertBiEncoder encoder;
-            try (InputStream tokenizer = resource(TOKENIZER)) {
-                encoder = new OnnxBertBiEncoder(environment, session, tokenizer, PoolingMode.CLS);
+            try (InputStream tokenizer = files.tokenizer().get()) {
+                encoder = new OnnxBertBiEncoder(environment, session, tokenizer, pooling);
             }
             this.pool = Executors.newFixedThreadPool(
                     threads, Thread.ofPlatform().name("embed-", 0).daemon().factory());
+            this.name = files.name();
             this.model = new AbstractInProcessEmbeddingModel(pool) {
                 @Override
                 protected OnnxBertBiEncoder model() {
                     return encoder;
                 }
-
-                @Override
-                protected Integer knownDimension() {
-                    return DIMENSIONS;
-                }
             };
+            // what the model makes, rather than what a constant says it should
+            this.dimensions = model.embed("dimension probe").content().vector().length;
         } catch (OrtException e) {
-            throw new IllegalStateException("cannot load the embedding model", e);
+            throw new IllegalStateException("cannot load the embedding model " + files.name(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The model's name, as the stored vectors record it. */
+    String name() {
+        return name;
     }
 
     @Override
@@ -113,20 +124,12 @@ class OnnxEmbeddingModel implements EmbeddingModel, AutoCloseable {
 
     @Override
     public int dimensions() {
-        return DIMENSIONS;
+        return dimensions;
     }
 
     @Override
     public void close() throws OrtException {
         pool.shutdownNow();
         session.close();
-    }
-
-    private static InputStream resource(String name) {
-        InputStream in = OnnxEmbeddingModel.class.getClassLoader().getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException(name + " is missing from the classpath");
-        }
-        return in;
     }
 }
