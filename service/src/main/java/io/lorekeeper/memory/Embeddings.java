@@ -51,7 +51,19 @@ public class Embeddings {
      */
     private final ExecutorService queryThreads;
 
+    private final EmbeddingMeter meter;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    Embeddings(EmbeddingModel model, EmbeddingSettings settings, io.micrometer.core.instrument.MeterRegistry registry) {
+        this(model, settings, new EmbeddingMeter(registry));
+    }
+
     Embeddings(EmbeddingModel model, EmbeddingSettings settings) {
+        this(model, settings, EmbeddingMeter.unregistered());
+    }
+
+    private Embeddings(EmbeddingModel model, EmbeddingSettings settings, EmbeddingMeter meter) {
+        this.meter = meter;
         this.model = model;
         this.settings = settings;
         this.queries = settings.queryCacheSize() > 0
@@ -80,10 +92,10 @@ public class Embeddings {
     private float[] embedQuery(String query) {
         String text = settings.queryPrefix() + query;
         if (queryThreads == null) {
-            return model.embed(text);
+            return meter.query(text, () -> model.embed(text));
         }
         try {
-            return CompletableFuture.supplyAsync(() -> model.embed(text), queryThreads)
+            return CompletableFuture.supplyAsync(() -> meter.query(text, () -> model.embed(text)), queryThreads)
                     .join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
@@ -91,7 +103,7 @@ public class Embeddings {
     }
 
     public List<float[]> passages(List<String> passages) {
-        return passages.isEmpty() ? List.of() : model.embed(passages);
+        return passages.isEmpty() ? List.of() : meter.passages(passages, () -> model.embed(passages));
     }
 
     /**
@@ -108,7 +120,7 @@ public class Embeddings {
             // the passages no one has or is embedding are embedded here in one batch; the rest are waited for
             vectors = recent.getAll(passages, (missing, executor) -> {
                         List<String> batch = List.copyOf(missing);
-                        List<float[]> embedded = model.embed(batch);
+                        List<float[]> embedded = meter.passages(batch, () -> model.embed(batch));
                         Map<String, float[]> out = new HashMap<>();
                         for (int i = 0; i < batch.size(); i++) {
                             out.put(batch.get(i), embedded.get(i));

@@ -14,6 +14,9 @@ import io.lorekeeper.document.ChunkIndex;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.Memos;
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * The search tools strategies call. Callers pass document ids they have already checked belong
@@ -27,9 +30,21 @@ public class Retriever {
     private final Embeddings embeddings;
     private final Documents documents;
     private final DeepSearch deep;
-    private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
+    /** The keyword half of a hybrid search; the caller's observation goes with it, so its span has the same parent. */
+    private final Executor parallel = ContextExecutorService.wrap(
+            Executors.newVirtualThreadPerTaskExecutor(),
+            ContextSnapshotFactory.builder().build());
 
-    Retriever(ChunkIndex chunks, Memos memos, Embeddings embeddings, Documents documents, DeepSearch deep) {
+    private final ObservationRegistry observations;
+
+    Retriever(
+            ChunkIndex chunks,
+            Memos memos,
+            Embeddings embeddings,
+            Documents documents,
+            DeepSearch deep,
+            ObservationRegistry observations) {
+        this.observations = observations;
         this.chunks = chunks;
         this.memos = memos;
         this.deep = deep;
@@ -64,11 +79,12 @@ public class Retriever {
     }
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
-        return hits(chunks.nearest(documentIds, embeddings.query(query), k));
+        return SearchObservation.observe(
+                observations, "vector", () -> hits(chunks.nearest(documentIds, embeddings.query(query), k)));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
-        return hits(chunks.keyword(documentIds, query, k));
+        return SearchObservation.observe(observations, "keyword", () -> hits(chunks.keyword(documentIds, query, k)));
     }
 
     /**
@@ -86,6 +102,10 @@ public class Retriever {
      * retriever ranks well reads them here instead of searching again.
      */
     public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
+        return SearchObservation.observe(observations, "hybrid", () -> fuse(documentIds, query, k));
+    }
+
+    private Hybrid fuse(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
         CompletableFuture<List<SearchHit>> byKeyword =
                 CompletableFuture.supplyAsync(() -> keyword(documentIds, query, depth), parallel);
@@ -109,7 +129,7 @@ public class Retriever {
      * evidence sits in several places. About twice the cost of {@link #hybrid}. See {@link DeepSearch}.
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
-        return deep.search(documentIds, query, k);
+        return SearchObservation.observe(observations, "deep", () -> deep.search(documentIds, query, k));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
@@ -182,9 +202,12 @@ public class Retriever {
      * embedded are skipped.
      */
     public List<MemoHit> memoVector(List<UUID> documentIds, String query, int k) {
-        return memos.nearest(documentIds, query, k).stream()
-                .map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score()))
-                .toList();
+        return SearchObservation.observe(
+                observations,
+                "memo",
+                () -> memos.nearest(documentIds, query, k).stream()
+                        .map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score()))
+                        .toList());
     }
 
     public int pageCount(UUID documentId) {
