@@ -28,4 +28,14 @@ if ! scripts/browser-local.sh install; then
   if [ -n "${CI:-}" ]; then echo "[test] chromium/chromedriver could not be installed" >&2; exit 1; fi
   echo "[test] no chromium/chromedriver: the console's browser tests will be skipped" >&2
 fi
+# promtool (Debian's prometheus package, of which only the tool is used) checks the chart's alerting rules
+# in MonitoringChartTest; like the browser, it is required under CI and skipped elsewhere when missing.
+if ! command -v promtool >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+      --no-install-recommends prometheus >/dev/null 2>&1; then
+    if [ -n "${CI:-}" ]; then echo "[test] promtool (package prometheus) could not be installed" >&2; exit 1; fi
+    echo "[test] no promtool: the alerting rules' check will be skipped" >&2
+  fi
+fi
 ./mvnw -B -ntp verify "$@"

@@ -8,6 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
+
 /**
  * Independent model calls made a few at a time (they mostly wait on the network), with results in
  * input order. The first failure is rethrown as it was thrown, so budget stops and rate-limit
@@ -26,8 +29,11 @@ final class Parallel {
         if (parallelism <= 1 || items.size() == 1) {
             return items.stream().map(call).toList();
         }
-        try (ExecutorService pool = Executors.newFixedThreadPool(
-                Math.min(parallelism, items.size()), Thread.ofVirtual().factory())) {
+        // the caller's observation goes with each call, so its model calls stay in the question's trace
+        try (ExecutorService pool = ContextExecutorService.wrap(
+                Executors.newFixedThreadPool(
+                        Math.min(parallelism, items.size()), Thread.ofVirtual().factory()),
+                ContextSnapshotFactory.builder().build())) {
             List<Future<R>> futures = new ArrayList<>();
             for (T item : items) {
                 futures.add(pool.submit(() -> call.apply(item)));

@@ -17,6 +17,7 @@ import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * Runs a document's stages in two levels. The retrieval stages (segment, embed) run first, in
@@ -40,8 +41,14 @@ class IngestionPipeline {
     private final DocumentStore store;
     private final List<IngestionStage> stages;
     private final EnrichmentSettings enrichment;
+    private final ObservationRegistry observations;
 
-    IngestionPipeline(DocumentStore store, List<IngestionStage> stages, EnrichmentSettings enrichment) {
+    IngestionPipeline(
+            DocumentStore store,
+            List<IngestionStage> stages,
+            EnrichmentSettings enrichment,
+            ObservationRegistry observations) {
+        this.observations = observations;
         this.store = store;
         this.stages = stages.stream()
                 .sorted(Comparator.comparingInt(IngestionStage::position))
@@ -193,7 +200,7 @@ class IngestionPipeline {
             }
             long started = System.nanoTime();
             try {
-                stage.run(new Run(document, stage.name(), generation));
+                StageObservation.run(observations, stage, new Run(document, stage.name(), generation));
             } catch (RetryLaterException later) {
                 store.change(documentId, d -> {
                     d.finishStage(
@@ -284,7 +291,7 @@ class IngestionPipeline {
         store.clearItemFailures(documentId, stage.name(), generation);
         Run run = new Run(document, stage.name(), generation);
         try {
-            stage.run(run);
+            StageObservation.run(observations, stage, run);
         } catch (RetryLaterException later) {
             finish(documentId, stage, generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
             throw later;

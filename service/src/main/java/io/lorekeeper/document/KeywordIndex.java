@@ -294,9 +294,24 @@ class KeywordIndex {
         }
     }
 
-    /** How many postings are held (for tests). */
+    /** How many postings are held (for tests and the metrics). */
     long heldPostings() {
         return heldPostings.get();
+    }
+
+    /** How many documents' postings are held (for the metrics). */
+    long heldDocuments() {
+        return documents.values().stream()
+                .filter(f -> f.isDone() && !f.isCompletedExceptionally() && f.getNow(null) != null)
+                .count();
+    }
+
+    /** An estimate of the heap the held postings take (for the metrics; see {@link KeywordPostings#estimatedBytes}). */
+    long estimatedBytes() {
+        return documents.values().stream()
+                .filter(f -> f.isDone() && !f.isCompletedExceptionally() && f.getNow(null) != null)
+                .mapToLong(f -> f.join().estimatedBytes())
+                .sum();
     }
 
     /** The ranked chunks' rows, in rank order (a chunk deleted in between is left out). */

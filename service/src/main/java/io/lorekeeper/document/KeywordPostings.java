@@ -26,6 +26,7 @@ final class KeywordPostings {
     private final long termTotal;
     private final Map<String, Term> terms;
     private final long postingCount;
+    private final long estimatedBytes;
     private volatile long lastUsed;
 
     /** A lexeme's postings in this document, and what bounds its score: its highest frequency and shortest chunk. */
@@ -48,7 +49,25 @@ final class KeywordPostings {
         }
         this.termTotal = total;
         this.postingCount = this.terms.values().stream().mapToLong(Term::size).sum();
+        this.estimatedBytes = estimate(chunkIds.length, this.terms);
         this.lastUsed = System.nanoTime();
+    }
+
+    /**
+     * The heap these postings take, estimated from their shapes on a 64-bit JVM with compressed references:
+     * 4 bytes a posting; per lexeme its int array's header (16), its Term (24), its String (24 + 16 + one byte
+     * a Latin-1 character) and its map slots (8); 12 bytes a chunk (its id and term count).
+     */
+    private static long estimate(int chunks, Map<String, Term> terms) {
+        long bytes = 12L * chunks + 32;
+        for (Map.Entry<String, Term> term : terms.entrySet()) {
+            bytes += 4L * term.getValue().size() + 16 + 24 + 40 + term.getKey().length() + 8;
+        }
+        return bytes;
+    }
+
+    long estimatedBytes() {
+        return estimatedBytes;
     }
 
     static int posting(int chunk, int tf) {

@@ -14,6 +14,8 @@ import java.util.function.Function;
 
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
 
 /**
  * Runs one round's search plan: every keyword and vector query in parallel, each returning its
@@ -40,7 +42,10 @@ final class PageSearch {
 
     Result run(ResearchPlan plan, GamSettings settings, Set<PageRef> justified) {
         List<CompletableFuture<Search>> running = new ArrayList<>();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        // the caller's observation goes with each search, so its spans stay in the question's trace
+        try (ExecutorService pool = ContextExecutorService.wrap(
+                Executors.newVirtualThreadPerTaskExecutor(),
+                ContextSnapshotFactory.builder().build())) {
             Map<String, List<SearchHit>> hitsByQuery = new java.util.concurrent.ConcurrentHashMap<>();
             int depth = 4 * settings.pagesPerSearch();
             start(

@@ -18,6 +18,8 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.text.TokenCounter;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -38,6 +40,8 @@ class ChatCaller {
     private final LlmSettings settings;
     private final EndpointProbe endpoint;
     private final JsonMapper json = JsonMapper.builder().build();
+    private final LlmMetrics metrics;
+    private final ObservationRegistry observations;
 
     ChatCaller(
             ChatModelProvider models,
@@ -45,7 +49,11 @@ class ChatCaller {
             ResponseCache cache,
             CallLog calls,
             LlmSettings settings,
-            EndpointProbe endpoint) {
+            EndpointProbe endpoint,
+            LlmMetrics metrics,
+            ObservationRegistry observations) {
+        this.metrics = metrics;
+        this.observations = observations;
         this.endpoint = endpoint;
         this.models = models;
         this.limiter = limiter;
@@ -71,14 +79,28 @@ class ChatCaller {
 
     /** @param forAnswer the call writes the answer, and may use the part of the budget kept for it */
     Reply call(Request request, Budget budget, boolean forAnswer) {
-        ModelProfile profile = request.profile();
         budget.beginCall(forAnswer);
+        LlmCallObservation.Context observed = new LlmCallObservation.Context(request, metrics);
+        Observation observation = LlmCallObservation.start(observations, observed);
+        try (Observation.Scope scope = observation.openScope()) {
+            return call(request, budget, observed);
+        } catch (RuntimeException e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+        }
+    }
+
+    /** The call inside its observation: the cache, then attempts until one answers or may not be retried. */
+    private Reply call(Request request, Budget budget, LlmCallObservation.Context observed) {
+        ModelProfile profile = request.profile();
         boolean cacheable = settings.cache().enabled() && profile.temperature() == 0.0;
         String key = cacheable ? ResponseCache.key(canonical(request)) : null;
         if (cacheable) {
             var hit = cache.get(key);
             if (hit.isPresent()) {
-                return fromCache(request, json.readValue(hit.get().reply(), Reply.class), budget);
+                return fromCache(request, json.readValue(hit.get().reply(), Reply.class), budget, observed);
             }
         }
         long estimate = request.messages().stream()
@@ -87,34 +109,46 @@ class ChatCaller {
         for (int attempt = 1; ; attempt++) {
             long started = System.nanoTime();
             try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
+                observed.attempt();
                 ChatResponse response =
                         models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
-                return received(request, response, millisSince(started), budget, key);
+                return received(request, response, millisSince(started), budget, key, observed);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new LlmException("interrupted while waiting for the model", e);
             } catch (LlmException e) {
                 throw e;
             } catch (Exception e) {
-                sleep(retryWait(request, e, attempt, millisSince(started), budget));
+                sleep(retryWait(request, e, attempt, millisSince(started), budget, observed));
             }
         }
     }
 
-    private Reply fromCache(Request request, Reply reply, Budget budget) {
-        record(request, reply.promptTokens(), reply.completionTokens(), 0, true, "ok", null);
+    /** Counts a structured reply the session could not use even after its repair call. */
+    void unusable(CallScope scope, ModelProfile profile, Role role) {
+        metrics.unusable(scope, profile, role);
+    }
+
+    private Reply fromCache(Request request, Reply reply, Budget budget, LlmCallObservation.Context observed) {
+        record(request, reply.promptTokens(), reply.completionTokens(), 0, true, "ok", null, observed);
         budget.spend(reply.promptTokens(), reply.completionTokens());
         return new Reply(reply.text(), reply.toolCalls(), reply.promptTokens(), reply.completionTokens(), true);
     }
 
     /** A reply arrived: count it, refuse it if it was cut at the output limit, cache it. */
-    private Reply received(Request request, ChatResponse response, long latency, Budget budget, String cacheKey) {
+    private Reply received(
+            Request request,
+            ChatResponse response,
+            long latency,
+            Budget budget,
+            String cacheKey,
+            LlmCallObservation.Context observed) {
         ModelProfile profile = request.profile();
         Reply reply;
         try {
             reply = reply(response);
         } catch (LlmException empty) {
-            record(request, 0, 0, latency, false, "error", empty.getMessage());
+            record(request, 0, 0, latency, false, "error", empty.getMessage(), observed);
             throw empty;
         }
         budget.spend(reply.promptTokens(), reply.completionTokens());
@@ -128,10 +162,18 @@ class ChatCaller {
                     + profile.maxOutputTokens()
                     + " tokens (finish_reason length); raise " + setting + " for the "
                     + request.role().key() + " role";
-            record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "truncated", reason);
+            record(
+                    request,
+                    reply.promptTokens(),
+                    reply.completionTokens(),
+                    latency,
+                    false,
+                    "truncated",
+                    reason,
+                    observed);
             throw new TruncatedReplyException(reason, setting, reply.text());
         }
-        record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null);
+        record(request, reply.promptTokens(), reply.completionTokens(), latency, false, "ok", null, observed);
         if (cacheKey != null) {
             cache.put(
                     cacheKey,
@@ -146,7 +188,13 @@ class ChatCaller {
      * How long to wait before trying a failed call again; throws when it should not be tried again
      * (a client error, a rate limit longer than we wait, the last attempt, no wall time left).
      */
-    private Duration retryWait(Request request, Exception e, int attempt, long latency, Budget budget) {
+    private Duration retryWait(
+            Request request,
+            Exception e,
+            int attempt,
+            long latency,
+            Budget budget,
+            LlmCallObservation.Context observed) {
         ModelProfile profile = request.profile();
         RetryPolicy.Failure failure = RetryPolicy.classify(e);
         String reason = redact(failure.reason(), profile);
@@ -154,25 +202,25 @@ class ChatCaller {
         // reachable; connection failures, timeouts and 5xx say the endpoint is down
         endpoint.observed(profile, !failure.endpointDown(), reason);
         if (!failure.retryable()) {
-            record(request, 0, 0, latency, false, "error", reason);
+            record(request, 0, 0, latency, false, "error", reason, observed);
             throw new LlmException("the " + profile.name() + " model call failed: " + reason, redacted(e, profile));
         }
         Duration wait = retry.backoff(attempt, failure.retryAfter());
         if (failure.retryAfter().isPresent() && failure.retryAfter().get().compareTo(retry.maxWait()) > 0) {
-            record(request, 0, 0, latency, false, "rate_limited", reason);
+            record(request, 0, 0, latency, false, "rate_limited", reason, observed);
             throw new RateLimitedException(profile.name(), failure.retryAfter().get());
         }
         if (attempt >= retry.maxAttempts()) {
-            record(request, 0, 0, latency, false, "error", reason);
+            record(request, 0, 0, latency, false, "error", reason, observed);
             throw new LlmException(
                     "the " + profile.name() + " model endpoint failed " + attempt + " times; last: " + reason,
                     redacted(e, profile));
         }
         if (wait.compareTo(budget.remaining()) > 0) {
-            record(request, 0, 0, latency, false, "error", reason);
+            record(request, 0, 0, latency, false, "error", reason, observed);
             throw new BudgetExhaustedException("wall time (the endpoint asked to wait " + wait.toSeconds() + " s)");
         }
-        record(request, 0, 0, latency, false, "retry", reason);
+        record(request, 0, 0, latency, false, "retry", reason, observed);
         log.info(
                 "Model call to {} failed ({}); attempt {} of {} in {} ms",
                 profile.name(),
@@ -278,9 +326,17 @@ class ChatCaller {
         s.append(kind).append(tool).append(content).append('\n');
     }
 
+    /** A row of the call log, the same numbers counted in the metrics, and the outcome of the call's observation. */
     private void record(
-            Request request, long prompt, long completion, long latency, boolean hit, String outcome, String error) {
-        calls.record(new CallRecord(
+            Request request,
+            long prompt,
+            long completion,
+            long latency,
+            boolean hit,
+            String outcome,
+            String error,
+            LlmCallObservation.Context observed) {
+        CallRecord call = new CallRecord(
                 request.scope(),
                 request.role(),
                 request.profile().name(),
@@ -291,7 +347,12 @@ class ChatCaller {
                 latency,
                 hit,
                 outcome,
-                error));
+                error);
+        calls.record(call);
+        metrics.recorded(call);
+        if (!"retry".equals(outcome)) {
+            observed.finished(hit ? "cached" : outcome, prompt, completion);
+        }
     }
 
     private static String redact(String text, ModelProfile profile) {

@@ -234,6 +234,7 @@ public final class LlmSession {
                         }
                     }
                 }
+                caller.unusable(scope, profile, role);
                 throw new UnusableReplyException("the model's reply to " + template
                         + " did not match its schema after one repair: " + stillInvalid.getMessage());
             }

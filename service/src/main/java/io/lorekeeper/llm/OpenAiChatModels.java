@@ -8,6 +8,8 @@ import org.springframework.ai.openai.OpenAiChatModel;
 import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.stereotype.Component;
 
+import io.micrometer.observation.ObservationRegistry;
+
 /**
  * One OpenAI-compatible client per profile. The SDK's own retries are switched off: the gateway
  * retries itself, so that it can honour Retry-After beyond the SDK's 8-second cap and count every
@@ -20,6 +22,16 @@ class OpenAiChatModels implements ChatModelProvider {
     static final String NO_KEY = "not-needed";
 
     private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
+    private final ObservationRegistry observations;
+
+    /**
+     * @param observations Spring AI's own {@code gen_ai.client.operation} observation of each HTTP call
+     *                     (a span with the GenAI semantic-convention attributes, and its timer), made inside
+     *                     the gateway's {@link LlmCallObservation}
+     */
+    OpenAiChatModels(ObservationRegistry observations) {
+        this.observations = observations;
+    }
 
     @Override
     public ChatModel forProfile(ModelProfile profile) {
@@ -33,6 +45,7 @@ class OpenAiChatModels implements ChatModelProvider {
                                 .timeout(profile.timeout())
                                 .maxRetries(0)
                                 .build())
+                        .observationRegistry(observations)
                         .build());
     }
 }

@@ -54,17 +54,24 @@ public class Embeddings {
     /** e5 models expect {@code "passage: "} before each passage as bge expects its instruction before queries. */
     private final String passagePrefix;
 
+    private final EmbeddingMeter meter;
+
     /** Checked against the model the stored vectors were made with before anything is embedded. */
     @Autowired
-    Embeddings(EmbeddingModel model, EmbeddingSettings settings, StoredEmbeddingModel stored) {
-        this(model, settings, stored.passagePrefix());
+    Embeddings(
+            EmbeddingModel model,
+            EmbeddingSettings settings,
+            StoredEmbeddingModel stored,
+            io.micrometer.core.instrument.MeterRegistry registry) {
+        this(model, settings, stored.passagePrefix(), new EmbeddingMeter(registry));
     }
 
     Embeddings(EmbeddingModel model, EmbeddingSettings settings) {
-        this(model, settings, "");
+        this(model, settings, "", EmbeddingMeter.unregistered());
     }
 
-    private Embeddings(EmbeddingModel model, EmbeddingSettings settings, String passagePrefix) {
+    private Embeddings(EmbeddingModel model, EmbeddingSettings settings, String passagePrefix, EmbeddingMeter meter) {
+        this.meter = meter;
         this.model = model;
         this.settings = settings;
         this.passagePrefix = passagePrefix;
@@ -94,10 +101,10 @@ public class Embeddings {
     private float[] embedQuery(String query) {
         String text = settings.queryPrefix() + query;
         if (queryThreads == null) {
-            return model.embed(text);
+            return meter.query(text, () -> model.embed(text));
         }
         try {
-            return CompletableFuture.supplyAsync(() -> model.embed(text), queryThreads)
+            return CompletableFuture.supplyAsync(() -> meter.query(text, () -> model.embed(text)), queryThreads)
                     .join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
@@ -105,7 +112,7 @@ public class Embeddings {
     }
 
     public List<float[]> passages(List<String> passages) {
-        return passages.isEmpty() ? List.of() : model.embed(asPassages(passages));
+        return passages.isEmpty() ? List.of() : meter.passages(passages, () -> model.embed(asPassages(passages)));
     }
 
     /**
@@ -122,7 +129,7 @@ public class Embeddings {
             // the passages no one has or is embedding are embedded here in one batch; the rest are waited for
             vectors = recent.getAll(passages, (missing, executor) -> {
                         List<String> batch = List.copyOf(missing);
-                        List<float[]> embedded = model.embed(asPassages(batch));
+                        List<float[]> embedded = meter.passages(batch, () -> model.embed(asPassages(batch)));
                         Map<String, float[]> out = new HashMap<>();
                         for (int i = 0; i < batch.size(); i++) {
                             out.put(batch.get(i), embedded.get(i));

@@ -35,6 +35,8 @@ import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.Strategies;
 import io.lorekeeper.strategy.StrategyResult;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -59,6 +61,9 @@ class QuestionRunner {
     private final InstantSource clock;
     private final WorkerName worker;
     private final MemoryBuilds builds;
+    private final QuestionMetrics metrics;
+    private final ObservationRegistry observations;
+    private final Tracer tracer;
 
     QuestionRunner(
             QuestionStore store,
@@ -72,7 +77,13 @@ class QuestionRunner {
             MemoryReadiness memories,
             InstantSource clock,
             WorkerName worker,
-            MemoryBuilds builds) {
+            MemoryBuilds builds,
+            QuestionMetrics metrics,
+            ObservationRegistry observations,
+            Tracer tracer) {
+        this.metrics = metrics;
+        this.observations = observations;
+        this.tracer = tracer;
         this.worker = worker;
         this.builds = builds;
         this.memories = memories;
@@ -108,27 +119,37 @@ class QuestionRunner {
             log.info("Question {} was not started: {}", id, finished.getMessage());
             return;
         }
-        try {
-            answer(question, memory, trace);
-        } catch (RetryLaterException later) {
-            requeue(id, trace, later);
-        } catch (IllegalTransitionException movedOn) {
-            // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its state
-            // stands
-            log.info("Question {} left as another writer put it: {}", id, movedOn.getMessage());
-        } catch (Exception | Error e) {
-            if (e instanceof VirtualMachineError fatal) {
-                throw fatal;
+        metrics.started(question);
+        try (QuestionRun observed = new QuestionRun(observations, tracer, question)) {
+            try {
+                answer(question, memory, trace, observed);
+                observed.status("done");
+            } catch (RetryLaterException later) {
+                observed.status("requeued");
+                requeue(id, trace, later);
+            } catch (IllegalTransitionException movedOn) {
+                // another writer finished or re-queued it meanwhile (a revived job on a second replica, say): its
+                // state stands
+                observed.status("superseded");
+                log.info("Question {} left as another writer put it: {}", id, movedOn.getMessage());
+            } catch (Exception | Error e) {
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
+                observed.error(e);
+                fail(id, trace, e);
             }
-            fail(id, trace, e);
+        } finally {
+            metrics.ended(question);
         }
     }
 
     /** Runs the strategy of a started question, checks its citations and stores the answer. */
-    private void answer(StoredQuestion question, MemoryReadiness.Report memory, TraceRecorder trace) {
+    private void answer(
+            StoredQuestion question, MemoryReadiness.Report memory, TraceRecorder trace, QuestionRun observed) {
         UUID id = question.id();
         long started = System.nanoTime();
-        recordRunStart(id, question.strategy(), trace);
+        recordRunStart(id, question.strategy(), trace, observed.traceId());
         AnswerStrategy strategy = strategies.require(question.strategy());
         List<DocumentInfo> docs = documents.requireReady(question.tenantId(), question.documentIds(), "documentIds");
         QuestionOptions options = new QuestionOptions(question.options());
@@ -146,7 +167,7 @@ class QuestionRunner {
                 docs,
                 retriever,
                 llm,
-                trace,
+                observed.steps(trace),
                 () -> clock.instant().isAfter(deadline));
         StrategyResult result;
         try {
@@ -166,6 +187,12 @@ class QuestionRunner {
             q.complete(answered);
             trace.record(done);
         });
+        countFinished(id);
+    }
+
+    /** Counts a question that reached DONE or FAILED, as stored (its degraded list, its budget flag). */
+    private void countFinished(UUID id) {
+        store.find(id).filter(q -> q.status().isFinished()).ifPresent(metrics::finished);
     }
 
     /**
@@ -220,7 +247,7 @@ class QuestionRunner {
      * replica died, or a long rate limit re-queued it), first a {@code run.restarted} event saying where
      * that run's events began and ended, since the trace keeps them and the new run's follow.
      */
-    private void recordRunStart(UUID id, String strategy, TraceRecorder trace) {
+    private void recordRunStart(UUID id, String strategy, TraceRecorder trace, String traceId) {
         store.lastRunStart(id)
                 .ifPresent(earlier -> trace.record(new RunEvent.Restarted(
                         earlier,
@@ -228,7 +255,7 @@ class QuestionRunner {
                         worker.value(),
                         "an earlier run of this question stopped before it finished (its worker stopped, or it was"
                                 + " re-queued); its events above are kept, this run's follow")));
-        trace.record(RunEvent.Status.running(strategy, worker.value()));
+        trace.record(RunEvent.Status.running(strategy, worker.value(), traceId));
     }
 
     /**
@@ -285,7 +312,9 @@ class QuestionRunner {
             store.change(id, q -> q.fail(reason));
         } catch (IllegalTransitionException movedOn) {
             log.info("Question {} not marked failed: {}", id, movedOn.getMessage());
+            return;
         }
+        countFinished(id);
     }
 
     /**

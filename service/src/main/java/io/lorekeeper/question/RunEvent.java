@@ -33,19 +33,24 @@ public sealed interface RunEvent extends TraceEvent {
             String reason,
             Long ms,
             Integer llmCalls,
-            Long llmTokens)
+            Long llmTokens,
+
+            @Schema(
+                    description = "the OpenTelemetry trace id of this run (RUNNING only, where traces are"
+                            + " recorded): its spans in the tracing backend, its lines in the logs")
+            String traceId)
             implements RunEvent {
 
-        static Status running(String strategy, String worker) {
-            return new Status(QuestionStatus.RUNNING, strategy, worker, null, null, null, null);
+        static Status running(String strategy, String worker, String traceId) {
+            return new Status(QuestionStatus.RUNNING, strategy, worker, null, null, null, null, traceId);
         }
 
         static Status done(long ms, int llmCalls, long llmTokens) {
-            return new Status(QuestionStatus.DONE, null, null, null, ms, llmCalls, llmTokens);
+            return new Status(QuestionStatus.DONE, null, null, null, ms, llmCalls, llmTokens, null);
         }
 
         static Status failed(String reason) {
-            return new Status(QuestionStatus.FAILED, null, null, reason, null, null, null);
+            return new Status(QuestionStatus.FAILED, null, null, reason, null, null, null, null);
         }
     }
 

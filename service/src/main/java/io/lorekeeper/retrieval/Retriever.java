@@ -14,6 +14,9 @@ import io.lorekeeper.document.ChunkIndex;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.Memos;
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * The search tools strategies call. Callers pass document ids they have already checked belong
@@ -28,7 +31,12 @@ public class Retriever {
     private final Documents documents;
     private final DeepSearch deep;
     private final Reranking reranking;
-    private final Executor parallel = Executors.newVirtualThreadPerTaskExecutor();
+    /** The keyword half of a hybrid search; the caller's observation goes with it, so its span has the same parent. */
+    private final Executor parallel = ContextExecutorService.wrap(
+            Executors.newVirtualThreadPerTaskExecutor(),
+            ContextSnapshotFactory.builder().build());
+
+    private final ObservationRegistry observations;
 
     Retriever(
             ChunkIndex chunks,
@@ -36,7 +44,9 @@ public class Retriever {
             Embeddings embeddings,
             Documents documents,
             DeepSearch deep,
-            Reranking reranking) {
+            Reranking reranking,
+            ObservationRegistry observations) {
+        this.observations = observations;
         this.chunks = chunks;
         this.reranking = reranking;
         this.memos = memos;
@@ -72,11 +82,13 @@ public class Retriever {
     }
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
-        return reranking.top(query, k, n -> vectorOnly(documentIds, query, n));
+        return SearchObservation.observe(
+                observations, "vector", () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n)));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
-        return reranking.top(query, k, n -> keywordOnly(documentIds, query, n));
+        return SearchObservation.observe(
+                observations, "keyword", () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n)));
     }
 
     private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
@@ -102,6 +114,10 @@ public class Retriever {
      * retriever ranks well reads them here instead of searching again.
      */
     public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
+        return SearchObservation.observe(observations, "hybrid", () -> fuse(documentIds, query, k));
+    }
+
+    private Hybrid fuse(List<UUID> documentIds, String query, int k) {
         int depth = Math.max(30, 3 * k);
         CompletableFuture<List<SearchHit>> byKeyword =
                 CompletableFuture.supplyAsync(() -> keywordOnly(documentIds, query, depth), parallel);
@@ -123,7 +139,8 @@ public class Retriever {
      * evidence sits in several places. About twice the cost of {@link #hybrid}. See {@link DeepSearch}.
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
-        return reranking.top(query, k, n -> deep.search(documentIds, query, n));
+        return SearchObservation.observe(
+                observations, "deep", () -> reranking.top(query, k, n -> deep.search(documentIds, query, n)));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
@@ -196,9 +213,12 @@ public class Retriever {
      * embedded are skipped.
      */
     public List<MemoHit> memoVector(List<UUID> documentIds, String query, int k) {
-        return memos.nearest(documentIds, query, k).stream()
-                .map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score()))
-                .toList();
+        return SearchObservation.observe(
+                observations,
+                "memo",
+                () -> memos.nearest(documentIds, query, k).stream()
+                        .map(m -> new MemoHit(m.documentId(), m.pageOrdinal(), m.score()))
+                        .toList());
     }
 
     public int pageCount(UUID documentId) {

@@ -573,7 +573,14 @@ public final class FakeOpenAi {
                             "lorekeeper.llm.roles.memorizer=prompt-mode",
                             "lorekeeper.llm.profiles.reasoner.reasoning-model=true",
                             "lorekeeper.llm.roles.planner=warm",
-                            "lorekeeper.llm.roles.builder=reasoner")
+                            "lorekeeper.llm.roles.builder=reasoner",
+                            // prices for the estimated-cost metric (LlmMetricsTest)
+                            "lorekeeper.llm.prices.default.prompt-per-million=2",
+                            "lorekeeper.llm.prices.default.completion-per-million=8",
+                            // spans exported to a stand-in collector in this JVM, soon after they end (TracingTest)
+                            "management.opentelemetry.tracing.export.otlp.endpoint="
+                                    + io.lorekeeper.support.OtlpCollector.get().endpoint(),
+                            "management.opentelemetry.tracing.export.schedule-delay=100ms")
                     .applyTo(context);
         }
     }
