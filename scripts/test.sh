@@ -32,6 +32,8 @@ fi
 # in MonitoringChartTest; like the browser, it is required under CI and skipped elsewhere when missing.
 if ! command -v promtool >/dev/null 2>&1; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  # the package lists first: on a machine whose browser was already there nothing has read them yet
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1 || true
   if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
       --no-install-recommends prometheus >/dev/null 2>&1; then
     if [ -n "${CI:-}" ]; then echo "[test] promtool (package prometheus) could not be installed" >&2; exit 1; fi
