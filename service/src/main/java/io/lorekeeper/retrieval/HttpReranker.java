@@ -1,19 +1,17 @@
 package io.lorekeeper.retrieval;
 
+import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientResponseException;
-
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,23 +28,16 @@ final class HttpReranker implements Reranker {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RerankSettings settings;
-    private final RestClient client;
+    private final HttpClient client;
     private final Semaphore inFlight;
 
     HttpReranker(RerankSettings settings) {
         this.settings = settings;
-        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
-                // HTTP/1.1: inference servers speak it, and an h2c upgrade attempt is refused by some
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(settings.timeout())
-                        .build());
-        factory.setReadTimeout(settings.timeout());
-        RestClient.Builder builder = RestClient.builder().requestFactory(factory);
-        if (!settings.apiKey().isBlank()) {
-            builder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + settings.apiKey());
-        }
-        this.client = builder.build();
+        // HTTP/1.1: inference servers speak it, and an h2c upgrade attempt is refused by some
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.timeout())
+                .build();
         this.inFlight = new Semaphore(Math.max(1, settings.concurrency()));
     }
 
@@ -96,27 +87,36 @@ final class HttpReranker implements Reranker {
     }
 
     private JsonNode post(byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(settings.url()))
+                .timeout(settings.timeout())
+                .header("Content-Type", "application/json")
+                // a body of known length: some inference servers read no chunked request
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (!settings.apiKey().isBlank()) {
+            request.header("Authorization", "Bearer " + settings.apiKey());
+        }
         inFlight.acquireUninterruptibly();
         try {
             RuntimeException last = null;
             for (int attempt = 1; attempt <= Math.max(1, settings.maxAttempts()); attempt++) {
                 try {
-                    // a body of known length: some inference servers read no chunked request
-                    return client.post()
-                            .uri(settings.url())
-                            .contentType(MediaType.APPLICATION_JSON)
-                            .contentLength(body.length)
-                            .body(body)
-                            .retrieve()
-                            .body(JsonNode.class);
-                } catch (RestClientResponseException e) {
-                    int status = e.getStatusCode().value();
-                    if (status != 429 && status < 500) {
-                        throw new RerankException("the reranker refused the request: HTTP " + status, e);
+                    HttpResponse<byte[]> response =
+                            client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                    int status = response.statusCode();
+                    if (status / 100 == 2) {
+                        return JSON.readTree(response.body());
                     }
-                    last = new RerankException("the reranker answered HTTP " + status, e);
-                } catch (ResourceAccessException e) {
+                    if (status != 429 && status < 500) {
+                        throw new RerankException("the reranker refused the request: HTTP " + status);
+                    }
+                    last = new RerankException("the reranker answered HTTP " + status);
+                } catch (IOException e) {
                     last = new RerankException("the reranker could not be reached: " + e.getMessage(), e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RerankException("interrupted while waiting for the reranker", e);
+                } catch (JacksonException e) {
+                    throw new RerankException("the reranker's reply is not JSON", e);
                 }
                 backOff(attempt);
             }
