@@ -14,7 +14,16 @@ class EmbeddingConfig {
 
     @Bean
     @ConditionalOnMissingBean(EmbeddingModel.class)
-    EmbeddingModel embeddingModel(EmbeddingSettings settings, EmbeddingModelSettings model) {
+    EmbeddingModel embeddingModel(
+            EmbeddingSettings settings, EmbeddingModelSettings model, EmbeddingEndpointSettings endpoint) {
+        if (endpoint.enabled()) {
+            log.info(
+                    "Embedding with {} at {} ({} dimensions)",
+                    endpoint.model(),
+                    endpoint.baseUrl(),
+                    endpoint.dimensions());
+            return new EndpointEmbeddingModel(endpoint);
+        }
         // in a container both follow its limits (CPU quota, memory): the line shows what the JVM made of them
         log.info(
                 "Embedding on {} threads ({} processors available), max heap {} MiB",

@@ -25,9 +25,13 @@ class StoredEmbeddingModel {
 
     private final EmbeddingModelSettings settings;
 
-    StoredEmbeddingModel(JdbcClient jdbc, EmbeddingModel model, EmbeddingModelSettings settings) {
+    StoredEmbeddingModel(
+            JdbcClient jdbc,
+            EmbeddingModel model,
+            EmbeddingModelSettings settings,
+            EmbeddingEndpointSettings endpoint) {
         this.settings = settings;
-        check(jdbc, settings.files().name(), model.dimensions());
+        check(jdbc, endpoint.enabled() ? endpoint.identity() : settings.files().name(), model.dimensions());
     }
 
     String passagePrefix() {
