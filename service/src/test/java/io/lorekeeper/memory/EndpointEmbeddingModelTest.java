@@ -13,32 +13,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 
 /** The OpenAI wire format of {@code /v1/embeddings}, spoken by a stand-in as OpenAI, Ollama, vLLM and TEI speak it. */
 class EndpointEmbeddingModelTest {
 
-    private static final WireMockServer server = started();
-
-    private static WireMockServer started() {
-        WireMockServer server = new WireMockServer(options().dynamicPort());
-        server.start();
-        return server;
-    }
-
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
-
-    @BeforeEach
-    void reset() {
-        server.resetAll();
-    }
+    /** Started for the class, emptied of stubs and requests before each test. */
+    @RegisterExtension
+    static final WireMockExtension server =
+            WireMockExtension.newInstance().options(options().dynamicPort()).build();
 
     @Test
     void vectorsComeBackOnePerTextInOrder() {
