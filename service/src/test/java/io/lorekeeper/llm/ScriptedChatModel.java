@@ -70,6 +70,7 @@ public class ScriptedChatModel implements ChatModel {
 
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final Map<String, Script> defaults = new ConcurrentHashMap<>();
+    private volatile ChatModel fallback;
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private final List<Reported> reported = Collections.synchronizedList(new ArrayList<>());
 
@@ -84,6 +85,20 @@ public class ScriptedChatModel implements ChatModel {
      */
     public Script byDefault(String template) {
         return defaults.computeIfAbsent(template, t -> new Script());
+    }
+
+    /**
+     * Answers every template no test scripted (and that has no default) with {@code model}, until
+     * {@link #reset()}: for a test about what surrounds whole strategy runs (metrics, traces), where
+     * the replies only need to be usable.
+     */
+    public void otherwise(ChatModel model) {
+        fallback = model;
+    }
+
+    /** The simulated model ({@link SimulatedChatModels}): usable replies to every strategy's templates. */
+    public static ChatModel simulated() {
+        return new SimulatedChatModels(java.time.Duration.ZERO).forProfile(null);
     }
 
     public List<Call> calls() {
@@ -102,6 +117,7 @@ public class ScriptedChatModel implements ChatModel {
     }
 
     public void reset() {
+        fallback = null;
         scripts.clear();
         calls.clear();
         reported.clear();
@@ -121,10 +137,12 @@ public class ScriptedChatModel implements ChatModel {
         Call call = new Call(template + suffix, List.copyOf(messages), prompt.getOptions());
         calls.add(call);
         Script script = scripts.getOrDefault(template, defaults.get(template));
-        if (script == null) {
+        ChatModel otherwise = fallback;
+        if (script == null && otherwise == null) {
             throw new IllegalStateException("no script for prompt template '" + template + "'");
         }
-        ChatResponse response = script.next().apply(call);
+        ChatResponse response =
+                script == null ? otherwise.call(prompt) : script.next().apply(call);
         var usage = response.getMetadata().getUsage();
         reported.add(new Reported(call.template(), usage.getPromptTokens(), usage.getCompletionTokens()));
         return response;

@@ -276,6 +276,74 @@ class QuestionMetricsTest {
         assertOnlyBoundedLabels(after, asked);
     }
 
+    /**
+     * The families the first test does not run, each a whole strategy against usable replies (the simulated
+     * model's): each question counted once as started and finished DONE under its own strategy, and the tokens
+     * of every role these questions called equal to the call log's rows for them.
+     */
+    @Test
+    void everyResearchLoopIsCountedByStrategyWithTheTokensOfTheCallLog() {
+        model.otherwise(ScriptedChatModel.simulated());
+        // the memories these strategies read (ComoRAG's layers, GAM's pages, the graph) are built by the model
+        // (another text than the retrieval-only story's: the same text is the same document)
+        Map<String, Object> body = new LinkedHashMap<>(aText(STORY + "\n\nThe end.")
+                .titled("Metrics story, with memories")
+                .build());
+        body.put("profile", "deep");
+        UUID book = api.ingest(body);
+        List<String> families = List.of("gam", "memcot", "comorag", "mindgraph", "cosmir");
+        Prometheus before = Prometheus.scrape(api);
+        List<UUID> asked = new ArrayList<>();
+        for (String strategy : families) {
+            Map<String, Object> question = new LinkedHashMap<>();
+            question.put("documentIds", List.of(book));
+            question.put("question", "Who was the benefactor?");
+            question.put("strategy", strategy);
+            question.put("waitSeconds", 60);
+            UUID id = UUID.fromString(api.ask(question).get("id").asString());
+            JsonNode answered = api.awaitQuestion(id, java.time.Duration.ofMinutes(3));
+            assertThat(answered.get("status").asString())
+                    .as(strategy + ": " + answered)
+                    .isEqualTo("DONE");
+            asked.add(id);
+        }
+
+        Prometheus after = Prometheus.scrape(api);
+        for (String strategy : families) {
+            assertThat(after.since(before, "lorekeeper_questions_started_total", "strategy", strategy))
+                    .as(strategy)
+                    .isEqualTo(1);
+            assertThat(after.since(
+                            before, "lorekeeper_questions_finished_total", "strategy", strategy, "status", "done"))
+                    .as(strategy)
+                    .isEqualTo(1);
+            assertThat(after.since(
+                            before, "lorekeeper_question_run_seconds_count", "strategy", strategy, "status", "done"))
+                    .as(strategy)
+                    .isEqualTo(1);
+        }
+        // the document's memories are built before the first scrape: every call since is one of these questions'
+        List<Map<String, Object>> logged =
+                jdbc.sql("""
+                        SELECT role, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
+                               count(*) FILTER (WHERE outcome = 'ok') AS ok
+                        FROM llm_call WHERE question_id IN (:ids) GROUP BY role""").param("ids", asked).query().listOfRows();
+        assertThat(logged).extracting(r -> r.get("role")).contains("answerer");
+        for (Map<String, Object> row : logged) {
+            String role = (String) row.get("role");
+            assertThat(after.since(before, "lorekeeper_llm_tokens_total", "role", role, "type", "prompt"))
+                    .as(role + " prompt tokens")
+                    .isCloseTo(((Number) row.get("prompt")).doubleValue(), within(0.001));
+            assertThat(after.since(before, "lorekeeper_llm_tokens_total", "role", role, "type", "completion"))
+                    .as(role + " completion tokens")
+                    .isCloseTo(((Number) row.get("completion")).doubleValue(), within(0.001));
+            assertThat(after.since(before, "lorekeeper_llm_call_seconds_count", "role", role, "outcome", "ok"))
+                    .as(role + " calls")
+                    .isEqualTo(((Number) row.get("ok")).doubleValue());
+        }
+        assertOnlyBoundedLabels(after, asked);
+    }
+
     /** No tenant label (the operator has not enabled it), and no label whose values grow with the data. */
     static void assertOnlyBoundedLabels(Prometheus scrape, List<UUID> ids) {
         List<String> unbounded = new ArrayList<>();
