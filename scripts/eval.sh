@@ -20,6 +20,7 @@
 # running Lorekeeper, run the evaluator alone:
 #   java -jar evaluator/target/lorekeeper-evaluator-0.1.0-SNAPSHOT-exec.jar --base-url URL --api-key KEY ...
 # lorekeeper.eval.fit-confidence=<reports> fits the extractive confidence without starting a service; so do
+# lorekeeper.eval.fit-passages=<reports> (the confidence of its passage answers),
 # lorekeeper.eval.fit-spans=<reports> (the extractive answer-span ranker) and
 # lorekeeper.eval.cross-validate=<reports> (the cross-validated report, scripts/eval-cv.sh).
 #
@@ -40,7 +41,7 @@ for arg in "$@"; do
     --lorekeeper.eval.data-dir=*) service_args+=("$arg") ;; # the service's folder for POST /v1/evaluations
     --lorekeeper.eval.exit=*) ;;                             # the in-service command's; nothing to exit now
     --lorekeeper.eval.base-url=*) echo "[eval] ignoring $arg: the evaluator runs against the service started here" >&2 ;;
-    --lorekeeper.eval.fit-confidence=*|--lorekeeper.eval.fit-spans=*|--lorekeeper.eval.cross-validate=*)
+    --lorekeeper.eval.fit-confidence=*|--lorekeeper.eval.fit-passages=*|--lorekeeper.eval.fit-spans=*|--lorekeeper.eval.cross-validate=*)
       fit=yes; eval_args+=("$arg") ;;                        # work on written reports: no service
     --lorekeeper.eval.*) eval_args+=("$arg") ;;
     *) service_args+=("$arg") ;;

@@ -43,6 +43,30 @@ public final class ConfidenceFit {
             double heldBrier,
             Double heldBrierBefore) {}
 
+    /**
+     * What a confidence predicts: that a short answer is right (from the features of its
+     * {@code confidenceFeatures}), or that a passage answer's passages hold the gold answer (from its
+     * {@code passageFeatures}; the extractive strategy's {@code passage-confidence.json}).
+     */
+    public enum Target {
+        ANSWER("confidenceFeatures", "confidence.json"),
+        PASSAGES("passageFeatures", "passage-confidence.json");
+
+        final String features;
+        public final String resource;
+
+        Target(String features, String resource) {
+            this.features = features;
+            this.resource = resource;
+        }
+
+        Boolean right(JsonNode item) {
+            return this == PASSAGES
+                    ? (item.hasNonNull("holdsAnswer") ? item.get("holdsAnswer").asBoolean() : null)
+                    : ConfidenceFit.right(item);
+        }
+    }
+
     private ConfidenceFit() {}
 
     /**
@@ -51,13 +75,42 @@ public final class ConfidenceFit {
      * @param before the strategy's own confidences of the held-out answers, as the reports give them
      */
     public static Fit fit(List<Path> reports, String strategy) {
+        return fit(reports, strategy, Target.ANSWER, java.util.Set.of());
+    }
+
+    /**
+     * Fits the confidence of {@code strategy} for {@code target} to its answers in the reports.
+     *
+     * @param only the features to weigh (others are left out, as a model file that does not name them leaves
+     *             them); empty: all the answers recorded. Few examples fit few features.
+     */
+    public static Fit fit(List<Path> reports, String strategy, Target target, java.util.Set<String> only) {
         List<Double> before = new ArrayList<>();
-        return fit(examples(reports, strategy, before, new ArrayList<>()), before);
+        List<Example> examples = examples(reports, strategy, before, new ArrayList<>(), target);
+        if (!only.isEmpty()) {
+            examples = examples.stream()
+                    .map(e -> {
+                        Map<String, Double> kept = new LinkedHashMap<>(e.features());
+                        kept.keySet().retainAll(only);
+                        return new Example(e.itemId(), kept, e.right());
+                    })
+                    .toList();
+        }
+        return fit(examples, before);
     }
 
     /** The strategy's answers in the reports, as examples; items without features or a verdict are left out. */
     static List<Example> examples(
             List<Path> reports, String strategy, List<Double> confidencesOut, List<Boolean> heldOutMask) {
+        return examples(reports, strategy, confidencesOut, heldOutMask, Target.ANSWER);
+    }
+
+    static List<Example> examples(
+            List<Path> reports,
+            String strategy,
+            List<Double> confidencesOut,
+            List<Boolean> heldOutMask,
+            Target target) {
         List<Example> out = new ArrayList<>();
         JsonMapper json = JsonMapper.builder().build();
         for (Path report : reports) {
@@ -70,15 +123,15 @@ public final class ConfidenceFit {
             for (JsonNode item : root.path("items")) {
                 if (!strategy.equals(item.path("strategy").asString())
                         || !"DONE".equals(item.path("status").asString())
-                        || !item.path("confidenceFeatures").isObject()) {
+                        || !item.path(target.features).isObject()) {
                     continue;
                 }
-                Boolean right = right(item);
+                Boolean right = target.right(item);
                 if (right == null) {
                     continue;
                 }
                 Map<String, Double> features = new LinkedHashMap<>();
-                item.path("confidenceFeatures")
+                item.path(target.features)
                         .properties()
                         .forEach(e -> features.put(e.getKey(), e.getValue().asDouble()));
                 // the dataset name keeps ids of two datasets apart
@@ -96,9 +149,14 @@ public final class ConfidenceFit {
         return out;
     }
 
-    private static Boolean right(JsonNode item) {
+    static Boolean right(JsonNode item) {
         if (item.hasNonNull("judge")) {
             return item.get("judge").asDouble() >= 0.5;
+        }
+        // a passage answer: its short answer, withheld, is what the short answer's confidence is about
+        JsonNode withheld = item.path("withheld");
+        if (withheld.isObject()) {
+            return withheld.hasNonNull("f1") ? withheld.get("f1").asDouble() >= 0.5 : null;
         }
         JsonNode score = item.hasNonNull("accuracy") ? item.get("accuracy") : item.get("f1");
         return score == null || score.isNull() ? null : score.asDouble() >= 0.5;
@@ -188,10 +246,16 @@ public final class ConfidenceFit {
     }
 
     public static String json(Fit fit, String command) {
+        return json(fit, command, "Calibrated confidence");
+    }
+
+    /** @param section the docs/evaluation.md section that has the command */
+    public static String json(Fit fit, String command, String section) {
         ObjectNode root = JsonMapper.builder().build().createObjectNode();
         root.put(
                 "note",
-                "Fitted by the evaluation harness; refit with the command in docs/evaluation.md (\"Calibrated confidence\").");
+                "Fitted by the evaluation harness; refit with the command in docs/evaluation.md (\"" + section
+                        + "\").");
         root.put("command", command);
         root.put("trainedOn", fit.trained());
         root.put("heldOut", fit.held());

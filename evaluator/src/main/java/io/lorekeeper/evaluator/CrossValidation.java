@@ -298,7 +298,7 @@ public final class CrossValidation {
                 .filter(r -> r.asked().strategy().equals(EXTRACTIVE) && headline(dataset, r))
                 .map(r -> new Answer(
                         Folds.of(dataset, r.asked().itemId(), round),
-                        r.scores().f1() == null ? 0 : r.scores().f1(),
+                        shortAnswerF1(r),
                         SpanRankerFit.without(SpanRankerFit.example(dataset, r, round), without)))
                 .toList();
     }
@@ -441,11 +441,23 @@ public final class CrossValidation {
                 perFold);
     }
 
-    /** The dataset's extractive answers that carry confidence features and a verdict. */
+    /**
+     * The F1 of the item's short answer: the one given, or the one a passage answer withheld (the span ranker and
+     * the short answer's confidence are what this report measures, whether or not the answer was given).
+     */
+    private static double shortAnswerF1(ItemResult r) {
+        EvalRunner.Reply.Withheld withheld = r.reply().withheld();
+        Double f1 = withheld != null ? withheld.f1() : r.scores().f1();
+        return f1 == null ? 0 : f1;
+    }
+
+    /** The dataset's extractive answers that carry confidence features and a verdict (of their short answer). */
     static List<Confidence> confidences(String dataset, List<ItemResult> items) {
         List<Confidence> answers = new ArrayList<>();
         for (ItemResult r : items) {
-            Boolean right = Calibration.right(r);
+            EvalRunner.Reply.Withheld withheld = r.reply().withheld();
+            Boolean right =
+                    withheld == null ? Calibration.right(r) : withheld.f1() == null ? null : withheld.f1() >= 0.5;
             if (r.asked().strategy().equals(EXTRACTIVE)
                     && "DONE".equals(r.reply().status())
                     && r.reply().confidenceFeatures() != null
@@ -453,7 +465,7 @@ public final class CrossValidation {
                 answers.add(new Confidence(
                         Folds.of(dataset, r.asked().itemId()),
                         new ConfidenceFit.Example(r.asked().itemId(), r.reply().confidenceFeatures(), right),
-                        r.reply().confidence()));
+                        withheld == null ? r.reply().confidence() : withheld.confidence()));
             }
         }
         return answers;

@@ -149,10 +149,51 @@ public class EvalRunner {
             String error,
             Double confidence,
             Map<String, Double> confidenceFeatures,
-            AnswerCandidates answerCandidates) {
+            AnswerCandidates answerCandidates,
+            String answerKind,
+            Boolean holdsAnswer,
+            Map<String, Double> passageFeatures,
+            Withheld withheld) {
+
+        /**
+         * The short answer a passage answer withheld as not certain enough (the trace's {@code extractive.passages}):
+         * what the cross-validated report scores, so that it measures the short answers whether or not they were
+         * given.
+         */
+        public record Withheld(String answer, Double confidence, Double f1) {}
+
+        /** A reply of a service or strategy that does not say what kind its answer is. */
+        public Reply(
+                String questionId,
+                String status,
+                String answer,
+                Integer choiceIndex,
+                String error,
+                Double confidence,
+                Map<String, Double> confidenceFeatures,
+                AnswerCandidates answerCandidates) {
+            this(
+                    questionId,
+                    status,
+                    answer,
+                    choiceIndex,
+                    error,
+                    confidence,
+                    confidenceFeatures,
+                    answerCandidates,
+                    null,
+                    null,
+                    null,
+                    null);
+        }
 
         static Reply failed(String questionId, String status, String error) {
             return new Reply(questionId, status, null, null, error, null, null, null);
+        }
+
+        /** Whether the answer is the passages to read rather than a short answer. */
+        boolean passage() {
+            return "passage".equals(answerKind);
         }
     }
 
@@ -506,7 +547,11 @@ public class EvalRunner {
                         null,
                         view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null,
                         TraceSpans.confidenceFeatures(trace),
-                        TraceSpans.answerCandidates(trace)),
+                        TraceSpans.answerCandidates(trace),
+                        view.path("answerKind").asString(null),
+                        item.answers().isEmpty() ? null : Metrics.holdsAnswer(item.answers(), answer, quotes(view)),
+                        TraceSpans.passageFeatures(trace),
+                        withheld(item, trace)),
                 score(item, answer, choice),
                 new Evidence(
                         Metrics.evidenceRecall(gold, context),
@@ -562,6 +607,26 @@ public class EvalRunner {
                         Metrics.answerInContext(item.answers(), texts)),
                 Cost.NONE,
                 new Timings(latency, null));
+    }
+
+    /** The short answer a passage answer withheld, scored as the answer would have been; null when none was. */
+    private static Reply.Withheld withheld(EvalItem item, JsonNode trace) {
+        JsonNode event = TraceSpans.payload(trace, "extractive.passages");
+        if (event == null || !event.hasNonNull("withheld")) {
+            return null;
+        }
+        String text = event.get("withheld").asString();
+        return new Reply.Withheld(
+                text,
+                event.path("withheldConfidence").asDouble(),
+                score(item, text, null).f1());
+    }
+
+    /** The quotes of the question's citations. */
+    private static List<String> quotes(JsonNode view) {
+        List<String> quotes = new ArrayList<>();
+        view.path("citations").forEach(c -> quotes.add(c.path("quote").asString("")));
+        return quotes;
     }
 
     private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {

@@ -224,6 +224,17 @@ public final class Metrics {
         return 0.0;
     }
 
+    /**
+     * Whether a reader finds one of the gold answers in what the service answered: the answer's text or
+     * one of its citations' quotes (as {@link #answerInContext} finds it). A passage answer is right when it
+     * is; a short one is judged by its score.
+     */
+    public static boolean holdsAnswer(List<String> answers, String answer, List<String> quotes) {
+        List<String> texts = new ArrayList<>(quotes);
+        texts.add(answer == null ? "" : answer);
+        return Double.valueOf(1.0).equals(answerInContext(answers, texts));
+    }
+
     /** The texts of the context spans over {@code documentId}'s text. */
     public static List<String> texts(String text, String documentId, List<DocSpan> context) {
         List<String> texts = new ArrayList<>();

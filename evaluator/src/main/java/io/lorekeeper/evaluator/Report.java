@@ -51,6 +51,7 @@ public record Report(
      *                   (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens
      * @param brier Brier score of the strategy's confidence against its answers being right (see {@link Calibration});
      *              null when no answer came with a confidence
+     * @param selective how a strategy that answers with passages when unsure did; null when no answer said its kind
      */
     public record Row(
             String strategy,
@@ -74,7 +75,8 @@ public record Report(
             Double compaction,
             long p50LatencyMs,
             long p95LatencyMs,
-            Double brier) {
+            Double brier,
+            Selective selective) {
 
         /** The headline score: mean F1 (or choice accuracy when the category has no F1). */
         public Double score() {
@@ -226,7 +228,46 @@ public record Report(
                 mean(cell, i -> i.evidence().compaction()),
                 percentile(latencies, 50),
                 percentile(latencies, 95),
-                Calibration.brier(cell));
+                Calibration.brier(cell),
+                Selective.of(cell));
+    }
+
+    /**
+     * Selective answering (issue #44): a short answer only when it is certain enough, else the passages to read.
+     *
+     * @param shortAnswers share of the answered questions that got a short answer ({@code answerKind: span})
+     * @param shortRight   share of those short answers that are right (see {@link Calibration#right}); null without any
+     * @param holdsAnswer  share of the answered questions whose answer or cited passages hold a gold answer
+     * @param auroc        how the confidence ranks right answers (short, or passages holding it) above wrong ones
+     */
+    public record Selective(Double shortAnswers, Double shortRight, Double holdsAnswer, Double auroc) {
+
+        static Selective of(List<ItemResult> cell) {
+            List<ItemResult> kinds = cell.stream()
+                    .filter(i -> "DONE".equals(i.reply().status()) && i.reply().answerKind() != null)
+                    .toList();
+            if (kinds.isEmpty()) {
+                return null;
+            }
+            List<ItemResult> spans =
+                    kinds.stream().filter(i -> !i.reply().passage()).toList();
+            List<Boolean> spanRight = spans.stream()
+                    .map(Calibration::right)
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            List<Boolean> holds = kinds.stream()
+                    .map(i -> i.reply().holdsAnswer())
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            return new Selective(
+                    (double) spans.size() / kinds.size(), share(spanRight), share(holds), Calibration.auroc(kinds));
+        }
+
+        private static Double share(List<Boolean> flags) {
+            return flags.isEmpty()
+                    ? null
+                    : (double) flags.stream().filter(b -> b).count() / flags.size();
+        }
     }
 
     private static Double asDouble(Long value) {
@@ -460,6 +501,33 @@ public record Report(
                                     .toList()))
                     .append(".\n");
         }
+        selective(summary, out);
+    }
+
+    private static void selective(List<Row> summary, StringBuilder out) {
+        // every category: figures chosen on one (a novel, a fold) are reported on the others
+        List<Row> selective =
+                summary.stream().filter(r -> r.selective() != null).toList();
+        if (selective.isEmpty()) {
+            return;
+        }
+        out.append("\nSelective answering (a short answer only when certain enough, else the passages to read): ");
+        out.append(String.join(
+                        "; ",
+                        selective.stream()
+                                .map(r -> String.format(
+                                        Locale.ROOT,
+                                        "%s (%s, n=%d): short answers %s of questions, right %s; answer or passages"
+                                                + " hold it %s; confidence AUROC %s",
+                                        r.strategy(),
+                                        r.category(),
+                                        r.n(),
+                                        fmt(r.selective().shortAnswers()),
+                                        fmt(r.selective().shortRight()),
+                                        fmt(r.selective().holdsAnswer()),
+                                        fmt(r.selective().auroc())))
+                                .toList()))
+                .append(".\n");
     }
 
     private static String fmt(Double d) {

@@ -83,8 +83,30 @@ final class TraceSpans {
      * numbers), for fitting a calibrated confidence; null when it recorded none.
      */
     static java.util.Map<String, Double> confidenceFeatures(JsonNode trace) {
+        return features(trace, "confidenceFeatures");
+    }
+
+    /**
+     * The features the extractive strategy based a passage answer's confidence on (its
+     * {@code extractive.passages} event), for fitting that confidence; null when it gave a short answer.
+     */
+    /** The payload of the trace's first event of {@code type}; null when it has none. */
+    static JsonNode payload(JsonNode trace, String type) {
         for (JsonNode event : trace.path("events")) {
-            JsonNode f = event.path("payload").path("confidenceFeatures");
+            if (type.equals(event.path("type").asString())) {
+                return event.path("payload");
+            }
+        }
+        return null;
+    }
+
+    static java.util.Map<String, Double> passageFeatures(JsonNode trace) {
+        return features(trace, "passageFeatures");
+    }
+
+    private static java.util.Map<String, Double> features(JsonNode trace, String field) {
+        for (JsonNode event : trace.path("events")) {
+            JsonNode f = event.path("payload").path(field);
             if (f.isObject()) {
                 java.util.Map<String, Double> out = new java.util.TreeMap<>();
                 for (java.util.Map.Entry<String, JsonNode> feature : f.properties()) {

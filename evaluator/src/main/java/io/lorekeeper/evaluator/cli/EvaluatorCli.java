@@ -79,6 +79,8 @@ public final class EvaluatorCli {
         d.put("ruler.count", "10");
         d.put("judge", "false");
         d.put("fit-confidence", "");
+        d.put("fit-passages", "");
+        d.put("fit-features", "");
         d.put("fit-spans", "");
         d.put("cross-validate", "");
         // empty: where the fit's model ships (confidence.json or answer-spans.json)
@@ -109,7 +111,10 @@ public final class EvaluatorCli {
     static int run(String[] args) throws InterruptedException {
         Map<String, String> o = parse(args);
         if (!o.get("fit-confidence").isBlank()) {
-            return fitConfidence(o);
+            return fitConfidence(o, ConfidenceFit.Target.ANSWER, o.get("fit-confidence"));
+        }
+        if (!o.get("fit-passages").isBlank()) {
+            return fitConfidence(o, ConfidenceFit.Target.PASSAGES, o.get("fit-passages"));
         }
         if (!o.get("fit-spans").isBlank()) {
             return fitSpans(o);
@@ -173,15 +178,17 @@ public final class EvaluatorCli {
      * Fits the confidence of the strategy named by {@code strategies} (default extractive) to the reports' results and
      * writes the model where the strategy loads it from; evaluates nothing.
      */
-    private static int fitConfidence(Map<String, String> o) {
-        String reports = o.get("fit-confidence");
+    private static int fitConfidence(Map<String, String> o, ConfidenceFit.Target target, String reports) {
         String strategy = list(o.get("strategies")).getFirst();
+        java.util.Set<String> only = new java.util.LinkedHashSet<>(list(o.get("fit-features")));
         ConfidenceFit.Fit fit =
-                ConfidenceFit.fit(list(reports).stream().map(Path::of).toList(), strategy);
+                ConfidenceFit.fit(list(reports).stream().map(Path::of).toList(), strategy, target, only);
+        boolean passages = target == ConfidenceFit.Target.PASSAGES;
         String command = "scripts/eval.sh --lorekeeper.eval.strategies=" + strategy
-                + " --lorekeeper.eval.fit-confidence=" + reports;
-        String json = ConfidenceFit.json(fit, command);
-        String out = fitOut(o, "confidence.json");
+                + (passages ? " --lorekeeper.eval.fit-passages=" : " --lorekeeper.eval.fit-confidence=") + reports
+                + (only.isEmpty() ? "" : " --lorekeeper.eval.fit-features=" + String.join(",", only));
+        String json = ConfidenceFit.json(fit, command, passages ? "Selective answering" : "Calibrated confidence");
+        String out = fitOut(o, target.resource);
         write(out, json);
         log.info(
                 "confidence of {} fitted on {} answers: Brier {} (train), {} on {} held out (its confidences before: {}); written to {}",
