@@ -301,8 +301,9 @@ function renderAnswer(question, container, source) {
     flags.push(h('li', { class: 'flag flag-budget' }, 'Budget limited: the strategy stopped at its budget and answered with what it had.'));
   }
   for (const d of question.degraded || []) {
-    flags.push(h('li', { class: 'flag flag-degraded' },
-      `Degraded: ran without ${d.stage || 'a memory'}${d.state ? ` (${d.state})` : ''}${d.reason ? `: ${d.reason}` : ''}`));
+    flags.push(h('li', { class: 'flag flag-degraded' }, d.fallback
+      ? `Answered by ${d.fallback} instead of ${d.strategy}${d.reason ? `: ${d.reason}` : ''}`
+      : `Degraded: ran without ${d.stage || 'a memory'}${d.state ? ` (${d.state})` : ''}${d.reason ? `: ${d.reason}` : ''}`));
   }
   if (question.status === 'FAILED') {
     clear(container, h('p', { class: 'error', role: 'alert' }, `Failed: ${question.failureReason || 'no reason given'}`));
@@ -310,12 +311,21 @@ function renderAnswer(question, container, source) {
     return;
   }
   const confidence = question.confidence;
+  // a passage answer is the passages to read, not a short answer that failed: shown as the quotes they are
+  const passages = question.answerKind === 'passage';
   clear(container,
-    h('p', { class: 'answer-text', id: 'answer-text' }, question.answer || h('span', { class: 'muted' }, 'No answer.')),
+    passages
+      ? h('div', { class: 'answer-passages', id: 'answer-text', 'data-kind': 'passage' },
+        h('p', { class: 'muted' }, citations.length
+          ? 'No short answer was clear enough in the source. These passages are the most likely to hold it:'
+          : 'Nothing in the documents matched the question.'),
+        citations.map((c) => h('blockquote', { class: 'passage' }, c.quote)))
+      : h('p', { class: 'answer-text', id: 'answer-text', 'data-kind': question.answerKind || '' },
+        question.answer || h('span', { class: 'muted' }, 'No answer.')),
     h('dl', { class: 'facts' },
       h('dt', {}, 'Strategy'), h('dd', {}, question.strategy, question.mode ? ` (mode ${question.mode})` : ''),
       question.mode === 'extractive' ? [h('dt', {}, 'Note'), h('dd', {}, 'quoted from the source, not written by a model')] : null,
-      h('dt', {}, 'Confidence'),
+      h('dt', {}, passages ? 'Confidence that the passages hold it' : 'Confidence'),
       h('dd', {}, confidence == null ? 'not given' : [
         h('meter', { min: 0, max: 1, value: confidence, 'aria-label': 'confidence' }),
         ` ${Math.round(confidence * 100)}%`]),

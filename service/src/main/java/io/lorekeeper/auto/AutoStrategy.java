@@ -120,7 +120,16 @@ class AutoStrategy implements AnswerStrategy {
                 context.trace(),
                 context.cancellation());
         try {
-            return others.get(choice.candidate().strategy()).answer(delegated);
+            StrategyResult answer = others.get(choice.candidate().strategy()).answer(delegated);
+            // without a model the answer is a quote or the passages to read: the asker is told why
+            return situation.llm()
+                    ? answer
+                    : answer.answeredInstead(
+                            NAME,
+                            choice.candidate().strategy(),
+                            String.join("; ", choice.reasons())
+                                    + ": answered without a model, with a short answer only where the source is"
+                                    + " clear enough, else the passages most likely to hold it");
         } catch (BudgetExhaustedException | UnusableReplyException stopped) {
             return afterStop(context, choice.candidate().strategy(), stopped);
         }

@@ -12,7 +12,8 @@ import io.lorekeeper.text.Span;
 
 /**
  * Splits retrieved chunks into candidate sentences with absolute spans, in rank order; the spans
- * are {@link ChunkSentences}'s, the ones the {@code sentences} memory stores vectors for.
+ * are {@link ChunkSentences}'s, the ones the {@code sentences} memory stores vectors for. Headings
+ * of a text ({@link Headings}) are left out.
  */
 final class CandidateSentences {
 
@@ -28,8 +29,8 @@ final class CandidateSentences {
             boolean conversation = kinds.apply(hit.documentId()) == DocumentKind.CONVERSATION;
             for (Span local : ChunkSentences.of(hit.text(), conversation)) {
                 Span span = new Span(hit.start() + local.start(), hit.start() + local.end());
-                if (!seen.add(span)) {
-                    continue;
+                if (!seen.add(span) || (!conversation && Headings.isHeading(hit.text(), local))) {
+                    continue; // a heading names a chapter; it answers nothing
                 }
                 String speaker = conversation ? ChunkSentences.speakerOf(hit.text(), local.start()) : null;
                 out.add(new Candidate(

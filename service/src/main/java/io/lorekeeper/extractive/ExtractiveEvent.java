@@ -117,11 +117,28 @@ sealed interface ExtractiveEvent extends TraceEvent {
             implements ExtractiveEvent {}
 
     /**
-     * The answer, with its confidence and the features it was computed from, so that a fit of the
-     * confidence model can read them from traces.
+     * The short answer found, with its confidence and the features it was computed from, so that a fit
+     * of the confidence model can read them from traces. When an {@code extractive.passages} event
+     * follows, it was withheld as not certain enough.
      */
     @JsonTypeName("extractive.answer")
     @Schema(name = "ExtractiveAnswer")
     record Answer(String answer, double confidence, int citations, Map<String, Double> confidenceFeatures)
+            implements ExtractiveEvent {}
+
+    /**
+     * The answer is the best passages ({@code answerKind: passage}): the answer the rules found
+     * ({@code withheld}, with {@code withheldConfidence}) was a whole sentence, or not certain enough to give. The
+     * confidence is that the passages hold what was asked, computed from {@code passageFeatures}.
+     */
+    @JsonTypeName("extractive.passages")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ExtractivePassages")
+    record PassageAnswer(
+            int passages,
+            double confidence,
+            Map<String, Double> passageFeatures,
+            String withheld,
+            double withheldConfidence)
             implements ExtractiveEvent {}
 }

@@ -2,7 +2,6 @@ package io.lorekeeper.extractive;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
@@ -55,39 +53,36 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     /** Pieces kept in the trace: enough for every question of the evaluation sets (about 40 a question). */
     private static final int MAX_RECORDED_PIECES = 120;
 
-    private static final Set<String> OPTIONS = Set.of("k", "hops", "maxSpans", "maxSentences");
+    private static final Set<String> OPTIONS =
+            Set.of("k", "hops", "maxSpans", "maxSentences", "shortAnswerConfidence", "passages");
 
     private final Embeddings embeddings;
     private final SentenceVectors stored;
-    private final boolean readsStored;
+    private final ExtractiveSettings defaults;
 
-    /**
-     * @param readsStored false: every candidate sentence embedded at question time, as before the
-     *                    {@code sentences} memory (the benchmark's same-run baseline,
-     *                    {@code lorekeeper.extractive.stored-sentences})
-     */
-    ExtractiveStrategy(
-            Embeddings embeddings,
-            SentenceVectors stored,
-            @Value("${lorekeeper.extractive.stored-sentences:true}") boolean readsStored) {
+    ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored, ExtractiveSettings defaults) {
         super(
                 NAME,
                 StrategyRequirements.of(
-                        false, "verbatim source sentences chosen by hybrid retrieval and sentence scoring; no LLM"),
-                Settings::of);
+                        false,
+                        "a short answer quoted from the best source sentence when it is certain enough, else the"
+                                + " best passages; hybrid retrieval and sentence scoring, no LLM"),
+                options -> Settings.of(options, defaults));
         this.embeddings = embeddings;
         this.stored = stored;
-        this.readsStored = readsStored;
+        this.defaults = defaults;
     }
 
-    record Settings(int k, int hops, int maxSpans, int maxSentences) {
-        static Settings of(QuestionOptions options) {
+    record Settings(int k, int hops, int maxSpans, int maxSentences, double shortAnswerConfidence, int passages) {
+        static Settings of(QuestionOptions options, ExtractiveSettings defaults) {
             options.allowOnly(OPTIONS);
             return new Settings(
                     options.intValue("k", 12, 1, 50),
                     options.intValue("hops", 1, 0, 3),
                     options.intValue("maxSpans", 3, 1, 10),
-                    options.intValue("maxSentences", 400, 10, 2000));
+                    options.intValue("maxSentences", 400, 10, 2000),
+                    options.doubleValue("shortAnswerConfidence", defaults.shortAnswerConfidence(), 0, 1),
+                    options.intValue("passages", defaults.passages(), 1, 10));
         }
     }
 
@@ -104,7 +99,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         }
         if (candidates.isEmpty()) {
             context.trace().record(new ExtractiveEvent.Unanswered("nothing retrieved"));
-            return new StrategyResult("", StrategyResult.EXTRACTIVE, List.of(), 0.0, null, false);
+            return StrategyResult.passages("", List.of(), 0.0);
         }
         Vectors found = vectors(candidates);
         AnswerType type = AnswerType.of(context.question());
@@ -116,7 +111,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         if (!alternatives.isEmpty()) {
             return alternative(context, alternatives, scored, candidates, found.list());
         }
-        return answerFrom(context, settings, kinds, type, scored, candidates);
+        return answerFrom(context, settings, kinds, type, scored, candidates, hits.chunks());
     }
 
     /**
@@ -198,7 +193,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
             Map<UUID, DocumentKind> kinds,
             AnswerType type,
             List<SentenceScorer.Scored> scored,
-            List<Candidate> candidates) {
+            List<Candidate> candidates,
+            Map<SearchHit.ChunkKey, SearchHit> chunks) {
         SentenceScorer.Scored best = scored.getFirst();
         double runnerUp = scored.size() > 1 ? scored.get(1).score() : 0;
         boolean conversation = kinds.get(best.candidate().documentId()) == DocumentKind.CONVERSATION;
@@ -240,7 +236,35 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         Confidence.addPieces(features, pieces, chosen);
         double confidence = Confidence.of(features);
         context.trace().record(new ExtractiveEvent.Answer(shortAnswer.text(), confidence, citations.size(), features));
-        return new StrategyResult(shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+        if (shortAnswer.kind() != ShortAnswer.Kind.SENTENCE && confidence >= settings.shortAnswerConfidence()) {
+            return new StrategyResult(
+                    shortAnswer.text(), StrategyResult.EXTRACTIVE, citations, confidence, null, false);
+        }
+        return passages(context, settings, scored, candidates, chunks, shortAnswer, confidence);
+    }
+
+    /**
+     * No short answer was found, or none certain enough to give: the answer is the best passages, with
+     * the confidence that they hold what was asked. The withheld short answer stays in the trace.
+     */
+    private StrategyResult passages(
+            QuestionContext context,
+            Settings settings,
+            List<SentenceScorer.Scored> scored,
+            List<Candidate> candidates,
+            Map<SearchHit.ChunkKey, SearchHit> chunks,
+            ShortAnswer.Answer withheld,
+            double withheldConfidence) {
+        PassageAnswer.Passages found = PassageAnswer.of(
+                context.question(), scored, candidates, chunks, settings.passages(), defaults.passageSentences());
+        context.trace()
+                .record(new ExtractiveEvent.PassageAnswer(
+                        found.citations().size(),
+                        found.confidence(),
+                        found.features(),
+                        withheld.text(),
+                        withheldConfidence));
+        return StrategyResult.passages(found.text(), found.citations(), found.confidence());
     }
 
     /**
@@ -397,8 +421,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         candidates.forEach(c ->
                 spans.computeIfAbsent(c.documentId(), d -> new ArrayList<>()).add(c.span()));
         Map<UUID, Map<io.lorekeeper.text.Span, float[]>> byDocument = new java.util.HashMap<>();
-        spans.forEach((document, list) ->
-                byDocument.put(document, readsStored ? stored.stored(document, Set.copyOf(list)) : Map.of()));
+        spans.forEach((document, list) -> byDocument.put(
+                document, defaults.storedSentences() ? stored.stored(document, Set.copyOf(list)) : Map.of()));
         List<String> missing = candidates.stream()
                 .filter(c -> !byDocument.get(c.documentId()).containsKey(c.span()))
                 .map(Candidate::text)
@@ -541,12 +565,16 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     /** Hits in rank order without repeats; later searches append below the earlier ones. */
     private static final class Hits {
         final List<SearchHit> list = new ArrayList<>();
-        private final Set<SearchHit.ChunkKey> keys = new HashSet<>();
+        private final Map<SearchHit.ChunkKey, SearchHit> keys = new HashMap<>();
+
+        Map<SearchHit.ChunkKey, SearchHit> chunks() {
+            return keys;
+        }
 
         List<SearchHit> addAll(List<SearchHit> more) {
             List<SearchHit> added = new ArrayList<>();
             for (SearchHit hit : more) {
-                if (keys.add(hit.key())) {
+                if (keys.putIfAbsent(hit.key(), hit) == null) {
                     list.add(hit);
                     added.add(hit);
                 }

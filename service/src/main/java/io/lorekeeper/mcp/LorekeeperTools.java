@@ -137,7 +137,7 @@ class LorekeeperTools {
                 tool(
                         "ask_question",
                         "Ask a question over READY documents. Waits up to waitSeconds for the answer; if it is not "
-                                + "ready by then, returns the question id to pass to get_answer",
+                                + "ready by then, returns the question id to pass to get_answer. " + ANSWER_KINDS,
                         schema(
                                 Map.of(
                                         "documentIds",
@@ -153,7 +153,7 @@ class LorekeeperTools {
                         this::ask),
                 tool(
                         "get_answer",
-                        "The status of a question and, once DONE, its answer with citations",
+                        "The status of a question and, once DONE, its answer with citations. " + ANSWER_KINDS,
                         schema(Map.of("questionId", string("The id ask_question returned")), List.of("questionId")),
                         (tenant, args) -> answer(tenant, Arguments.uuid(args, "questionId"))));
     }
@@ -199,6 +199,11 @@ class LorekeeperTools {
         }
         return Map.of("hits", hits);
     }
+
+    /** What a caller, often a model, needs to read a passage answer as passages rather than a failed short one. */
+    private static final String ANSWER_KINDS = "answerKind says what the answer is: span (a short answer quoted from"
+            + " the source), passage (no short answer was clear enough: the answer is the passages most likely to"
+            + " hold it, each one a citation, to be read), or generated (written by a model from the citations)";
 
     private Object ask(UUID tenant, Map<String, Object> args) {
         List<UUID> ids = Arguments.uuids(args, "documentIds");

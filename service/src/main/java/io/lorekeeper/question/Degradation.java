@@ -17,8 +17,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(
         name = "Degradation",
         description = "What the answer was made without: a missing optional memory (documentId, stage, state,"
-                + " reason) or, when the strategy stopped without an answer, the fallback that answered"
-                + " (strategy, fallback, reason)")
+                + " reason) or, when the strategy stopped without an answer or `auto` found no model, the"
+                + " model-free fallback that answered (strategy, fallback, reason)")
 public record Degradation(
         UUID documentId,
         String stage,

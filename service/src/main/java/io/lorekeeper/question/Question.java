@@ -22,6 +22,7 @@ import org.hibernate.annotations.ColumnTransformer;
 
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.JsonColumn;
+import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.StrategyResult;
 import tools.jackson.databind.JsonNode;
@@ -60,6 +61,10 @@ class Question {
 
     private String answer;
     private String mode;
+
+    @Enumerated(EnumType.STRING)
+    private AnswerKind answerKind;
+
     private Integer choiceIndex;
     private Double confidence;
 
@@ -157,6 +162,7 @@ class Question {
         status = DONE;
         answer = result.answer();
         mode = result.mode();
+        answerKind = result.kind();
         choiceIndex = result.choiceIndex();
         confidence = result.confidence();
         citations = List.copyOf(result.citations());
@@ -175,6 +181,7 @@ class Question {
         status = QUEUED;
         answer = null;
         mode = null;
+        answerKind = null;
         choiceIndex = null;
         confidence = null;
         citations = null;
@@ -232,6 +239,10 @@ class Question {
 
     String mode() {
         return mode;
+    }
+
+    AnswerKind answerKind() {
+        return answerKind;
     }
 
     Integer choiceIndex() {

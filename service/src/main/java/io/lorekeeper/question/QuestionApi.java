@@ -8,6 +8,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -75,6 +76,11 @@ final class QuestionApi {
                     description =
                             "How the answer was made, e.g. `extractive` (verbatim spans, no model) or `generated`")
             String mode,
+
+            @Schema(
+                    description = "Once DONE: `span` (a short answer), `passage` (no short answer was certain enough;"
+                            + " the answer is the passages to read, each cited) or `generated` (a model's text)")
+            AnswerKind answerKind,
 
             @Schema(description = "0-based index of the chosen choice, for multiple-choice questions")
             Integer choiceIndex,

@@ -239,6 +239,7 @@ class QuestionController {
                 q.options(),
                 q.answer(),
                 q.mode(),
+                q.answerKind(),
                 q.choiceIndex(),
                 q.citations(),
                 q.confidence(),

@@ -176,6 +176,7 @@ class QuestionRunner {
             result = withoutModel(id, strategy, context, stopped);
         }
         StrategyResult answered = result.withCitations(checkCitations(question, result, trace));
+        recordFallback(id, answered, trace);
         RunEvent.Status done = RunEvent.Status.done(
                 (System.nanoTime() - started) / 1_000_000,
                 llm.budget().calls(),
@@ -217,6 +218,17 @@ class QuestionRunner {
                 q -> q.degrade(json.valueToTree(
                         missing.stream().map(Degradation::missing).toList())));
         trace.record(new RunEvent.Degraded(missing));
+    }
+
+    /** Another strategy answered in place of the one asked for (auto without a model): the answer says so. */
+    private void recordFallback(UUID id, StrategyResult result, TraceRecorder trace) {
+        StrategyResult.Fallback fallback = result.fallback();
+        if (fallback == null) {
+            return;
+        }
+        trace.record(new RunEvent.Fallback(fallback.strategy(), fallback.answeredBy(), fallback.reason()));
+        Degradation entry = Degradation.fallback(fallback.strategy(), fallback.answeredBy(), fallback.reason());
+        store.change(id, q -> q.degrade(json.valueToTree(List.of(entry))));
     }
 
     /** The citations that quote their documents exactly; the trace counts those dropped. */
@@ -294,7 +306,9 @@ class QuestionRunner {
                 answer.citations(),
                 answer.confidence(),
                 answer.choiceIndex(),
-                limited || answer.budgetLimited());
+                limited || answer.budgetLimited(),
+                answer.kind(),
+                null);
     }
 
     /** The strategy that answers when another stopped without an answer: it needs no model. */

@@ -17,6 +17,7 @@ import org.springframework.stereotype.Repository;
 
 import io.lorekeeper.platform.Transitions;
 import io.lorekeeper.question.QuestionApi.TraceEvent;
+import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -63,6 +64,7 @@ class QuestionStore {
             QuestionStatus status,
             String answer,
             String mode,
+            AnswerKind answerKind,
             Integer choiceIndex,
             Double confidence,
             List<Citation> citations,
@@ -193,6 +195,7 @@ class QuestionStore {
                 q.status(),
                 q.answer(),
                 q.mode(),
+                q.answerKind(),
                 q.choiceIndex(),
                 q.confidence(),
                 q.citations(),

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
 
 /**
@@ -33,6 +34,7 @@ public class Questions {
             String strategy,
             String answer,
             String mode,
+            AnswerKind answerKind,
             List<Citation> citations,
             Double confidence,
             String failureReason) {
@@ -69,6 +71,7 @@ public class Questions {
                 q.strategy(),
                 q.answer(),
                 q.mode(),
+                q.answerKind(),
                 q.citations() == null ? List.of() : q.citations(),
                 q.confidence(),
                 q.failureReason());

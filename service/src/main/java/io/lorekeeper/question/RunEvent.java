@@ -72,8 +72,9 @@ public sealed interface RunEvent extends TraceEvent {
             List<MemoryGap> missing) implements RunEvent {}
 
     /**
-     * The strategy stopped without an answer (its budget, its wall time, an unusable reply), so the
-     * model-free {@code fallback} strategy answers instead; the answer is marked degraded.
+     * The strategy stopped without an answer (its budget, its wall time, an unusable reply), or {@code auto}
+     * found no model to route to, so the model-free {@code fallback} strategy answers instead; the answer is
+     * marked degraded.
      */
     @JsonTypeName("run.fallback")
     @Schema(name = "RunFallback")

@@ -42,6 +42,13 @@ class AutoWithoutLlmTest {
         // the short answer: the count of what was asked about, from the cited sentence
         assertThat(answer.get("answer").asString()).isEqualTo("12 people");
         assertThat(answer.get("citations").get(0).get("quote").asString()).contains("rescued 12 people");
+        assertThat(answer.get("answerKind").asString()).isEqualTo("span");
+        // the answer itself says that no model made it, and why
+        assertThat(answer.get("degraded")).hasSize(1);
+        JsonNode fallback = answer.get("degraded").get(0);
+        assertThat(fallback.get("strategy").asString()).isEqualTo("auto");
+        assertThat(fallback.get("fallback").asString()).isEqualTo("extractive");
+        assertThat(fallback.get("reason").asString()).startsWith("no LLM is configured: answered without a model");
         JsonNode auto = null;
         for (JsonNode e : api.get("/v1/questions/" + answer.get("id").asString() + "/trace")
                 .json()

@@ -126,7 +126,13 @@ class ClientGeneratorsTest {
         // (its options are a free-form map: only these two members are asked about)
         assertThat(declaration(model(files, "Question.ts"), "export interface Question "))
                 .contains("waitingFor?: Array<MemoryGap>;")
-                .contains("degraded?: Array<Degradation>;");
+                .contains("degraded?: Array<Degradation>;")
+                .contains("answerKind?: QuestionAnswerKindEnum;");
+        // a passage answer is told apart by a typed value, not a free string
+        assertThat(model(files, "Question.ts"))
+                .contains("Span: 'span'")
+                .contains("Passage: 'passage'")
+                .contains("Generated: 'generated'");
         for (String record : List.of("RunStatus", "RunWaiting", "RunDegraded", "MemoryGap", "Degradation")) {
             assertThat(declaration(model(files, record + ".ts"), "export interface " + record + " "))
                     .as(record)

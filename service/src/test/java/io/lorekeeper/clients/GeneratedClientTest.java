@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,6 +34,7 @@ import io.lorekeeper.client.model.CreateTextDocument;
 import io.lorekeeper.client.model.Document;
 import io.lorekeeper.client.model.DocumentAccepted;
 import io.lorekeeper.client.model.ExtractiveAnswer;
+import io.lorekeeper.client.model.ExtractivePassages;
 import io.lorekeeper.client.model.Hit;
 import io.lorekeeper.client.model.Problem;
 import io.lorekeeper.client.model.Question;
@@ -144,11 +146,14 @@ class GeneratedClientTest {
                 .documentIds(List.of(textId))
                 .question("What was the schooner called?")
                 .strategy("extractive")
+                // a short answer whenever one is found, however unsure
+                .options(Map.of("shortAnswerConfidence", 0))
                 .waitSeconds(30));
         assertThat(waited.getStatusCode()).isEqualTo(200);
         Question answered = waited.getData();
         assertThat(answered.getStatus()).isEqualTo(Question.StatusEnum.DONE);
         assertThat(answered.getMode()).isEqualTo("extractive");
+        assertThat(answered.getAnswerKind()).isEqualTo(Question.AnswerKindEnum.SPAN);
         assertThat(answered.getAnswer()).contains("Marigold");
         assertCitationsQuoteTheSource(answered);
 
@@ -156,7 +161,9 @@ class GeneratedClientTest {
         ApiResponse<Question> queued = questions.askQuestionWithHttpInfo(new AskQuestionRequest()
                 .documentIds(List.of(conversation.getId()))
                 .question("What is the name of Caroline's dog?")
-                .strategy("extractive"));
+                .strategy("extractive")
+                // never a short answer: the passages to read
+                .options(Map.of("shortAnswerConfidence", 1)));
         UUID questionId = queued.getData().getId();
         assertThat(queued.getStatusCode()).isIn(200, 202);
         assertThat(queued.getHeaders().get("location")).containsExactly("/v1/questions/" + questionId);
@@ -167,6 +174,7 @@ class GeneratedClientTest {
 
         Question polled = questions.getQuestion(questionId);
         assertThat(polled.getStatus()).isEqualTo(Question.StatusEnum.DONE);
+        assertThat(polled.getAnswerKind()).isEqualTo(Question.AnswerKindEnum.PASSAGE);
         assertThat(polled.getAnswer()).contains("Biscuit");
         assertCitationsQuoteTheSource(polled);
         assertThat(polled.getCitations()).extracting(Citation::getTurnId).contains("D1:1");
@@ -191,9 +199,15 @@ class GeneratedClientTest {
         assertThat(running.getStrategy()).isEqualTo("extractive");
         assertThat(trace.getEvents())
                 .extracting(e -> e.getPayload().getActualInstance())
-                .filteredOn(ExtractiveAnswer.class::isInstance)
+                .filteredOn(ExtractivePassages.class::isInstance)
                 .singleElement()
-                .satisfies(a -> assertThat(((ExtractiveAnswer) a).getAnswer()).isEqualTo(polled.getAnswer()));
+                .satisfies(p -> assertThat(((ExtractivePassages) p).getPassages())
+                        .isEqualTo(polled.getCitations().size()));
+        assertThat(trace.getEvents())
+                .extracting(e -> e.getPayload().getActualInstance())
+                .as("the short answer found, withheld")
+                .filteredOn(ExtractiveAnswer.class::isInstance)
+                .hasSize(1);
         TraceEvent streamed =
                 client.getObjectMapper().readValue(eventFrames.getLast().data(), TraceEvent.class);
         assertThat(streamed.getPayload().getActualInstance()).isInstanceOf(RunStatus.class);

@@ -35,6 +35,7 @@ import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.question.QuestionApi.AskRequest;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.security.CurrentTenant;
+import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.support.ControllerSlice;
 import tools.jackson.databind.JsonNode;
@@ -251,6 +252,7 @@ class QuestionControllerTest {
                 null,
                 null,
                 null,
+                null,
                 false,
                 null,
                 ASKED,
@@ -272,6 +274,7 @@ class QuestionControllerTest {
                 QuestionStatus.DONE,
                 "at noon",
                 "generated",
+                AnswerKind.GENERATED,
                 0,
                 0.75,
                 List.of(new Citation(document, 10, 24, "leaves at noon", null)),
