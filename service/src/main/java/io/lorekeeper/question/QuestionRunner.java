@@ -157,6 +157,9 @@ class QuestionRunner {
                         CallScope.question(question.tenantId(), id),
                         QuestionBudget.of(options, gateway, strategy.defaultWallTime(options, docs)))
                 .reportIssuesTo(issue -> trace.record(LlmEvent.of(issue)));
+        // the answer's text as the model writes it; deltas bypass the step spans (they are not steps)
+        AnswerDrafts drafts = new AnswerDrafts(trace, settings.answerDeltaInterval());
+        llm.streamAnswersTo(drafts);
         Instant deadline = deadline(llm);
         recordDegraded(id, memory, trace);
         QuestionContext context = new QuestionContext(
@@ -176,6 +179,12 @@ class QuestionRunner {
             result = withoutModel(id, strategy, context, stopped);
         }
         StrategyResult answered = result.withCitations(checkCitations(question, result, trace));
+        if (drafts.streamed()) {
+            trace.record(drafts.replacing(
+                    answered.answer(),
+                    answered.citations(),
+                    result.citations().size() - answered.citations().size()));
+        }
         RunEvent.Status done = RunEvent.Status.done(
                 (System.nanoTime() - started) / 1_000_000,
                 llm.budget().calls(),
