@@ -64,6 +64,7 @@ class QuestionRunner {
     private final QuestionMetrics metrics;
     private final ObservationRegistry observations;
     private final Tracer tracer;
+    private final FollowUps followUps;
 
     QuestionRunner(
             QuestionStore store,
@@ -80,7 +81,9 @@ class QuestionRunner {
             MemoryBuilds builds,
             QuestionMetrics metrics,
             ObservationRegistry observations,
-            Tracer tracer) {
+            Tracer tracer,
+            FollowUps followUps) {
+        this.followUps = followUps;
         this.metrics = metrics;
         this.observations = observations;
         this.tracer = tracer;
@@ -162,9 +165,10 @@ class QuestionRunner {
         llm.streamAnswersTo(drafts);
         Instant deadline = deadline(llm);
         recordDegraded(id, memory, trace);
+        String asked = followUps.read(question, llm, trace);
         QuestionContext context = new QuestionContext(
                 id,
-                question.question(),
+                asked,
                 question.choices(),
                 options,
                 docs,
