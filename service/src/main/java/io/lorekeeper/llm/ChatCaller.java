@@ -139,13 +139,13 @@ class ChatCaller {
                 ChatModel model = models.forProfile(profile);
                 ChatResponse response = null;
                 if (pieces != null && !plainOnly.contains(streamKey(profile))) {
-                    response = streaming.stream(
-                            model, new Prompt(request.messages(), options(request, true)), profile.timeout(), pieces);
+                    response = streamOrRefused(model, request, pieces);
                     if (response == null) {
                         plainOnly.add(streamKey(profile));
                         log.info(
-                                "The {} model endpoint answered a streaming request without streaming;"
-                                        + " its answers are asked for whole from now on",
+                                "The {} model does not stream (its endpoint answered a streaming request whole,"
+                                        + " refused it, or the model has no streaming API); its answers are asked"
+                                        + " for whole from now on",
                                 profile.name());
                     } else {
                         observed.streamed();
@@ -172,6 +172,35 @@ class ChatCaller {
     private final java.util.Set<String> plainOnly = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final StreamingCall streaming = new StreamingCall();
+
+    /**
+     * The streamed reply; null when the endpoint cannot stream: it refused the streaming request
+     * outright with a client error (a server that rejects {@code stream_options}, say), which the same
+     * request asked whole may not meet. Failures worth retrying are thrown as they came.
+     */
+    private ChatResponse streamOrRefused(ChatModel model, Request request, Pieces pieces) {
+        try {
+            return streaming.stream(
+                    model,
+                    new Prompt(request.messages(), options(request, true)),
+                    request.profile().timeout(),
+                    pieces);
+        } catch (StreamingCall.Cut cut) {
+            throw cut;
+        } catch (RuntimeException refused) {
+            RetryPolicy.Failure failure = RetryPolicy.classify(refused);
+            if (failure.retryable()
+                    || failure.endpointDown()
+                    || failure.retryAfter().isPresent()) {
+                throw refused;
+            }
+            log.info(
+                    "The {} model endpoint refused a streaming request ({}); asking it whole",
+                    request.profile().name(),
+                    redact(failure.reason(), request.profile()));
+            return null;
+        }
+    }
 
     /** Forgets which endpoints did not stream, so each is tried again (tests whose stand-in changes). */
     void forgetPlainOnly() {

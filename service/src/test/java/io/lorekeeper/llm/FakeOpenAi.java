@@ -193,6 +193,17 @@ public final class FakeOpenAi {
                 .willReturn(aResponse().withTransformers(Computed.NAME).withTransformerParameter(Computed.KEY, key)));
     }
 
+    /**
+     * Requests that ask to stream are refused with {@code status} (a server that rejects
+     * {@code stream_options}, say), ahead of every other stub; requests asked whole are answered as stubbed.
+     */
+    public void refusesToStream(int status) {
+        server.stubFor(chat().atPriority(0)
+                .withRequestBody(containing("\"stream\":true"))
+                .willReturn(error(status, "Unrecognized request argument supplied: stream_options", null)
+                        .toWireMock()));
+    }
+
     /** Every connection is reset before a reply: the endpoint is as good as down. */
     public void down() {
         server.stubFor(chat().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));

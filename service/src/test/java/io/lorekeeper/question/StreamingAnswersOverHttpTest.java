@@ -164,6 +164,27 @@ class StreamingAnswersOverHttpTest {
     }
 
     @Test
+    void anEndpointThatRefusesToStreamIsAskedWhole() {
+        UUID doc = ingest("The lighthouse of Stoer Head was first lit in 1870 by keeper Angus Mackay.");
+        fake.refusesToStream(400);
+        fake.onTask("rag/answer", completion("""
+                {"answer": "Angus Mackay", "confidence": 0.8, "choice": null,
+                 "evidence": [{"passage": 1, "quote": "keeper Angus Mackay"}]}"""));
+
+        Streamed asked =
+                askAndFollow(Map.of("documentIds", List.of(doc), "question", "Who first lit the lighthouse?"), "rag");
+
+        assertThat(asked.answer().get("status").asString())
+                .as(asked.answer().toString())
+                .isEqualTo("DONE");
+        assertThat(asked.answer().get("answer").asString()).isEqualTo("Angus Mackay");
+        assertThat(asked.deltas()).isEmpty();
+        assertThat(fake.requests().stream().map(r -> r.body().path("stream").asBoolean()))
+                .containsExactly(true, false);
+        assertThat(asked.answer().get("usage").get("calls").asLong()).isEqualTo(1);
+    }
+
+    @Test
     void aStreamCutMidwayEndsInTheLastResortAnswerNotAFailure() {
         UUID doc = ingest("In the spring of 1902 the old mill of Kilmory burned down. " + FIRE + " Nobody was hurt.");
         fake.onTask("rag/answer", completion("""

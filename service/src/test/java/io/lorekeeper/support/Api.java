@@ -220,6 +220,20 @@ public class Api {
         public JsonNode json() {
             return JSON.readTree(data);
         }
+
+        /** The same event, whenever it was received: a stream read twice delivers equal events. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Event e
+                    && java.util.Objects.equals(id, e.id)
+                    && java.util.Objects.equals(name, e.name)
+                    && java.util.Objects.equals(data, e.data);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, name, data);
+        }
     }
 
     /**
