@@ -179,6 +179,12 @@ export const questions = {
   },
 };
 
+export const threads = {
+  create: (title) => request('POST', '/v1/threads', { json: title ? { title } : {} }),
+  get: (id) => request('GET', `/v1/threads/${enc(id)}`),
+  list: () => request('GET', '/v1/threads'),
+};
+
 export const evaluations = {
   start: (body) => request('POST', '/v1/evaluations', { json: body }),
   get: (id) => request('GET', `/v1/evaluations/${enc(id)}`),

@@ -10,6 +10,7 @@ import { SourceView } from './source.js';
 
 let strategyList = [];
 let running = null; // AbortController of the question being followed
+let thread = null; // the thread follow-ups are asked in, once one was started
 
 export function setup() {
   const form = document.getElementById('ask-form');
@@ -33,8 +34,18 @@ export function setup() {
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
     try {
+      if (form.elements.followUp.checked) {
+        thread ??= await api.threads.create(body.question.slice(0, 200));
+        body.threadId = thread.id;
+        if (thread.questionCount > 0) {
+          delete body.documentIds; // a follow-up asks about the thread's documents
+        }
+      }
       const question = await api.questions.ask(body);
       await follow(question, source, running.signal);
+      if (body.threadId) {
+        await showThread(source);
+      }
     } catch (e) {
       if (e.name !== 'AbortError') {
         showError(error, describeError(e), form, e.field);
@@ -42,6 +53,12 @@ export function setup() {
     } finally {
       button.disabled = false;
     }
+  });
+
+  document.getElementById('thread-new').addEventListener('click', () => {
+    thread = null;
+    document.getElementById('thread').hidden = true;
+    announce('The next follow-up starts a new thread');
   });
 
   return { loadStrategies, showQuestion: (id) => showQuestion(id, source) };
@@ -96,6 +113,31 @@ function renderDocuments(docs) {
     return h('div', { class: 'check' },
       h('input', { type: 'checkbox', id, name: 'documentIds', value: doc.id, disabled: !ready, checked: ready && chosen.has(doc.id) }),
       h('label', { for: id }, doc.title || doc.id.slice(0, 8), ready ? '' : h('span', { class: 'muted' }, ` (${doc.status})`)));
+  }));
+}
+
+/**
+ * The thread's questions in order, each with what it was asked as (a follow-up's rewrite), its answer
+ * and its citations, which open the source view as an answer's do.
+ */
+async function showThread(source) {
+  thread = await api.threads.get(thread.id);
+  const box = document.getElementById('thread');
+  box.hidden = false;
+  document.getElementById('thread-note').textContent =
+    `${thread.questionCount} question${thread.questionCount === 1 ? '' : 's'}; follow-ups are rewritten from the earlier turns before they are answered.`;
+  clear(document.getElementById('thread-turns'), (thread.questions || []).map((q, turn) => {
+    const citations = q.citations || [];
+    const rewrite = q.rewrite;
+    return h('li', { class: 'thread-turn', 'data-question-id': q.id },
+      h('p', { class: 'thread-question' }, h('strong', {}, `Q${turn + 1}. `), q.question),
+      rewrite && !rewrite.skipped ? h('p', { class: 'muted small thread-rewrite' }, `Asked as: ${rewrite.standaloneQuestion}`) : null,
+      rewrite && rewrite.skipped && turn > 0 ? h('p', { class: 'muted small thread-rewrite' }, `Asked as written: ${rewrite.reason}`) : null,
+      h('p', { class: 'thread-answer' }, q.status === 'DONE' ? (q.answer || 'No answer.') : q.status),
+      citations.length ? h('ol', { class: 'citations' }, citations.map((c, index) => h('li', {},
+        h('button', { type: 'button', class: 'thread-citation', onclick: () => openCitation(citations, index, source, true, false) },
+          h('span', { class: 'cite-no' }, `[${index + 1}]`), ' ',
+          h('q', {}, c.quote.length > 120 ? `${c.quote.slice(0, 117)}…` : c.quote))))) : null);
   }));
 }
 
@@ -155,6 +197,8 @@ async function follow(question, source, signal) {
   clear(answer, h('p', { class: 'status-line', role: 'status' }, `${question.status}: ${question.strategy} is working…`));
   announce('Question asked; the trace follows');
   const usage = usageTracker(question.id, usageLine, signal);
+  const draft = answerDraft(answer);
+  const follower = timelineFollower(timeline);
   let first = null;
   let previous = null;
   let lastSeq = 0;
@@ -163,11 +207,19 @@ async function follow(question, source, signal) {
       return;
     }
     lastSeq = event.data.seq;
+    if (event.name === 'answer.delta') {
+      // the answer as it is written: shown growing in the answer box, not as a step of the timeline
+      draft.delta(event.data.payload);
+      return;
+    }
+    if (event.name === 'answer.final') {
+      draft.final(event.data.payload);
+    }
     const at = Date.parse(event.data.at);
     first ??= at;
     const item = timelineItem(event, at - first, previous === null ? null : at - previous);
     previous = at;
-    timeline.append(item);
+    follower.append(item);
     usage.after(item);
   };
   try {
@@ -185,6 +237,69 @@ async function follow(question, source, signal) {
   const done = await api.questions.get(question.id);
   usage.show(done);
   renderAnswer(done, answer, source);
+}
+
+/**
+ * The answer while the model writes it (`answer.delta` events): a draft that grows in the answer box;
+ * a higher stream number (a repaired reply, a last resort) starts it again. `answer.final` replaces it
+ * with the checked answer, and says when that differs from the draft.
+ */
+function answerDraft(container) {
+  let stream = 0;
+  let text = null;
+  let note = null;
+  return {
+    delta(payload) {
+      if (!text || payload.stream !== stream) {
+        stream = payload.stream;
+        note = h('p', { class: 'status-line muted small', role: 'status' }, 'The model is writing the answer…');
+        text = h('p', { class: 'answer-text answer-draft', id: 'answer-draft', 'data-stream': stream });
+        clear(container, note, text);
+      }
+      text.append(payload.text);
+    },
+    final(payload) {
+      if (!text) {
+        return;
+      }
+      text.textContent = payload.answer;
+      text.classList.add('answer-final');
+      note.textContent = payload.draftChanged
+        ? `Final answer (it differs from the draft: ${payload.change})`
+        : 'Final answer; its citations follow.';
+    },
+  };
+}
+
+/**
+ * Appends steps to the timeline and keeps the newest in view while the reader is at the bottom; a
+ * reader who scrolled up keeps their place and gets a button saying how many steps arrived below.
+ */
+function timelineFollower(timeline) {
+  let unseen = 0;
+  const more = h('button', { type: 'button', class: 'timeline-more', hidden: true, onclick: () => toBottom() });
+  timeline.after(more);
+  timeline.parentElement.querySelectorAll('.timeline-more').forEach((b) => { if (b !== more) b.remove(); });
+  const atBottom = () => timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 24;
+  const toBottom = () => {
+    timeline.scrollTop = timeline.scrollHeight;
+    unseen = 0;
+    more.hidden = true;
+  };
+  timeline.addEventListener('scroll', () => { if (atBottom()) { unseen = 0; more.hidden = true; } });
+  return {
+    append(item) {
+      const following = atBottom();
+      timeline.append(item);
+      if (following) {
+        toBottom();
+      } else {
+        unseen += 1;
+        more.hidden = false;
+        more.textContent = `${unseen} new step${unseen === 1 ? '' : 's'} below ↓`;
+      }
+    },
+  };
 }
 
 async function untilFinished(id, signal) {
@@ -354,13 +469,13 @@ function renderAnswer(question, container, source) {
 }
 
 /** Shows the citation's document with all citations into it highlighted, and this one current. */
-async function openCitation(citations, index, source, focus = true) {
+async function openCitation(citations, index, source, focus = true, markAnswer = true) {
   const documentId = citations[index].documentId;
   const highlights = citations
     .map((c, i) => ({ start: c.start, end: c.end, key: String(i), label: String(i + 1), title: `citation ${i + 1}` }))
     .filter((_, i) => citations[i].documentId === documentId);
   await source.show(documentId, highlights, focus ? String(index) : null);
-  if (focus) {
+  if (focus && markAnswer) {
     document.querySelectorAll('button.citation[aria-current]').forEach((b) => b.removeAttribute('aria-current'));
     document.querySelector(`button.citation[data-index="${index}"]`)?.setAttribute('aria-current', 'true');
   }

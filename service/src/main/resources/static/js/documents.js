@@ -144,6 +144,7 @@ function render(table, docs, navigate, refresh) {
 function row(doc, navigate, refresh) {
   const title = doc.title || `(untitled ${doc.id.slice(0, 8)})`;
   const stages = doc.stages || [];
+  const shared = sharedMessages(stages);
   const reindexSelect = h('select', { 'aria-label': `Stage of ${title} to rebuild` },
     h('option', { value: '' }, 'resume unfinished'),
     stages.map((s) => h('option', { value: s.name }, s.name)));
@@ -152,7 +153,10 @@ function row(doc, navigate, refresh) {
       h('div', { class: 'muted small' }, doc.kind === 'CONVERSATION' ? 'conversation' : 'text', ' · ', doc.profile || 'standard')),
     h('td', {}, h('span', { class: `status status-${doc.status.toLowerCase()}` }, doc.status),
       doc.failureReason ? h('div', { class: 'small error-text' }, doc.failureReason) : null),
-    h('td', {}, h('ul', { class: 'stages', 'aria-label': `Ingestion stages of ${title}` }, stages.map(stageItem))),
+    h('td', {}, h('ul', { class: 'stages', 'aria-label': `Ingestion stages of ${title}` },
+      stages.map((stage) => stageItem(stage, shared.has(stage.message)))),
+    [...shared].map(([message, names]) => h('p', { class: 'muted small stage-message stage-message-shared' },
+      `${names.join(', ')}: ${message}`))),
     h('td', { class: 'num' }, doc.charCount != null ? `${formatNumber(doc.charCount)} chars` : '–',
       doc.chunkCount != null ? h('div', { class: 'muted small' }, `${formatNumber(doc.chunkCount)} chunks`) : null),
     h('td', { class: 'actions' },
@@ -184,14 +188,28 @@ function row(doc, navigate, refresh) {
       }, 'Delete')));
 }
 
-function stageItem(stage) {
+/**
+ * Messages that several stages share (without an LLM every memory is skipped for the same reason),
+ * with the stages that give them: said once under the list, not once per stage.
+ */
+function sharedMessages(stages) {
+  const byMessage = new Map();
+  for (const stage of stages) {
+    if (stage.message) {
+      byMessage.set(stage.message, [...(byMessage.get(stage.message) || []), stage.name]);
+    }
+  }
+  return new Map([...byMessage].filter(([, names]) => names.length > 1));
+}
+
+function stageItem(stage, messageShared = false) {
   const known = stage.total != null && stage.total > 0;
   return h('li', { 'data-stage': stage.name, 'data-status': stage.status },
     h('span', { class: 'stage-name' }, stage.name),
     known ? h('progress', { max: stage.total, value: stage.done ?? 0, 'aria-label': `${stage.name} progress` }) : null,
     h('span', { class: `stage-status stage-${String(stage.status).toLowerCase()}` },
       stage.status, known ? ` ${stage.done ?? 0}/${stage.total}` : ''),
-    stage.message ? h('span', { class: 'muted small stage-message' }, stage.message) : null);
+    stage.message && !messageShared ? h('span', { class: 'muted small stage-message' }, stage.message) : null);
 }
 
 async function act(button, call, done) {

@@ -171,10 +171,15 @@ function renderChart(rows) {
   }
   const series = [['score', '#1f5fa8', (r) => r.f1 ?? r.accuracy], ['evidence recall', '#b3431f', (r) => r.evidenceRecall]];
   const band = 90;
-  const width = 60 + rows.length * band;
+  // never narrower than four bands, and never drawn above one and a half times its size: one strategy's
+  // chart scaled to the card's width was drawn about 1,000 px tall
+  const width = Math.max(60 + 4 * band, 60 + rows.length * band);
   const height = 220;
   const plot = 160;
-  const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': 'eval-chart-title', class: 'bars' },
+  const svg = s('svg', {
+    viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': 'eval-chart-title', class: 'bars',
+    style: `max-width: ${Math.round(width * 1.5)}px`,
+  },
     s('title', { id: 'eval-chart-title' }, `Overall score and evidence recall by strategy: ${rows.map((r) =>
       `${r.strategy} ${formatNumber(r.f1 ?? r.accuracy, 2)}`).join(', ')}`));
   for (const tick of [0, 0.5, 1]) {

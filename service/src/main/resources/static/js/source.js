@@ -83,7 +83,10 @@ export class SourceView {
     const headers = doc.kind === 'CONVERSATION' ? sessionHeaders(text) : [];
     const blocks = [...turns.map((t) => ({ ...t, block: 'turn' })), ...headers].sort((a, b) => a.start - b.start);
 
-    const cuts = new Set([0, text.length]);
+    // an uploaded file's pages: a marker where each begins, instead of the blank line its break leaves
+    const pages = (doc.sections || []).filter((section) => section.kind === 'page' && section.page != null);
+    const pageAt = new Map(pages.map((p) => [clamp(p.start, text.length), p.page]));
+    const cuts = new Set([0, text.length, ...pageAt.keys()]);
     for (const item of [...spans, ...blocks]) {
       cuts.add(item.start);
       cuts.add(item.end);
@@ -100,7 +103,17 @@ export class SourceView {
         blockIndex++;
       }
       const block = blockIndex < blocks.length && blocks[blockIndex].start <= from ? blocks[blockIndex] : null;
-      const piece = text.slice(from, to);
+      let piece = text.slice(from, to);
+      if (pageAt.has(from)) {
+        const page = pageAt.get(from);
+        (holder || fragment).append(h('span', {
+          class: 'page-marker', role: 'separator', 'aria-label': `page ${page}`, 'data-page': page,
+        }, `page ${page}`));
+        piece = piece.replace(/^\n+/, '');
+      }
+      if (pageAt.has(to)) {
+        piece = piece.replace(/\n+$/, ''); // the page's marker stands on its own line
+      }
       if (blocks.length && !block && !piece.trim()) {
         continue; // the line breaks between turns: the blocks already stand on their own lines
       }

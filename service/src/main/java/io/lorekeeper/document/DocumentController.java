@@ -194,7 +194,11 @@ class DocumentController {
     }
 
     @GetMapping("/{id}")
-    @Operation(operationId = "getDocument", summary = "Status, ingestion progress per stage, and metadata")
+    @Operation(
+            operationId = "getDocument",
+            description =
+                    "Each ingestion stage with its status and progress: READY once the retrieval stages are done; LLM-built memories have states of their own (SKIPPED with the reason when they cannot be built). An uploaded file also shows its name, type, size, hash, pages and headings.",
+            summary = "Status, ingestion progress per stage, and metadata")
     @ApiResponse(responseCode = "200", description = "The document")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     DocumentView get(@PathVariable UUID id) {
@@ -202,7 +206,11 @@ class DocumentController {
     }
 
     @GetMapping
-    @Operation(operationId = "listDocuments", summary = "Documents of the tenant, newest first")
+    @Operation(
+            operationId = "listDocuments",
+            description =
+                    "Paged with `page` and `size`; each item is the document's summary (status, kind, counts, timestamps). Read one document for its stages.",
+            summary = "Documents of the tenant, newest first")
     @ApiResponse(responseCode = "200", description = "One page of documents")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     DocumentPage list(
@@ -234,7 +242,11 @@ class DocumentController {
     }
 
     @DeleteMapping("/{id}")
-    @Operation(operationId = "deleteDocument", summary = "Delete the document and everything derived from it")
+    @Operation(
+            operationId = "deleteDocument",
+            description =
+                    "Removes its text, chunks, vectors and every memory built from it; questions still queued on it fail with the reason.",
+            summary = "Delete the document and everything derived from it")
     @ApiResponse(responseCode = "204", description = "Deleted")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     ResponseEntity<Void> delete(@PathVariable UUID id) {
@@ -281,6 +293,8 @@ class DocumentController {
     @GetMapping("/{id}/turns")
     @Operation(
             operationId = "listTurns",
+            description =
+                    "Each turn's id, speaker and `[start, end)` span of the canonical text, in order: how citations into a conversation name their turn.",
             summary = "Where each conversation turn sits in the canonical text (empty for plain texts)")
     @ApiResponse(responseCode = "200", description = "The turns in order")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -310,6 +324,8 @@ class DocumentController {
     @PostMapping("/{id}/reindex")
     @Operation(
             operationId = "reindexDocument",
+            description =
+                    "Without `stages`: resume what did not finish. With `stages`: rebuild them. 409 while a named stage is running; a stage that needs an LLM when none is configured is skipped with the reason.",
             summary = "Resume a failed ingestion and retry failed memories, and the gaps of finished ones, now; or "
                     + "rebuild the named stages (a retrieval stage with every later one; an enrichment stage alone, "
                     + "the document staying READY)")

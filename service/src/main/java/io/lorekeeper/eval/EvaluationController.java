@@ -109,7 +109,11 @@ class EvaluationController {
     }
 
     @GetMapping("/v1/evaluations/{id}")
-    @Operation(operationId = "getEvaluation", summary = "Progress of an evaluation, and its report when DONE")
+    @Operation(
+            operationId = "getEvaluation",
+            description =
+                    "Its progress while it runs; when DONE, its report (scores, evidence recall, model calls and tokens per strategy). A FAILED evaluation says why and can be resumed with POST /v1/evaluations/{id}/retry.",
+            summary = "Progress of an evaluation, and its report when DONE")
     @ApiResponse(responseCode = "200", description = "The evaluation")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     EvaluationView get(@PathVariable UUID id) {

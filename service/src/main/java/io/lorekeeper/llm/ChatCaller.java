@@ -10,6 +10,7 @@ import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.metadata.Usage;
+import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatModel;
@@ -79,11 +80,31 @@ class ChatCaller {
 
     /** @param forAnswer the call writes the answer, and may use the part of the budget kept for it */
     Reply call(Request request, Budget budget, boolean forAnswer) {
+        return call(request, budget, forAnswer, null);
+    }
+
+    /**
+     * Where a streamed call's text goes as it arrives: each piece in order, then the end of the
+     * stream (complete, or cut before the model finished).
+     */
+    interface Pieces {
+        void piece(String text);
+
+        void ended(boolean complete);
+    }
+
+    /**
+     * @param forAnswer the call writes the answer, and may use the part of the budget kept for it
+     * @param pieces    where the reply's text goes as it arrives, when the endpoint streams; null for a
+     *                  plain call. An endpoint that cannot stream answers as a plain call; a cached reply
+     *                  arrives in one piece.
+     */
+    Reply call(Request request, Budget budget, boolean forAnswer, Pieces pieces) {
         budget.beginCall(forAnswer);
         LlmCallObservation.Context observed = new LlmCallObservation.Context(request, metrics);
         Observation observation = LlmCallObservation.start(observations, observed);
         try (Observation.Scope scope = observation.openScope()) {
-            return call(request, budget, observed);
+            return call(request, budget, observed, pieces);
         } catch (RuntimeException e) {
             observation.error(e);
             throw e;
@@ -93,14 +114,19 @@ class ChatCaller {
     }
 
     /** The call inside its observation: the cache, then attempts until one answers or may not be retried. */
-    private Reply call(Request request, Budget budget, LlmCallObservation.Context observed) {
+    private Reply call(Request request, Budget budget, LlmCallObservation.Context observed, Pieces pieces) {
         ModelProfile profile = request.profile();
         boolean cacheable = settings.cache().enabled() && profile.temperature() == 0.0;
         String key = cacheable ? ResponseCache.key(canonical(request)) : null;
         if (cacheable) {
             var hit = cache.get(key);
             if (hit.isPresent()) {
-                return fromCache(request, json.readValue(hit.get().reply(), Reply.class), budget, observed);
+                Reply cached = fromCache(request, json.readValue(hit.get().reply(), Reply.class), budget, observed);
+                if (pieces != null && cached.text() != null && !cached.text().isEmpty()) {
+                    pieces.piece(cached.text());
+                    pieces.ended(true);
+                }
+                return cached;
             }
         }
         long estimate = request.messages().stream()
@@ -110,9 +136,27 @@ class ChatCaller {
             long started = System.nanoTime();
             try (AutoCloseable permit = limiter.acquire(profile, estimate)) {
                 observed.attempt();
-                ChatResponse response =
-                        models.forProfile(profile).call(new Prompt(request.messages(), options(request)));
+                ChatModel model = models.forProfile(profile);
+                ChatResponse response = null;
+                if (pieces != null && !plainOnly.contains(streamKey(profile))) {
+                    response = streamOrRefused(model, request, pieces);
+                    if (response == null) {
+                        plainOnly.add(streamKey(profile));
+                        log.info(
+                                "The {} model does not stream (its endpoint answered a streaming request whole,"
+                                        + " refused it, or the model has no streaming API); its answers are asked"
+                                        + " for whole from now on",
+                                profile.name());
+                    } else {
+                        observed.streamed();
+                    }
+                }
+                if (response == null) {
+                    response = model.call(new Prompt(request.messages(), options(request, false)));
+                }
                 return received(request, response, millisSince(started), budget, key, observed);
+            } catch (StreamingCall.Cut cut) {
+                throw cutShort(request, cut, estimate, millisSince(started), budget, observed, pieces);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new LlmException("interrupted while waiting for the model", e);
@@ -122,6 +166,77 @@ class ChatCaller {
                 sleep(retryWait(request, e, attempt, millisSince(started), budget, observed));
             }
         }
+    }
+
+    /** Profiles (by name and endpoint) whose endpoint answered a streaming request without streaming. */
+    private final java.util.Set<String> plainOnly = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final StreamingCall streaming = new StreamingCall();
+
+    /**
+     * The streamed reply; null when the endpoint cannot stream: it refused the streaming request
+     * outright with a client error (a server that rejects {@code stream_options}, say), which the same
+     * request asked whole may not meet. Failures worth retrying are thrown as they came.
+     */
+    private ChatResponse streamOrRefused(ChatModel model, Request request, Pieces pieces) {
+        try {
+            return streaming.stream(
+                    model,
+                    new Prompt(request.messages(), options(request, true)),
+                    request.profile().timeout(),
+                    pieces);
+        } catch (StreamingCall.Cut cut) {
+            throw cut;
+        } catch (RuntimeException refused) {
+            RetryPolicy.Failure failure = RetryPolicy.classify(refused);
+            if (failure.retryable()
+                    || failure.endpointDown()
+                    || failure.retryAfter().isPresent()) {
+                throw refused;
+            }
+            log.info(
+                    "The {} model endpoint refused a streaming request ({}); asking it whole",
+                    request.profile().name(),
+                    redact(failure.reason(), request.profile()));
+            return null;
+        }
+    }
+
+    /** Forgets which endpoints did not stream, so each is tried again (tests whose stand-in changes). */
+    void forgetPlainOnly() {
+        plainOnly.clear();
+    }
+
+    private static String streamKey(ModelProfile profile) {
+        return profile.name() + "|" + profile.baseUrl();
+    }
+
+    /**
+     * A stream cut before the model finished: the endpoint worked, and billed what it wrote, so the
+     * call is counted with the tokens estimated (no usage arrives in a cut stream) and recorded as
+     * {@code cut}. It is not tried again: its draft was already shown, and the strategy answers as after
+     * an unusable reply.
+     */
+    private StreamCutException cutShort(
+            Request request,
+            StreamingCall.Cut cut,
+            long promptEstimate,
+            long latency,
+            Budget budget,
+            LlmCallObservation.Context observed,
+            Pieces pieces) {
+        observed.streamed();
+        long completion = TokenCounter.count(cut.partial());
+        budget.spend(promptEstimate, completion);
+        budget.tookMillis(latency);
+        endpoint.observed(request.profile(), true, null);
+        String reason = redact(
+                "the streamed reply to " + request.template() + " was cut after "
+                        + cut.partial().length() + " characters: " + cut.getMessage(),
+                request.profile());
+        record(request, promptEstimate, completion, latency, false, "cut", reason, observed);
+        pieces.ended(false);
+        return new StreamCutException(reason);
     }
 
     /** Counts a structured reply the session could not use even after its repair call. */
@@ -235,7 +350,7 @@ class ChatCaller {
         return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
-    private OpenAiChatOptions options(Request request) {
+    private OpenAiChatOptions options(Request request, boolean stream) {
         ModelProfile profile = request.profile();
         OpenAiChatOptions.Builder options = OpenAiChatOptions.builder()
                 .model(profile.model())
@@ -255,6 +370,9 @@ class ChatCaller {
         }
         if (request.tools() != null && !request.tools().isEmpty()) {
             options.toolCallbacks(request.tools()); // Spring AI 2 models return tool calls; the loop runs in LlmSession
+        }
+        if (stream) {
+            options.streamUsage(true); // the usage comes in the stream's last chunk, to count the call as a plain one
         }
         return options.build();
     }

@@ -27,7 +27,7 @@ final class LlmCallObservation {
     static final class Context extends Observation.Context {
         private final ChatCaller.Request request;
         private final LlmMetrics metrics;
-        /** ok, cached, truncated, rate_limited, error (client error, spent attempts or budget): a fixed set. */
+        /** ok, cached, truncated, cut (a stream stopped early), rate_limited, error (client error, spent attempts or budget): a fixed set. */
         private volatile String outcome = "error";
 
         private volatile long promptTokens;
@@ -39,8 +39,15 @@ final class LlmCallObservation {
             this.metrics = metrics;
         }
 
+        private volatile boolean streamed;
+
         void attempt() {
             attempts++;
+        }
+
+        /** The reply came through the streaming API. */
+        void streamed() {
+            streamed = true;
         }
 
         void finished(String outcome, long promptTokens, long completionTokens) {
@@ -84,7 +91,8 @@ final class LlmCallObservation {
                             "lorekeeper.llm.model", context.request.profile().model()),
                     KeyValue.of("lorekeeper.llm.prompt_tokens", Long.toString(context.promptTokens)),
                     KeyValue.of("lorekeeper.llm.completion_tokens", Long.toString(context.completionTokens)),
-                    KeyValue.of("lorekeeper.llm.attempts", Integer.toString(context.attempts)));
+                    KeyValue.of("lorekeeper.llm.attempts", Integer.toString(context.attempts)),
+                    KeyValue.of("lorekeeper.llm.streamed", Boolean.toString(context.streamed)));
             if (!context.metrics.tenantTag() && scope.tenantId() != null) {
                 values = values.and("lorekeeper.tenant", scope.tenantId().toString());
             }

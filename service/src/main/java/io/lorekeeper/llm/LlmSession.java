@@ -35,6 +35,7 @@ public final class LlmSession {
     private volatile Consumer<ReplyIssue> issues = LlmSession::log;
     private final List<CallUsage> usage;
     private final boolean answering;
+    private final Drafts drafts;
 
     LlmSession(
             CallScope scope,
@@ -51,7 +52,8 @@ public final class LlmSession {
                 caller,
                 output,
                 false,
-                java.util.Collections.synchronizedList(new ArrayList<>()));
+                java.util.Collections.synchronizedList(new ArrayList<>()),
+                new Drafts());
     }
 
     private LlmSession(
@@ -62,7 +64,8 @@ public final class LlmSession {
             ChatCaller caller,
             StructuredOutput output,
             boolean answering,
-            List<CallUsage> usage) {
+            List<CallUsage> usage,
+            Drafts drafts) {
         this.scope = scope;
         this.budget = budget;
         this.profiles = profiles;
@@ -71,6 +74,7 @@ public final class LlmSession {
         this.output = output;
         this.answering = answering;
         this.usage = usage;
+        this.drafts = drafts;
     }
 
     /**
@@ -79,7 +83,7 @@ public final class LlmSession {
      * Same budget, call log and issue listener.
      */
     public LlmSession answering() {
-        LlmSession derived = new LlmSession(scope, budget, profiles, templates, caller, output, true, usage);
+        LlmSession derived = new LlmSession(scope, budget, profiles, templates, caller, output, true, usage, drafts);
         derived.issues = issue -> issues.accept(issue);
         return derived;
     }
@@ -98,7 +102,15 @@ public final class LlmSession {
             throw new IllegalArgumentException("temperature must be within [0, 2], was " + temperature);
         }
         LlmSession derived = new LlmSession(
-                scope, budget, profiles.atTemperature(temperature), templates, caller, output, answering, usage);
+                scope,
+                budget,
+                profiles.atTemperature(temperature),
+                templates,
+                caller,
+                output,
+                answering,
+                usage,
+                drafts);
         derived.issues = issue -> issues.accept(issue); // whoever listens to this session hears the derived one too
         return derived;
     }
@@ -110,6 +122,68 @@ public final class LlmSession {
     public LlmSession reportIssuesTo(Consumer<ReplyIssue> listener) {
         this.issues = listener;
         return this;
+    }
+
+    /**
+     * Where this session (and every session derived from it) sends the text of its {@link Role#ANSWERER}
+     * calls as the model writes it: those calls then go through the streaming API where the endpoint
+     * streams. Calls with tools are never streamed. After a stream is cut, this session's later calls
+     * are made whole.
+     */
+    public LlmSession streamAnswersTo(AnswerStream listener) {
+        drafts.listener = listener;
+        return this;
+    }
+
+    /** What this session and those derived from it share about streamed answers. */
+    private static final class Drafts {
+        volatile AnswerStream listener;
+        volatile boolean cut;
+        final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
+    }
+
+    /** The pieces of a streamed call, turned into the answer's text and numbered drafts for the listener. */
+    private ChatCaller.Pieces pieces(ChatCaller.Request request) {
+        AnswerStream listener = drafts.listener;
+        if (listener == null
+                || drafts.cut
+                || request.role() != Role.ANSWERER
+                || (request.tools() != null && !request.tools().isEmpty())) {
+            return null;
+        }
+        AnswerText answer = new AnswerText();
+        return new ChatCaller.Pieces() {
+            private int stream;
+
+            @Override
+            public void piece(String text) {
+                String added = answer.feed(text);
+                if (added.isEmpty()) {
+                    return;
+                }
+                if (stream == 0) {
+                    stream = drafts.streams.incrementAndGet();
+                    tell(() -> listener.began(stream, request.template()));
+                }
+                tell(() -> listener.delta(stream, added));
+            }
+
+            @Override
+            public void ended(boolean complete) {
+                if (stream != 0) {
+                    tell(() -> listener.ended(stream, complete));
+                }
+            }
+        };
+    }
+
+    /** A listener that fails does not fail the model call: the answer still comes whole at the end. */
+    private static void tell(Runnable news) {
+        try {
+            news.run();
+        } catch (RuntimeException e) {
+            LOG.warn("A listener to a streamed answer failed; the answer is not affected", e);
+        }
     }
 
     /**
@@ -395,7 +469,13 @@ public final class LlmSession {
     private static final int PROMPT_MARGIN = 512;
 
     private Reply callOnce(ChatCaller.Request request) {
-        Reply reply = caller.call(request, budget, answering);
+        Reply reply;
+        try {
+            reply = caller.call(request, budget, answering, pieces(request));
+        } catch (StreamCutException cut) {
+            drafts.cut = true; // the endpoint's streams break: what this session asks next is asked whole
+            throw cut;
+        }
         usage.add(new CallUsage(request.role(), request.template(), reply.promptTokens(), reply.completionTokens()));
         return reply;
     }

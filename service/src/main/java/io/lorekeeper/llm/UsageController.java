@@ -59,6 +59,8 @@ class UsageController {
             ref = io.lorekeeper.platform.ApiDocs.BAD_REQUEST)
     @Operation(
             operationId = "getUsage",
+            description =
+                    "From the call log: one row per role and model with calls, billed prompt and completion tokens, cache hits, errors and time waiting on the model. `from` and `to` are ISO-8601 instants; the default is the last 30 days.",
             summary = "Model calls, tokens, cache hits and errors of the tenant, by role and model, over [from, to)")
     UsageReport usage(
             @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,

@@ -158,6 +158,29 @@ class LorekeeperTools {
                         (tenant, args) -> answer(tenant, Arguments.uuid(args, "questionId"))));
     }
 
+    /** The URI of the resource that lists the caller's documents. */
+    static final String DOCUMENTS_URI = "lorekeeper://documents";
+
+    /**
+     * Resources with a fixed URI, for {@code resources/list}: the caller's documents (what a client
+     * reads to find the ids the templates take). Read under the caller's tenant, like every tool.
+     */
+    List<io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification> resources() {
+        return List.of(new io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification(
+                McpSchema.Resource.builder()
+                        .uri(DOCUMENTS_URI)
+                        .name("documents")
+                        .title("The caller's documents")
+                        .description("The newest 200 documents of the caller, with their ids, titles and status,"
+                                + " as JSON: the ids that lorekeeper://documents/{documentId}/text takes")
+                        .mimeType("application/json")
+                        .build(),
+                (exchange, request) -> new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(
+                        DOCUMENTS_URI,
+                        "application/json",
+                        json.writeValueAsString(Map.of("documents", catalog.newest(tenantOf(exchange), 200))))))));
+    }
+
     List<SyncResourceTemplateSpecification> resourceTemplates() {
         return List.of(
                 new SyncResourceTemplateSpecification(

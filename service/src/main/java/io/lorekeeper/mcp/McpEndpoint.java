@@ -78,6 +78,7 @@ class McpEndpoint {
                 // that names it; the SDK's schema check would answer first, in prose of its own.
                 .validateToolInputs(false)
                 .tools(tools.tools())
+                .resources(tools.resources())
                 .resourceTemplates(tools.resourceTemplates())
                 .build();
     }

@@ -349,10 +349,27 @@ class ProblemResponses extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> createResponseEntity(
             Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         ResponseEntity.BodyBuilder response = ResponseEntity.status(statusCode).headers(headers);
-        if (body instanceof ProblemDetail) {
+        if (body instanceof ProblemDetail problem) {
             response.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+            // the framework's own refusals (no such path, a method the path does not take) come untyped
+            // ("about:blank"): typed like ours, so that clients tell problems apart by type alone
+            if (problem.getType() == null
+                    || "about:blank".equals(problem.getType().toString())) {
+                problem.setType(URI.create(TYPE_BASE + frameworkType(statusCode.value())));
+            }
         }
         return response.body(body);
+    }
+
+    private static String frameworkType(int status) {
+        return switch (status) {
+            case 400 -> "malformed-request";
+            case 404 -> "not-found";
+            case 405 -> "method-not-allowed";
+            case 406 -> "not-acceptable";
+            case 415 -> "unsupported-media-type";
+            default -> "http-" + status;
+        };
     }
 
     private static ResponseEntity<ProblemDetail> respond(HttpStatusCode status, ProblemDetail body) {

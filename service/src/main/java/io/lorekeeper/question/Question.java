@@ -89,6 +89,14 @@ class Question {
     @ColumnTransformer(write = "?::jsonb")
     private JsonNode degraded;
 
+    /** The thread it was asked in, or null. */
+    @Column(updatable = false)
+    private UUID threadId;
+    /** A follow-up rewritten to stand on its own, as the strategy was asked it. */
+    private String standaloneQuestion;
+    /** Why a follow-up was answered as asked (no model, nothing earlier, a failed rewrite), or null. */
+    private String rewriteNote;
+
     protected Question() {
         // for JPA
     }
@@ -102,7 +110,21 @@ class Question {
             String strategy,
             JsonNode choices,
             JsonNode options) {
+        return ask(id, tenantId, documentIds, question, strategy, choices, options, null);
+    }
+
+    /** A new question in a thread (or none), QUEUED for its job. */
+    static Question ask(
+            UUID id,
+            UUID tenantId,
+            List<UUID> documentIds,
+            String question,
+            String strategy,
+            JsonNode choices,
+            JsonNode options,
+            UUID threadId) {
         Question q = new Question();
+        q.threadId = threadId;
         q.id = id;
         q.tenantId = tenantId;
         q.documentIds = documentIds.toArray(UUID[]::new);
@@ -143,6 +165,16 @@ class Question {
         } else {
             degraded = missing;
         }
+    }
+
+    /**
+     * What the strategy of a follow-up is asked: {@code standalone} when the earlier turns rewrote it,
+     * else the question as asked, with {@code note} saying why it was not rewritten.
+     */
+    void readAs(String standalone, String note) {
+        require("read a follow-up", RUNNING);
+        standaloneQuestion = standalone;
+        rewriteNote = note;
     }
 
     /** A long rate limit stopped the run: QUEUED for its job's next attempt. */
@@ -283,6 +315,18 @@ class Question {
 
     JsonNode degraded() {
         return degraded;
+    }
+
+    UUID threadId() {
+        return threadId;
+    }
+
+    String standaloneQuestion() {
+        return standaloneQuestion;
+    }
+
+    String rewriteNote() {
+        return rewriteNote;
     }
 
     /** Microseconds, as PostgreSQL keeps them: a finished question handed to its waiters reads as a later load will. */

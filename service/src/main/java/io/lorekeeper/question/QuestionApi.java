@@ -23,8 +23,8 @@ final class QuestionApi {
             @ArraySchema(
                     arraySchema =
                             @Schema(
-                                    description = "Documents to answer from (all READY)",
-                                    requiredMode = Schema.RequiredMode.REQUIRED),
+                                    description = "Documents to answer from (all READY); a follow-up in a thread"
+                                            + " may leave them out to use those of the thread's latest question"),
                     minItems = 1,
                     maxItems = 50)
             List<UUID> documentIds,
@@ -46,7 +46,12 @@ final class QuestionApi {
                     minimum = "0",
                     maximum = "60",
                     defaultValue = "0")
-            Integer waitSeconds) {}
+            Integer waitSeconds,
+
+            @Schema(
+                    description = "The thread (POST /v1/threads) this question follows up in: it is rewritten into a"
+                            + " question that stands on its own from the thread's earlier turns before it is answered")
+            UUID threadId) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(
@@ -116,7 +121,26 @@ final class QuestionApi {
                                     + "question; absent while QUEUED")
             QuestionUsage usage,
 
+            @Schema(description = "The thread it was asked in")
+            UUID threadId,
+
+            @Schema(description = "A question asked in a thread, once read: what the strategy was asked instead")
+            Rewrite rewrite,
+
             Map<String, String> links) {}
+
+    /** How a follow-up was read in the light of its thread's earlier turns. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "QuestionRewrite")
+    record Rewrite(
+            @Schema(description = "The question the strategy was asked: the follow-up made to stand on its own")
+            String standaloneQuestion,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "true when it was answered as asked")
+            boolean skipped,
+
+            @Schema(description = "Why it was answered as asked (no LLM, the thread's first question, a failed call)")
+            String reason) {}
 
     /** Counted as GET /v1/usage counts them, from the same call log. */
     @Schema(description = "Model calls made for the question, as recorded in the call log")

@@ -3,7 +3,6 @@ package io.lorekeeper.question;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.http.MediaType;
@@ -22,10 +21,8 @@ import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.LocationResponse;
 import io.lorekeeper.question.QuestionApi.AskRequest;
-import io.lorekeeper.question.QuestionApi.QuestionUsage;
 import io.lorekeeper.question.QuestionApi.QuestionView;
 import io.lorekeeper.question.QuestionApi.StrategyView;
-import io.lorekeeper.question.QuestionApi.Timings;
 import io.lorekeeper.question.QuestionApi.TraceView;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
 import io.lorekeeper.security.CurrentTenant;
@@ -116,6 +113,8 @@ class QuestionController {
     @GetMapping("/v1/questions/{id}")
     @Operation(
             operationId = "getQuestion",
+            description =
+                    "While QUEUED, what it waits for; once DONE, the answer with citations verified against the canonical text, its confidence, what it ran without (`degraded`), whether the budget stopped it, and what its model calls cost (`usage`). A question asked in a thread shows how it was rewritten (`rewrite`).",
             summary = "Status, answer, verified citations, confidence, timings and model usage")
     @ApiResponse(responseCode = "200", description = "The question")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -124,7 +123,11 @@ class QuestionController {
     }
 
     @GetMapping("/v1/questions/{id}/trace")
-    @Operation(operationId = "getQuestionTrace", summary = "Every step the strategy recorded, in order")
+    @Operation(
+            operationId = "getQuestionTrace",
+            description =
+                    "The stored trace events so far, each `{seq, type, at, payload}` with a payload typed by `type` (the `TraceEventPayload` union). GET /v1/questions/{id}/events streams the same events while the question runs.",
+            summary = "Every step the strategy recorded, in order")
     @ApiResponse(responseCode = "200", description = "The trace so far")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     TraceView trace(@PathVariable UUID id) {
@@ -178,7 +181,11 @@ class QuestionController {
     }
 
     @PostMapping("/v1/questions/{id}/retry")
-    @Operation(operationId = "retryQuestion", summary = "Run a FAILED question again")
+    @Operation(
+            operationId = "retryQuestion",
+            description =
+                    "Only a FAILED question can be retried (another status is a 409): it is queued again with the same documents, strategy and options, and its trace keeps the earlier run's events.",
+            summary = "Run a FAILED question again")
     @LocationResponse(code = "202", description = "Queued again; poll Location")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
@@ -192,6 +199,8 @@ class QuestionController {
     @GetMapping("/v1/strategies")
     @Operation(
             operationId = "listStrategies",
+            description =
+                    "For each strategy: whether it needs an LLM and can run now (and why not), the memories a document needs before it answers (`memoryStages`) and those it uses when present, and the model endpoint as probed.",
             summary = "The answer strategies and whether each can run with the current configuration")
     List<StrategyView> strategies() {
         LlmGateway.EndpointStatus llm = gateway.endpointStatus();
@@ -212,43 +221,7 @@ class QuestionController {
         return store.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Question", id));
     }
 
-    /** Read on every view: one indexed aggregate, and a running question's cost grows while it is watched. */
-    private QuestionUsage usage(StoredQuestion q) {
-        if (q.status() == QuestionStatus.QUEUED) {
-            return null;
-        }
-        LlmUsage.Totals t = usage.ofQuestion(q.id());
-        return new QuestionUsage(t.calls(), t.promptTokens(), t.completionTokens(), t.cacheHits(), t.llmMs());
-    }
-
     private QuestionView view(StoredQuestion q) {
-        Long queuedMs = q.startedAt() == null
-                ? null
-                : Duration.between(q.createdAt(), q.startedAt()).toMillis();
-        Long runMs = q.startedAt() == null || q.finishedAt() == null
-                ? null
-                : Duration.between(q.startedAt(), q.finishedAt()).toMillis();
-        String self = "/v1/questions/" + q.id();
-        return new QuestionView(
-                q.id(),
-                q.status(),
-                q.question(),
-                q.strategy(),
-                q.documentIds(),
-                q.choices(),
-                q.options(),
-                q.answer(),
-                q.mode(),
-                q.answerKind(),
-                q.choiceIndex(),
-                q.citations(),
-                q.confidence(),
-                q.status() == QuestionStatus.DONE ? q.budgetLimited() : null,
-                q.failureReason(),
-                q.status() == QuestionStatus.QUEUED ? q.waitingFor() : null,
-                q.degraded(),
-                new Timings(q.createdAt(), q.startedAt(), q.finishedAt(), queuedMs, runMs),
-                usage(q),
-                Map.of("self", self, "trace", self + "/trace", "events", self + "/events"));
+        return QuestionViews.view(q, usage);
     }
 }

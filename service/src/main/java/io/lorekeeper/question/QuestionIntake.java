@@ -41,6 +41,8 @@ class QuestionIntake {
     private final TenantQuotas quotas;
     private final MemoryBuilds builds;
     private final QuestionStore store;
+    private final ThreadStore threads;
+    private final ThreadSettings threadSettings;
 
     QuestionIntake(
             QuestionRepository questions,
@@ -54,7 +56,11 @@ class QuestionIntake {
             JsonMapper json,
             TenantQuotas quotas,
             MemoryBuilds builds,
-            QuestionStore store) {
+            QuestionStore store,
+            ThreadStore threads,
+            ThreadSettings threadSettings) {
+        this.threads = threads;
+        this.threadSettings = threadSettings;
         this.quotas = quotas;
         this.builds = builds;
         this.store = store;
@@ -83,7 +89,26 @@ class QuestionIntake {
             throw ApiProblem.invalid(
                     "question", "question must be at most " + settings.maxQuestionLength() + " characters");
         }
-        if (request.documentIds() != null && request.documentIds().size() > settings.maxDocuments()) {
+        UUID threadId = request.threadId();
+        List<UUID> documentIds = request.documentIds();
+        if (threadId != null) {
+            ThreadStore.StoredThread thread =
+                    threads.find(tenant.id(), threadId).orElseThrow(() -> ApiProblem.notFound("Thread", threadId));
+            if (thread.questions() >= threadSettings.maxQuestions()) {
+                throw ApiProblem.conflict(
+                        "thread-full",
+                        "Thread full",
+                        "thread " + threadId + " holds " + thread.questions() + " questions, the most one may"
+                                + " (lorekeeper.threads.max-questions); start another thread",
+                        "threadId");
+            }
+            if (documentIds == null || documentIds.isEmpty()) {
+                documentIds = threads.lastDocuments(threadId)
+                        .orElseThrow(() -> ApiProblem.invalid(
+                                "documentIds", "the thread's first question must name its documents"));
+            }
+        }
+        if (documentIds != null && documentIds.size() > settings.maxDocuments()) {
             throw ApiProblem.invalid("documentIds", "at most " + settings.maxDocuments() + " documents per question");
         }
         validateChoices(request.choices());
@@ -92,7 +117,7 @@ class QuestionIntake {
         QuestionOptions parsed = new QuestionOptions(options);
         strategy.validate(parsed);
         QuestionBudget.of(parsed, gateway);
-        List<UUID> ids = documents.requireReady(tenant.id(), request.documentIds(), "documentIds").stream()
+        List<UUID> ids = documents.requireReady(tenant.id(), documentIds, "documentIds").stream()
                 .map(DocumentInfo::id)
                 .toList();
         List<MemoryState> toBuild = memories.requireBuildable(strategy, parsed, ids);
@@ -109,7 +134,8 @@ class QuestionIntake {
                 question,
                 strategy.name(),
                 choices == null ? null : json.valueToTree(choices),
-                json.valueToTree(options)));
+                json.valueToTree(options),
+                threadId));
         if (!toBuild.isEmpty()) {
             // memories built on demand: asking for them builds them (a reindex naming them, quota included),
             // and the question waits for them like any memory in progress

@@ -64,6 +64,7 @@ class QuestionRunner {
     private final QuestionMetrics metrics;
     private final ObservationRegistry observations;
     private final Tracer tracer;
+    private final FollowUps followUps;
 
     QuestionRunner(
             QuestionStore store,
@@ -80,7 +81,9 @@ class QuestionRunner {
             MemoryBuilds builds,
             QuestionMetrics metrics,
             ObservationRegistry observations,
-            Tracer tracer) {
+            Tracer tracer,
+            FollowUps followUps) {
+        this.followUps = followUps;
         this.metrics = metrics;
         this.observations = observations;
         this.tracer = tracer;
@@ -157,11 +160,15 @@ class QuestionRunner {
                         CallScope.question(question.tenantId(), id),
                         QuestionBudget.of(options, gateway, strategy.defaultWallTime(options, docs)))
                 .reportIssuesTo(issue -> trace.record(LlmEvent.of(issue)));
+        // the answer's text as the model writes it; deltas bypass the step spans (they are not steps)
+        AnswerDrafts drafts = new AnswerDrafts(trace, settings.answerDeltaInterval());
+        llm.streamAnswersTo(drafts);
         Instant deadline = deadline(llm);
         recordDegraded(id, memory, trace);
+        String asked = followUps.read(question, llm, trace);
         QuestionContext context = new QuestionContext(
                 id,
-                question.question(),
+                asked,
                 question.choices(),
                 options,
                 docs,
@@ -177,6 +184,12 @@ class QuestionRunner {
         }
         StrategyResult answered = result.withCitations(checkCitations(question, result, trace));
         recordFallback(id, answered, trace);
+        if (drafts.streamed()) {
+            trace.record(drafts.replacing(
+                    answered.answer(),
+                    answered.citations(),
+                    result.citations().size() - answered.citations().size()));
+        }
         RunEvent.Status done = RunEvent.Status.done(
                 (System.nanoTime() - started) / 1_000_000,
                 llm.budget().calls(),

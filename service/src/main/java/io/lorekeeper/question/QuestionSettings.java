@@ -13,6 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxDocuments  the most documents one question may name
  * @param maxMemoryWait how long a question may wait for a memory its strategy needs to be built, from when it was asked
  * @param memoryPoll    how often a waiting question looks again
+ * @param answerDeltaInterval how often a streamed answer's text is written to the trace (one
+ *                      {@code answer.delta} event per interval, not one per token)
  */
 @ConfigurationProperties("lorekeeper.questions")
 record QuestionSettings(
@@ -22,4 +24,5 @@ record QuestionSettings(
         @DefaultValue("4000") int maxQuestionLength,
         @DefaultValue("50") int maxDocuments,
         @DefaultValue("30m") Duration maxMemoryWait,
-        @DefaultValue("3s") Duration memoryPoll) {}
+        @DefaultValue("3s") Duration memoryPoll,
+        @DefaultValue("100ms") Duration answerDeltaInterval) {}

@@ -74,7 +74,10 @@ class QuestionStore {
             Instant startedAt,
             Instant finishedAt,
             List<MemoryGap> waitingFor,
-            List<Degradation> degraded) {}
+            List<Degradation> degraded,
+            UUID threadId,
+            String standaloneQuestion,
+            String rewriteNote) {}
 
     Optional<StoredQuestion> find(UUID tenantId, UUID id) {
         return questions.findByIdAndTenantId(id, tenantId).map(this::stored);
@@ -205,7 +208,10 @@ class QuestionStore {
                 q.startedAt(),
                 q.finishedAt(),
                 listOf(q.waitingFor(), MemoryGap.class),
-                listOf(q.degraded(), Degradation.class));
+                listOf(q.degraded(), Degradation.class),
+                q.threadId(),
+                q.standaloneQuestion(),
+                q.rewriteNote());
     }
 
     /** A stored JSON list as records, or null when there is none. */

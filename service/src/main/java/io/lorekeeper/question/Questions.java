@@ -46,7 +46,7 @@ public class Questions {
 
     /** Queues the question (refused with a problem naming the field, as over HTTP) and returns its id. */
     public UUID ask(List<UUID> documentIds, String question, String strategy) {
-        return intake.ask(new QuestionApi.AskRequest(documentIds, question, strategy, null, null, null));
+        return intake.ask(new QuestionApi.AskRequest(documentIds, question, strategy, null, null, null, null));
     }
 
     /** The longest a caller may wait for an answer ({@code waitSeconds}), as {@code POST /v1/questions} allows. */

@@ -10,9 +10,12 @@
  * runs and streamed in ranges: plain SQL on {@code JdbcClient}, as is the status poll of the event
  * stream.
  *
- * <p>Owns {@code question} and {@code trace_event}.
+ * <p>Threads ({@code ThreadStore}) group questions: a follow-up is rewritten into a standalone question
+ * from the thread's earlier turns ({@code FollowUps}) before its strategy runs.
+ *
+ * <p>Owns {@code question}, {@code trace_event} and {@code question_thread}.
  */
-@io.lorekeeper.platform.OwnsTables({"question", "trace_event"})
+@io.lorekeeper.platform.OwnsTables({"question", "trace_event", "question_thread"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "platform", "strategy", "retrieval", "security"})
+        allowedDependencies = {"document", "llm", "platform", "strategy", "retrieval", "security", "text"})
 package io.lorekeeper.question;

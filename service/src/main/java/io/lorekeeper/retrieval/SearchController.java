@@ -105,6 +105,8 @@ class SearchController {
     @PostMapping("/v1/search")
     @Operation(
             operationId = "searchDocuments",
+            description =
+                    "Hits carry their score, their `[start, end)` span of the canonical text, chunk and page ordinals, turn ids with speakers, and, with `window`, the neighbouring text. Every document must be READY and the caller's.",
             summary =
                     "Search documents by vector, keyword (BM25), hybrid (reciprocal-rank fusion) or deep (hybrid plus a second, feedback-steered retrieval)")
     @ApiResponse(responseCode = "200", description = "The hits, best first")

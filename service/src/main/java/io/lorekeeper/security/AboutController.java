@@ -42,7 +42,11 @@ class AboutController {
             Quotas quotas) {}
 
     @GetMapping("/v1/about")
-    @Operation(operationId = "about", summary = "Authentication mode, and the calling tenant with its quotas")
+    @Operation(
+            operationId = "about",
+            description =
+                    "Says whether API keys are required (`api-keys`) or not (`off`), and for the caller its tenant, the kind of its key (admin or tenant) and its quotas.",
+            summary = "Authentication mode, and the calling tenant with its quotas")
     About about() {
         var caller = CurrentTenant.caller();
         return new About(

@@ -70,7 +70,11 @@ class TenantController {
             Boolean canEvaluate) {}
 
     @PostMapping("/v1/tenants")
-    @Operation(operationId = "createTenant", summary = "Create a tenant, optionally with its own quotas")
+    @Operation(
+            operationId = "createTenant",
+            description =
+                    "Admin key only. A tenant owns documents, questions, evaluations and keys; its quotas override `lorekeeper.quotas.*` where given. The first key is created with POST /v1/tenants/{id}/keys.",
+            summary = "Create a tenant, optionally with its own quotas")
     @ApiResponse(responseCode = "201", description = "Created")
     ResponseEntity<TenantView> create(@RequestBody CreateTenant request) {
         requireKeysMode();
@@ -95,14 +99,22 @@ class TenantController {
     }
 
     @GetMapping("/v1/tenants")
-    @Operation(operationId = "listTenants", summary = "All tenants, oldest first")
+    @Operation(
+            operationId = "listTenants",
+            description =
+                    "Admin key only. Every tenant with when it was created, the quotas in force and its own overrides (null fields take the configured defaults).",
+            summary = "All tenants, oldest first")
     List<TenantView> list() {
         requireKeysMode();
         return tenants.list().stream().map(this::view).toList();
     }
 
     @GetMapping("/v1/tenants/{id}")
-    @Operation(operationId = "getTenant", summary = "One tenant and its quotas")
+    @Operation(
+            operationId = "getTenant",
+            description =
+                    "Admin key only. The tenant's name, when it was created, the quotas in force and its own overrides (null fields take the configured defaults).",
+            summary = "One tenant and its quotas")
     TenantView get(@PathVariable UUID id) {
         requireKeysMode();
         return view(find(id));
@@ -154,6 +166,8 @@ class TenantController {
     @GetMapping("/v1/tenants/{id}/keys")
     @Operation(
             operationId = "listApiKeys",
+            description =
+                    "Admin key only. Keys are stored as hashes: only each key's prefix, permissions, creation and revocation times are shown, never the key.",
             summary = "The tenant's keys (prefix only, never the key), revoked ones with when")
     List<ApiKeys.ApiKeyView> listKeys(@PathVariable UUID id) {
         requireKeysMode();

@@ -102,6 +102,56 @@ class ClientGeneratorsTest {
         assertThat(api.getComponents().getSchemas().get("Hit").getRequired()).contains("start", "end", "score", "text");
     }
 
+    /** Every operation says what it does beyond its one-line summary. */
+    @Test
+    void everyOperationHasADescription() {
+        OpenAPI api = new OpenAPIParser()
+                .readLocation(SPEC.toString(), null, new ParseOptions())
+                .getOpenAPI();
+        List<String> bare = new java.util.ArrayList<>();
+        api.getPaths()
+                .values()
+                .forEach(path -> path.readOperations().forEach(op -> {
+                    if (op.getDescription() == null
+                            || op.getDescription().isBlank()
+                            || op.getDescription().equals(op.getSummary())) {
+                        bare.add(op.getOperationId());
+                    }
+                }));
+        assertThat(bare).as("operations without a description of their own").isEmpty();
+    }
+
+    /**
+     * No request schema carries a {@code default}: openapi-typescript with its default settings makes a
+     * property with one required (outside inline request bodies), so the minimal requests the docs show
+     * would not type-check. The defaults are said in the descriptions instead.
+     */
+    @Test
+    void requestSchemasSayTheirDefaultsInWordsSoThatMinimalRequestsTypeCheck() throws java.io.IOException {
+        OpenAPI api = new OpenAPIParser()
+                .readLocation(SPEC.toString(), null, new ParseOptions())
+                .getOpenAPI();
+        var schemas = api.getComponents().getSchemas();
+        for (String request :
+                List.of("CreateTextDocument", "CreateConversation", "AskQuestionRequest", "SearchRequest")) {
+            schemas.get(request)
+                    .getProperties()
+                    .forEach((name, property) -> assertThat(
+                                    ((io.swagger.v3.oas.models.media.Schema<?>) property).getDefault())
+                            .as("%s.%s", request, name)
+                            .isNull());
+        }
+        assertThat(((io.swagger.v3.oas.models.media.Schema<?>) schemas.get("CreateTextDocument")
+                                .getProperties()
+                                .get("profile"))
+                        .getDescription())
+                .contains("Default: `standard`");
+        assertThat(schemas.get("CreateTextDocument").getRequired()).containsExactly("text");
+        assertThat(schemas.get("AskQuestionRequest").getRequired()).containsExactly("question");
+        // a default removed, not written as null (which openapi-typescript would still count as a default)
+        assertThat(java.nio.file.Files.readString(SPEC)).doesNotContain("default: null");
+    }
+
     /**
      * Trace events reach TypeScript users typed: the payload is the union of the event records (a type
      * per record, told apart by {@code type}), and a question's {@code waitingFor} and {@code degraded}

@@ -86,7 +86,7 @@ public final class FakeOpenAi {
                     .dynamicPort()
                     .bindAddress("127.0.0.1")
                     .containerThreads(64)
-                    .extensions(new Computed())
+                    .extensions(new Computed(), new StreamsWhenAsked())
                     .jettyStopTimeout(100L));
             server.start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "fake-openai-stop"));
@@ -103,7 +103,7 @@ public final class FakeOpenAi {
         WireMockServer server = new WireMockServer(options()
                 .port(port)
                 .bindAddress("127.0.0.1")
-                .extensions(new Computed())
+                .extensions(new Computed(), new StreamsWhenAsked())
                 .jettyStopTimeout(100L));
         server.start();
         return new FakeOpenAi(server);
@@ -193,6 +193,17 @@ public final class FakeOpenAi {
                 .willReturn(aResponse().withTransformers(Computed.NAME).withTransformerParameter(Computed.KEY, key)));
     }
 
+    /**
+     * Requests that ask to stream are refused with {@code status} (a server that rejects
+     * {@code stream_options}, say), ahead of every other stub; requests asked whole are answered as stubbed.
+     */
+    public void refusesToStream(int status) {
+        server.stubFor(chat().atPriority(0)
+                .withRequestBody(containing("\"stream\":true"))
+                .willReturn(error(status, "Unrecognized request argument supplied: stream_options", null)
+                        .toWireMock()));
+    }
+
     /** Every connection is reset before a reply: the endpoint is as good as down. */
     public void down() {
         server.stubFor(chat().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
@@ -270,6 +281,138 @@ public final class FakeOpenAi {
         }
     }
 
+    /**
+     * How a reply answers a request that asks to stream ({@code "stream": true}): by default as OpenAI
+     * does, in {@code chat.completion.chunk} frames ({@code data: ...}, the usage in the last chunk,
+     * then {@code data: [DONE]}). A response may say otherwise through this header, which the fake
+     * removes before it answers: {@code plain} (the whole completion as JSON, as an endpoint that
+     * cannot stream answers), {@code cut} (the first half of the frames, then the end of the body
+     * without a finish reason: a stream that breaks off) or {@code dribble:<ms>} (the frames spread over
+     * that many milliseconds).
+     */
+    static final String STREAM_HEADER = "X-Fake-Stream";
+
+    /** The WireMock extension that turns a completion into a stream of chunks when the request asks for one. */
+    private static final class StreamsWhenAsked
+            implements com.github.tomakehurst.wiremock.extension.ResponseTransformerV2 {
+
+        @Override
+        public com.github.tomakehurst.wiremock.http.Response transform(
+                com.github.tomakehurst.wiremock.http.Response response, ServeEvent event) {
+            com.github.tomakehurst.wiremock.http.HttpHeaders headers = response.getHeaders();
+            String mode = headers.getHeader(STREAM_HEADER).isPresent()
+                    ? headers.getHeader(STREAM_HEADER).firstValue()
+                    : "";
+            List<com.github.tomakehurst.wiremock.http.HttpHeader> kept = headers.all().stream()
+                    .filter(h -> !h.keyEquals(STREAM_HEADER))
+                    .toList();
+            com.github.tomakehurst.wiremock.http.Response cleaned =
+                    com.github.tomakehurst.wiremock.http.Response.Builder.like(response)
+                            .but()
+                            .headers(new com.github.tomakehurst.wiremock.http.HttpHeaders(kept))
+                            .build();
+            if (response.getStatus() != 200 || mode.equals("plain") || !asksToStream(event.getRequest())) {
+                return cleaned;
+            }
+            JsonNode completion;
+            try {
+                completion = JSON.readTree(response.getBodyAsString());
+            } catch (RuntimeException notJson) {
+                return cleaned;
+            }
+            if (!"chat.completion".equals(completion.path("object").asString(null))) {
+                return cleaned;
+            }
+            List<String> frames = frames(completion, mode.equals("cut"));
+            var streamed = com.github.tomakehurst.wiremock.http.Response.Builder.like(response)
+                    .but()
+                    .headers(new com.github.tomakehurst.wiremock.http.HttpHeaders(
+                            new com.github.tomakehurst.wiremock.http.HttpHeader("Content-Type", "text/event-stream"),
+                            new com.github.tomakehurst.wiremock.http.HttpHeader("Cache-Control", "no-cache")))
+                    .body(String.join("", frames));
+            if (mode.startsWith("dribble:")) {
+                streamed.chunkedDribbleDelay(new com.github.tomakehurst.wiremock.http.ChunkedDribbleDelay(
+                        frames.size(), Integer.parseInt(mode.substring("dribble:".length()))));
+            }
+            return streamed.build();
+        }
+
+        private static boolean asksToStream(LoggedRequest request) {
+            try {
+                return JSON.readTree(request.getBodyAsString()).path("stream").asBoolean(false);
+            } catch (RuntimeException notJson) {
+                return false;
+            }
+        }
+
+        @Override
+        public boolean applyGlobally() {
+            return true;
+        }
+
+        @Override
+        public String getName() {
+            return "fake-openai-streams";
+        }
+    }
+
+    /** The words of {@code content}, two at a time, each piece with the whitespace that follows it. */
+    public static List<String> pieces(String content) {
+        List<String> words = new ArrayList<>();
+        java.util.regex.Matcher word =
+                java.util.regex.Pattern.compile("\\S+\\s*|\\s+").matcher(content);
+        while (word.find()) {
+            words.add(word.group());
+        }
+        List<String> pieces = new ArrayList<>();
+        for (int i = 0; i < words.size(); i += 2) {
+            pieces.add(String.join("", words.subList(i, Math.min(i + 2, words.size()))));
+        }
+        return pieces;
+    }
+
+    /** A completion as the frames of its stream; a cut stream keeps the first half of the text and nothing after. */
+    private static List<String> frames(JsonNode completion, boolean cut) {
+        JsonNode choice = completion.path("choices").path(0);
+        String content = choice.path("message").path("content").asString("");
+        List<String> pieces = pieces(content);
+        List<String> frames = new ArrayList<>();
+        frames.add(chunkFrame(completion, Map.of("role", "assistant", "content", ""), null, false));
+        int shown = cut ? Math.max(1, pieces.size() / 2) : pieces.size();
+        for (String piece : pieces.subList(0, Math.min(shown, pieces.size()))) {
+            frames.add(chunkFrame(completion, Map.of("content", piece), null, false));
+        }
+        if (cut) {
+            return frames;
+        }
+        frames.add(chunkFrame(completion, Map.of(), choice.path("finish_reason").asString("stop"), false));
+        frames.add(chunkFrame(completion, null, null, true));
+        frames.add("data: [DONE]\n\n");
+        return frames;
+    }
+
+    private static String chunkFrame(JsonNode completion, Map<String, Object> delta, String finish, boolean usage) {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("id", completion.path("id").asString());
+        chunk.put("object", "chat.completion.chunk");
+        chunk.put("created", completion.path("created").asLong());
+        chunk.put("model", completion.path("model").asString());
+        chunk.put("system_fingerprint", "fp_fake0001");
+        if (usage) {
+            chunk.put("choices", List.of());
+            chunk.put("usage", completion.path("usage"));
+        } else {
+            Map<String, Object> choice = new LinkedHashMap<>();
+            choice.put("index", 0);
+            choice.put("delta", delta);
+            choice.put("logprobs", null);
+            choice.put("finish_reason", finish);
+            chunk.put("choices", List.of(choice));
+            chunk.put("usage", null);
+        }
+        return "data: " + JSON.writeValueAsString(chunk) + "\n\n";
+    }
+
     // ---------------------------------------------------------------- responses
 
     /** One HTTP response of the fake: status, headers, body and an optional delay. */
@@ -277,6 +420,21 @@ public final class FakeOpenAi {
 
         public Response delayedBy(Duration by) {
             return new Response(status, headers, body, by);
+        }
+
+        /** This reply answers a streaming request with the whole completion, as an endpoint that cannot stream. */
+        public Response notStreamed() {
+            return withHeader(STREAM_HEADER, "plain");
+        }
+
+        /** This reply's stream breaks off halfway through its text, without a finish reason. */
+        public Response streamCut() {
+            return withHeader(STREAM_HEADER, "cut");
+        }
+
+        /** This reply's stream arrives over {@code over}, frame by frame. */
+        public Response streamedOver(Duration over) {
+            return withHeader(STREAM_HEADER, "dribble:" + over.toMillis());
         }
 
         public Response withHeader(String name, String value) {
@@ -529,6 +687,10 @@ public final class FakeOpenAi {
                 probed = true;
             }
             fake.reset();
+            // an endpoint found not to stream is remembered; a test's stand-in that did not stream is forgotten
+            org.springframework.test.context.junit.jupiter.SpringExtension.getApplicationContext(context)
+                    .getBean(ChatCaller.class)
+                    .forgetPlainOnly();
         }
     }
 

@@ -79,6 +79,14 @@ class McpServerTest {
         assertThat(client.listResourceTemplates().resourceTemplates())
                 .extracting(McpSchema.ResourceTemplate::uriTemplate)
                 .contains("lorekeeper://documents/{documentId}/text/{start}/{end}");
+        // resources/list is not empty: the caller's documents, whose ids the templates take
+        assertThat(client.listResources().resources())
+                .extracting(McpSchema.Resource::uri)
+                .containsExactly("lorekeeper://documents");
+        McpSchema.ReadResourceResult documents =
+                client.readResource(new McpSchema.ReadResourceRequest("lorekeeper://documents"));
+        assertThat(((McpSchema.TextResourceContents) documents.contents().getFirst()).text())
+                .startsWith("{\"documents\":[");
     }
 
     @Test

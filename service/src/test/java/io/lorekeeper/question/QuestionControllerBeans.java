@@ -16,7 +16,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@MockitoBean(types = {QuestionIntake.class, QuestionStore.class, QuestionEvents.class})
+@MockitoBean(types = {QuestionIntake.class, QuestionStore.class, QuestionEvents.class, ThreadStore.class})
 @Import(QuestionControllerBeans.Settings.class)
 public @interface QuestionControllerBeans {
 

@@ -114,7 +114,8 @@ class QuestionControllerTest {
                         "rag",
                         List.of("at noon", "at dusk"),
                         Map.of("k", 7),
-                        60));
+                        60,
+                        null));
     }
 
     @Test
@@ -259,6 +260,9 @@ class QuestionControllerTest {
                 null,
                 null,
                 null,
+                null,
+                null,
+                null,
                 null);
     }
 
@@ -283,6 +287,9 @@ class QuestionControllerTest {
                 ASKED,
                 ASKED.plusMillis(1_000),
                 ASKED.plusMillis(3_500),
+                null,
+                null,
+                null,
                 null,
                 null);
     }

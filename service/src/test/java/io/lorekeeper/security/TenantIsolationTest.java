@@ -46,6 +46,7 @@ class TenantIsolationTest {
     private UUID aConversation;
     private UUID aQuestion;
     private String aEvaluation;
+    private UUID aThread;
 
     @BeforeAll
     void tenantAOwnsDocumentsAQuestionAndAnEvaluation() {
@@ -73,6 +74,11 @@ class TenantIsolationTest {
                         "extractive"));
         assertThat(asked.get("status").asString()).as(asked.toString()).isEqualTo("DONE");
         aQuestion = UUID.fromString(asked.get("id").asString());
+        aThread = UUID.fromString(a.api()
+                .post("/v1/threads", Map.of("title", "A's thread"))
+                .json()
+                .get("id")
+                .asString());
         Api.Response evaluation = a.api()
                 .post(
                         "/v1/evaluations",
@@ -133,6 +139,11 @@ class TenantIsolationTest {
                 other.get("/v1/questions/" + aQuestion + "/trace"),
                 other.get("/v1/questions/" + aQuestion + "/events"),
                 other.post("/v1/questions/" + aQuestion + "/retry", Map.of()),
+                other.get("/v1/threads/" + aThread),
+                other.delete("/v1/threads/" + aThread),
+                other.post(
+                        "/v1/questions",
+                        Map.of("question", "And then?", "threadId", aThread, "strategy", "extractive")),
                 other.get(aEvaluation),
                 other.post(aEvaluation + "/retry", Map.of()));
         for (Api.Response response : responses) {
@@ -164,6 +175,9 @@ class TenantIsolationTest {
                         .asString())
                 .doesNotContain("mine now");
         assertThat(a.api().get("/v1/questions/" + aQuestion).status()).isEqualTo(200);
+        assertThat(a.api().get("/v1/threads/" + aThread).status()).isEqualTo(200);
+        assertThat(other.get("/v1/threads").json().get("threads").findValuesAsString("id"))
+                .doesNotContain(aThread.toString());
         // And A still reaches all of it (its document has no graph without an LLM: a different 404).
         assertThat(a.api()
                         .get("/v1/documents/" + aText + "/graph")

@@ -209,8 +209,32 @@ public class Api {
         throw new AssertionError("question " + id + " not " + status + " in time: " + view);
     }
 
-    /** One server-sent event. */
-    public record Event(String id, String name, String data) {}
+    /**
+     * One server-sent event.
+     *
+     * @param receivedNanos when the reader got it ({@link System#nanoTime}), to tell what arrived while
+     *                      the question ran from what came at its end
+     */
+    public record Event(String id, String name, String data, long receivedNanos) {
+
+        public JsonNode json() {
+            return JSON.readTree(data);
+        }
+
+        /** The same event, whenever it was received: a stream read twice delivers equal events. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Event e
+                    && java.util.Objects.equals(id, e.id)
+                    && java.util.Objects.equals(name, e.name)
+                    && java.util.Objects.equals(data, e.data);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, name, data);
+        }
+    }
 
     /**
      * Reads a server-sent event stream to its end; fails if it has not ended within {@code timeout}
@@ -250,7 +274,7 @@ public class Api {
                             for (String line; (line = reader.readLine()) != null; ) {
                                 if (line.isEmpty()) {
                                     if (!data.isEmpty()) {
-                                        events.add(new Event(id, name, data.toString()));
+                                        events.add(new Event(id, name, data.toString(), System.nanoTime()));
                                     }
                                     id = null;
                                     name = "message";
