@@ -311,6 +311,8 @@ class SimulatedChatModelsTest {
                 "(nothing yet: this is the first part)",
                 "summaryWords",
                 6000,
+                "answerRule",
+                "Do not invent anything.",
                 "chunkLabel",
                 "Chunk 1 of 2",
                 "chunk",
