@@ -3,6 +3,7 @@ package io.lorekeeper.chainofagents;
 import java.util.List;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 
 import io.lorekeeper.strategy.TraceEvent;
@@ -12,11 +13,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
 public sealed interface ChainOfAgentsEvent extends TraceEvent {
 
     /**
-     * How the text will be read: in how many chunks of what size, the summary's cap (and the length the
-     * workers are asked for, lower where their output limit needs it), and the calls that takes.
+     * How the text will be read: in how many chunks of what size, the summary's cap and the length the
+     * workers are asked for with their reply limit ({@code summaryLowered}: why that length is below the
+     * cap, absent when it is not), whether they are told not to answer yet, and the calls that takes.
      */
     @JsonTypeName("chain-of-agents.reading")
     @Schema(name = "ChainOfAgentsReading")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record Reading(
             int documents,
             int chunks,
@@ -24,6 +27,9 @@ public sealed interface ChainOfAgentsEvent extends TraceEvent {
             boolean chunkLowered,
             int summaryTokens,
             int requestedSummaryTokens,
+            int workerOutputTokens,
+            String summaryLowered,
+            boolean holdAnswer,
             boolean choicesInQuery,
             int expectedCalls)
             implements ChainOfAgentsEvent {}

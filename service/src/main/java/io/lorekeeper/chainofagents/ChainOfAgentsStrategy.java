@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Pattern;
 
 import org.springframework.stereotype.Component;
@@ -54,7 +55,7 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
     /** The manager's confidence when it answered in prose: it gave none, and quoted nothing. */
     static final double PLAIN_TEXT_CONFIDENCE = 0.2;
 
-    private static final Set<String> OPTIONS = Set.of("chunkTokens", "memoryFraction", "choicesInQuery");
+    private static final Set<String> OPTIONS = Set.of("chunkTokens", "memoryFraction", "choicesInQuery", "holdAnswer");
 
     private final Documents documents;
     private final LlmGateway gateway;
@@ -65,23 +66,65 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
                 StrategyRequirements.of(
                         true,
                         "Chain of Agents: workers rewrite a bounded running summary over the text in 64K-token chunks; a manager answers from it"),
-                options -> Settings.of(options, gateway.contextLimit(Role.RESEARCHER)));
+                options -> Settings.of(
+                        options,
+                        gateway.contextLimit(Role.RESEARCHER),
+                        wanted -> gateway.outputLimit(Role.RESEARCHER, wanted)));
         this.documents = documents;
         this.gateway = gateway;
     }
 
     /**
      * The same knobs as COSMIR's: 64,000-token chunks (fewer when the workers' model has a smaller
-     * context window), a summary of at most 0.125 × that (8,000 tokens).
+     * context window), a summary of at most 0.125 × that (8,000 tokens), which the workers are asked
+     * for in full: their reply limit is raised to carry it where the researcher's profile sets no
+     * {@code max-output-tokens} of its own; where it does and that is too small, they are asked for
+     * less ({@code summaryLowered} says why).
+     *
+     * @param requestedSummaryTokens the summary length the workers are asked for
+     * @param workerOutputTokens     the workers' reply limit
+     * @param summaryLowered         why the workers are asked for less than the cap, or null
+     * @param holdAnswer             whether the workers are told not to answer the question yet (an option;
+     *                               the paper's workers are not)
      */
-    record Settings(int chunkTokens, boolean chunkLowered, double memoryFraction, boolean choicesInQuery) {
+    record Settings(
+            int chunkTokens,
+            boolean chunkLowered,
+            double memoryFraction,
+            boolean choicesInQuery,
+            int requestedSummaryTokens,
+            int workerOutputTokens,
+            String summaryLowered,
+            boolean holdAnswer) {
 
-        static Settings of(QuestionOptions options, ContextLimit workers) {
+        static Settings of(QuestionOptions options, ContextLimit workers, IntUnaryOperator outputFor) {
             options.allowOnly(OPTIONS);
             double fraction = options.doubleValue("memoryFraction", 0.125, 0.01, 100);
+            // The bounds ChunkedReading checks the option against.
+            Long chunkOption = options.longValue("chunkTokens", 32, 2_000_000);
+            int wantedCap =
+                    cap(fraction, chunkOption == null ? ChunkedReading.DEFAULT_CHUNK_TOKENS : chunkOption.intValue());
+            int output = Math.max(workers.maxOutputTokens(), outputFor.applyAsInt(replyTokens(wantedCap)));
+            // The prompt must leave the raised reply limit free in the window, so the chunk is sized against it.
+            ContextLimit raised = new ContextLimit(workers.profile(), workers.contextWindow(), output);
             ChunkedReading.ChunkSize size =
-                    ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), workers);
-            return new Settings(size.tokens(), size.lowered(), fraction, options.booleanValue("choicesInQuery", true));
+                    ChunkedReading.chunkSize("chain-of-agents", options, chunk -> cap(fraction, chunk), raised);
+            int cap = cap(fraction, size.tokens());
+            int fits = summaryFitting(output);
+            String lowered = fits >= cap
+                    ? null
+                    : "profile '" + workers.profile() + "' sets max-output-tokens " + output
+                            + ", which carries a summary of about " + fits + " tokens, not the cap of " + cap
+                            + "; raise it to " + replyTokens(cap) + " for the full summary";
+            return new Settings(
+                    size.tokens(),
+                    size.lowered(),
+                    fraction,
+                    options.booleanValue("choicesInQuery", true),
+                    Math.min(cap, fits),
+                    output,
+                    lowered,
+                    options.booleanValue("holdAnswer", false));
         }
 
         int summaryTokens() {
@@ -93,19 +136,28 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         }
     }
 
+    /** Reply tokens per summary token: the summary as a JSON string, its quotation marks escaped. */
+    static final double REPLY_PER_SUMMARY_TOKEN = 1.15;
+
+    /** Reply tokens beyond the summary: the object around it and a margin. */
+    static final int REPLY_OVERHEAD = 200;
+
+    /** The reply limit a worker needs to hand back a summary of {@code summaryTokens}. */
+    static int replyTokens(int summaryTokens) {
+        return (int) Math.ceil(summaryTokens * REPLY_PER_SUMMARY_TOKEN) + REPLY_OVERHEAD;
+    }
+
+    /** The longest summary a reply limit of {@code output} tokens carries. */
+    static int summaryFitting(int output) {
+        return (int) Math.max(1, (output - REPLY_OVERHEAD) / REPLY_PER_SUMMARY_TOKEN);
+    }
+
     /** The reading's wall time ({@link ChunkedReading#wallTime}): one worker per chunk, the manager. */
     @Override
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
         int chunks = ChunkedReading.expectedChunks(docs, settings(options).chunkTokens());
         return ChunkedReading.wallTime(chunks + 1L);
     }
-
-    /**
-     * The longest summary a worker is asked for, in tokens: its whole reply (the summary as a JSON
-     * string, escaped) must fit the researcher's 8,192-token output limit with room to spare. The
-     * paper's cap ({@code memoryFraction} × the chunk, 8,000 tokens) still bounds what is kept.
-     */
-    static final int WORKER_SUMMARY_TOKENS = 4_000;
 
     @Override
     protected StrategyResult answer(QuestionContext context, Settings settings) {
@@ -124,7 +176,10 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
                         settings.chunkTokens(),
                         settings.chunkLowered(),
                         settings.summaryTokens(),
-                        requestedSummaryTokens(settings),
+                        settings.requestedSummaryTokens(),
+                        settings.workerOutputTokens(),
+                        settings.summaryLowered(),
+                        settings.holdAnswer(),
                         settings.choicesInQuery(),
                         chunks.size() + 1));
     }
@@ -142,7 +197,7 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
                 long tokens = TokenCounter.count(chunk.text())
                         + TokenCounter.count(summary)
                         + ChunkedReading.PROMPT_ALLOWANCE
-                        + requestedSummaryTokens(settings);
+                        + settings.requestedSummaryTokens();
                 String stop = whyNot(context, tokens);
                 if (stop != null) {
                     stopped(context, read, stop);
@@ -179,11 +234,6 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         context.trace().record(new StepEvent.BudgetSpent("reading", read + 1, reason));
     }
 
-    /** The summary length a worker is asked to keep to: the paper's cap, or less where the output limit needs it. */
-    static int requestedSummaryTokens(Settings settings) {
-        return Math.min(settings.summaryTokens(), WORKER_SUMMARY_TOKENS);
-    }
-
     /**
      * One worker: the summary rewritten with what the chunk adds, cut to the cap; an unusable reply (or
      * one cut at the output limit with nothing complete) leaves it as it was.
@@ -193,12 +243,18 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("query", query);
         vars.put("summary", previous.isEmpty() ? "(nothing yet: this is the first part)" : previous);
-        vars.put("summaryWords", Math.max(1, requestedSummaryTokens(settings) * 3 / 5));
+        vars.put("summaryWords", Math.max(1, settings.requestedSummaryTokens() * 3 / 4));
+        vars.put(
+                "answerRule",
+                settings.holdAnswer()
+                        ? "Do not answer the question yet, and do not invent anything the text does not say."
+                        : "Do not invent anything the text does not say.");
         vars.put("chunkLabel", chunk.heading(context.documents().size()));
         vars.put("chunk", chunk.text());
         String written;
         try {
             written = context.llm()
+                    .withOutputLimit(Role.RESEARCHER, settings.workerOutputTokens())
                     .structuredOrText(
                             Role.RESEARCHER,
                             "chain-of-agents/worker",

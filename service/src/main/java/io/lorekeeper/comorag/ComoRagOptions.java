@@ -27,6 +27,11 @@ import io.lorekeeper.strategy.QuestionOptions;
  * @param tryAnswer what try-answer reads after the first cycle: {@code memory}, the new memory units
  *                  (their evidence with the cue written for it, Eq. 3), or {@code evidence}, the raw
  *                  evidence of the new units only
+ * @param afterFailure what a loop that ran out of cycles (or of probes or new evidence) without settling the
+ *                     question answers: {@code signal}, the paper's failure signal (a fixed "not settled"
+ *                     answer at confidence 0, no citations), or {@code tentative}, the best-supported tentative
+ *                     answer of the tries, else the last resort over the memory pool (the service's earlier
+ *                     behaviour). A loop stopped by the budget always answers as {@code tentative} does.
  */
 record ComoRagOptions(
         int maxCycles,
@@ -40,7 +45,8 @@ record ComoRagOptions(
         String cues,
         double fuseShare,
         String veridical,
-        String tryAnswer) {
+        String tryAnswer,
+        String afterFailure) {
 
     static final String VERIDICAL = "veridical";
     static final String SEMANTIC = "semantic";
@@ -54,6 +60,8 @@ record ComoRagOptions(
     static final String FUSION = "fusion";
     static final String MEMORY = "memory";
     static final String EVIDENCE = "evidence";
+    static final String SIGNAL = "signal";
+    static final String TENTATIVE = "tentative";
     private static final List<Double> PAPER_SPLIT = List.of(8.0, 2.0, 2.0, 1.0);
     private static final Set<String> OPTIONS = Set.of(
             "maxCycles",
@@ -67,7 +75,8 @@ record ComoRagOptions(
             "cues",
             "fuseShare",
             "veridical",
-            "tryAnswer");
+            "tryAnswer",
+            "afterFailure");
 
     static ComoRagOptions of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -83,7 +92,8 @@ record ComoRagOptions(
                 options.stringValue("cues", LAST_CYCLE, Set.of(LAST_CYCLE, POOL)),
                 options.doubleValue("fuseShare", 0.5, 0.0, 1.0),
                 options.stringValue("veridical", GRAPH, Set.of(GRAPH, FUSION)),
-                options.stringValue("tryAnswer", MEMORY, Set.of(MEMORY, EVIDENCE)));
+                options.stringValue("tryAnswer", MEMORY, Set.of(MEMORY, EVIDENCE)),
+                options.stringValue("afterFailure", SIGNAL, Set.of(SIGNAL, TENTATIVE)));
     }
 
     private static List<Double> split(Object value) {

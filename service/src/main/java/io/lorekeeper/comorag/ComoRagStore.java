@@ -435,6 +435,23 @@ class ComoRagStore {
                 .toList();
     }
 
+    /**
+     * Every unit of the documents with its similarity to {@code query}, nearest first: an exact scan
+     * (no index), as HippoRAG 2 scores every passage for its passage seeds.
+     */
+    List<Scored<Unit>> allUnits(List<UUID> documentIds, float[] query) {
+        PGvector vector = new PGvector(query);
+        return jdbc
+                .sql("SELECT *, embedding <=> ? AS distance FROM comorag_unit WHERE document_id = ANY(?)")
+                .params(vector, documentIds.toArray(UUID[]::new))
+                .query((rs, n) -> new Scored<>(unit(rs), 1.0 - rs.getDouble("distance")))
+                .list()
+                .stream()
+                .sorted(Comparator.comparingDouble((Scored<Unit> s) -> s.score())
+                        .reversed())
+                .toList();
+    }
+
     /** Facts nearest to {@code query}: the veridical layer's link from a query to the units that state it. */
     List<Scored<Fact>> nearestFacts(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);

@@ -138,7 +138,7 @@ final class MetacognitiveLoop {
             return new Cycle(true, null);
         }
         List<Probed> found = retrieveAll(cycle, probes);
-        if (found.stream().allMatch(p -> p.all().isEmpty())) {
+        if (noNewEvidence(found)) {
             context.trace().record(new ComoRagEvent.Stop(cycle, "no layer returned new evidence"));
             return new Cycle(true, null);
         }
@@ -157,6 +157,14 @@ final class MetacognitiveLoop {
         }
         probes.forEach(workspace::addProbe);
         return new Cycle(false, outcome);
+    }
+
+    /**
+     * The paper's per-cycle stop: no layer returned new evidence for any of the cycle's probes. One probe
+     * that finds something unseen is enough for the cycle to go on.
+     */
+    static boolean noNewEvidence(List<Probed> found) {
+        return found.stream().allMatch(p -> p.all().isEmpty());
     }
 
     /** The calls one cycle makes at most: a probe, an encode per probe (and layer), a fuse and a try. */
@@ -183,12 +191,20 @@ final class MetacognitiveLoop {
     }
 
     /**
-     * The answer when no try settled the question: the best-supported tentative answer of the tries; else,
+     * The answer when no try settled the question: by default ({@code afterFailure: signal}) the paper's
+     * failure signal, unless the budget stopped the loop; otherwise the best-supported tentative answer of the tries; else,
      * with {@code options.abstain}, an explicit "not settled"; else the last resort's answer over the
      * memory pool's cues (closest to the question first), the tries' tentative answers and the source
      * passages they were shown.
      */
     private StrategyResult unsettled(boolean limited, String outcome, int cycle, String reason) {
+        if (!limited && options.afterFailure().equals(ComoRagOptions.SIGNAL)) {
+            // the paper: a loop that ends without an answer returns its failure signal
+            return finish(
+                    new StrategyResult(TryAnswer.NOT_SETTLED, StrategyResult.GENERATED, List.of(), 0.0, null, false),
+                    outcome,
+                    cycle);
+        }
         java.util.Optional<StrategyResult> supported = tryAnswer.supported(limited);
         if (supported.isPresent()) {
             return finish(supported.get(), outcome, cycle);

@@ -41,7 +41,6 @@ final class TriRetriever {
     static final double DAMPING = 0.5;
     static final double PASSAGE_WEIGHT = 0.05;
     static final double FACT_MARGIN = 0.1;
-    private static final int DENSE_SEEDS = 200;
     private static final int SEEDS_TRACED = 10;
 
     private final ComoRagStore store;
@@ -196,7 +195,8 @@ final class TriRetriever {
     private Ranking graph(String query, float[] vector, Set<UnitKey> excluded) {
         List<UUID> ids = documentIds();
         Seeds seeds = new Seeds(graphsOf(ids));
-        List<Scored<Unit>> dense = store.nearestUnits(ids, vector, DENSE_SEEDS, Set.of());
+        // HippoRAG 2 seeds every passage, not only the nearest ones
+        List<Scored<Unit>> dense = store.allUnits(ids, vector);
         Map<UnitKey, Unit> units = new HashMap<>();
         dense.forEach(s -> units.put(s.item().key(), s.item()));
         List<Scored<Fact>> nearest = seeds.graphs.isEmpty() ? List.of() : store.nearestFacts(ids, vector, LINK_FACTS);
@@ -250,6 +250,21 @@ final class TriRetriever {
                                         unitId(e.getKey()), Math.round(e.getValue() * 1e6) / 1e6))
                                 .toList(),
                         Math.round(millis * 1000) / 1000.0));
+    }
+
+    /**
+     * HippoRAG 2's passage seeds: each unit's dense similarity, min-max normalised over all units, times
+     * {@value #PASSAGE_WEIGHT} (the nearest unit gets exactly that weight, the farthest none).
+     */
+    static Map<UnitKey, Double> passageSeeds(List<Scored<Unit>> dense) {
+        double max = dense.stream().mapToDouble(Scored::score).max().orElse(0);
+        double min = dense.stream().mapToDouble(Scored::score).min().orElse(0);
+        Map<UnitKey, Double> seeds = new HashMap<>();
+        for (Scored<Unit> s : dense) {
+            double normalised = max > min ? (s.score() - min) / (max - min) : 1.0;
+            seeds.put(s.item().key(), PASSAGE_WEIGHT * normalised);
+        }
+        return seeds;
     }
 
     private Map<UUID, EntityGraph> graphsOf(List<UUID> ids) {
@@ -325,15 +340,11 @@ final class TriRetriever {
             }
         }
 
-        /** Every unit's seed: its min-max-normalised dense similarity, weighted; by unit. */
+        /** Every unit's seed ({@link #passageSeeds}), added to its node's reset weight; by unit. */
         Map<UnitKey, Double> fromPassages(List<Scored<Unit>> dense) {
-            double max = dense.stream().mapToDouble(Scored::score).max().orElse(0);
-            double min = dense.stream().mapToDouble(Scored::score).min().orElse(0);
-            Map<UnitKey, Double> passageSeeds = new HashMap<>();
+            Map<UnitKey, Double> passageSeeds = passageSeeds(dense);
             for (Scored<Unit> s : dense) {
-                double normalised = max > min ? (s.score() - min) / (max - min) : 1.0;
-                double w = PASSAGE_WEIGHT * normalised;
-                passageSeeds.put(s.item().key(), w);
+                double w = passageSeeds.get(s.item().key());
                 EntityGraph g = graphs.get(s.item().documentId());
                 if (g != null && g.unitNode(s.item().ordinal()) >= 0) {
                     resets.get(s.item().documentId())[g.unitNode(s.item().ordinal())] += w;

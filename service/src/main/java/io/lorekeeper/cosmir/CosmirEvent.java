@@ -45,15 +45,26 @@ public sealed interface CosmirEvent extends TraceEvent {
     @Schema(name = "CosmirMemoryTokens")
     record Tokens(int gathered, int inferred, int total) {}
 
-    /** How the text will be read: in how many chunks of what size, the memory's cap, and the calls that takes. */
+    /**
+     * How the text will be read: in how many chunks of what size, the memory's cap, the most tokens of
+     * facts one extraction may add ({@code extractLowered}: less than the cap, because the researcher's
+     * output limit could not carry the cap), whether the inferred facts are held to the cap too and the
+     * open questions to {@code maxQuestions} (options; absent, the paper's unbounded list), and the calls
+     * that takes.
+     */
     @JsonTypeName("cosmir.reading")
     @Schema(name = "CosmirReading")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record Reading(
             int documents,
             int chunks,
             int chunkTokens,
             boolean chunkLowered,
             int capTokens,
+            int extractTokens,
+            boolean extractLowered,
+            boolean capInferred,
+            Integer maxQuestions,
             boolean choicesInQuery,
             int expectedCalls)
             implements CosmirEvent {}
@@ -86,7 +97,11 @@ public sealed interface CosmirEvent extends TraceEvent {
             int capTokens)
             implements CosmirEvent {}
 
-    /** The facts inferred after a chunk, those dropped for resting on no known fact, and the inferred facts pruned to the cap. */
+    /**
+     * The facts inferred after a chunk, those dropped for resting on no known fact or beyond the reply's
+     * bound ({@code overLimit}), and the inferred facts pruned: to the cap with {@code capInferred},
+     * otherwise to what the context window leaves free.
+     */
     @JsonTypeName("cosmir.infer")
     @Schema(name = "CosmirInfer")
     record Infer(

@@ -76,7 +76,7 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
                 context.trace(),
                 memory,
                 query,
-                settings.memoryTokens(),
+                settings,
                 context.documents().size());
         boolean limited = read(context, worker, memory, chunks);
         return manage(context, memory, limited);
@@ -91,6 +91,10 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
                         settings.chunkTokens(),
                         settings.chunkLowered(),
                         settings.memoryTokens(),
+                        settings.extractTokens(),
+                        settings.extractLowered(),
+                        settings.capInferred(),
+                        settings.maxQuestions() == 0 ? null : settings.maxQuestions(),
                         settings.choicesInQuery(),
                         2 + 3 * chunks.size()));
     }

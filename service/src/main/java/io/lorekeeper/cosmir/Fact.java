@@ -14,7 +14,8 @@ import io.lorekeeper.text.TokenCounter;
  * @param chunk    the chunk being read when the fact was added (1-based)
  * @param evidence null for inferred facts and for gathered facts whose quote was not found: those
  *                 are never cited
- * @param tokens   tokens of the fact's line in the rendered memory, which is what pruning measures
+ * @param tokens   tokens of the fact's line in the rendered memory (its quote included), which is what
+ *                 pruning and the extraction bound measure
  */
 record Fact(String id, String text, int chunk, String quote, Evidence evidence, List<String> basis, int tokens) {
 
@@ -33,11 +34,24 @@ record Fact(String id, String text, int chunk, String quote, Evidence evidence, 
         return !basis.isEmpty();
     }
 
-    /** The fact as the workers and the manager see it. */
+    /**
+     * The fact as the workers and the manager see it. A gathered fact shows the words it was taken
+     * from, so that later steps can weigh the text itself and not only the worker's reading of it:
+     * the passage found in the text, or the worker's quote marked as not found.
+     */
     String line() {
-        return isInferred()
-                ? "[" + id + "] " + text + " (from " + String.join(", ", basis) + ")"
-                : "[" + id + "] " + text + " (chunk " + chunk + ")";
+        if (isInferred()) {
+            return "[" + id + "] " + text + " (from " + String.join(", ", basis) + ")";
+        }
+        String base = "[" + id + "] " + text + " (chunk " + chunk + ")";
+        if (evidence != null) {
+            return base + " — \"" + oneLine(evidence.source()) + "\"";
+        }
+        return quote == null || quote.isBlank() ? base : base + " — \"" + oneLine(quote) + "\" (not found in the text)";
+    }
+
+    private static String oneLine(String words) {
+        return words.strip().replaceAll("\\s+", " ");
     }
 
     private Fact measured() {

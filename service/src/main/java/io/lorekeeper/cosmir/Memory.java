@@ -51,6 +51,16 @@ final class Memory {
         this.answer = answer;
     }
 
+    /** The fact {@link #gather} would add, measured as it would be, without adding it. */
+    Fact gatherable(String text, int chunk, String quote, Fact.Evidence evidence) {
+        return Fact.gathered("G" + (gatheredCount + 1), text, chunk, quote, evidence);
+    }
+
+    /** The fact {@link #infer} would add, measured as it would be, without adding it. */
+    Fact inferable(String text, int chunk, List<String> basis) {
+        return Fact.inferred("I" + (inferredCount + 1), text, chunk, basis);
+    }
+
     Fact gather(String text, int chunk, String quote, Fact.Evidence evidence) {
         return remember(gathered, Fact.gathered("G" + ++gatheredCount, text, chunk, quote, evidence));
     }

@@ -20,6 +20,7 @@ import io.lorekeeper.strategy.SpanLocator;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.strategy.Trace;
 import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TokenCounter;
 
 /**
  * The planner and the worker's fixed micro-cycle over one chunk (Algorithm 1, lines 1 and 5-10):
@@ -30,20 +31,6 @@ import io.lorekeeper.text.Span;
  */
 final class Worker {
 
-    /** The open-question list is cut to this many, so that it cannot crowd out the facts. */
-    static final int MAX_QUESTIONS = 12;
-
-    /**
-     * Facts one extract reply may add, and conclusions one infer reply may add: with the length limits
-     * the prompts set (a sentence and a quote of at most {@value #MAX_FACT_WORDS} words each), a reply
-     * stays well inside the researcher's output limit even over a 64,000-token chunk.
-     */
-    static final int MAX_FACTS = 30;
-
-    static final int MAX_INFERENCES = 10;
-
-    static final int MAX_FACT_WORDS = 40;
-
     /** Calls of one micro-cycle: extract, infer, refine. */
     static final int CALLS_PER_CHUNK = 3;
 
@@ -51,16 +38,23 @@ final class Worker {
     private final Trace trace;
     private final Memory memory;
     private final String query;
+    private final CosmirSettings settings;
     private final int capTokens;
     private final int documents;
 
-    Worker(LlmSession llm, Trace trace, Memory memory, String query, int capTokens, int documents) {
+    Worker(LlmSession llm, Trace trace, Memory memory, String query, CosmirSettings settings, int documents) {
         this.llm = llm;
         this.trace = trace;
         this.memory = memory;
         this.query = query;
-        this.capTokens = capTokens;
+        this.settings = settings;
+        this.capTokens = settings.memoryTokens();
         this.documents = documents;
+    }
+
+    /** Words of reply text that fit {@code tokens}, for the prompts' length guidance (about 0.75 words a token). */
+    static int words(int tokens) {
+        return Math.max(1, tokens * 3 / 4);
     }
 
     /** PLANNER: seeds the open questions; the query itself is the only question when the planner gives nothing usable. */
@@ -68,15 +62,13 @@ final class Worker {
         Replies.Plan reply = ask(Role.PLANNER, "plan", 0, Map.of("query", query), Replies.Plan.class, PlainText::plan);
         List<String> questions = reply == null ? List.of() : cleaned(reply.questions());
         boolean fallback = questions.isEmpty();
-        memory.setQuestions(
-                fallback
-                        ? List.of(query)
-                        : questions.stream().limit(MAX_QUESTIONS).toList());
+        int kept = settings.questionsKept(questions.size());
+        memory.setQuestions(fallback ? List.of(query) : questions.subList(0, kept));
         trace.record(new CosmirEvent.Plan(
                 reply == null || reply.thinking() == null ? "" : reply.thinking(),
                 memory.questions(),
                 fallback,
-                Math.max(0, questions.size() - MAX_QUESTIONS)));
+                questions.size() - kept));
     }
 
     /** One micro-cycle over {@code chunk}; the memory snapshot after it goes to the trace. */
@@ -93,8 +85,7 @@ final class Worker {
         vars.put("memory", memory.render());
         vars.put("chunkLabel", chunk.heading(documents));
         vars.put("chunk", chunk.text());
-        vars.put("maxFacts", MAX_FACTS);
-        vars.put("maxWords", MAX_FACT_WORDS);
+        vars.put("maxWords", words(settings.extractTokens()));
         Replies.Extracted reply =
                 ask(Role.RESEARCHER, "extract", chunk.number(), vars, Replies.Extracted.class, PlainText::extracted);
         List<String> added = new ArrayList<>();
@@ -102,15 +93,23 @@ final class Worker {
         Map<String, Integer> found = new TreeMap<>();
         int repeated = 0;
         List<Replies.Extracted.NewFact> items = reply == null ? List.<Replies.Extracted.NewFact>of() : reply.facts();
-        int overLimit = Math.max(0, items.size() - MAX_FACTS);
+        int overLimit = 0;
+        int addedTokens = 0;
         Set<String> held = new java.util.HashSet<>(
                 memory.gathered().stream().map(f -> normalised(f.text())).toList());
-        for (Replies.Extracted.NewFact item : items.subList(0, items.size() - overLimit)) {
+        for (Replies.Extracted.NewFact item : items) {
             if (!held.add(normalised(item.fact()))) {
                 repeated++;
                 continue;
             }
             Fact.Evidence evidence = locate(item.quote(), chunk, found);
+            Fact candidate = memory.gatherable(item.fact().strip(), chunk.number(), item.quote(), evidence);
+            // Beyond the bound the reply was asked to keep to, facts would only push out the ones before them.
+            if (addedTokens + candidate.tokens() > settings.extractTokens()) {
+                overLimit++;
+                continue;
+            }
+            addedTokens += candidate.tokens();
             Fact fact = memory.gather(item.fact().strip(), chunk.number(), item.quote(), evidence);
             added.add(fact.id());
             if (evidence == null) {
@@ -153,7 +152,10 @@ final class Worker {
     }
 
     private void infer(Chunk chunk) {
-        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxInferences", MAX_INFERENCES);
+        int bound = settings.inferredTokens(TokenCounter.count(String.join("\n", memory.questions())));
+        // One reply's conclusions: no more than the inferred facts may hold, nor than the output limit carries.
+        int replyBound = Math.min(bound, settings.extractTokens());
+        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxWords", words(replyBound));
         Replies.Inferred reply =
                 ask(Role.RESEARCHER, "infer", chunk.number(), vars, Replies.Inferred.class, PlainText::inferred);
         List<String> added = new ArrayList<>();
@@ -161,8 +163,9 @@ final class Worker {
         int ungrounded = 0;
         List<Replies.Inferred.Inference> items =
                 reply == null ? List.<Replies.Inferred.Inference>of() : reply.inferred();
-        int overLimit = Math.max(0, items.size() - MAX_INFERENCES);
-        for (Replies.Inferred.Inference item : items.subList(0, items.size() - overLimit)) {
+        int overLimit = 0;
+        int addedTokens = 0;
+        for (Replies.Inferred.Inference item : items) {
             List<String> basis = new ArrayList<>();
             for (String raw : item.basis()) {
                 String id = factId(raw);
@@ -178,9 +181,16 @@ final class Worker {
                 ungrounded++;
                 continue;
             }
+            int tokens = Fact.inferred("I?", item.fact().strip(), chunk.number(), basis)
+                    .tokens();
+            if (addedTokens + tokens > replyBound) {
+                overLimit++;
+                continue;
+            }
+            addedTokens += tokens;
             added.add(memory.infer(item.fact().strip(), chunk.number(), basis).id());
         }
-        List<Fact> pruned = memory.pruneInferred(capTokens);
+        List<Fact> pruned = memory.pruneInferred(bound);
         trace.record(new CosmirEvent.Infer(
                 chunk.number(),
                 added,
@@ -192,13 +202,22 @@ final class Worker {
     }
 
     private void refine(Chunk chunk) {
-        Map<String, Object> vars = Map.of("query", query, "memory", memory.render(), "maxQuestions", MAX_QUESTIONS);
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("query", query);
+        vars.put("memory", memory.render());
+        vars.put(
+                "lengthRule",
+                settings.maxQuestions() == 0
+                        ? "Keep only questions that still matter for the main question, the most useful first."
+                        : "Keep the list short: at most " + settings.maxQuestions()
+                                + " questions, the most useful for the main question first.");
         Replies.Refined reply =
                 ask(Role.RESEARCHER, "refine", chunk.number(), vars, Replies.Refined.class, PlainText::refined);
         List<String> before = memory.questions();
         List<String> after = reply == null ? before : cleaned(reply.questions());
-        int cut = Math.max(0, after.size() - MAX_QUESTIONS);
-        after = after.stream().limit(MAX_QUESTIONS).toList();
+        int kept = settings.questionsKept(after.size());
+        int cut = after.size() - kept;
+        after = after.subList(0, kept);
         memory.setQuestions(after);
         List<String> open = after;
         trace.record(new CosmirEvent.Refine(

@@ -147,7 +147,14 @@ final class GamResearch {
                         round, shown.refs().size(), memos.total(), shown.tokens(), memos.totalTokens()));
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("memos", shown.rendered());
-        vars.put("integration", integration.render());
+        // The paper's planner reads the request and the memory; the running notes are an option.
+        vars.put("notesThinking", settings.plannerNotes() ? "what the notes already settle, " : "");
+        vars.put(
+                "notes",
+                PromptMarkup.of(
+                        settings.plannerNotes()
+                                ? "<notes>\n" + PromptMarkup.data(integration.render()) + "\n</notes>\n\n"
+                                : ""));
         vars.put("request", request);
         vars.put("toolList", toolList(settings));
         vars.put("maxPages", GamSettings.MAX_PAGE_IDS);
@@ -202,6 +209,12 @@ final class GamResearch {
         vars.put("integration", integration.render());
         vars.put("pages", pages.markup());
         vars.put("maxFacts", GamSettings.MAX_FACTS);
+        vars.put(
+                "dateRule",
+                settings.resolveDates()
+                        ? " Resolve relative dates (\"yesterday\", \"last week\") against the date of the page they"
+                                + " come from and say so."
+                        : "");
         try {
             integration = context.llm().structured(Role.RESEARCHER, "gam/integrate", vars, Integration.class);
         } catch (UnusableReplyException unusable) {

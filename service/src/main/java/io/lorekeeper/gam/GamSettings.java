@@ -21,6 +21,15 @@ import io.lorekeeper.strategy.QuestionOptions;
  *                          as the answerer's context holds
  * @param roundTokens       at most this many tokens of pages per integration call; 0: as many as the researcher's context holds
  * @param reread            integrate a page found again in a later round again (the paper integrates every round's union)
+ * @param searchPerQuery    each query returns its own best pages (this service's earlier reading, up to
+ *                          {@code pagesPerSearch} × queries pages a round); by default, as the authors' code reads
+ *                          the paper, a round's keyword queries are one search and its vector queries are fused
+ *                          into one ranking, each bringing {@code pagesPerSearch} pages (with the page ids, at most
+ *                          15 pages a round)
+ * @param resolveDates      the integrator turns relative dates into dates against their page's date (not in the
+ *                          paper)
+ * @param plannerNotes      the planner also reads the running notes (not in the paper, whose planner reads the
+ *                          request and the memory)
  */
 record GamSettings(
         int maxDepth,
@@ -31,7 +40,10 @@ record GamSettings(
         int memoTokens,
         int pageTokens,
         int roundTokens,
-        boolean reread) {
+        boolean reread,
+        boolean searchPerQuery,
+        boolean resolveDates,
+        boolean plannerNotes) {
 
     static final String KEYWORD = "keyword";
     static final String VECTOR = "vector";
@@ -54,7 +66,10 @@ record GamSettings(
             "memoTokens",
             "pageTokens",
             "roundTokens",
-            "reread");
+            "reread",
+            "searchPerQuery",
+            "resolveDates",
+            "plannerNotes");
 
     static GamSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -67,7 +82,10 @@ record GamSettings(
                 options.intValue("memoTokens", 0, 0, 1_000_000),
                 options.intValue("pageTokens", 0, 0, 1_000_000),
                 options.intValue("roundTokens", 0, 0, 1_000_000),
-                options.booleanValue("reread", true));
+                options.booleanValue("reread", true),
+                options.booleanValue("searchPerQuery", false),
+                options.booleanValue("resolveDates", false),
+                options.booleanValue("plannerNotes", false));
     }
 
     boolean uses(String tool) {

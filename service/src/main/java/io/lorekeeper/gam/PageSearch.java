@@ -48,32 +48,51 @@ final class PageSearch {
                 ContextSnapshotFactory.builder().build())) {
             Map<String, List<SearchHit>> hitsByQuery = new java.util.concurrent.ConcurrentHashMap<>();
             int depth = 4 * settings.pagesPerSearch();
-            start(
-                    running,
-                    pool,
-                    settings,
-                    GamSettings.KEYWORD,
-                    plan.keywordQueries(),
-                    q -> search(GamSettings.KEYWORD, q, retriever.keyword(documents, q, depth), settings, hitsByQuery));
-            start(
-                    running,
-                    pool,
-                    settings,
-                    GamSettings.VECTOR,
-                    plan.vectorQueries(),
-                    q -> search(GamSettings.VECTOR, q, retriever.vector(documents, q, depth), settings, hitsByQuery));
-            start(
-                    running,
-                    pool,
-                    settings,
-                    GamSettings.MEMO,
-                    plan.vectorQueries(),
-                    q -> new Search(
-                            GamSettings.MEMO,
-                            q,
-                            retriever.memoVector(documents, q, settings.pagesPerSearch()).stream()
-                                    .map(m -> new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
-                                    .toList()));
+            if (settings.searchPerQuery()) {
+                start(
+                        running,
+                        pool,
+                        settings,
+                        GamSettings.KEYWORD,
+                        plan.keywordQueries(),
+                        q -> search(
+                                GamSettings.KEYWORD, q, retriever.keyword(documents, q, depth), settings, hitsByQuery));
+                start(
+                        running,
+                        pool,
+                        settings,
+                        GamSettings.VECTOR,
+                        plan.vectorQueries(),
+                        q -> search(
+                                GamSettings.VECTOR, q, retriever.vector(documents, q, depth), settings, hitsByQuery));
+                start(running, pool, settings, GamSettings.MEMO, plan.vectorQueries(), q -> memoSearch(q, settings));
+            } else {
+                // As the authors' code reads the paper: one search per tool and round.
+                List<String> keywords = plan.keywordQueries();
+                start(
+                        running,
+                        pool,
+                        settings,
+                        GamSettings.KEYWORD,
+                        keywords.isEmpty() ? List.of() : List.of(String.join(" ", keywords)),
+                        q -> search(
+                                GamSettings.KEYWORD, q, retriever.keyword(documents, q, depth), settings, hitsByQuery));
+                List<String> vectors = plan.vectorQueries();
+                start(
+                        running,
+                        pool,
+                        settings,
+                        GamSettings.VECTOR,
+                        vectors.isEmpty() ? List.of() : List.of(String.join(JOINED, vectors)),
+                        joined -> fused(vectors, depth, settings, hitsByQuery));
+                start(
+                        running,
+                        pool,
+                        settings,
+                        GamSettings.MEMO,
+                        vectors.isEmpty() ? List.of() : List.of(String.join(JOINED, vectors)),
+                        joined -> fusedMemos(vectors, settings));
+            }
             List<Search> searches =
                     running.stream().map(CompletableFuture::join).toList();
             List<PageRef> rejected = new ArrayList<>();
@@ -106,6 +125,64 @@ final class PageSearch {
                 running.add(CompletableFuture.supplyAsync(() -> search.apply(q), pool));
             }
         }
+    }
+
+    /** How a round's queries are named when they ran as one search. */
+    static final String JOINED = " | ";
+
+    private Search memoSearch(String query, GamSettings settings) {
+        return new Search(
+                GamSettings.MEMO,
+                query,
+                retriever.memoVector(documents, query, settings.pagesPerSearch()).stream()
+                        .map(m -> new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()))
+                        .toList());
+    }
+
+    /**
+     * The vector queries as one ranking: each page scores the sum, over the queries, of its best chunk's
+     * similarity to that query; the best {@code pagesPerSearch} pages are the search's.
+     */
+    private Search fused(
+            List<String> queries, int depth, GamSettings settings, Map<String, List<SearchHit>> hitsByQuery) {
+        Map<PageRef, Double> scores = new LinkedHashMap<>();
+        Map<PageRef, List<SearchHit>> hits = new LinkedHashMap<>();
+        for (String q : queries) {
+            Map<PageRef, Double> best = new LinkedHashMap<>();
+            for (SearchHit hit : retriever.vector(documents, q, depth)) {
+                best.merge(ref(hit), hit.score(), Math::max);
+                hits.computeIfAbsent(ref(hit), k -> new ArrayList<>()).add(hit);
+            }
+            best.forEach((ref, score) -> scores.merge(ref, score, Double::sum));
+        }
+        List<PageRef> pages = top(scores, settings.pagesPerSearch());
+        String joined = String.join(JOINED, queries);
+        pages.forEach(ref -> hitsByQuery
+                .computeIfAbsent(
+                        GamSettings.VECTOR + ":" + joined,
+                        k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                .addAll(hits.get(ref)));
+        return new Search(GamSettings.VECTOR, joined, pages);
+    }
+
+    /** The memo tool's queries as one ranking, each page scoring the sum of its memo's similarity to each query. */
+    private Search fusedMemos(List<String> queries, GamSettings settings) {
+        Map<PageRef, Double> scores = new LinkedHashMap<>();
+        for (String q : queries) {
+            for (Retriever.MemoHit m : retriever.memoVector(documents, q, 4 * settings.pagesPerSearch())) {
+                scores.merge(
+                        new PageRef(documents.indexOf(m.documentId()) + 1, m.pageOrdinal()), m.score(), Double::sum);
+            }
+        }
+        return new Search(GamSettings.MEMO, String.join(JOINED, queries), top(scores, settings.pagesPerSearch()));
+    }
+
+    private static List<PageRef> top(Map<PageRef, Double> scores, int n) {
+        return scores.entrySet().stream()
+                .sorted(Map.Entry.<PageRef, Double>comparingByValue().reversed())
+                .limit(n)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private Search search(

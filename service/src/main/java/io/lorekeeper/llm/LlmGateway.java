@@ -42,6 +42,16 @@ public class LlmGateway {
     }
 
     /**
+     * The reply limit a call of the role gets when it needs {@code wanted} tokens and asks for them
+     * ({@link LlmSession#withOutputLimit}): the profile's own {@code max-output-tokens} where it sets one,
+     * otherwise the larger of {@code wanted} and the role's default.
+     */
+    public int outputLimit(Role role, int wanted) {
+        int current = profiles.forRole(role).maxOutputTokens();
+        return profiles.setsOutputLimit(role) ? current : Math.max(current, wanted);
+    }
+
+    /**
      * Whether the model of each role can be used now: one is configured and the endpoint of the role's
      * profile is not known to be down (by the probe at start or a run of failed calls since).
      * Strategies that need a model are routed around it otherwise.

@@ -116,6 +116,19 @@ public final class LlmSession {
     }
 
     /**
+     * This session with the role's replies allowed at least {@code tokens}, for a step whose method asks
+     * for a long reply (Chain of Agents' 8,000-token summary). Only the role's default limit is raised:
+     * a profile that sets its own {@code max-output-tokens} keeps it ({@link LlmGateway#outputLimit}
+     * says which applies). Same budget and call log.
+     */
+    public LlmSession withOutputLimit(Role role, int tokens) {
+        LlmSession derived = new LlmSession(
+                scope, budget, profiles.withOutputFloor(role, tokens), templates, caller, output, answering, usage);
+        derived.issues = issue -> issues.accept(issue);
+        return derived;
+    }
+
+    /**
      * Where this session reports what it had to leave out of imperfect replies (dropped items, plain
      * text accepted as an answer); a question sends them to its trace. By default they are logged.
      */

@@ -18,6 +18,8 @@ class ModelProfiles {
     private final Map<String, String> roles;
     /** Null: every profile samples at its own temperature. */
     private final Double temperature;
+    /** Reply limits raised per role for a session, where the role's profile sets no limit of its own. */
+    private final Map<Role, Integer> outputFloors;
 
     @Autowired
     ModelProfiles(LlmSettings settings) {
@@ -44,12 +46,14 @@ class ModelProfiles {
         }
         this.roles = settings.roles();
         this.temperature = null;
+        this.outputFloors = Map.of();
     }
 
-    private ModelProfiles(ModelProfiles base, double temperature) {
+    private ModelProfiles(ModelProfiles base, Double temperature, Map<Role, Integer> outputFloors) {
         this.byName.putAll(base.byName);
         this.roles = base.roles;
         this.temperature = temperature;
+        this.outputFloors = outputFloors;
     }
 
     /** The role's profile; one with no output limit of its own gets the role's default limit. */
@@ -57,13 +61,27 @@ class ModelProfiles {
         ModelProfile profile = byName.get(roles.getOrDefault(role.key(), DEFAULT));
         ModelProfile limited = profile.maxOutputTokens() > 0
                 ? profile
-                : profile.withMaxOutputTokens(OutputLimits.forRole(role, profile.reasoningModel()));
+                : profile.withMaxOutputTokens(Math.max(
+                        OutputLimits.forRole(role, profile.reasoningModel()), outputFloors.getOrDefault(role, 0)));
         return temperature == null ? limited : limited.withTemperature(temperature);
+    }
+
+    /** Whether the role's profile sets its own {@code max-output-tokens} (taken as the model's limit, never raised). */
+    boolean setsOutputLimit(Role role) {
+        return byName.get(roles.getOrDefault(role.key(), DEFAULT)).maxOutputTokens() > 0;
     }
 
     /** The same routing with every profile sampling at {@code temperature}. */
     ModelProfiles atTemperature(double newTemperature) {
-        return new ModelProfiles(this, newTemperature);
+        return new ModelProfiles(this, newTemperature, outputFloors);
+    }
+
+    /** The same routing with the role's default reply limit raised to at least {@code tokens}. */
+    ModelProfiles withOutputFloor(Role role, int tokens) {
+        Map<Role, Integer> floors = new java.util.EnumMap<>(Role.class);
+        floors.putAll(outputFloors);
+        floors.put(role, tokens);
+        return new ModelProfiles(this, temperature, Map.copyOf(floors));
     }
 
     java.util.Collection<ModelProfile> all() {

@@ -128,12 +128,22 @@ public sealed interface MemCotEvent extends TraceEvent {
             implements MemCotEvent {}
 
     /**
-     * What the responder answers from: the units (the memory, or the question's best passages when
-     * {@code retrieved}), their size, and why the loop stopped after how many steps.
+     * What the responder answers from: the units (the memory; the question's best passages when
+     * {@code retrieved}; every unit of the documents when {@code wholeDocument}, the authors' fallback
+     * when the judge never found the memory enough), their size, why the loop stopped after how many
+     * steps, and why the whole-document fallback was not taken when it was due ({@code wholeDocumentRefused}).
      */
     @JsonTypeName("memcot.context")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "MemCotContext")
-    record Context(int steps, String stop, List<UnitRef> units, int memoryTokens, boolean retrieved)
+    record Context(
+            int steps,
+            String stop,
+            List<UnitRef> units,
+            int memoryTokens,
+            boolean retrieved,
+            boolean wholeDocument,
+            String wholeDocumentRefused)
             implements MemCotEvent {}
 
     /** One piece of evidence the responder named: whether the unit is one it was shown, and whether its quote was found. */

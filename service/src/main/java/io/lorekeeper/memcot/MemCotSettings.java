@@ -13,7 +13,10 @@ import io.lorekeeper.strategy.QuestionOptions;
  * (Appendix C); 0 is an option ({@code perceptionTemperature}, {@code responderTemperature}) for runs that
  * must repeat and be cached. The judge is always 0.
  *
- * @param window null: 4 for conversations and 1 for texts
+ * @param window                null: 4 for conversations and 1 for texts
+ * @param wholeDocumentFallback when the judge never says the memory is enough, the responder reads the
+ *                              whole conversation (the authors' code), where it fits the answerer's
+ *                              context window and the budget; false answers from the memory, unsure
  */
 record MemCotSettings(
         int k,
@@ -22,15 +25,23 @@ record MemCotSettings(
         boolean zoomOut,
         int maxQueries,
         double perceptionTemperature,
-        double responderTemperature) {
+        double responderTemperature,
+        boolean wholeDocumentFallback) {
 
     static final int CONVERSATION_WINDOW = 4;
     static final int TEXT_WINDOW = 1;
     /** The perception agents' and the responder's temperature in the paper (Appendix C). */
     static final double PAPER_TEMPERATURE = 1.0;
 
-    private static final Set<String> OPTIONS =
-            Set.of("k", "window", "maxSteps", "zoomOut", "maxQueries", "perceptionTemperature", "responderTemperature");
+    private static final Set<String> OPTIONS = Set.of(
+            "k",
+            "window",
+            "maxSteps",
+            "zoomOut",
+            "maxQueries",
+            "perceptionTemperature",
+            "responderTemperature",
+            "wholeDocumentFallback");
 
     static MemCotSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -42,7 +53,8 @@ record MemCotSettings(
                 options.booleanValue("zoomOut", true),
                 options.intValue("maxQueries", 3, 1, 10),
                 options.doubleValue("perceptionTemperature", PAPER_TEMPERATURE, 0.0, 2.0),
-                options.doubleValue("responderTemperature", PAPER_TEMPERATURE, 0.0, 2.0));
+                options.doubleValue("responderTemperature", PAPER_TEMPERATURE, 0.0, 2.0),
+                options.booleanValue("wholeDocumentFallback", true));
     }
 
     int windowFor(DocumentKind kind) {

@@ -2,6 +2,8 @@ package io.lorekeeper.memcot;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.llm.LlmGateway;
+import io.lorekeeper.llm.Role;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
@@ -18,19 +20,22 @@ import io.lorekeeper.strategy.StrategyResult;
 @Component
 class MemCotStrategy extends SettingsStrategy<MemCotSettings> {
 
-    MemCotStrategy() {
+    private final LlmGateway gateway;
+
+    MemCotStrategy(LlmGateway gateway) {
         super(
                 "memcot",
                 StrategyRequirements.of(
                         true,
                         "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory"),
                 MemCotSettings::of);
+        this.gateway = gateway;
     }
 
     @Override
     protected StrategyResult answer(QuestionContext context, MemCotSettings settings) {
         Units units = new Units(context.documentIds(), context.retriever());
         MemCotLoop.Outcome outcome = new MemCotLoop(context, settings, units).run();
-        return new Responder(context, settings, units).answer(outcome);
+        return new Responder(context, settings, units, gateway.contextLimit(Role.ANSWERER)).answer(outcome);
     }
 }

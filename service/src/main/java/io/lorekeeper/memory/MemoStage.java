@@ -26,12 +26,21 @@ class MemoStage extends MemorizerStage {
 
     static final String NAME = "memos";
     static final String TEMPLATE = "gam/memo";
+    /** The memo prompt that also turns relative dates into dates ({@code lorekeeper.memorizer.resolve-dates}). */
+    static final String DATED_TEMPLATE = "gam/memo-dated";
 
     private final Embeddings embeddings;
+    private final String template;
 
-    MemoStage(LlmGateway gateway, MemorizerStore store, Embeddings embeddings, PageMemorizer pages) {
+    MemoStage(
+            LlmGateway gateway,
+            MemorizerStore store,
+            Embeddings embeddings,
+            PageMemorizer pages,
+            MemorizerSettings settings) {
         super(NAME, 30, gateway, store, pages);
         this.embeddings = embeddings;
+        this.template = settings.resolveDates() ? DATED_TEMPLATE : TEMPLATE;
     }
 
     /** What the memorizer returns for one page. */
@@ -48,7 +57,7 @@ class MemoStage extends MemorizerStage {
                 store.pages(documentId),
                 page -> memorized.contains(page.ordinal()),
                 memos,
-                TEMPLATE,
+                template,
                 MemoReply.class,
                 (page, reply) -> {
                     String memo = reply.memo().strip();

@@ -13,8 +13,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                       larger corpus costs
  * @param maxPageTokens  the longest page text sent in one call; a longer page (a very long
  *                       conversation session) is cut, and the cut is said in the prompt
+ * @param resolveDates   memos turn relative dates ("yesterday") into dates against the page's own date
+ *                       (not in GAM's paper; the {@code gam/memo-dated} prompt)
  */
 @ConfigurationProperties("lorekeeper.memorizer")
 record MemorizerSettings(
         @DefaultValue("24000") int contextTokens,
-        @DefaultValue("12000") int maxPageTokens) {}
+        @DefaultValue("12000") int maxPageTokens,
+        @DefaultValue("false") boolean resolveDates) {}

@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.document.DocumentStatus;
+import io.lorekeeper.llm.ContextLimit;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -155,7 +156,8 @@ class ChainOfAgentsStrategyTest {
         assertThat(model.calls("chain-of-agents/worker").get(1).user())
                 .contains(first)
                 .doesNotContain("escaped convict one Christmas");
-        assertThat(model.calls("chain-of-agents/worker").get(0).system()).contains("under " + cap * 3 / 5 + " words");
+        assertThat(model.calls("chain-of-agents/worker").get(0).system())
+                .contains("Use up to " + cap * 3 / 4 + " words");
     }
 
     @Test
@@ -313,7 +315,7 @@ class ChainOfAgentsStrategyTest {
     }
 
     @Test
-    void workersAreAskedForASummaryThatFitsTheirOutputLimitAndTheWallTimeGrowsWithTheChunks() {
+    void workersAreAskedForThePapersWholeSummaryWithAReplyLimitThatCarriesItAndTheWallTimeGrowsWithTheChunks() {
         model.on("chain-of-agents/worker").reply(call -> summary("Kept."));
         model.on("chain-of-agents/manage")
                 .reply(json(Map.of("answer", "unknown", "confidence", 0.1, "quotes", List.of())));
@@ -321,14 +323,49 @@ class ChainOfAgentsStrategyTest {
         JsonNode answer = ask("Who was Pip's benefactor?", Map.of("chunkTokens", 64_000));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        ScriptedChatModel.Call worker = model.calls("chain-of-agents/worker").getFirst();
+        assertThat(worker.system())
+                .as("8,000 tokens, the paper's summary, in words")
+                .contains("Use up to 6000 words")
+                .as("the paper's workers are not told to hold back the answer")
+                .doesNotContain("Do not answer the question yet");
+        int reply = ChainOfAgentsStrategy.replyTokens(8_000);
+        assertThat(reply)
+                .as("the summary as a JSON string, escaped, and its braces")
+                .isEqualTo(9_400);
+        assertThat(worker.options().getMaxTokens())
+                .as("the researcher's default limit of 8,192 raised to carry the whole summary")
+                .isEqualTo(reply);
+        assertThat(model.calls("chain-of-agents/manage").getFirst().options().getMaxTokens())
+                .as("only the workers' limit is raised")
+                .isLessThan(reply);
+        JsonNode reading = events(answer, "chain-of-agents.reading").getFirst();
+        assertThat(reading.get("summaryTokens").asInt()).isEqualTo(8_000);
+        assertThat(reading.get("requestedSummaryTokens").asInt()).isEqualTo(8_000);
+        assertThat(reading.get("workerOutputTokens").asInt()).isEqualTo(reply);
+        assertThat(reading.has("summaryLowered")).isFalse();
+        assertThat(reading.get("holdAnswer").asBoolean()).isFalse();
+
+        model.reset();
+        model.on("chain-of-agents/worker").reply(call -> summary("Kept."));
+        model.on("chain-of-agents/manage")
+                .reply(json(Map.of("answer", "unknown", "confidence", 0.1, "quotes", List.of())));
+        JsonNode held = ask("Who was Pip's benefactor?", Map.of("chunkTokens", 64_000, "holdAnswer", true));
+        assertThat(held.get("status").asString()).as(held.toString()).isEqualTo("DONE");
         assertThat(model.calls("chain-of-agents/worker").getFirst().system())
-                .as("the paper's 8,000-token cap would ask for about the whole 8,192-token output limit")
-                .contains("under " + ChainOfAgentsStrategy.WORKER_SUMMARY_TOKENS * 3 / 5 + " words");
-        assertThat(events(answer, "chain-of-agents.reading")
-                        .getFirst()
-                        .get("summaryTokens")
-                        .asInt())
-                .isEqualTo(8_000);
+                .contains("Do not answer the question yet");
+
+        ChainOfAgentsStrategy.Settings ownLimit = ChainOfAgentsStrategy.Settings.of(
+                QuestionOptions.none(), new ContextLimit("small-output", 128_000, 4_096), wanted -> 4_096);
+        assertThat(ownLimit.workerOutputTokens())
+                .as("a profile's own max-output-tokens is never raised")
+                .isEqualTo(4_096);
+        assertThat(ownLimit.requestedSummaryTokens())
+                .isEqualTo(ChainOfAgentsStrategy.summaryFitting(4_096))
+                .isLessThan(8_000);
+        assertThat(ownLimit.summaryLowered())
+                .contains("profile 'small-output' sets max-output-tokens 4096")
+                .contains("raise it to 9400");
 
         DocumentInfo book = new DocumentInfo(
                 UUID.randomUUID(),

@@ -107,4 +107,48 @@ class ComoRagDecisionsTest {
         }
         assertThat(ComoRagOptions.of(QuestionOptions.none()).split()).containsExactly(8.0, 2.0, 2.0, 1.0);
     }
+
+    @Test
+    void aCycleStopsOnlyWhenNoProbeFoundNewEvidenceInAnyLayer() {
+        TriRetriever.LayerResult nothing =
+                new TriRetriever.LayerResult(ComoRagOptions.VERIDICAL, List.of(), 1000, 3, List.of(), null);
+        TriRetriever.LayerResult something = new TriRetriever.LayerResult(
+                ComoRagOptions.VERIDICAL, List.of(evidence("u:a:4")), 1000, 3, List.of(), null);
+        MetacognitiveLoop.Probed empty =
+                new MetacognitiveLoop.Probed("the wax seal", Map.of(ComoRagOptions.VERIDICAL, nothing));
+        MetacognitiveLoop.Probed fresh =
+                new MetacognitiveLoop.Probed("the red notebook", Map.of(ComoRagOptions.VERIDICAL, something));
+
+        assertThat(MetacognitiveLoop.noNewEvidence(List.of(empty, fresh)))
+                .as("two probes, only one finding unseen evidence: the cycle goes on")
+                .isFalse();
+        assertThat(MetacognitiveLoop.noNewEvidence(List.of(fresh, empty))).isFalse();
+        assertThat(MetacognitiveLoop.noNewEvidence(List.of(empty, empty)))
+                .as("no layer returned new evidence")
+                .isTrue();
+    }
+
+    @Test
+    void everyUnitIsSeededWithItsNormalisedSimilarityTimesThePassageWeight() {
+        UUID doc = UUID.randomUUID();
+        List<ComoRagStore.Scored<ComoRagStore.Unit>> dense =
+                List.of(scored(doc, 0, 0.9), scored(doc, 1, 0.6), scored(doc, 2, 0.3));
+
+        Map<ComoRagStore.UnitKey, Double> seeds = TriRetriever.passageSeeds(dense);
+
+        assertThat(TriRetriever.PASSAGE_WEIGHT)
+                .as("HippoRAG 2's passage node weight")
+                .isEqualTo(0.05);
+        assertThat(seeds).hasSize(3);
+        assertThat(seeds.get(new ComoRagStore.UnitKey(doc, 0))).isEqualTo(0.05);
+        assertThat(seeds.get(new ComoRagStore.UnitKey(doc, 1)))
+                .isCloseTo(0.025, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(seeds.get(new ComoRagStore.UnitKey(doc, 2))).isZero();
+    }
+
+    private static ComoRagStore.Scored<ComoRagStore.Unit> scored(UUID doc, int ordinal, double score) {
+        return new ComoRagStore.Scored<>(
+                new ComoRagStore.Unit(doc, ordinal, ordinal, ordinal, 0, new Span(ordinal * 10, ordinal * 10 + 9), 5),
+                score);
+    }
 }

@@ -225,7 +225,8 @@ class ComoRagStrategyTest {
         model.on("comorag/probe").reply(call -> json(Map.of("probes", List.of("angle number " + n.incrementAndGet()))));
         scriptEncodeAndFuse();
 
-        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(99));
+        JsonNode answer =
+                ask(QUESTION, Map.of("contextTokens", 1000, "afterFailure", "tentative"), null, succeedAt(99));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(model.calls("comorag/answer")).hasSize(6);
@@ -241,6 +242,21 @@ class ComoRagStrategyTest {
                 .as("a tentative answer backed by a verified quote")
                 .isNotEqualTo(TryAnswer.NOT_SETTLED);
         assertCitationsAreSource(answer, 1);
+
+        model.reset();
+        AtomicInteger m = new AtomicInteger();
+        model.on("comorag/probe").reply(call -> json(Map.of("probes", List.of("angle number " + m.incrementAndGet()))));
+        scriptEncodeAndFuse();
+        JsonNode signal = ask(QUESTION, SMALL, null, succeedAt(99));
+        assertThat(model.calls("comorag/answer")).hasSize(6);
+        assertThat(signal.get("answer").asString())
+                .as("by default the paper's failure signal, not a tentative answer")
+                .isEqualTo(TryAnswer.NOT_SETTLED);
+        assertThat(signal.get("confidence").asDouble()).isZero();
+        assertThat(signal.get("citations")).isEmpty();
+        assertThat(events(signal, "comorag.answer").getFirst().get("outcome").asString())
+                .isEqualTo("not-settled");
+        assertThat(model.calls("last-resort/answer")).isEmpty();
     }
 
     @Test
@@ -259,7 +275,8 @@ class ComoRagStrategyTest {
         model.on("last-resort/answer").reply("The king, perhaps.");
         scriptEncodeAndFuse();
 
-        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1), null, null);
+        JsonNode answer =
+                ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1, "afterFailure", "tentative"), null, null);
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("The king, perhaps.");
@@ -296,7 +313,11 @@ class ComoRagStrategyTest {
                         List.of(Map.of("item", "V1", "quote", "the king took the compass")))));
         model.on("comorag/probe").reply(json(Map.of("probes", List.of("the king"))));
         scriptEncodeAndFuse();
-        JsonNode abstained = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 1, "abstain", true), null, null);
+        JsonNode abstained = ask(
+                QUESTION,
+                Map.of("contextTokens", 1000, "maxCycles", 1, "abstain", true, "afterFailure", "tentative"),
+                null,
+                null);
         assertThat(abstained.get("answer").asString()).isEqualTo(TryAnswer.NOT_SETTLED);
         assertThat(abstained.get("confidence").asDouble()).isZero();
         assertThat(abstained.get("citations")).isEmpty();
@@ -315,7 +336,8 @@ class ComoRagStrategyTest {
         model.on("comorag/probe").cutOnce(cutProbe).cutOnce(cutProbe);
         model.on("last-resort/answer").reply("Bartholomew.");
 
-        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(0));
+        // the earlier behaviour after failure: the last resort over what the loop saw
+        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "afterFailure", "tentative"), null, succeedAt(0));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(events(answer, "step.failed"))
@@ -384,7 +406,8 @@ class ComoRagStrategyTest {
                 .reply(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1, "evidence", List.of())));
         model.on("last-resort/answer").reply("Adela kept it.");
 
-        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0), null, null);
+        JsonNode answer =
+                ask(QUESTION, Map.of("contextTokens", 1000, "maxCycles", 0, "afterFailure", "tentative"), null, null);
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("answer").asString()).isEqualTo("Adela kept it.");

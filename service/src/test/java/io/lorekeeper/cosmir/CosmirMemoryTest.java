@@ -33,7 +33,8 @@ class CosmirMemoryTest {
             memory.gather("Fact number " + i + " about the marsh country.", (i + 1) / 2, "q" + i, at(i * 10, "q" + i));
         }
         int each = memory.gathered().getFirst().tokens();
-        assertThat(each).isEqualTo(TokenCounter.count("[G1] Fact number 1 about the marsh country. (chunk 1)") + 1);
+        assertThat(each)
+                .isEqualTo(TokenCounter.count("[G1] Fact number 1 about the marsh country. (chunk 1) — \"q1\"") + 1);
         int cap = 2 * each + each / 2;
 
         List<Fact> pruned = memory.pruneGathered(cap);
@@ -79,7 +80,7 @@ class CosmirMemoryTest {
                 - Who is the convict?
 
                 Gathered facts:
-                [G1] Pip fed a convict. (chunk 1)
+                [G1] Pip fed a convict. (chunk 1) — "fed"
 
                 Inferred facts:
                 [I1] Pip is kind. (from G1)""");
@@ -152,5 +153,59 @@ class CosmirMemoryTest {
                 .isInstanceOfSatisfying(
                         ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.chunkTokens"))
                 .hasMessageContaining("cannot fit even a 32-token chunk");
+    }
+
+    @Test
+    void oneExtractionMayAddAsMuchAsTheGatheredFactsCapUnlessTheOutputLimitCannotCarryIt() {
+        CosmirSettings roomy = CosmirSettings.of(QuestionOptions.none(), new ContextLimit("big", 200_000, 16_384));
+        assertThat(roomy.memoryTokens()).isEqualTo(8_000);
+        assertThat(roomy.extractTokens()).as("k x chunk, the paper's budget").isEqualTo(8_000);
+        assertThat(roomy.extractLowered()).isFalse();
+
+        CosmirSettings usual = CosmirSettings.of(QuestionOptions.none(), new ContextLimit("default", 128_000, 8_192));
+        assertThat(usual.extractTokens())
+                .as("an 8,192-token reply carries the facts' lines, about 1.2 reply tokens each, and its braces")
+                .isEqualTo((int) ((8_192 - CosmirSettings.REPLY_OVERHEAD) / CosmirSettings.REPLY_PER_FACT_TOKEN))
+                .isGreaterThan(30 * 60)
+                .isLessThan(8_000);
+        assertThat(usual.extractLowered()).isTrue();
+    }
+
+    @Test
+    void inferredFactsAndQuestionsAreUnboundedByDefaultAndCappedOnlyWhenAsked() {
+        ContextLimit window = new ContextLimit("default", 128_000, 8_192);
+        CosmirSettings paper = CosmirSettings.of(QuestionOptions.none(), window);
+        assertThat(paper.capInferred()).isFalse();
+        assertThat(paper.questionsKept(40)).isEqualTo(40);
+        assertThat(paper.inferredTokens(100))
+                .as("what the window leaves beside the chunk, the gathered facts, the questions and the instructions")
+                .isEqualTo(128_000
+                        - 8_192
+                        - 64_000
+                        - 8_000
+                        - CosmirSettings.QUESTIONS_TOKENS
+                        - ChunkedReading.PROMPT_ALLOWANCE);
+        assertThat(paper.inferredTokens(5_000))
+                .as("a long question list takes room from the inferred facts")
+                .isEqualTo(128_000 - 8_192 - 64_000 - 8_000 - 5_000 - ChunkedReading.PROMPT_ALLOWANCE);
+
+        CosmirSettings capped =
+                CosmirSettings.of(new QuestionOptions(Map.of("capInferred", true, "maxQuestions", 12)), window);
+        assertThat(capped.inferredTokens(100)).isEqualTo(8_000);
+        assertThat(capped.questionsKept(40)).isEqualTo(12);
+        assertThat(capped.questionsKept(5)).isEqualTo(5);
+    }
+
+    @Test
+    void aGatheredFactShowsLaterStepsTheWordsItWasTakenFrom() {
+        Memory memory = new Memory();
+        Fact found = memory.gather("Pip met a convict.", 1, "an  escaped convict", at(5, "an escaped\nconvict"));
+        Fact lost = memory.gather("Joe is a smith.", 2, "the smith Joe", null);
+        assertThat(found.line()).isEqualTo("[G1] Pip met a convict. (chunk 1) — \"an escaped convict\"");
+        assertThat(lost.line()).isEqualTo("[G2] Joe is a smith. (chunk 2) — \"the smith Joe\" (not found in the text)");
+        assertThat(found.tokens())
+                .as("the quote counts towards the cap")
+                .isEqualTo(TokenCounter.count(found.line()) + 1);
+        assertThat(memory.render()).contains(found.line()).contains(lost.line());
     }
 }

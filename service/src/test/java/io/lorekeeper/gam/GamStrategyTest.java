@@ -140,7 +140,9 @@ class GamStrategyTest {
         assertThat(plans.get(1).user())
                 .contains("Still missing")
                 .contains("When did Caroline adopt her dog?")
-                .contains("Caroline went to a support group on 7 May 2023. [D1-P0]");
+                .as("the paper's planner reads the request and the memory, not the running notes")
+                .doesNotContain("Caroline went to a support group on 7 May 2023.")
+                .doesNotContain("<notes>");
         JsonNode searches = events(answer, "gam.search");
         assertThat(searches.get(1).get("searches").get(0).get("query").asString())
                 .isEqualTo("puppy Biscuit adopted");
@@ -600,6 +602,61 @@ class GamStrategyTest {
     }
 
     @Test
+    void aRoundsQueriesRunAsOneSearchPerToolSoItsPagesAreAtMostPagesPerSearchEach() {
+        model.on("gam/plan")
+                .reply(plan(List.of("support group", "puppy Biscuit"), List.of("a painting of a sunrise"), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect")
+                .once("{\"enough\": false, \"followUps\": [\"the puppy\"]}")
+                .once("{\"enough\": true, \"followUps\": []}")
+                .once("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode paper =
+                ask("What did Caroline do after the support group?", Map.of("pagesPerSearch", 1, "plannerNotes", true));
+
+        JsonNode searches = events(paper, "gam.search").get(0).get("searches");
+        assertThat(searches).hasSize(2);
+        assertThat(searches.get(0).get("tool").asString()).isEqualTo("keyword");
+        assertThat(searches.get(0).get("query").asString()).isEqualTo("support group puppy Biscuit");
+        assertThat(searches.get(1).get("tool").asString()).isEqualTo("vector");
+        assertThat(searches.get(1).get("query").asString()).isEqualTo("a painting of a sunrise");
+        assertThat(searches)
+                .allSatisfy(search -> assertThat(search.get("pages")).hasSize(1));
+        assertThat(events(paper, "gam.integrate").get(0).get("pagesRead").size())
+                .as("the union of one search per tool")
+                .isLessThanOrEqualTo(2);
+        String integrate = model.calls("gam/integrate").getFirst().system();
+        assertThat(integrate).doesNotContain("Resolve relative dates");
+        assertThat(model.calls("gam/plan").get(1).user())
+                .as("plannerNotes: the planner also reads the running notes")
+                .contains("<notes>")
+                .contains("Caroline went to a support group.");
+
+        model.reset();
+        scriptMemorizer();
+        model.on("gam/plan")
+                .reply(plan(List.of("support group", "puppy Biscuit"), List.of("a painting of a sunrise"), List.of()));
+        model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
+        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
+        model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
+
+        JsonNode perQuery = ask(
+                "What did Caroline do after the support group?",
+                Map.of("pagesPerSearch", 1, "searchPerQuery", true, "resolveDates", true));
+
+        JsonNode each = events(perQuery, "gam.search").get(0).get("searches");
+        assertThat(each)
+                .extracting(e -> e.get("query").asString())
+                .containsExactly("support group", "puppy Biscuit", "a painting of a sunrise");
+        assertThat(events(perQuery, "gam.integrate").get(0).get("pagesRead"))
+                .extracting(JsonNode::asString)
+                .as("a page per query")
+                .containsExactlyInAnyOrder("D1-P0", "D1-P1", "D1-P2");
+        assertThat(model.calls("gam/integrate").getFirst().system()).contains("Resolve relative dates");
+    }
+
+    @Test
     void aPageThatDoesNotFitTheRoundIsNamedAndStillReadInALaterRound() {
         model.on("gam/plan").reply(plan(List.of("support group", "puppy Biscuit"), List.of(), List.of()));
         model.on("gam/integrate").reply(integration("Caroline went to a support group.", 1, 0));
@@ -609,8 +666,9 @@ class GamStrategyTest {
         model.on("gam/answer").reply("{\"answer\": \"She adopted Biscuit.\", \"evidence\": [], \"confidence\": 0.6}");
 
         // room for one page per integration call; pages already read are not read again
-        JsonNode answer =
-                ask("What did Caroline do after the support group?", Map.of("roundTokens", 1, "reread", false));
+        JsonNode answer = ask(
+                "What did Caroline do after the support group?",
+                Map.of("roundTokens", 1, "reread", false, "searchPerQuery", true));
 
         JsonNode first = events(answer, "gam.integrate").get(0);
         assertThat(first.get("pagesRead")).extracting(JsonNode::asString).containsExactly("D1-P0");

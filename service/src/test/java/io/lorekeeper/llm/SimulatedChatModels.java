@@ -109,7 +109,7 @@ class SimulatedChatModels implements ChatModelProvider {
         private static final Pattern QUESTION = Pattern.compile("<question>\\n(.*?)\\n</question>", Pattern.DOTALL);
         private static final Pattern NOTES = Pattern.compile("<notes>\\n(.*?)\\n</notes>", Pattern.DOTALL);
         private static final Pattern SUMMARY = Pattern.compile("<summary>\\n(.*?)\\n</summary>", Pattern.DOTALL);
-        private static final Pattern GATHERED = Pattern.compile("(?m)^\\[(G\\d+)] (.*) \\(chunk \\d+\\)$");
+        private static final Pattern GATHERED = Pattern.compile("(?m)^\\[(G\\d+)] (.*?) \\(chunk \\d+\\)(?: — .*)?$");
         private static final Pattern OPEN_QUESTION = Pattern.compile("(?m)^- (.*)$");
         private static final Pattern QUOTED = Pattern.compile("\"([^\"]+)\"");
         private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");

@@ -259,8 +259,8 @@ class SimulatedChatModelsTest {
     void cosmirPlansTheQuestionExtractsFirstSentencesInfersFromTheNewestFactAndCitesTheOldest() {
         SimulatedChatModels models = new SimulatedChatModels(Duration.ZERO);
         String memory =
-                "Open questions:\n- Who helped Pip?\n- Where?\n\nGathered facts:\n[G3] Pip met a convict. (chunk 1)\n"
-                        + "[G4] Joe is a smith. (chunk 2)\n\nInferred facts:\n(none yet)";
+                "Open questions:\n- Who helped Pip?\n- Where?\n\nGathered facts:\n[G3] Pip met a convict. (chunk 1) — \"met a convict\"\n"
+                        + "[G4] Joe is a smith. (chunk 2) — \"the smith\" (not found in the text)\n\nInferred facts:\n(none yet)";
         assertThat(rendered(models, "cosmir/plan", Map.of("query", "Who helped Pip?"))
                         .path("questions")
                         .get(0)
@@ -278,17 +278,16 @@ class SimulatedChatModelsTest {
                         "Chunk 2 of 3",
                         "chunk",
                         "Joe was a smith. He lived by the marsh.",
-                        "maxFacts",
-                        30,
                         "maxWords",
-                        40));
+                        4_000));
         assertThat(extract.path("facts").get(0).path("fact").asString()).isEqualTo("Joe was a smith.");
         assertThat(extract.path("facts").get(0).path("quote").asString()).isEqualTo("Joe was a smith.");
-        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory, "maxInferences", 10));
+        JsonNode infer = rendered(models, "cosmir/infer", Map.of("query", "q", "memory", memory, "maxWords", 4_000));
         assertThat(infer.path("inferred").get(0).path("basis").get(0).asString())
                 .isEqualTo("G4");
         assertThat(infer.path("inferred").get(0).path("fact").asString()).isEqualTo("The text states: Joe is a smith.");
-        JsonNode refine = rendered(models, "cosmir/refine", Map.of("query", "q", "memory", memory, "maxQuestions", 12));
+        JsonNode refine = rendered(
+                models, "cosmir/refine", Map.of("query", "q", "memory", memory, "lengthRule", "Keep it short."));
         assertThat(refine.path("questions"))
                 .extracting(JsonNode::asString)
                 .containsExactly("Who helped Pip?", "Where?");
@@ -312,6 +311,8 @@ class SimulatedChatModelsTest {
                 "(nothing yet: this is the first part)",
                 "summaryWords",
                 6000,
+                "answerRule",
+                "Do not invent anything.",
                 "chunkLabel",
                 "Chunk 1 of 2",
                 "chunk",

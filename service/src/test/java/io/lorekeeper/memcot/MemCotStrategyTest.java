@@ -268,7 +268,7 @@ class MemCotStrategyTest {
                 .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
         model.on("memcot/answer").reply(answer("Probably blue; no passage names the colour.", 0.6));
 
-        JsonNode answer = ask(question, Map.of());
+        JsonNode answer = ask(question, Map.of("wholeDocumentFallback", false));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
@@ -287,6 +287,53 @@ class MemCotStrategyTest {
         assertThat(strings(next.get("next"))).isEmpty();
         assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
                 .isEqualTo("no-new-queries");
+    }
+
+    @Test
+    void whenTheJudgeNeverSaysItCanAnswerTheResponderReadsTheWholeConversationAsTheAuthorsCodeDoes() {
+        model.on("memcot/zoom-in").reply(call -> perception("the dog", idOf(call.user(), PUPPY)));
+        model.on("memcot/judge")
+                .reply(call -> judgement(false, "BREAK", List.of("the dog's breed"), idOf(call.user(), PUPPY)));
+        model.on("memcot/answer")
+                .reply(call -> answer("a beagle", 0.9, evidence(idOf(call.user(), BEAGLE), "He is a beagle")));
+
+        JsonNode answer = ask("What breed is Caroline's dog?", Map.of("maxSteps", 1, "zoomOut", false));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
+        String responder = model.calls("memcot/answer").getFirst().user();
+        assertThat(passages(responder))
+                .as("every turn of the conversation, not only the memory's one")
+                .hasSize(11);
+        assertThat(responder)
+                .contains(GROUP)
+                .contains(SISTER)
+                .contains(BEAGLE)
+                .contains("the evidence is the whole document")
+                .contains("session=\"");
+        JsonNode context = events(answer, "memcot.context").get(0);
+        assertThat(context.get("wholeDocument").asBoolean()).isTrue();
+        assertThat(context.get("retrieved").asBoolean()).isFalse();
+        assertThat(context.has("wholeDocumentRefused")).isFalse();
+        assertThat(context.get("units")).hasSize(11);
+        assertThat(context.get("stop").asString()).isEqualTo("max-steps");
+        assertThat(answer.get("answer").asString()).isEqualTo("a beagle");
+        assertThat(answer.get("confidence").asDouble())
+                .as("read from the whole document, the answer is not capped as an unsure memory's is")
+                .isEqualTo(0.9);
+        assertThat(answer.get("citations").get(0).get("quote").asString()).isEqualTo("He is a beagle");
+        assertThat(answer.get("citations").get(0).get("turnId").asString()).isEqualTo("D3:3");
+
+        model.reset();
+        model.on("memcot/zoom-in").reply(call -> perception("the dog", idOf(call.user(), PUPPY)));
+        model.on("memcot/judge").reply(call -> judgement(true, null, List.of(), idOf(call.user(), PUPPY)));
+        model.on("memcot/answer").reply(call -> answer("a puppy", 0.7, evidence(idOf(call.user(), PUPPY), "")));
+        JsonNode sure = ask("What did Caroline adopt?", Map.of("maxSteps", 1, "zoomOut", false));
+        assertThat(passages(model.calls("memcot/answer").getFirst().user()))
+                .as("a judge that can answer leaves the responder with the memory")
+                .hasSize(1);
+        assertThat(events(sure, "memcot.context").get(0).get("wholeDocument").asBoolean())
+                .isFalse();
     }
 
     @Test
@@ -338,7 +385,8 @@ class MemCotStrategyTest {
                         0.9,
                         evidence(passages(call.user()).getFirst().split(" ")[0], "")));
 
-        JsonNode answer = ask("What happened?", Map.of("maxSteps", 2, "zoomOut", false));
+        JsonNode answer =
+                ask("What happened?", Map.of("maxSteps", 2, "zoomOut", false, "wholeDocumentFallback", false));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls())
@@ -463,7 +511,7 @@ class MemCotStrategyTest {
         model.on("memcot/answer")
                 .reply(call -> answer("a beagle puppy", 0.8, evidence(idOf(call.user(), BEAGLE), "He is a beagle")));
 
-        JsonNode answer = ask("What kind of dog did Caroline adopt?", Map.of());
+        JsonNode answer = ask("What kind of dog did Caroline adopt?", Map.of("wholeDocumentFallback", false));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls())
