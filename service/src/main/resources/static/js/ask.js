@@ -440,10 +440,11 @@ function renderAnswer(question, container, source) {
     h('dl', { class: 'facts' },
       h('dt', {}, 'Strategy'), h('dd', {}, question.strategy, question.mode ? ` (mode ${question.mode})` : ''),
       question.mode === 'extractive' ? [h('dt', {}, 'Note'), h('dd', {}, 'quoted from the source, not written by a model')] : null,
-      h('dt', {}, passages ? 'Confidence that the passages hold it' : 'Confidence'),
+      h('dt', {}, 'Confidence'),
       h('dd', {}, confidence == null ? 'not given' : [
         h('meter', { min: 0, max: 1, value: confidence, 'aria-label': 'confidence' }),
-        ` ${Math.round(confidence * 100)}%`]),
+        ` ${Math.round(confidence * 100)}%`,
+        passages ? h('span', { class: 'muted small' }, ' that these passages hold it') : null]),
       question.choiceIndex != null ? [h('dt', {}, 'Choice'), h('dd', {}, `#${question.choiceIndex + 1}: ${question.choices?.[question.choiceIndex] ?? ''}`)] : null),
     flags.length ? h('ul', { class: 'flags' }, flags) : null,
     h('h4', {}, `Citations (${citations.length})`),

@@ -123,7 +123,15 @@ public final class LlmSession {
      */
     public LlmSession withOutputLimit(Role role, int tokens) {
         LlmSession derived = new LlmSession(
-                scope, budget, profiles.withOutputFloor(role, tokens), templates, caller, output, answering, usage);
+                scope,
+                budget,
+                profiles.withOutputFloor(role, tokens),
+                templates,
+                caller,
+                output,
+                answering,
+                usage,
+                drafts);
         derived.issues = issue -> issues.accept(issue);
         return derived;
     }

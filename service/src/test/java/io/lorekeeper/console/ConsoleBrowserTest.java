@@ -220,10 +220,10 @@ class ConsoleBrowserTest {
         // Without a model, the name found here is not certain enough for a short answer: the answer is the
         // passages to read, shown as quotes in their order (not as one run of text), the best one first.
         assertThat(question.get("answerKind").asString()).isEqualTo("passage");
-        List<String> shown = browser.findElements(By.cssSelector("#answer-text[data-kind=passage] blockquote.passage"))
-                .stream()
-                .map(e -> e.getText().replaceAll("\\s+", " ").strip())
-                .toList();
+        List<String> shown =
+                browser.findElements(By.cssSelector("#answer-text[data-kind=passage] blockquote.passage")).stream()
+                        .map(e -> e.getText().replaceAll("\\s+", " ").strip())
+                        .toList();
         assertThat(shown)
                 .containsExactlyElementsOf(names(question.get("citations"), "quote").stream()
                         .map(q -> q.replaceAll("\\s+", " ").strip())
@@ -268,6 +268,11 @@ class ConsoleBrowserTest {
         browser.manage().window().setSize(new Dimension(390, 844));
         try {
             assertThat((Boolean) js("return document.documentElement.scrollWidth <= window.innerWidth"))
+                    .as(
+                            "wider than the window: %s",
+                            js("return [...document.querySelectorAll('body *')]"
+                                    + ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
+                                    + ".slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id).join(', ')"))
                     .isTrue();
             browser.findElements(By.cssSelector("button.citation")).getFirst().click();
             save("answer-phone");

@@ -150,7 +150,8 @@ class QuestionMetricsTest {
         assertThat(fallback.get("degraded")).as(fallback.toString()).isNotEmpty();
         assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("FAILED");
 
-        Prometheus after = Prometheus.scrape(api);
+        // a question is counted just after its status is stored, so a reader may see FAILED a moment before the count
+        Prometheus after = counted(before, 5);
         String finished = "lorekeeper_questions_finished_total";
         assertThat(after.since(before, finished, "strategy", "extractive", "status", "done", "degraded", "false"))
                 .isEqualTo(1);
@@ -308,7 +309,7 @@ class QuestionMetricsTest {
             asked.add(id);
         }
 
-        Prometheus after = Prometheus.scrape(api);
+        Prometheus after = counted(before, families.size());
         for (String strategy : families) {
             assertThat(after.since(before, "lorekeeper_questions_started_total", "strategy", strategy))
                     .as(strategy)
@@ -342,6 +343,22 @@ class QuestionMetricsTest {
                     .isEqualTo(((Number) row.get("ok")).doubleValue());
         }
         assertOnlyBoundedLabels(after, asked);
+    }
+
+    /** The scrape once {@code questions} more questions are counted as finished than {@code before} (10 s at most). */
+    private Prometheus counted(Prometheus before, int questions) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        Prometheus now = Prometheus.scrape(api);
+        while (now.since(before, "lorekeeper_questions_finished_total") < questions && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            now = Prometheus.scrape(api);
+        }
+        return now;
     }
 
     /** No tenant label (the operator has not enabled it), and no label whose values grow with the data. */
