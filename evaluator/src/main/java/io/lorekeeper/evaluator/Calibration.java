@@ -17,14 +17,7 @@ final class Calibration {
     private Calibration() {}
 
     static Double brier(List<ItemResult> cell) {
-        List<double[]> pairs = cell.stream()
-                .filter(i -> "DONE".equals(i.reply().status()) && i.reply().confidence() != null)
-                .map(i -> {
-                    Boolean right = right(i);
-                    return right == null ? null : new double[] {i.reply().confidence(), right ? 1 : 0};
-                })
-                .filter(Objects::nonNull)
-                .toList();
+        List<double[]> pairs = scored(cell);
         return pairs.isEmpty()
                 ? null
                 : pairs.stream()
@@ -38,14 +31,7 @@ final class Calibration {
      * random, has a higher confidence than a wrong one (ties count half); 0.5 is chance. Null without both.
      */
     static Double auroc(List<ItemResult> cell) {
-        List<double[]> pairs = cell.stream()
-                .filter(i -> "DONE".equals(i.reply().status()) && i.reply().confidence() != null)
-                .map(i -> {
-                    Boolean right = right(i);
-                    return right == null ? null : new double[] {i.reply().confidence(), right ? 1 : 0};
-                })
-                .filter(Objects::nonNull)
-                .toList();
+        List<double[]> pairs = scored(cell);
         double wins = 0;
         long comparisons = 0;
         for (double[] r : pairs) {
@@ -60,6 +46,18 @@ final class Calibration {
             }
         }
         return comparisons == 0 ? null : wins / comparisons;
+    }
+
+    /** (confidence, 1 if right else 0) of each answer that came with a confidence and can be scored. */
+    private static List<double[]> scored(List<ItemResult> cell) {
+        return cell.stream()
+                .filter(i -> "DONE".equals(i.reply().status()) && i.reply().confidence() != null)
+                .map(i -> {
+                    Boolean right = right(i);
+                    return right == null ? null : new double[] {i.reply().confidence(), right ? 1 : 0};
+                })
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     /**

@@ -356,4 +356,45 @@ class ReportTest {
                         .markdown())
                 .doesNotContain("Confidence calibration");
     }
+
+    /** A reply of the given kind, with a confidence; a passage answer holds the gold answer or not. */
+    private static ItemResult kind(String id, String kind, double f1, Boolean holds, double confidence) {
+        ItemResult r = result(id, "1", "extractive", "DONE", f1, null, 0, 0, 10);
+        Reply reply = new Reply(
+                r.reply().questionId(), "DONE", "answer", null, null, confidence, null, null, kind, holds, null, null);
+        return new ItemResult(r.asked(), reply, r.scores(), r.evidence(), r.cost(), r.timings());
+    }
+
+    @Test
+    void selectiveAnsweringCountsShortAnswersAndJudgesPassagesByWhetherTheyHoldTheAnswer() {
+        List<ItemResult> items = List.of(
+                kind("a", "span", 1.0, true, 0.9), // a right short answer
+                kind("b", "span", 0.0, false, 0.6), // a wrong one
+                kind("c", "passage", 0.1, true, 0.7), // passages that hold it: right, although F1 is low
+                kind("d", "passage", 0.0, false, 0.2)); // passages that do not
+
+        Report.Row overall =
+                Report.of("t", List.of("extractive"), Instant.EPOCH, Instant.EPOCH, items).summary().stream()
+                        .filter(r -> r.category().equals(Report.OVERALL))
+                        .findFirst()
+                        .orElseThrow();
+
+        assertThat(overall.selective().shortAnswers()).isEqualTo(0.5);
+        assertThat(overall.selective().shortRight()).isEqualTo(0.5);
+        assertThat(overall.selective().holdsAnswer()).isEqualTo(0.5);
+        // right: a (0.9) and c (0.7); wrong: b (0.6) and d (0.2): every right one above every wrong one
+        assertThat(overall.selective().auroc()).isEqualTo(1.0);
+        assertThat(overall.brier()).isCloseTo((0.01 + 0.36 + 0.09 + 0.04) / 4, within(1e-9));
+        // a strategy whose answers say no kind has no such figures
+        assertThat(Report.of(
+                                "t",
+                                List.of("extractive"),
+                                Instant.EPOCH,
+                                Instant.EPOCH,
+                                List.of(result("e", "1", "extractive", "DONE", 1.0, null, 0, 0, 10)))
+                        .summary()
+                        .getFirst()
+                        .selective())
+                .isNull();
+    }
 }
