@@ -100,7 +100,9 @@ class StreamingAnswersOverHttpTest {
                         "Caroline",
                         "We adopted a puppy named Biscuit last weekend!",
                         "Melanie",
-                        "Biscuit is such a cute name.")
+                        "Biscuit is such a cute name.",
+                        "Caroline",
+                        "(Archive record " + UUID.randomUUID() + ".)")
                 .build());
         fake.reset();
         fake.onTask("gam/plan", completion("""
@@ -281,7 +283,10 @@ class StreamingAnswersOverHttpTest {
         fake.onTask("gam/memo", completion("{\"memo\": \"A note about the text.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"An excerpt of a local history.\"}"));
         fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
-        UUID id = api.ingest(aText(text).build());
+        // a text of its own: the response cache is on in this context, and another test asking the same
+        // question of the same text would be answered from it, whole, with that test's reply
+        UUID id = api.ingest(
+                aText(text + "\n\nArchive record " + UUID.randomUUID() + ".").build());
         fake.reset();
         return id;
     }
