@@ -13,9 +13,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                   empty: the in-process model
  * @param apiKey     sent as a bearer token (local servers accept any)
  * @param model      the model to ask for; the stored vectors record it as {@code endpoint:<model>}
- * @param dimensions the dimension asked for and expected back (every vector column holds 384)
+ * @param dimensions the dimension asked for and expected back (the vector columns take it on an empty database)
  * @param timeout    one request's limit
  * @param maxRetries tries after a 429, 5xx or broken connection, with the client's backoff
+ * @param askDimensions send {@code dimensions} with each request: OpenAI's {@code text-embedding-3-*}
+ *                   shorten their vectors to it; servers of fixed-size models may reject the field
  */
 @ConfigurationProperties("lorekeeper.embedding.endpoint")
 record EmbeddingEndpointSettings(
@@ -24,7 +26,8 @@ record EmbeddingEndpointSettings(
         @DefaultValue("") String model,
         @DefaultValue("384") int dimensions,
         @DefaultValue("60s") Duration timeout,
-        @DefaultValue("3") int maxRetries) {
+        @DefaultValue("3") int maxRetries,
+        @DefaultValue("false") boolean askDimensions) {
 
     boolean enabled() {
         return baseUrl != null && !baseUrl.isBlank();

@@ -29,6 +29,7 @@ final class EndpointEmbeddingModel implements EmbeddingModel {
                                 .model(settings.model())
                                 .timeout(settings.timeout())
                                 .maxRetries(settings.maxRetries())
+                                .dimensions(settings.askDimensions() ? settings.dimensions() : null)
                                 .build())
                         .build(),
                 settings);

@@ -43,6 +43,20 @@ class EndpointEmbeddingModelTest {
     }
 
     @Test
+    void theDimensionIsAskedForOnlyWhereConfigured() {
+        server.stubFor(post(urlEqualTo("/v1/embeddings")).willReturn(embeddings(List.of(vector(256, 0.1f)))));
+
+        model(256, 0, true).embed(List.of("text"));
+        model(256, 0, false).embed(List.of("text"));
+
+        List<String> bodies = server.getAllServeEvents().reversed().stream()
+                .map(e -> e.getRequest().getBodyAsString())
+                .toList();
+        assertThat(bodies.get(0)).contains("\"dimensions\":256");
+        assertThat(bodies.get(1)).doesNotContain("dimensions");
+    }
+
+    @Test
     void aReplyOfAnotherDimensionIsRefusedWithTheNumbers() {
         server.stubFor(post(urlEqualTo("/v1/embeddings")).willReturn(embeddings(List.of(vector(768, 0.1f)))));
 
@@ -60,8 +74,18 @@ class EndpointEmbeddingModelTest {
     }
 
     private static EndpointEmbeddingModel model(int dimensions, int retries) {
+        return model(dimensions, retries, false);
+    }
+
+    private static EndpointEmbeddingModel model(int dimensions, int retries, boolean askDimensions) {
         return new EndpointEmbeddingModel(new EmbeddingEndpointSettings(
-                server.baseUrl() + "/v1", "sk-embed", "nomic-embed-text", dimensions, Duration.ofSeconds(5), retries));
+                server.baseUrl() + "/v1",
+                "sk-embed",
+                "nomic-embed-text",
+                dimensions,
+                Duration.ofSeconds(5),
+                retries,
+                askDimensions));
     }
 
     private static List<Float> vector(int dimensions, float first) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionOperations;
 
 import io.lorekeeper.support.IntegrationTest;
 
@@ -16,18 +17,21 @@ class StoredEmbeddingModelTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    TransactionOperations transactions;
+
     @Test
     void aReplicaOnAnotherModelIsRefusedAndTheStoredModelStays() {
         assertThat(stored()).isEqualTo("bge-small-en-v1.5");
 
-        assertThatThrownBy(() -> StoredEmbeddingModel.check(jdbc, "e5-small-v2-q", 384))
-                .hasMessageContaining("made with the embedding model bge-small-en-v1.5")
-                .hasMessageContaining("configured with e5-small-v2-q");
-        assertThatThrownBy(() -> StoredEmbeddingModel.check(jdbc, "bge-base-en-v1.5", 768))
-                .hasMessageContaining("768-dimensional");
+        assertThatThrownBy(() -> StoredEmbeddingModel.check(jdbc, transactions, "e5-small-v2-q", 384))
+                .hasMessageContaining("made with the embedding model bge-small-en-v1.5 (384 dimensions)")
+                .hasMessageContaining("configured with e5-small-v2-q (384 dimensions)");
+        assertThatThrownBy(() -> StoredEmbeddingModel.check(jdbc, transactions, "bge-base-en-v1.5", 768))
+                .hasMessageContaining("bge-base-en-v1.5 (768 dimensions)");
         assertThat(stored()).isEqualTo("bge-small-en-v1.5");
 
-        StoredEmbeddingModel.check(jdbc, "bge-small-en-v1.5", 384);
+        StoredEmbeddingModel.check(jdbc, transactions, "bge-small-en-v1.5", 384);
     }
 
     private String stored() {
