@@ -73,6 +73,50 @@ public class ChunkEmbeddings {
                 .update();
     }
 
+    /**
+     * For an embedding change: the first {@code limit} chunks of the document with a live vector but no
+     * next one ({@code embedding_next}, which the change added), in order.
+     */
+    public List<Pending> pendingNext(UUID documentId, int limit) {
+        return jdbc.sql("""
+                        SELECT id, text, context FROM chunk
+                        WHERE document_id = ? AND embedding IS NOT NULL AND embedding_next IS NULL
+                        ORDER BY ordinal LIMIT ?""")
+                .params(documentId, limit)
+                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context")))
+                .list();
+    }
+
+    /** Stores the next vectors of the chunks with these row ids, in one batch. */
+    public void storeNext(List<Long> chunkIds, List<float[]> vectors) {
+        List<Object[]> rows = new ArrayList<>(chunkIds.size());
+        for (int i = 0; i < chunkIds.size(); i++) {
+            rows.add(new Object[] {new PGvector(vectors.get(i)), chunkIds.get(i)});
+        }
+        batch.batchUpdate("UPDATE chunk SET embedding_next = ? WHERE id = ?", rows);
+    }
+
+    /** The mean of the next vectors of chunks {@code [first, last]} (see {@link #pendingNext}); empty when none has one. */
+    public Optional<float[]> meanNext(UUID documentId, int first, int last) {
+        return jdbc
+                .sql("SELECT avg(embedding_next)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
+                .params(documentId, first, last)
+                .query((rs, n) -> rs.getString(1))
+                .list()
+                .stream()
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .map(VectorText::parse);
+    }
+
+    /** Every document with chunks, oldest first: what an embedding change fills. */
+    public List<UUID> documentsWithChunks() {
+        return jdbc.sql("""
+                        SELECT d.id FROM document d
+                        WHERE EXISTS (SELECT 1 FROM chunk c WHERE c.document_id = d.id)
+                        ORDER BY d.created_at, d.id""").query(UUID.class).list();
+    }
+
     /** The mean of the vectors of chunks {@code [first, last]}; empty when none of them has one. */
     public Optional<float[]> mean(UUID documentId, int first, int last) {
         return jdbc

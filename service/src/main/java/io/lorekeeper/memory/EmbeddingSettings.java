@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param queryThreads      platform threads that embed search queries (0: one per CPU core; -1: the
  *                          caller's own thread, as before 2026-11-25, for the benchmark's baseline)
  * @param queryCacheSize    query vectors kept for queries asked again (0: none)
+ * @param followInterval    how often a replica reads which model the stored vectors are (an embedding change
+ *                          switching them tells every replica this way)
+ * @param switchWait        how long embedding waits while a change switches the stored vectors
  */
 @ConfigurationProperties("lorekeeper.embedding")
 record EmbeddingSettings(
@@ -25,7 +28,9 @@ record EmbeddingSettings(
         @DefaultValue("passage") String mode,
         @DefaultValue("200000") long sentenceCacheSize,
         @DefaultValue("0") int queryThreads,
-        @DefaultValue("10000") long queryCacheSize) {
+        @DefaultValue("10000") long queryCacheSize,
+        @DefaultValue("1s") java.time.Duration followInterval,
+        @DefaultValue("60s") java.time.Duration switchWait) {
 
     int effectiveThreads() {
         return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();

@@ -11,6 +11,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * a later migration adds follows the model too. A column's dimension is its type modifier; changing
  * it changes the type, and PostgreSQL rebuilds the column's HNSW index for the new type on the way.
  * Only an empty column is changed: vectors already stored were made by a model of their own dimension.
+ * An {@linkplain EmbeddingChanges embedding change} adds a second column beside the live {@code
+ * embedding} of each table ({@link VectorSet#NEXT}), builds its indexes while search goes on, and
+ * swaps the two in one transaction.
  */
 final class VectorColumns {
 
@@ -36,7 +39,7 @@ final class VectorColumns {
                         FROM pg_attribute a
                         JOIN pg_class c ON c.oid = a.attrelid
                         JOIN pg_namespace n ON n.oid = c.relnamespace
-                        WHERE a.atttypid = 'vector'::regtype AND c.relkind IN ('r', 'p')
+                        WHERE a.atttypid = 'vector'::regtype AND c.relkind IN ('r', 'p') AND a.attname = 'embedding'
                           AND n.nspname = current_schema() AND a.attnum > 0 AND NOT a.attisdropped
                         ORDER BY c.relname, a.attname
                         """)
@@ -81,5 +84,109 @@ final class VectorColumns {
                     dimensions,
                     column.dimensions());
         }
+    }
+
+    /** Adds the next column to each table, of the live column's type at {@code dimensions} (a {@code bytea} stays one). */
+    void addNext(List<String> tables, int dimensions) {
+        for (String table : tables) {
+            String type = liveType(table).startsWith("vector") ? "vector(" + dimensions + ")" : liveType(table);
+            jdbc.sql("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + VectorSet.NEXT + " " + type)
+                    .update();
+        }
+    }
+
+    /** Drops the next columns (a cancelled or failed change); their indexes go with them. */
+    void dropNext(List<String> tables) {
+        for (String table : tables) {
+            jdbc.sql("ALTER TABLE " + table + " DROP COLUMN IF EXISTS " + VectorSet.NEXT)
+                    .update();
+        }
+    }
+
+    /** The documents with a row whose live vector is set and whose next one is not (rows written since the change began). */
+    List<java.util.UUID> lagging(String table) {
+        return jdbc.sql("SELECT DISTINCT document_id FROM " + table + " WHERE embedding IS NOT NULL AND "
+                        + VectorSet.NEXT + " IS NULL")
+                .query(java.util.UUID.class)
+                .list();
+    }
+
+    /**
+     * Builds the next column's copy of every HNSW index of the live one, without blocking writes, so
+     * that the swap is a rename and search never waits for an index build. An index left invalid by an
+     * earlier, killed build is built again.
+     */
+    void indexNext(List<String> tables) {
+        for (String table : tables) {
+            for (Index index : indexes(table)) {
+                if (!index.hnsw()) {
+                    continue;
+                }
+                String next = index.name() + "_next";
+                jdbc.sql("""
+                                SELECT i.indexrelid::regclass::text FROM pg_index i
+                                WHERE i.indexrelid = to_regclass(?) AND NOT i.indisvalid""")
+                        .param(next)
+                        .query(String.class)
+                        .optional()
+                        .ifPresent(invalid -> jdbc.sql("DROP INDEX CONCURRENTLY IF EXISTS " + invalid)
+                                .update());
+                jdbc.sql(index.definition()
+                                .replaceFirst(
+                                        "CREATE INDEX " + index.name(),
+                                        "CREATE INDEX CONCURRENTLY IF NOT EXISTS " + next)
+                                .replace("(embedding ", "(" + VectorSet.NEXT + " "))
+                        .update();
+            }
+        }
+    }
+
+    /**
+     * In the caller's transaction: the live column gives way to the next one, which takes its name, its
+     * NOT NULL and its indexes (the HNSW ones built beforehand by {@link #indexNext}, the others here).
+     */
+    void swap(List<String> tables) {
+        for (String table : tables) {
+            List<Index> indexes = indexes(table);
+            boolean notNull = jdbc.sql("""
+                            SELECT a.attnotnull FROM pg_attribute a
+                            WHERE a.attrelid = to_regclass(?) AND a.attname = 'embedding'""").param(table).query(Boolean.class).single();
+            jdbc.sql("ALTER TABLE " + table + " DROP COLUMN embedding").update();
+            jdbc.sql("ALTER TABLE " + table + " RENAME COLUMN " + VectorSet.NEXT + " TO embedding")
+                    .update();
+            if (notNull) {
+                jdbc.sql("ALTER TABLE " + table + " ALTER COLUMN embedding SET NOT NULL")
+                        .update();
+            }
+            for (Index index : indexes) {
+                if (index.hnsw()) {
+                    jdbc.sql("ALTER INDEX IF EXISTS " + index.name() + "_next RENAME TO " + index.name())
+                            .update();
+                } else {
+                    jdbc.sql(index.definition()).update();
+                }
+            }
+        }
+    }
+
+    /** An index on a table's live vector column, as {@code pg_indexes} gives its definition. */
+    record Index(String name, String definition) {
+        boolean hnsw() {
+            return definition.contains("USING hnsw");
+        }
+    }
+
+    private List<Index> indexes(String table) {
+        return jdbc.sql("""
+                        SELECT indexname, indexdef FROM pg_indexes
+                        WHERE schemaname = current_schema() AND tablename = ? AND indexname NOT LIKE '%\\_next'""").param(table).query((rs, n) -> new Index(rs.getString(1), rs.getString(2))).list().stream()
+                .filter(i -> i.definition().matches("(?s).*\\bembedding\\b.*"))
+                .toList();
+    }
+
+    private String liveType(String table) {
+        return jdbc.sql("""
+                        SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+                        WHERE a.attrelid = to_regclass(?) AND a.attname = 'embedding' AND NOT a.attisdropped""").param(table).query(String.class).single();
     }
 }

@@ -8,6 +8,12 @@
  * ({@link io.lorekeeper.memory.SentenceVectors}) that the extractive strategy scores sentences with. The vectors and headers it computes for chunks and
  * pages are written through the document module's API, which owns those rows.
  */
-@io.lorekeeper.platform.OwnsTables({"memo", "sentence_vector", "embedding_model"})
+@io.lorekeeper.platform.OwnsTables({
+    "memo",
+    "sentence_vector",
+    "embedding_model",
+    "embedding_change",
+    "embedding_change_document"
+})
 @org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "platform", "text"})
 package io.lorekeeper.memory;

@@ -79,6 +79,7 @@ class OpenApiSecurity {
                                                     .description("Seconds until the request may be sent again")
                                                     .schema(new IntegerSchema())));
                     if (path.startsWith("/v1/tenants")
+                            || path.startsWith("/v1/embedding-model")
                             || (path.equals("/v1/evaluations") && method.name().equals("POST"))) {
                         add(
                                 operation,

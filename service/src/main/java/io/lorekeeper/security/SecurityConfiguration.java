@@ -55,7 +55,8 @@ class SecurityConfiguration {
                         // The async dispatch of an event stream and error dispatches were authorised with the request.
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
                         .permitAll()
-                        .requestMatchers("/v1/tenants", "/v1/tenants/**")
+                        .requestMatchers(
+                                "/v1/tenants", "/v1/tenants/**", "/v1/embedding-model", "/v1/embedding-model/**")
                         .hasAuthority(KeyAuthentication.ADMIN)
                         .requestMatchers(HttpMethod.POST, "/v1/evaluations")
                         .hasAnyAuthority(KeyAuthentication.ADMIN, KeyAuthentication.EVALUATE)
