@@ -177,6 +177,8 @@ class EmbeddingChangeTest {
     @Test
     @Order(3)
     void theVectorsMoveToTheNewModelWhileSearchAnswersThroughout() throws Exception {
+        UUID keeper = documents.getFirst();
+        comoRagMemoryOf(keeper);
         List<String> hitsBefore = hitTexts(search());
         String scoresBefore = search().get("hits").toString();
         pausing.pauseAt(documents.get(1));
@@ -237,6 +239,34 @@ class EmbeddingChangeTest {
                         .single())
                 .as("the live column has its indexes")
                 .isEqualTo(2);
+    }
+
+    /** A ComoRAG memory as its stages would leave it: one unit, one fact, one summary and the entity graph. */
+    private void comoRagMemoryOf(UUID document) {
+        String chunk = one("SELECT embedding::text FROM chunk WHERE document_id = ? AND ordinal = 0", document);
+        jdbc.sql("""
+                        INSERT INTO comorag_unit (document_id, ordinal, first_chunk, last_chunk, page_ordinal,
+                                                  start_offset, end_offset, token_count, embedding)
+                        VALUES (?, 0, 0, 0, 0, 0, 10, 10, CAST(? AS vector))""").params(document, chunk).update();
+        jdbc.sql("""
+                        INSERT INTO comorag_triple (document_id, unit_ordinal, subject, predicate, object, embedding)
+                        VALUES (?, 0, 'Hamish', 'rang', 'fog bell', CAST(? AS vector))""").params(document, chunk).update();
+        jdbc.sql("""
+                        INSERT INTO comorag_summary (document_id, layer, level, ordinal, member_key, units,
+                                                     start_offset, end_offset, text, embedding)
+                        VALUES (?, 'semantic', 1, 0, 'u:0', '{0}', 0, 10, 'A keeper rings a bell.', CAST(? AS vector))""").params(document, chunk).update();
+        jdbc.sql("""
+                        INSERT INTO comorag_graph (document_id, entity_count, unit_count, fact_edges, passage_edges,
+                                                   synonym_edges, graph)
+                        VALUES (?, 1, 1, 0, 1, 0, '\\x00')""").param(document).update();
+        jdbc.sql(
+                        "INSERT INTO comorag_entity (document_id, node, name, embedding) VALUES (?, 0, 'hamish', CAST(? AS vector))")
+                .params(document, chunk)
+                .update();
+    }
+
+    private String one(String sql, UUID document) {
+        return jdbc.sql(sql).param(document).query(String.class).single();
     }
 
     private void awaitReplicaOn(String name) throws InterruptedException {
