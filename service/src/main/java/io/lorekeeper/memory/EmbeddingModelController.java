@@ -170,7 +170,10 @@ class EmbeddingModelController {
     }
 
     @GetMapping("/v1/embedding-model/changes")
-    @Operation(operationId = "listEmbeddingChanges", summary = "The latest embedding changes, newest first")
+    @Operation(
+            operationId = "listEmbeddingChanges",
+            summary = "The latest embedding changes, newest first",
+            description = "At most 20, each with its state and progress. Needs the admin key.")
     @ApiResponse(responseCode = "200", description = "The changes")
     ChangeList list() {
         return new ChangeList(changes.recent().stream().map(ChangeView::of).toList());

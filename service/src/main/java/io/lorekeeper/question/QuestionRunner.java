@@ -26,6 +26,7 @@ import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.RetryLaterException;
 import io.lorekeeper.platform.WorkerName;
 import io.lorekeeper.question.QuestionStore.StoredQuestion;
+import io.lorekeeper.retrieval.RerankScope;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Cancellation;
@@ -172,7 +173,7 @@ class QuestionRunner {
                 question.choices(),
                 options,
                 docs,
-                retriever,
+                retriever.within(new RerankScope(llm, reranked -> trace.record(SearchEvent.of(reranked)))),
                 llm,
                 observed.steps(trace),
                 () -> clock.instant().isAfter(deadline));

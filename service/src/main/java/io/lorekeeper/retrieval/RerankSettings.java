@@ -21,6 +21,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout     one request's limit
  * @param maxAttempts tries of a request that fails with 429, 5xx or a broken connection
  * @param concurrency requests in flight at once from this replica
+ * @param llm         with no endpoint set: the configured LLM reranks the hits of questions' searches (one
+ *                    listwise call per search, on the question's budget, recorded in its trace)
+ * @param llmCandidates first-stage hits the LLM is shown per search
  */
 @ConfigurationProperties("lorekeeper.search.rerank")
 record RerankSettings(
@@ -33,7 +36,9 @@ record RerankSettings(
         @DefaultValue("2000") int maxChars,
         @DefaultValue("10s") Duration timeout,
         @DefaultValue("3") int maxAttempts,
-        @DefaultValue("4") int concurrency) {
+        @DefaultValue("4") int concurrency,
+        @DefaultValue("false") boolean llm,
+        @DefaultValue("20") int llmCandidates) {
 
     boolean enabled() {
         return url != null && !url.isBlank();

@@ -18,7 +18,9 @@ import org.springframework.stereotype.Component;
  * passage holding the answer is among the first 30 hybrid hits for 94% of questions but among the
  * first 5 (what 1,500 tokens hold) for 55%: the order within, not the candidates, is what is missing.
  * A reranker that fails leaves the first-stage order, so a search never fails for it, and is left to
- * rest for {@link #REST} before the next search tries it again.
+ * rest for {@link #REST} before the next search tries it again. With {@code llm: true} and no endpoint,
+ * the configured LLM reranks instead ({@link LlmReranker}), for searches made in a {@link RerankScope}
+ * (a question's: the call is on its budget and in its trace).
  */
 @Component
 class Reranking {
@@ -30,7 +32,10 @@ class Reranking {
 
     private final RerankSettings settings;
     private final Optional<Reranker> reranker;
+    private final LlmReranker byModel;
     private volatile long restingUntil = System.nanoTime();
+    /** As {@link #restingUntil}, for the model: a model that is down would cost every search its retries. */
+    private volatile long modelRestingUntil = System.nanoTime();
 
     @Autowired
     Reranking(RerankSettings settings) {
@@ -40,6 +45,10 @@ class Reranking {
     Reranking(RerankSettings settings, Optional<Reranker> reranker) {
         this.settings = settings;
         this.reranker = reranker;
+        this.byModel = new LlmReranker(settings.maxChars());
+        if (reranker.isEmpty() && settings.llm()) {
+            log.info("Search hits of questions are reranked by the LLM ({} candidates)", settings.llmCandidates());
+        }
         reranker.ifPresent(
                 r -> log.info("Search hits are reranked by {} ({} candidates)", r.name(), settings.candidates()));
     }
@@ -48,12 +57,26 @@ class Reranking {
         return reranker.isPresent();
     }
 
+    /** Whether searches in {@code scope} are reranked by the model. */
+    private boolean byModel(RerankScope scope) {
+        return reranker.isEmpty() && settings.llm() && scope != null && System.nanoTime() - modelRestingUntil >= 0;
+    }
+
+    private int candidates(RerankScope scope) {
+        return byModel(scope) ? settings.llmCandidates() : settings.candidates();
+    }
+
     /** The k best hits for {@code query}: the first stage's, reranked when a reranker is configured. */
     List<SearchHit> top(String query, int k, IntFunction<List<SearchHit>> firstStage) {
-        if (reranker.isEmpty()) {
+        return top(query, k, firstStage, null);
+    }
+
+    /** As {@link #top(String, int, IntFunction)}, by the model where {@code scope} lets it. */
+    List<SearchHit> top(String query, int k, IntFunction<List<SearchHit>> firstStage, RerankScope scope) {
+        if (reranker.isEmpty() && !byModel(scope)) {
             return firstStage.apply(k);
         }
-        return reorder(query, firstStage.apply(Math.max(k, settings.candidates()))).stream()
+        return reorder(query, firstStage.apply(Math.max(k, candidates(scope))), scope).stream()
                 .limit(k)
                 .toList();
     }
@@ -63,13 +86,31 @@ class Reranking {
      * rest after them as they were; unchanged without a reranker.
      */
     List<SearchHit> reorder(String query, List<SearchHit> ranked) {
-        if (reranker.isEmpty() || ranked.size() < 2) {
+        return reorder(query, ranked, null);
+    }
+
+    List<SearchHit> reorder(String query, List<SearchHit> ranked, RerankScope scope) {
+        if ((reranker.isEmpty() && !byModel(scope)) || ranked.size() < 2) {
             return ranked;
         }
-        int n = Math.min(ranked.size(), settings.candidates());
-        List<SearchHit> reordered = new ArrayList<>(rerank(query, ranked.subList(0, n), n));
+        int n = Math.min(ranked.size(), candidates(scope));
+        List<SearchHit> head = ranked.subList(0, n);
+        List<SearchHit> reordered =
+                new ArrayList<>(byModel(scope) ? byTheModel(query, head, scope) : rerank(query, head, n));
         reordered.addAll(ranked.subList(n, ranked.size()));
         return reordered;
+    }
+
+    private List<SearchHit> byTheModel(String query, List<SearchHit> candidates, RerankScope scope) {
+        double[] scores = byModel.scores(query, texts(candidates), scope);
+        if (scores == null) {
+            modelRestingUntil = System.nanoTime() + REST.toNanos();
+        }
+        return ordered(candidates, scores, candidates.size());
+    }
+
+    private static List<String> texts(List<SearchHit> hits) {
+        return hits.stream().map(SearchHit::text).toList();
     }
 
     /** The k best of {@code candidates} by the reranker's scores; the candidates' own order if it fails. */
@@ -82,12 +123,19 @@ class Reranking {
         }
         double[] scores;
         try {
-            scores = reranker.get()
-                    .scores(query, candidates.stream().map(SearchHit::text).toList());
+            scores = reranker.get().scores(query, texts(candidates));
         } catch (RuntimeException e) {
             // a reranker that is down would make every search wait out its retries: rest it a while
             restingUntil = System.nanoTime() + REST.toNanos();
             log.warn("reranking failed, the first-stage order stands for {} s: {}", REST.toSeconds(), e.getMessage());
+            return candidates.stream().limit(k).toList();
+        }
+        return ordered(candidates, scores, k);
+    }
+
+    /** The k best candidates by {@code scores}; the candidates' own order where there are none. */
+    private static List<SearchHit> ordered(List<SearchHit> candidates, double[] scores, int k) {
+        if (scores == null) {
             return candidates.stream().limit(k).toList();
         }
         double floor =

@@ -32,12 +32,13 @@ public class Retriever {
     private final DeepSearch deep;
     private final Reranking reranking;
     /** The keyword half of a hybrid search; the caller's observation goes with it, so its span has the same parent. */
-    private final Executor parallel = ContextExecutorService.wrap(
-            Executors.newVirtualThreadPerTaskExecutor(),
-            ContextSnapshotFactory.builder().build());
+    private final Executor parallel;
 
     private final ObservationRegistry observations;
+    /** A question's, for a model rerank on its budget; null for the shared instance. */
+    private final RerankScope scope;
 
+    @org.springframework.beans.factory.annotation.Autowired
     Retriever(
             ChunkIndex chunks,
             Memos memos,
@@ -53,6 +54,30 @@ public class Retriever {
         this.deep = deep;
         this.embeddings = embeddings;
         this.documents = documents;
+        this.scope = null;
+        this.parallel = ContextExecutorService.wrap(
+                Executors.newVirtualThreadPerTaskExecutor(),
+                ContextSnapshotFactory.builder().build());
+    }
+
+    private Retriever(Retriever shared, RerankScope scope) {
+        this.observations = shared.observations;
+        this.chunks = shared.chunks;
+        this.reranking = shared.reranking;
+        this.memos = shared.memos;
+        this.deep = shared.deep;
+        this.embeddings = shared.embeddings;
+        this.documents = shared.documents;
+        this.scope = scope;
+        this.parallel = shared.parallel;
+    }
+
+    /**
+     * This retriever for one question: where the LLM reranks (see {@link RerankSettings#llm}), its
+     * searches are reranked in the question's session and recorded by {@code scope}.
+     */
+    public Retriever within(RerankScope scope) {
+        return new Retriever(this, scope);
     }
 
     static SearchHit hit(ChunkHit chunk) {
@@ -83,12 +108,12 @@ public class Retriever {
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "vector", () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n)));
+                observations, "vector", () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n), scope));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "keyword", () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n)));
+                observations, "keyword", () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n), scope));
     }
 
     private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
@@ -124,7 +149,8 @@ public class Retriever {
         List<SearchHit> byVector = vectorOnly(documentIds, query, depth);
         List<SearchHit> keywordRanking = byKeyword.join();
         List<SearchHit> fused = RankFusion.fuse(List.of(byVector, keywordRanking), depth);
-        return new Hybrid(SpeakerFocus.apply(reranking.reorder(query, fused), query, k), keywordRanking, byVector);
+        return new Hybrid(
+                SpeakerFocus.apply(reranking.reorder(query, fused, scope), query, k), keywordRanking, byVector);
     }
 
     /**
@@ -140,7 +166,7 @@ public class Retriever {
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "deep", () -> reranking.top(query, k, n -> deep.search(documentIds, query, n)));
+                observations, "deep", () -> reranking.top(query, k, n -> deep.search(documentIds, query, n), scope));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */

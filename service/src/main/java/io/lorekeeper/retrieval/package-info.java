@@ -6,5 +6,6 @@
  * <p>Owns no table: it fuses and shapes what the document module's {@link io.lorekeeper.document.ChunkIndex}
  * and memory's {@link io.lorekeeper.memory.Memos} find, so the SQL stays with the tables' writers.
  */
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "memory", "platform", "security"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document", "llm", "memory", "platform", "security"})
 package io.lorekeeper.retrieval;
