@@ -159,6 +159,12 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         return ChunkedReading.wallTime(chunks + 1L);
     }
 
+    /** It reads the whole text: a worker per chunk, and the manager. */
+    @Override
+    public int minimumCalls(QuestionOptions options, List<DocumentInfo> documents) {
+        return ChunkedReading.expectedChunks(documents, settings(options).chunkTokens()) + 1;
+    }
+
     @Override
     protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());

@@ -18,8 +18,10 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -63,6 +65,18 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
     public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> documents) {
         int chunks = ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
         return ChunkedReading.wallTime(2L + 3L * chunks);
+    }
+
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.LONG_TEXT_WHOLE_STORY, 40));
+    }
+
+    /** It reads the whole text: the planner, extract, infer and refine per chunk, and the manager. */
+    @Override
+    public int minimumCalls(QuestionOptions options, List<DocumentInfo> documents) {
+        return 2
+                + 3 * ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
     }
 
     @Override

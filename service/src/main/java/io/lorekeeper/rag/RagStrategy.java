@@ -15,7 +15,9 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -63,6 +65,12 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
                     options.intValue("window", 0, 0, 5),
                     options.intValue("tokens", 2048, 1, 100_000));
         }
+    }
+
+    /** One retrieval and one answer call: a single fact, a text one retrieval shows whole, a small budget. */
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.ONE_CALL, 10));
     }
 
     @Override
