@@ -12,13 +12,13 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Aptitude;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.GoodAt;
@@ -121,17 +121,17 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
             QuestionContext context, Worker worker, Memory memory, List<ChunkedReading.Chunk> chunks) {
         int read = 0;
         try {
-            String stop = whyNot(context, 1, 0);
-            if (stop != null) {
-                return stopped(context, "plan", null, stop);
+            BudgetGate gate = BudgetGate.of(context);
+            if (!gate.mayStart("plan", null, 1)) {
+                return true;
             }
             worker.plan();
             for (ChunkedReading.Chunk chunk : chunks) {
                 long cycle =
                         TokenCounter.count(chunk.text()) + 3L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
-                stop = whyNot(context, Worker.CALLS_PER_CHUNK, cycle);
-                if (stop != null) {
-                    return stopped(context, "reading", read + 1, stop);
+                if (gate.stop("reading", read + 1, Worker.CALLS_PER_CHUNK, cycle)
+                        .isPresent()) {
+                    return true;
                 }
                 worker.read(chunk);
                 read++;
@@ -140,23 +140,6 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
         } catch (BudgetExhaustedException spent) {
             return stopped(context, "reading", read + 1, spent.getMessage());
         }
-    }
-
-    /** Why a step of {@code calls} calls bringing about {@code tokens} tokens should not start, or null when it may. */
-    static String whyNot(QuestionContext context, int calls, long tokens) {
-        if (context.cancellation().isCancelled()) {
-            return "the question was cancelled or ran out of time";
-        }
-        Budget budget = context.llm().budget();
-        if (!budget.stepFits(calls)) {
-            return "the next step (" + calls + " calls) would not finish before the answer's reserve: "
-                    + budget.whyStepDoesNotFit(calls);
-        }
-        if (budget.tokens() + tokens > budget.maxTokens()) {
-            return "the next step's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
-                    + budget.maxTokens() + " spent)";
-        }
-        return null;
     }
 
     /** Records why the reading stopped before {@code step}, at chunk {@code next} (its round) when reading. */
