@@ -45,7 +45,7 @@ import io.lorekeeper.strategy.StrategyResult;
  *
  * <p>Options: {@code budget}, {@code abstain} and {@code buildMemories} (passed on to the picked
  * strategy), and per strategy an object of that strategy's options used when it is
- * picked ({@code {"gam": {"maxDepth": 2}}}).
+ * picked ({@code {"<strategy>": {"<option>": …}}}).
  */
 @Component
 class AutoStrategy implements AnswerStrategy, SmartInitializingSingleton {

@@ -14,6 +14,7 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;
@@ -80,7 +81,7 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
         context.trace()
                 .record(new RagEvent.Retrieve(
                         context.question(),
-                        "hybrid",
+                        SearchMode.HYBRID.wireName(),
                         settings.k(),
                         settings.tokens(),
                         Passages.summary(passages),

@@ -83,12 +83,16 @@ public class Retriever {
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "vector", () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n)));
+                observations,
+                SearchMode.VECTOR.wireName(),
+                () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n)));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "keyword", () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n)));
+                observations,
+                SearchMode.KEYWORD.wireName(),
+                () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n)));
     }
 
     private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
@@ -114,7 +118,7 @@ public class Retriever {
      * retriever ranks well reads them here instead of searching again.
      */
     public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
-        return SearchObservation.observe(observations, "hybrid", () -> fuse(documentIds, query, k));
+        return SearchObservation.observe(observations, SearchMode.HYBRID.wireName(), () -> fuse(documentIds, query, k));
     }
 
     private Hybrid fuse(List<UUID> documentIds, String query, int k) {
@@ -140,7 +144,9 @@ public class Retriever {
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "deep", () -> reranking.top(query, k, n -> deep.search(documentIds, query, n)));
+                observations,
+                SearchMode.DEEP.wireName(),
+                () -> reranking.top(query, k, n -> deep.search(documentIds, query, n)));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
