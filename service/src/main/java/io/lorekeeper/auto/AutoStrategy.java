@@ -1,5 +1,7 @@
 package io.lorekeeper.auto;
 
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
@@ -20,6 +23,7 @@ import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerStrategy;
+import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -41,16 +45,17 @@ import io.lorekeeper.strategy.StrategyResult;
  *
  * <p>Options: {@code budget}, {@code abstain} and {@code buildMemories} (passed on to the picked
  * strategy), and per strategy an object of that strategy's options used when it is
- * picked ({@code {"gam": {"maxDepth": 2}}}).
+ * picked ({@code {"<strategy>": {"<option>": …}}}).
  */
 @Component
-class AutoStrategy implements AnswerStrategy {
+class AutoStrategy implements AnswerStrategy, SmartInitializingSingleton {
 
     static final String NAME = "auto";
 
     private final ObjectProvider<Strategies> strategies;
     private final Documents documents;
     private final LlmGateway gateway;
+    private volatile Routes routes;
 
     AutoStrategy(ObjectProvider<Strategies> strategies, Documents documents, LlmGateway gateway) {
         this.strategies = strategies;
@@ -82,31 +87,54 @@ class AutoStrategy implements AnswerStrategy {
     }
 
     /**
-     * On a long text auto may pick COSMIR, which reads the whole text one chunk per call: the wall time
-     * COSMIR would ask for, so that such a pick is not cut off by the service's default. Shorter texts
-     * keep the service's default.
+     * On a long text auto may pick a strategy that reads the whole text, one chunk per call: the longest
+     * wall time one of the strategies declared for a long text's whole story would ask for, so that such a
+     * pick is not cut off by the service's default. Shorter texts keep the service's default.
      */
     @Override
-    public Optional<java.time.Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
-        AnswerStrategy reader = others().get(CHAIN_READER);
+    public Optional<Duration> defaultWallTime(QuestionOptions options, List<DocumentInfo> docs) {
         long tokens = docs.stream().mapToLong(DocumentInfo::tokenCount).sum();
-        if (reader == null || tokens <= Situation.LONG_TEXT_TOKENS) {
+        if (tokens <= Situation.LONG_TEXT_TOKENS) {
             return Optional.empty();
         }
+        Map<String, AnswerStrategy> others = others();
+        return routes().candidates(Aptitude.LONG_TEXT_WHOLE_STORY).stream()
+                .flatMap(candidate -> wallTime(others.get(candidate.strategy()), candidate, options, docs).stream())
+                .max(Comparator.naturalOrder());
+    }
+
+    private static Optional<Duration> wallTime(
+            AnswerStrategy strategy, Candidate candidate, QuestionOptions asked, List<DocumentInfo> docs) {
         try {
-            return reader.defaultWallTime(new QuestionOptions(options(Candidate.of(CHAIN_READER), options)), docs);
+            return strategy.defaultWallTime(new QuestionOptions(options(candidate, asked)), docs);
         } catch (RuntimeException refused) {
-            return Optional.empty(); // its options do not fit COSMIR; it will not be the pick's limit either
+            return Optional.empty(); // its options do not fit it; it will not be the pick's limit either
         }
     }
 
-    private static final String CHAIN_READER = "cosmir";
+    /**
+     * The routes over the deployed strategies, checked when the application has started: a declaration
+     * auto cannot follow stops the start with the reason ({@link Routes#over}).
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        routes = Routes.over(others().values());
+    }
+
+    private Routes routes() {
+        Routes built = routes;
+        if (built == null) {
+            built = Routes.over(others().values());
+            routes = built;
+        }
+        return built;
+    }
 
     @Override
     public StrategyResult answer(QuestionContext context) {
         Map<String, AnswerStrategy> others = others();
         Situation situation = situation(context);
-        Choice choice = Routes.choose(situation, candidate -> fitness(candidate, context, situation, others));
+        Choice choice = routes().choose(situation, candidate -> fitness(candidate, context, situation, others));
         Map<String, Object> options = options(choice.candidate(), context.options());
         context.trace().record(AutoEvent.Route.of(choice, options, situation));
         QuestionContext delegated = new QuestionContext(
@@ -189,7 +217,7 @@ class AutoStrategy implements AnswerStrategy {
                     .distinct()
                     .collect(Collectors.joining("; ")));
         }
-        int calls = MinimumCalls.of(candidate, situation);
+        int calls = strategy.minimumCalls(options, context.documents());
         if (calls > situation.maxCalls()) {
             return Optional.of("needs at least " + calls + " calls; the budget allows " + situation.maxCalls());
         }

@@ -15,13 +15,13 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.ContextLimit;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
@@ -159,6 +159,12 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
         return ChunkedReading.wallTime(chunks + 1L);
     }
 
+    /** It reads the whole text: a worker per chunk, and the manager. */
+    @Override
+    public int minimumCalls(QuestionOptions options, List<DocumentInfo> documents) {
+        return ChunkedReading.expectedChunks(documents, settings(options).chunkTokens()) + 1;
+    }
+
     @Override
     protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
@@ -198,9 +204,7 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
                         + TokenCounter.count(summary)
                         + ChunkedReading.PROMPT_ALLOWANCE
                         + settings.requestedSummaryTokens();
-                String stop = whyNot(context, tokens);
-                if (stop != null) {
-                    stopped(context, read, stop);
+                if (BudgetGate.of(context).stop("reading", read + 1, 1, tokens).isPresent()) {
                     return new Reading(summary, true);
                 }
                 summary = work(context, settings, query, chunk, summary);
@@ -211,22 +215,6 @@ class ChainOfAgentsStrategy extends SettingsStrategy<ChainOfAgentsStrategy.Setti
             stopped(context, read, spent.getMessage());
             return new Reading(summary, true);
         }
-    }
-
-    /** Why the next worker should not start, or null when it may. */
-    private static String whyNot(QuestionContext context, long tokens) {
-        if (context.cancellation().isCancelled()) {
-            return "the question was cancelled or ran out of time";
-        }
-        Budget budget = context.llm().budget();
-        if (!budget.stepFits(1)) {
-            return "the next worker would not finish before the answer's reserve: " + budget.whyStepDoesNotFit(1);
-        }
-        if (budget.tokens() + tokens > budget.maxTokens()) {
-            return "the next worker's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
-                    + budget.maxTokens() + " spent)";
-        }
-        return null;
     }
 
     /** Records why the reading stopped after {@code read} chunks: the next chunk is the round that did not run. */

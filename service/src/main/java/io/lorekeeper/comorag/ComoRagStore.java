@@ -88,14 +88,6 @@ class ComoRagStore {
                 .toList();
     }
 
-    /** The last chunk covered by a unit, or -1. */
-    int lastUnitChunk(UUID documentId) {
-        return jdbc.sql("SELECT coalesce(max(last_chunk), -1) FROM comorag_unit WHERE document_id = ?")
-                .param(documentId)
-                .query(Integer.class)
-                .single();
-    }
-
     int unitCount(UUID documentId) {
         return jdbc.sql("SELECT count(*) FROM comorag_unit WHERE document_id = ?")
                 .param(documentId)

@@ -1,5 +1,6 @@
 package io.lorekeeper.comorag;
 
+import java.util.List;
 import java.util.Set;
 
 import org.springframework.stereotype.Component;
@@ -8,6 +9,8 @@ import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.strategy.Aptitude;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.SettingsStrategy;
@@ -51,6 +54,17 @@ class ComoRagStrategy extends SettingsStrategy<ComoRagOptions> {
     @Override
     public Set<String> requiredMemories(QuestionOptions options) {
         return ComoRagOptions.of(options).stages();
+    }
+
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.LONG_TEXT_WHOLE_STORY, 10));
+    }
+
+    /** A probe, one try at an answer, and the answer. */
+    @Override
+    public int minimumCalls() {
+        return 3;
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.comorag.ComoRagStore.Summary;
 import io.lorekeeper.comorag.ComoRagStore.Vectored;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.memory.Embeddings;
 
@@ -29,7 +30,15 @@ class EpisodicStage extends SummaryLayerStage {
             Documents documents,
             Embeddings embeddings,
             ComoRagSettings settings) {
-        super(NAME, 75, ComoRagStore.EPISODIC, store, gateway, documents, embeddings, settings);
+        super(
+                NAME,
+                StageOrder.COMORAG_EPISODIC,
+                ComoRagStore.EPISODIC,
+                store,
+                gateway,
+                documents,
+                embeddings,
+                settings);
     }
 
     @Override

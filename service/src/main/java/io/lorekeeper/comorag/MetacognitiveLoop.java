@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -17,6 +18,7 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.memory.Embeddings;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
@@ -110,10 +112,10 @@ final class MetacognitiveLoop {
         int tried = 0;
         for (int cycle = 1; cycle <= options.maxCycles(); cycle++) {
             current = cycle;
-            String stop = whyNot(callsPerCycle());
-            if (stop != null) {
-                context.trace().record(new StepEvent.BudgetSpent("cycle", cycle, stop));
-                return unsettled(true, "budget", tried, stop);
+            Optional<String> stop = new BudgetGate(context.cancellation(), llm.budget(), context.trace())
+                    .stop("cycle", cycle, callsPerCycle(), 0);
+            if (stop.isPresent()) {
+                return unsettled(true, "budget", tried, stop.get());
             }
             Cycle result = cycle(cycle);
             if (result.stopped()) {
@@ -176,18 +178,6 @@ final class MetacognitiveLoop {
                         ? options.maxProbes()
                         : options.maxProbes() * Math.max(1, layers);
         return (options.probing() ? 1 : 0) + encodes + (options.memory() ? 1 : 0) + 1;
-    }
-
-    /** Why the next cycle should not start, or null when it may. */
-    private String whyNot(int calls) {
-        if (context.cancellation().isCancelled()) {
-            return "the question was cancelled or ran out of time";
-        }
-        if (!llm.budget().stepFits(calls)) {
-            return "the next cycle (up to " + calls + " calls) would not finish before the answer's reserve: "
-                    + llm.budget().whyStepDoesNotFit(calls);
-        }
-        return null;
     }
 
     /**

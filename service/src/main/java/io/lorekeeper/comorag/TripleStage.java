@@ -17,6 +17,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.comorag.ComoRagStore.Fact;
 import io.lorekeeper.comorag.ComoRagStore.Unit;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
@@ -60,7 +61,7 @@ class TripleStage extends IndexStage {
             Embeddings embeddings,
             ComoRagSettings settings,
             GraphIndex graphs) {
-        super(NAME, 65, gateway);
+        super(NAME, StageOrder.COMORAG_TRIPLES, gateway);
         this.store = store;
         this.graphs = graphs;
         this.documents = documents;

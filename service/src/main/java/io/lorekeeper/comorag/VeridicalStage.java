@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.comorag.ComoRagStore.ChunkRow;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -26,7 +27,7 @@ class VeridicalStage extends IndexStage {
     private final ComoRagSettings settings;
 
     VeridicalStage(ComoRagStore store, LlmGateway gateway, ComoRagSettings settings) {
-        super(NAME, 60, gateway);
+        super(NAME, StageOrder.COMORAG_VERIDICAL, gateway);
         this.store = store;
         this.settings = settings;
     }

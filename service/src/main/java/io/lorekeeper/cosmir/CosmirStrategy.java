@@ -12,14 +12,16 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -66,6 +68,18 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
     }
 
     @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.LONG_TEXT_WHOLE_STORY, 40));
+    }
+
+    /** It reads the whole text: the planner, extract, infer and refine per chunk, and the manager. */
+    @Override
+    public int minimumCalls(QuestionOptions options, List<DocumentInfo> documents) {
+        return 2
+                + 3 * ChunkedReading.expectedChunks(documents, settings(options).chunkTokens());
+    }
+
+    @Override
     protected StrategyResult answer(QuestionContext context, CosmirSettings settings) {
         List<ChunkedReading.Chunk> chunks = ChunkedReading.of(context.documents(), documents, settings.chunkTokens());
         recordReading(context, settings, chunks);
@@ -107,17 +121,17 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
             QuestionContext context, Worker worker, Memory memory, List<ChunkedReading.Chunk> chunks) {
         int read = 0;
         try {
-            String stop = whyNot(context, 1, 0);
-            if (stop != null) {
-                return stopped(context, "plan", null, stop);
+            BudgetGate gate = BudgetGate.of(context);
+            if (!gate.mayStart("plan", null, 1)) {
+                return true;
             }
             worker.plan();
             for (ChunkedReading.Chunk chunk : chunks) {
                 long cycle =
                         TokenCounter.count(chunk.text()) + 3L * (memory.tokens() + ChunkedReading.PROMPT_ALLOWANCE);
-                stop = whyNot(context, Worker.CALLS_PER_CHUNK, cycle);
-                if (stop != null) {
-                    return stopped(context, "reading", read + 1, stop);
+                if (gate.stop("reading", read + 1, Worker.CALLS_PER_CHUNK, cycle)
+                        .isPresent()) {
+                    return true;
                 }
                 worker.read(chunk);
                 read++;
@@ -126,23 +140,6 @@ class CosmirStrategy extends SettingsStrategy<CosmirSettings> {
         } catch (BudgetExhaustedException spent) {
             return stopped(context, "reading", read + 1, spent.getMessage());
         }
-    }
-
-    /** Why a step of {@code calls} calls bringing about {@code tokens} tokens should not start, or null when it may. */
-    static String whyNot(QuestionContext context, int calls, long tokens) {
-        if (context.cancellation().isCancelled()) {
-            return "the question was cancelled or ran out of time";
-        }
-        Budget budget = context.llm().budget();
-        if (!budget.stepFits(calls)) {
-            return "the next step (" + calls + " calls) would not finish before the answer's reserve: "
-                    + budget.whyStepDoesNotFit(calls);
-        }
-        if (budget.tokens() + tokens > budget.maxTokens()) {
-            return "the next step's " + tokens + " tokens would pass the token budget (" + budget.tokens() + " of "
-                    + budget.maxTokens() + " spent)";
-        }
-        return null;
     }
 
     /** Records why the reading stopped before {@code step}, at chunk {@code next} (its round) when reading. */

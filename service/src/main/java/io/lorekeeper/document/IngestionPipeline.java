@@ -108,10 +108,6 @@ class IngestionPipeline {
                 .orElse(false);
     }
 
-    boolean isEnrichment(String name) {
-        return stage(name).enrichment();
-    }
-
     /** Discards what the named stages built, before the document's {@link Document#rebuild} in the same transaction. */
     void discardOutputs(UUID documentId, List<String> names) {
         for (IngestionStage stage : stages) {

@@ -16,7 +16,7 @@ public interface IngestionStage {
     /** Stable name shown in progress reports and accepted by reindex requests. */
     String name();
 
-    /** Run order; the built-in segmentation stage is 10. */
+    /** Run order, a constant of {@link StageOrder}: the segmentation stage is {@link StageOrder#SEGMENT}. */
     int position();
 
     /**

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionDefinition;
@@ -55,9 +55,12 @@ class KeywordIndex {
     private final Map<UUID, CompletableFuture<KeywordPostings>> documents = new ConcurrentHashMap<>();
     private final AtomicLong heldPostings = new AtomicLong();
 
-    KeywordIndex(
-            SearchDatabase database,
-            @Value("${lorekeeper.search.keyword-index.max-postings:30000000}") long maxPostings) {
+    @Autowired
+    KeywordIndex(SearchDatabase database, KeywordSettings settings) {
+        this(database, settings.keywordIndex().maxPostings());
+    }
+
+    KeywordIndex(SearchDatabase database, long maxPostings) {
         this.jdbc = database.jdbc();
         // a document's generation and postings read in one snapshot, so the generation names what was read
         this.snapshot = new TransactionTemplate(database.transaction().getTransactionManager());

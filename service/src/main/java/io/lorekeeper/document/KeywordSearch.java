@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -54,12 +53,12 @@ class KeywordSearch {
      * @param inMemory false: every search scored in SQL, as before 2026-11-27
      */
     @Autowired
-    KeywordSearch(
-            SearchDatabase database,
-            KeywordIndex index,
-            @Value("${lorekeeper.search.keyword-text-last:true}") boolean textLast,
-            @Value("${lorekeeper.search.keyword-index.enabled:true}") boolean inMemory) {
-        this(database.jdbc(), CANDIDATE_BUDGET, textLast, inMemory ? index : null);
+    KeywordSearch(SearchDatabase database, KeywordIndex index, KeywordSettings settings) {
+        this(
+                database.jdbc(),
+                CANDIDATE_BUDGET,
+                settings.keywordTextLast(),
+                settings.keywordIndex().enabled() ? index : null);
     }
 
     /** Scored in SQL. @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */

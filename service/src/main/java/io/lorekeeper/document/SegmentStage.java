@@ -34,7 +34,7 @@ class SegmentStage implements IngestionStage {
 
     @Override
     public int position() {
-        return 10;
+        return StageOrder.SEGMENT;
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.evaluator.EvalItem;
@@ -29,8 +28,8 @@ final class DataFolder {
 
     private final Path root;
 
-    DataFolder(@Value("${lorekeeper.eval.data-dir:data}") String dataDir) {
-        this.root = Path.of(dataDir).toAbsolutePath().normalize();
+    DataFolder(EvalSettings settings) {
+        this.root = Path.of(settings.dataDir()).toAbsolutePath().normalize();
     }
 
     /** The items an evaluation runs: inline, or loaded from its file in this folder. */

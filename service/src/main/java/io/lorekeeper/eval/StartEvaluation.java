@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.lorekeeper.evaluator.Datasets;
 import io.lorekeeper.evaluator.EvalItem;
 import io.lorekeeper.evaluator.EvalRunner;
 import io.lorekeeper.platform.ApiProblem;
+import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.QuestionOptions;
 import io.lorekeeper.strategy.Strategies;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -52,7 +52,6 @@ record StartEvaluation(
         Boolean judge) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Set<String> SEARCH_MODES = Set.of("vector", "keyword", "hybrid", "deep");
 
     boolean judged() {
         return Boolean.TRUE.equals(judge);
@@ -112,10 +111,13 @@ record StartEvaluation(
                 throw ApiProblem.invalid(field, "strategy '" + name + "' is named twice");
             }
             if (name.startsWith(EvalRunner.SEARCH_PREFIX)) {
-                if (!SEARCH_MODES.contains(name.substring(EvalRunner.SEARCH_PREFIX.length()))) {
+                if (!SearchMode.wireNames().contains(name.substring(EvalRunner.SEARCH_PREFIX.length()))) {
                     throw ApiProblem.invalid(
                             field,
-                            "a search probe is one of search:vector, search:keyword, search:hybrid, search:deep");
+                            "a search probe is one of "
+                                    + SearchMode.wireNames().stream()
+                                            .map(m -> EvalRunner.SEARCH_PREFIX + m)
+                                            .collect(java.util.stream.Collectors.joining(", ")));
                 }
             } else {
                 rerooted(field, "strategy", () -> known.require(name));

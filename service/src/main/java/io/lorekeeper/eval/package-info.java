@@ -1,10 +1,9 @@
 /**
- * The evaluation harness: dataset loaders (LoCoMo, HotpotQA distractor, LooGLE, the ComoRAG sample,
- * generic JSONL), metrics (LoCoMo token F1/EM, SQuAD F1/EM, ROUGE-L, choice accuracy, RULER string
- * match, evidence recall), and a runner that talks to the service only through its HTTP API, so it
- * can evaluate this process or a remote deployment, and an optional LLM judge that grades each
- * answer through the gateway ({@code judge} role). Entry points: the {@code eval} profile (command
- * line) and {@code POST /v1/evaluations}, which runs as a db-scheduler job that survives restarts.
+ * Evaluations run by the service: {@code POST /v1/evaluations} starts a run as a db-scheduler job
+ * that survives restarts, over the evaluator library ({@code io.lorekeeper.evaluator}: its dataset
+ * loaders, metrics and runner, which talks to the service only through its HTTP API), with an
+ * optional LLM judge that grades each answer through the gateway ({@code judge} role). The loaders,
+ * metrics and the command line live in the evaluator module, not here.
  *
  * <p>Persistence: a run started over HTTP is the {@code Evaluation} aggregate (JPA, versioned),
  * whose methods make the legal state changes and refuse the others; the job and the HTTP intake
@@ -16,5 +15,5 @@
  */
 @io.lorekeeper.platform.OwnsTables({"evaluation", "evaluation_result"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"evaluator", "llm", "platform", "strategy", "security"})
+        allowedDependencies = {"evaluator", "llm", "platform", "retrieval", "strategy", "security"})
 package io.lorekeeper.eval;

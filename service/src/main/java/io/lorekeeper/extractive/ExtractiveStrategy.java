@@ -18,6 +18,7 @@ import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -125,7 +126,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         Hits hits = new Hits();
         Retriever.Hybrid hybrid = retriever.hybridRankings(ids, question, settings.k());
         hits.addAll(hybrid.fused());
-        context.trace().record(new ExtractiveEvent.Retrieve(question, "hybrid", summary(hits.list), null));
+        context.trace()
+                .record(new ExtractiveEvent.Retrieve(question, SearchMode.HYBRID.wireName(), summary(hits.list), null));
         // Widen recall below the fused list: a chunk that only one retriever ranks well (a rare
         // word BM25 loves, a paraphrase only the embedding sees) still gets its sentences scored.
         // The fused search ranked both lists deeper than this already (3k against 2k).
@@ -139,7 +141,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         for (String choice : context.choices()) {
             String query = question + " " + choice;
             List<SearchHit> found = hits.addAll(retriever.hybrid(ids, query, followUpK));
-            context.trace().record(new ExtractiveEvent.Retrieve(query, "hybrid", summary(found), null));
+            context.trace()
+                    .record(new ExtractiveEvent.Retrieve(query, SearchMode.HYBRID.wireName(), summary(found), null));
         }
         return hits;
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.retrieval.Retriever;
@@ -89,18 +90,12 @@ final class Excerpts {
     }
 
     static PromptMarkup render(List<SearchHit> excerpts, PageSearch search) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < excerpts.size(); i++) {
-            SearchHit e = excerpts.get(i);
-            out.append("<excerpt n=\"")
-                    .append(i + 1)
-                    .append("\" page=\"")
-                    .append(search.ref(e).label())
-                    .append("\">\n")
-                    .append(PromptMarkup.data(e.text()))
-                    .append("\n</excerpt>\n\n");
-        }
-        return PromptMarkup.of(out.toString());
+        return NumberedMarkup.render(
+                "excerpt",
+                excerpts.stream()
+                        .map(e -> NumberedMarkup.Block.of(
+                                e.text(), Map.of("page", search.ref(e).label())))
+                        .toList());
     }
 
     static int tokens(List<SearchHit> excerpts) {

@@ -15,6 +15,7 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.PageText;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.StepEvent;
 import io.lorekeeper.text.Span;
@@ -116,15 +117,11 @@ final class GamResearch {
 
     /** Whether a one-call step can start and finish before the answer's reserve; if not, the research stops. */
     private boolean mayStart(String step) {
-        if (context.cancellation().isCancelled()) {
-            stop(step, "the question ran out of wall time");
-            return false;
+        if (BudgetGate.of(context).mayStart(step, null, 1)) {
+            return true;
         }
-        if (!context.llm().budget().stepFits(1)) {
-            stop(step, context.llm().budget().whyStepDoesNotFit(1));
-            return false;
-        }
-        return true;
+        limited = true;
+        return false;
     }
 
     private void stop(String step, String reason) {

@@ -3,6 +3,7 @@ package io.lorekeeper.gam;
 import java.util.List;
 import java.util.Set;
 
+import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.QuestionOptions;
 
 /**
@@ -45,8 +46,10 @@ record GamSettings(
         boolean resolveDates,
         boolean plannerNotes) {
 
-    static final String KEYWORD = "keyword";
-    static final String VECTOR = "vector";
+    /** GAM's keyword and vector tools are the retriever's search modes of those names. */
+    static final String KEYWORD = SearchMode.KEYWORD.wireName();
+
+    static final String VECTOR = SearchMode.VECTOR.wireName();
     static final String PAGE = "page";
     static final String MEMO = "memo";
     static final String INTEGRATION = "integration";

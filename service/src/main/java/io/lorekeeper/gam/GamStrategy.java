@@ -15,7 +15,9 @@ import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.SettingsStrategy;
@@ -54,6 +56,22 @@ class GamStrategy extends SettingsStrategy<GamSettings> {
                         "GAM: memos at ingestion, then plan-search-integrate-reflect research rounds over the page store"),
                 GamSettings::of);
         this.gateway = gateway;
+    }
+
+    /** Research rounds that follow up what is missing, and memos dated by their sessions. */
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(
+                GoodAt.of(Aptitude.CONVERSATION_REASONING, 10),
+                GoodAt.of(Aptitude.JOINED_FACTS, 10),
+                GoodAt.of(Aptitude.TEXT_WHOLE_STORY, 20),
+                GoodAt.of(Aptitude.LONG_TEXT_WHOLE_STORY, 30));
+    }
+
+    /** One research round (plan, integrate, reflect) and the answer. */
+    @Override
+    public int minimumCalls() {
+        return 4;
     }
 
     @Override

@@ -40,6 +40,12 @@ final class PageSearch {
         this.documents = documents;
     }
 
+    /**
+     * One round's searches, run concurrently, and the pages they vote for. Kept whole (over 60 lines)
+     * because the searches share the pool and the hits gathered by query, which live exactly as long as
+     * the round; its two branches are the two ways of searching (per query, or one per tool as the
+     * authors' code does) and read best side by side.
+     */
     Result run(ResearchPlan plan, GamSettings settings, Set<PageRef> justified) {
         List<CompletableFuture<Search>> running = new ArrayList<>();
         // the caller's observation goes with each search, so its spans stay in the question's trace

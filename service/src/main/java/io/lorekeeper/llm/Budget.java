@@ -98,16 +98,6 @@ public final class Budget {
     }
 
     /**
-     * Whether {@code moreCalls} further calls that bring about {@code moreTokens} tokens in all still
-     * fit, so that a strategy can stop reading while it can still afford its answer call.
-     */
-    public boolean affords(int moreCalls, long moreTokens) {
-        return calls.get() + (long) moreCalls <= maxCalls
-                && tokens.get() + moreTokens <= maxTokens
-                && clock.getAsLong() < deadlineNanos;
-    }
-
-    /**
      * Whether a step of {@code stepCalls} calls can start and finish, at the mean speed of the calls
      * so far, before the answer's reserve of calls and time: loops ask this before each step rather
      * than find out from a call refused halfway through it.

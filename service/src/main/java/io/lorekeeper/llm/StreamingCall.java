@@ -41,7 +41,9 @@ final class StreamingCall {
      * The reply, gathered; null when the model cannot stream (a chat model without streaming, or an
      * endpoint that ended the response without a single chunk: one that answers a streaming request
      * with a whole completion). A failure before any text is thrown as it came, so the caller retries it
-     * like any failed attempt; after text arrived it is a {@link Cut}.
+     * like any failed attempt; after text arrived it is a {@link Cut}. Kept whole (over 60 lines): the text,
+     * finish reason and usage gathered from the chunks are what each way out of the stream (not
+     * streamed, cut, ended) decides on.
      */
     ChatResponse stream(ChatModel model, Prompt prompt, Duration idle, ChatCaller.Pieces pieces) {
         Flux<ChatResponse> chunks;

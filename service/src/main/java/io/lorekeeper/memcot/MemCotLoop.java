@@ -10,10 +10,12 @@ import java.util.UUID;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.StepEvent;
 
@@ -183,16 +185,7 @@ final class MemCotLoop {
      * loop stops (zoom-in, judge) or skips that part (zoom-out).
      */
     private boolean mayStart(int step, String phase, int calls) {
-        String reason = context.cancellation().isCancelled()
-                ? "the question ran out of wall time"
-                : context.llm().budget().stepFits(calls)
-                        ? null
-                        : context.llm().budget().whyStepDoesNotFit(calls);
-        if (reason == null) {
-            return true;
-        }
-        context.trace().record(new StepEvent.BudgetSpent(phase, step, reason));
-        return false;
+        return BudgetGate.of(context).mayStart(phase, step, calls);
     }
 
     private void failed(int step, String phase, UnusableReplyException unusable) {
@@ -399,17 +392,17 @@ final class MemCotLoop {
     }
 
     private PromptMarkup renderWindows(List<List<Unit>> windows, List<Unit> kept) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < windows.size(); i++) {
-            List<Unit> run = windows.get(i);
-            out.append("<context n=\"").append(i + 1).append("\">\n");
+        List<NumberedMarkup.Block> blocks = new java.util.ArrayList<>();
+        for (List<Unit> run : windows) {
+            StringBuilder units = new StringBuilder();
             for (Unit u : run) {
                 String mark = kept.contains(u) ? " selected=\"yes\"" : memory.knows(u) ? " known=\"yes\"" : "";
-                Units.append(out, u, mark);
+                Units.append(units, u, mark);
             }
-            out.append("</context>\n\n");
+            // the units' markup, less the line break the block adds before its closing tag
+            blocks.add(NumberedMarkup.Block.of(PromptMarkup.of(units.toString().stripTrailing())));
         }
-        return PromptMarkup.of(out.toString().stripTrailing());
+        return PromptMarkup.of(NumberedMarkup.render("context", blocks).text().stripTrailing());
     }
 
     private String failures() {

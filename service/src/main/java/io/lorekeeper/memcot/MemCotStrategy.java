@@ -1,9 +1,13 @@
 package io.lorekeeper.memcot;
 
+import java.util.List;
+
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.Role;
+import io.lorekeeper.strategy.Aptitude;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.SettingsStrategy;
 import io.lorekeeper.strategy.StrategyRequirements;
@@ -30,6 +34,17 @@ class MemCotStrategy extends SettingsStrategy<MemCotSettings> {
                         "MemCoT: zoom-in/zoom-out retrieval and a judge that breaks up or prunes the query, over a short-term evidence memory"),
                 MemCotSettings::of);
         this.gateway = gateway;
+    }
+
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.CONVERSATION_REASONING, 20), GoodAt.of(Aptitude.JOINED_FACTS, 20));
+    }
+
+    /** One round of zoom-in, zoom-out and judge, and the answer. */
+    @Override
+    public int minimumCalls() {
+        return 4;
     }
 
     @Override

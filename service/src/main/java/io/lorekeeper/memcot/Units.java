@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.retrieval.SearchHit;
@@ -98,7 +99,9 @@ final class Units {
     static void append(StringBuilder out, Unit u, String attributes) {
         out.append("<passage id=\"").append(u.id()).append('"');
         if (u.session() != null) {
-            out.append(" session=\"").append(u.session().replace("\"", "'")).append('"');
+            out.append(" session=\"")
+                    .append(NumberedMarkup.attribute(u.session()))
+                    .append('"');
         }
         out.append(attributes)
                 .append(">\n")

@@ -7,6 +7,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.IngestionStage;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 
 /**
@@ -34,7 +35,7 @@ class EmbedStage implements IngestionStage {
 
     @Override
     public int position() {
-        return 20;
+        return StageOrder.EMBED;
     }
 
     @Override

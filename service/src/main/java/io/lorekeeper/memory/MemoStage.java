@@ -10,6 +10,7 @@ import jakarta.validation.constraints.NotBlank;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -38,7 +39,7 @@ class MemoStage extends MemorizerStage {
             Embeddings embeddings,
             PageMemorizer pages,
             MemorizerSettings settings) {
-        super(NAME, 30, gateway, store, pages);
+        super(NAME, StageOrder.MEMOS, gateway, store, pages);
         this.embeddings = embeddings;
         this.template = settings.resolveDates() ? DATED_TEMPLATE : TEMPLATE;
     }

@@ -8,6 +8,7 @@ import jakarta.validation.constraints.NotBlank;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
@@ -32,7 +33,7 @@ class PageHeaderStage extends MemorizerStage {
 
     PageHeaderStage(
             LlmGateway gateway, MemorizerStore store, PageMemorizer pages, Embeddings embeddings, Documents documents) {
-        super(NAME, 40, gateway, store, pages);
+        super(NAME, StageOrder.PAGE_HEADERS, gateway, store, pages);
         this.embeddings = embeddings;
         this.documents = documents;
     }

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.document.EnrichmentStage;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.text.ChunkSentences;
 import io.lorekeeper.text.Span;
@@ -33,7 +34,7 @@ class SentenceStage extends EnrichmentStage {
     private final SentenceVectors vectors;
 
     SentenceStage(ChunkEmbeddings chunks, Embeddings embeddings, SentenceVectors vectors) {
-        super(NAME, 25);
+        super(NAME, StageOrder.SENTENCES);
         this.chunks = chunks;
         this.embeddings = embeddings;
         this.vectors = vectors;

@@ -6,6 +6,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.EnrichmentStage;
+import io.lorekeeper.document.StageOrder;
 import io.lorekeeper.document.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
@@ -30,7 +31,7 @@ class GraphStage extends EnrichmentStage {
     private final MindGraphSettings settings;
 
     GraphStage(GraphBuilder builder, GraphStore store, LlmGateway gateway, MindGraphSettings settings) {
-        super(NAME, 50);
+        super(NAME, StageOrder.GRAPH);
         this.builder = builder;
         this.store = store;
         this.gateway = gateway;

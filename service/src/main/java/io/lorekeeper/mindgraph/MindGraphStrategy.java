@@ -17,7 +17,10 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
+import io.lorekeeper.strategy.ChunkedReading;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -87,9 +90,36 @@ class MindGraphStrategy extends SettingsStrategy<MindGraphStrategy.Settings> {
                         : GraphBuilder.Start.EMPTY);
     }
 
+    /**
+     * A question-aware build of a few blocks for a shorter text's whole story; over a long text, the
+     * shared graph as is (a build there would spend most of the budget before the answer).
+     */
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(
+                GoodAt.of(Aptitude.TEXT_WHOLE_STORY, 10),
+                new GoodAt(Aptitude.LONG_TEXT_WHOLE_STORY, 20, Map.of("graph", "shared")));
+    }
+
+    /** A build call per block, then the answer; over the shared graph only the answer. */
+    @Override
+    public int minimumCalls(QuestionOptions options, List<DocumentInfo> documents) {
+        Settings settings = settings(options);
+        return settings.graph().equals("shared")
+                ? 1
+                : ChunkedReading.expectedChunks(documents, settings.chunkTokens()) + 1;
+    }
+
     @Override
     public java.util.Optional<java.time.Duration> defaultWallTime() {
         return java.util.Optional.of(defaults.wallTime());
+    }
+
+    /** A build reads the whole document; answering from the shared graph as is takes the service's default. */
+    @Override
+    public java.util.Optional<java.time.Duration> defaultWallTime(
+            QuestionOptions options, List<DocumentInfo> documents) {
+        return settings(options).graph().equals("shared") ? java.util.Optional.empty() : defaultWallTime();
     }
 
     /** Answering from the shared graph as is needs that graph; a question-aware build makes its own. */

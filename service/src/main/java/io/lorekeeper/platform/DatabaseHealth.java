@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -31,9 +30,9 @@ class DatabaseHealth implements HealthIndicator {
     private final Executor checks = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("database-health-", 0).factory());
 
-    DatabaseHealth(DataSource dataSource, @Value("${lorekeeper.health.database-timeout:2s}") Duration timeout) {
+    DatabaseHealth(DataSource dataSource, PlatformSettings settings) {
         this.dataSource = dataSource;
-        this.timeout = timeout;
+        this.timeout = settings.health().databaseTimeout();
     }
 
     @Override

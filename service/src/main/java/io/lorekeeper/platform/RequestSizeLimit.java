@@ -15,7 +15,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -40,7 +40,12 @@ class RequestSizeLimit extends OncePerRequestFilter {
     private final long maxBytes;
     private final JsonMapper json;
 
-    RequestSizeLimit(@Value("${lorekeeper.http.max-request-size:128MB}") DataSize maxRequestSize, JsonMapper json) {
+    @Autowired
+    RequestSizeLimit(PlatformSettings settings, JsonMapper json) {
+        this(settings.http().maxRequestSize(), json);
+    }
+
+    RequestSizeLimit(DataSize maxRequestSize, JsonMapper json) {
         this.maxBytes = maxRequestSize.toBytes();
         this.json = json;
     }

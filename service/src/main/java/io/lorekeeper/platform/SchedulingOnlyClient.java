@@ -29,6 +29,7 @@ class SchedulingOnlyClient {
     SchedulerClient schedulerClient(
             DataSource dataSource,
             List<Task<?>> tasks,
+            // db-scheduler's own property, which its starter reads too: not one of ours to fold into a record
             @Value("${db-scheduler.table-name:scheduled_tasks}") String table) {
         log.info("Role api: jobs are scheduled here and executed by worker processes ({} tasks known)", tasks.size());
         return SchedulerClient.Builder.create(DbSchedulerConfigurationSupport.configureDataSource(dataSource), tasks)

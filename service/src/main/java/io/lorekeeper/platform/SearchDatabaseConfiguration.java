@@ -2,9 +2,9 @@ package io.lorekeeper.platform;
 
 import javax.sql.DataSource;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -19,16 +19,22 @@ class SearchDatabaseConfiguration {
             JdbcTemplate template,
             JdbcClient jdbc,
             DataSource dataSource,
-            @Value("${lorekeeper.search.datasource.url:}") String url,
-            @Value("${lorekeeper.search.datasource.username:${spring.datasource.username:}}") String username,
-            @Value("${lorekeeper.search.datasource.password:${spring.datasource.password:}}") String password,
-            @Value("${lorekeeper.search.datasource.maximum-pool-size:10}") int poolSize) {
+            PlatformSettings settings,
+            Environment environment) {
+        PlatformSettings.SearchDatasource replica = settings.search().datasource();
+        // the replica's credentials default to the primary's
+        String username = replica.username().isBlank()
+                ? environment.getProperty("spring.datasource.username", "")
+                : replica.username();
+        String password = replica.password().isBlank()
+                ? environment.getProperty("spring.datasource.password", "")
+                : replica.password();
         // Plain JDBC transactions, not the application's JPA ones: searches read rows and need no
         // Hibernate session (opening one per vector search was 4% of the CPU of hybrid search at 32
         // clients, before that search became one statement). Inside a JPA transaction they join it.
-        return url.isBlank()
+        return replica.url().isBlank()
                 ? SearchDatabase.primary(
                         template, jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)))
-                : SearchDatabase.replica(url, username, password, poolSize);
+                : SearchDatabase.replica(replica.url(), username, password, replica.maximumPoolSize());
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.strategy.AnswerKind;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.Strategies;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -32,7 +33,7 @@ final class QuestionApi {
             @Schema(description = "The question", requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1)
             String question,
 
-            @Schema(description = "Answer strategy; GET /v1/strategies lists them", defaultValue = "extractive")
+            @Schema(description = "Answer strategy; GET /v1/strategies lists them", defaultValue = Strategies.DEFAULT)
             String strategy,
 
             @Schema(description = "Choices of a multiple-choice question")

@@ -75,7 +75,11 @@ class QuestionIntake {
         this.settings = settings;
     }
 
-    /** Stores the question and its job in one transaction: both or neither. */
+    /**
+     * Stores the question and its job in one transaction: both or neither. Kept whole (over 60 lines) so
+     * that it reads in the order it must run: every check of the request before anything is stored,
+     * then the question, the memories it builds on demand, and its job.
+     */
     @Transactional
     UUID ask(AskRequest request) {
         if (request == null) {

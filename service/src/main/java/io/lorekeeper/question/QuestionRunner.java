@@ -326,7 +326,7 @@ class QuestionRunner {
     }
 
     /** The strategy that answers when another stopped without an answer: it needs no model. */
-    private static final String FALLBACK = "extractive";
+    private static final String FALLBACK = Strategies.DEFAULT;
 
     private void fail(UUID id, TraceRecorder trace, Throwable e) {
         String reason = reason(e);

@@ -1,7 +1,9 @@
 package io.lorekeeper.rag;
 
 import java.util.List;
+import java.util.Map;
 
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.SearchHit;
 
@@ -17,16 +19,12 @@ final class Passages {
     record Passage(SearchHit hit, String session) {}
 
     static PromptMarkup render(List<Passage> passages) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < passages.size(); i++) {
-            Passage p = passages.get(i);
-            out.append("<passage n=\"").append(i + 1).append('"');
-            if (p.session() != null) {
-                out.append(" session=\"").append(p.session().replace("\"", "'")).append('"');
-            }
-            out.append(">\n").append(PromptMarkup.data(p.hit().text())).append("\n</passage>\n\n");
-        }
-        return PromptMarkup.of(out.toString());
+        return NumberedMarkup.render(
+                "passage",
+                passages.stream()
+                        .map(p -> NumberedMarkup.Block.of(
+                                p.hit().text(), p.session() == null ? Map.of() : Map.of("session", p.session())))
+                        .toList());
     }
 
     static List<RagEvent.Shown> summary(List<Passage> passages) {

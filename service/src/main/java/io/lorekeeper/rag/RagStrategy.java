@@ -14,8 +14,11 @@ import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
 import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.AnswerParts;
+import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;
+import io.lorekeeper.strategy.GoodAt;
 import io.lorekeeper.strategy.LastResort;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.QuestionOptions;
@@ -65,6 +68,12 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
         }
     }
 
+    /** One retrieval and one answer call: a single fact, a text one retrieval shows whole, a small budget. */
+    @Override
+    public List<GoodAt> goodAt() {
+        return List.of(GoodAt.of(Aptitude.ONE_CALL, 10));
+    }
+
     @Override
     protected StrategyResult answer(QuestionContext context, Settings settings) {
         List<Passages.Passage> passages = retrieve(context, settings);
@@ -72,7 +81,7 @@ class RagStrategy extends SettingsStrategy<RagStrategy.Settings> {
         context.trace()
                 .record(new RagEvent.Retrieve(
                         context.question(),
-                        "hybrid",
+                        SearchMode.HYBRID.wireName(),
                         settings.k(),
                         settings.tokens(),
                         Passages.summary(passages),

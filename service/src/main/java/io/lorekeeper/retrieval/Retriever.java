@@ -108,12 +108,16 @@ public class Retriever {
 
     public List<SearchHit> vector(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "vector", () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n), scope));
+                observations,
+                SearchMode.VECTOR.wireName(),
+                () -> reranking.top(query, k, n -> vectorOnly(documentIds, query, n), scope));
     }
 
     public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "keyword", () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n), scope));
+                observations,
+                SearchMode.KEYWORD.wireName(),
+                () -> reranking.top(query, k, n -> keywordOnly(documentIds, query, n), scope));
     }
 
     private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
@@ -139,7 +143,7 @@ public class Retriever {
      * retriever ranks well reads them here instead of searching again.
      */
     public Hybrid hybridRankings(List<UUID> documentIds, String query, int k) {
-        return SearchObservation.observe(observations, "hybrid", () -> fuse(documentIds, query, k));
+        return SearchObservation.observe(observations, SearchMode.HYBRID.wireName(), () -> fuse(documentIds, query, k));
     }
 
     private Hybrid fuse(List<UUID> documentIds, String query, int k) {
@@ -166,7 +170,9 @@ public class Retriever {
      */
     public List<SearchHit> deep(List<UUID> documentIds, String query, int k) {
         return SearchObservation.observe(
-                observations, "deep", () -> reranking.top(query, k, n -> deep.search(documentIds, query, n), scope));
+                observations,
+                SearchMode.DEEP.wireName(),
+                () -> reranking.top(query, k, n -> deep.search(documentIds, query, n), scope));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */

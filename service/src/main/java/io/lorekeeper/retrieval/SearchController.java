@@ -47,8 +47,13 @@ class SearchController {
 
             @Schema(
                     description = "Ranking",
-                    allowableValues = {"vector", "keyword", "hybrid", "deep"},
-                    defaultValue = "hybrid")
+                    allowableValues = {
+                        SearchMode.Names.VECTOR,
+                        SearchMode.Names.KEYWORD,
+                        SearchMode.Names.HYBRID,
+                        SearchMode.Names.DEEP
+                    },
+                    defaultValue = SearchMode.Names.HYBRID)
             String mode,
 
             @Schema(description = "Hits to return", minimum = "1", maximum = "100", defaultValue = "10")
@@ -92,7 +97,12 @@ class SearchController {
     record SearchResponse(
             @Schema(
                     requiredMode = Schema.RequiredMode.REQUIRED,
-                    allowableValues = {"vector", "keyword", "hybrid", "deep"})
+                    allowableValues = {
+                        SearchMode.Names.VECTOR,
+                        SearchMode.Names.KEYWORD,
+                        SearchMode.Names.HYBRID,
+                        SearchMode.Names.DEEP
+                    })
             String mode,
 
             int k,
@@ -146,8 +156,7 @@ class SearchController {
                     h.speakers().isEmpty() ? null : h.speakers(),
                     window == 0 ? null : context(h, window)));
         }
-        return new SearchResponse(
-                mode.name().toLowerCase(Locale.ROOT), k, hits, (System.nanoTime() - started) / 1_000_000);
+        return new SearchResponse(mode.wireName(), k, hits, (System.nanoTime() - started) / 1_000_000);
     }
 
     private Context context(SearchHit hit, int window) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.retrieval.SearchHit;
@@ -94,15 +95,12 @@ public final class LastResort {
     }
 
     private static PromptMarkup render(List<Evidence> shown) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < shown.size(); i++) {
-            out.append("<evidence n=\"")
-                    .append(i + 1)
-                    .append("\">\n")
-                    .append(PromptMarkup.data(shown.get(i).text().strip()))
-                    .append("\n</evidence>\n");
-        }
-        return PromptMarkup.of(out.toString());
+        return NumberedMarkup.render(
+                "evidence",
+                shown.stream()
+                        .map(e -> NumberedMarkup.Block.of(e.text().strip()))
+                        .toList(),
+                NumberedMarkup.Spacing.LINE_BREAK);
     }
 
     /** The cited evidence sharing most words with the answer and question, best first. */

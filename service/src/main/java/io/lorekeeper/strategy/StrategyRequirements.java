@@ -8,8 +8,8 @@ import java.util.Set;
  * @param needsLlm         refused up front when no LLM endpoint is configured
  * @param memoryStages     memories (ingestion stages) whose output it cannot do without (e.g. {@code memos}): a
  *                         question waits while one is being built and is refused with {@code memory-not-ready}
- *                         when one failed or was skipped. Retrieval stages ({@code segment}, {@code embed},
- *                         {@code keyword}) are always done once a document is READY.
+ *                         when one failed or was skipped. Retrieval stages ({@code segment}, {@code embed})
+ *                         are always done once a document is READY (keyword search needs no stage of its own).
  * @param optionalMemories memories it uses when they are there and does without otherwise; a question that
  *                         runs without one lists it in its {@code degraded} list
  * @param summary          one line for listings and error messages

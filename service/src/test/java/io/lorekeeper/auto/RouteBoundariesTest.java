@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * auto's thresholds at their boundaries (budget, whole-text chunks, long text), the reasons each rule
- * gives, the fallbacks added once, and the minimum calls rounded up, without a model or a database.
+ * gives, and the fallbacks added once, without a model or a database.
  */
 class RouteBoundariesTest {
 
@@ -21,7 +21,7 @@ class RouteBoundariesTest {
     }
 
     private static Choice choose(Situation s) {
-        return Routes.choose(s, ANY);
+        return DeclaredToday.ROUTES.choose(s, ANY);
     }
 
     @Test
@@ -96,7 +96,7 @@ class RouteBoundariesTest {
 
     @Test
     void theFallbacksAreAddedOnlyWhenTheRuleDoesNotNameThemAlready() {
-        Choice choice = Routes.choose(
+        Choice choice = DeclaredToday.ROUTES.choose(
                 situation(30_000, 120, "What did Pip eat?", 200, 2_000_000),
                 c -> c.strategy().equals("rag") ? Optional.of("no embeddings") : Optional.empty());
         assertThat(choice.considered())
@@ -108,29 +108,11 @@ class RouteBoundariesTest {
 
     @Test
     void extractiveIsNeverAskedWhetherItFits() {
-        Choice choice = Routes.choose(
+        Choice choice = DeclaredToday.ROUTES.choose(
                 new Situation(false, false, 1_000, 4, QuestionForm.of("What?", false), 200, 2_000_000),
                 c -> Optional.of("nothing fits"));
         assertThat(choice.candidate().strategy()).isEqualTo("extractive");
         assertThat(choice.considered()).containsExactly(Map.of("strategy", "extractive", "verdict", "chosen"));
-    }
-
-    @Test
-    void theMinimumCallsRoundUpAndAnExactMultipleIsNotRoundedFurther() {
-        Situation twoBlocks = situation(2 * 8_192, 64, "q", 200, 2_000_000);
-        assertThat(MinimumCalls.of(Candidate.of("mindgraph"), twoBlocks)).isEqualTo(3);
-        Situation overTwo = situation(2 * 8_192 + 1, 64, "q", 200, 2_000_000);
-        assertThat(MinimumCalls.of(Candidate.of("mindgraph"), overTwo)).isEqualTo(4);
-        Situation oneChunk = situation(64_000, 256, "q", 200, 2_000_000);
-        assertThat(MinimumCalls.of(Candidate.of("chain-of-agents"), oneChunk)).isEqualTo(5);
-        Situation empty = situation(0, 0, "q", 200, 2_000_000);
-        assertThat(MinimumCalls.of(Candidate.of("cosmir"), empty))
-                .as("at least one chunk")
-                .isEqualTo(5);
-        assertThat(MinimumCalls.of(Candidate.of("extractive"), empty)).isZero();
-        assertThat(MinimumCalls.of(Candidate.of("rag"), empty)).isEqualTo(1);
-        assertThat(MinimumCalls.of(Candidate.of("memcot"), empty)).isEqualTo(4);
-        assertThat(MinimumCalls.of(Candidate.of("comorag"), empty)).isEqualTo(3);
     }
 
     @Test

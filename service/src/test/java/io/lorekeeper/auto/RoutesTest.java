@@ -44,7 +44,7 @@ class RoutesTest {
                 200,
                 2_000_000);
 
-        Choice choice = Routes.choose(s, deployed(ALL));
+        Choice choice = DeclaredToday.ROUTES.choose(s, deployed(ALL));
 
         assertThat(choice.candidate().strategy()).isEqualTo("extractive");
         assertThat(choice.rule()).isEqualTo("no-llm");
@@ -61,10 +61,11 @@ class RoutesTest {
                 2,
                 2_000_000);
 
-        assertThat(Routes.choose(s, deployed(ALL)).candidate().strategy()).isEqualTo("rag");
+        assertThat(DeclaredToday.ROUTES.choose(s, deployed(ALL)).candidate().strategy())
+                .isEqualTo("rag");
         Situation fewTokens =
                 new Situation(true, false, 300_000, 1200, QuestionForm.of("Why does Pip change?", false), 200, 10_000);
-        assertThat(Routes.choose(fewTokens, deployed(ALL)).rule()).isEqualTo("small-budget");
+        assertThat(DeclaredToday.ROUTES.choose(fewTokens, deployed(ALL)).rule()).isEqualTo("small-budget");
     }
 
     @Test
@@ -78,7 +79,7 @@ class RoutesTest {
                 200,
                 2_000_000);
 
-        Choice choice = Routes.choose(s, deployed(ALL));
+        Choice choice = DeclaredToday.ROUTES.choose(s, deployed(ALL));
 
         assertThat(choice.candidate().strategy()).isEqualTo("rag");
         assertThat(choice.rule()).isEqualTo("whole-text-fits");
@@ -89,14 +90,17 @@ class RoutesTest {
         Situation temporal = situation(true, 20_000, "When did Caroline go to the LGBTQ support group?", false);
         Situation multiHop = situation(true, 20_000, "What do Melanie and Caroline both like to paint?", false);
 
-        assertThat(Routes.choose(temporal, deployed(ALL)).candidate().strategy())
+        assertThat(DeclaredToday.ROUTES
+                        .choose(temporal, deployed(ALL))
+                        .candidate()
+                        .strategy())
                 .isEqualTo("gam");
-        assertThat(Routes.choose(multiHop, deployed(ALL)).rule()).isEqualTo("conversation-reasoning");
+        assertThat(DeclaredToday.ROUTES.choose(multiHop, deployed(ALL)).rule()).isEqualTo("conversation-reasoning");
 
         Routes.Fitness noMemos = c -> c.strategy().equals("gam")
                 ? Optional.of("needs the 'memos' memory, which is SKIPPED")
                 : Optional.empty();
-        Choice withoutMemos = Routes.choose(temporal, noMemos);
+        Choice withoutMemos = DeclaredToday.ROUTES.choose(temporal, noMemos);
         assertThat(withoutMemos.candidate().strategy()).isEqualTo("memcot");
         assertThat(withoutMemos.considered())
                 .first()
@@ -104,14 +108,15 @@ class RoutesTest {
 
         Routes.Fitness onlyHere =
                 c -> HERE.contains(c.strategy()) && !c.strategy().equals("gam") ? Optional.empty() : Optional.of("no");
-        assertThat(Routes.choose(temporal, onlyHere).candidate().strategy())
+        assertThat(DeclaredToday.ROUTES.choose(temporal, onlyHere).candidate().strategy())
                 .as("falls back to rag")
                 .isEqualTo("rag");
     }
 
     @Test
     void aSingleFactQuestionGoesToRag() {
-        Choice choice = Routes.choose(situation(true, 20_000, "what is the name of the puppy?", false), deployed(ALL));
+        Choice choice = DeclaredToday.ROUTES.choose(
+                situation(true, 20_000, "what is the name of the puppy?", false), deployed(ALL));
 
         assertThat(choice.candidate().strategy()).isEqualTo("rag");
         assertThat(choice.rule()).isEqualTo("single-fact");
@@ -122,21 +127,23 @@ class RoutesTest {
         Situation mc = situation(false, 250_000, "Who is the benefactor?", true);
         Situation global = situation(false, 250_000, "How does Pip's view of Joe change over the novel?", false);
 
-        assertThat(Routes.choose(mc, deployed(ALL)).candidate().strategy()).isEqualTo("comorag");
-        Choice here = Routes.choose(global, deployed(HERE));
+        assertThat(DeclaredToday.ROUTES.choose(mc, deployed(ALL)).candidate().strategy())
+                .isEqualTo("comorag");
+        Choice here = DeclaredToday.ROUTES.choose(global, deployed(HERE));
         assertThat(here.candidate()).isEqualTo(new Candidate("mindgraph", Map.of("graph", "shared")));
         assertThat(here.considered()).extracting(m -> m.get("verdict")).containsExactly("not deployed here", "chosen");
 
         Routes.Fitness noGraph = c -> c.strategy().equals("mindgraph")
                 ? Optional.of("needs the 'graph' memory, which is SKIPPED")
                 : deployed(HERE).unfit(c);
-        assertThat(Routes.choose(global, noGraph).candidate().strategy()).isEqualTo("gam");
+        assertThat(DeclaredToday.ROUTES.choose(global, noGraph).candidate().strategy())
+                .isEqualTo("gam");
     }
 
     @Test
     void wholeStoryQuestionsOnShorterTextsBuildAQuestionAwareGraph() {
-        Choice choice =
-                Routes.choose(situation(false, 30_000, "What is the main theme of the report?", false), deployed(HERE));
+        Choice choice = DeclaredToday.ROUTES.choose(
+                situation(false, 30_000, "What is the main theme of the report?", false), deployed(HERE));
 
         assertThat(choice.candidate()).isEqualTo(Candidate.of("mindgraph"));
         assertThat(choice.rule()).isEqualTo("text-whole-story");
@@ -144,24 +151,13 @@ class RoutesTest {
 
     @Test
     void whenNothingElseCanRunExtractiveAlwaysCan() {
-        Choice choice =
-                Routes.choose(situation(true, 20_000, "When did it happen?", false), c -> Optional.of("unavailable"));
+        Choice choice = DeclaredToday.ROUTES.choose(
+                situation(true, 20_000, "When did it happen?", false), c -> Optional.of("unavailable"));
 
         assertThat(choice.candidate().strategy()).isEqualTo("extractive");
         assertThat(choice.considered())
                 .extracting(m -> m.get("strategy"))
                 .containsExactly("gam", "memcot", "rag", "extractive");
-    }
-
-    @Test
-    void theMinimumCallsOfAQuestionAwareBuildGrowWithTheText() {
-        Situation book = situation(false, 250_000, "How does Pip change?", false);
-
-        assertThat(MinimumCalls.of(Candidate.of("mindgraph"), book)).isEqualTo(32);
-        assertThat(MinimumCalls.of(new Candidate("mindgraph", Map.of("graph", "shared")), book))
-                .isEqualTo(1);
-        assertThat(MinimumCalls.of(Candidate.of("gam"), book)).isEqualTo(4);
-        assertThat(MinimumCalls.of(Candidate.of("cosmir"), book)).isEqualTo(14);
     }
 
     @Test

@@ -55,19 +55,6 @@ class BudgetBoundariesTest {
     }
 
     @Test
-    void affordsCountsCallsTokensAndTimeUpToTheirLimitsInclusive() {
-        budget.beginCall();
-        budget.spend(500, 0);
-        assertThat(budget.affords(4, 500)).isTrue();
-        assertThat(budget.affords(5, 0)).isFalse();
-        assertThat(budget.affords(0, 501)).isFalse();
-        now.addAndGet(100 * SECOND - 1);
-        assertThat(budget.affords(0, 0)).isTrue();
-        now.incrementAndGet();
-        assertThat(budget.affords(0, 0)).as("no time left at the deadline").isFalse();
-    }
-
-    @Test
     void aStepFitsUpToTheLastResearchCallAndUpToTheReserve() {
         budget.beginCall();
         assertThat(budget.stepFits(3))

@@ -15,6 +15,7 @@ import io.lorekeeper.document.Documents;
 import io.lorekeeper.eval.EvaluationControllerBeans;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.LlmUsage;
+import io.lorekeeper.platform.PlatformControllerBeans;
 import io.lorekeeper.question.QuestionControllerBeans;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.security.CurrentTenant;
@@ -60,6 +61,7 @@ import io.lorekeeper.strategy.Strategies;
 @QuestionControllerBeans
 @EvaluationControllerBeans
 @TenantControllerBeans
+@PlatformControllerBeans
 public @interface ControllerSlice {
 
     String ADMIN_KEY = "slice-admin-key-0123456789abcdefghijklmnop";
