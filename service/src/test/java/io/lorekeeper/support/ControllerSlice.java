@@ -37,7 +37,8 @@ import io.lorekeeper.strategy.Strategies;
  * {@code @SecuredIntegrationTest}s. The caller's tenant is what the mocked {@link CurrentTenant} says. An
  * admin key is configured so that the operator's API ({@code /v1/tenants}) is on, as it is in keys mode.
  *
- * <p>GraphController and UsageController read SQL stores directly and are left out.
+ * <p>GraphController and UsageController read SQL stores directly and are left out, as is
+ * EmbeddingModelController, whose changes alter the schema (tested with the whole service).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -46,7 +47,8 @@ import io.lorekeeper.strategy.Strategies;
         excludeFilters =
                 @ComponentScan.Filter(
                         type = FilterType.REGEX,
-                        pattern = "io\\.lorekeeper\\.(mindgraph\\.GraphController|llm\\.UsageController)"))
+                        pattern =
+                                "io\\.lorekeeper\\.(mindgraph\\.GraphController|llm\\.UsageController|memory\\.EmbeddingModelController)"))
 @MockitoBean(
         types = {
             CurrentTenant.class,
