@@ -136,14 +136,15 @@ public sealed interface ComoRagEvent extends TraceEvent {
 
     /**
      * How the veridical units were ranked: by fusion ({@code mode} only), or by personalised PageRank
-     * with the facts linked to the probe, the strongest seeds, the best units and the time it took; or,
-     * with nothing linked, by dense similarity ({@code fallback} says why).
+     * with the facts linked to the probe, how they were filtered, the strongest seeds, the best units and
+     * the time it took; or, with no entity seeded, by dense similarity ({@code fallback} says why).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "ComoRagRanking")
     record Ranking(
             String mode,
             List<LinkedFact> linkedFacts,
+            Filtering factFilter,
             String fallback,
             List<Seed> seeds,
             Integer passageSeeds,
@@ -151,13 +152,22 @@ public sealed interface ComoRagEvent extends TraceEvent {
             Double pagerankMs) {
 
         static Ranking fusion() {
-            return new Ranking(ComoRagOptions.FUSION, null, null, null, null, null, null);
+            return new Ranking(ComoRagOptions.FUSION, null, null, null, null, null, null, null);
         }
     }
 
-    /** A fact linked to the probe by similarity; {@code kept}: close enough to the best one to seed the ranking. */
+    /** A fact linked to the probe by similarity; {@code kept}: kept by the fact filter, so it seeds the ranking. */
     @Schema(name = "ComoRagLinkedFact")
     record LinkedFact(String fact, double score, boolean kept) {}
+
+    /**
+     * How the linked facts were filtered: {@code llm} (the model's recognition memory) or {@code margin}
+     * (within 0.1 of the best one's similarity); {@code fallback}, why the margin rule stood in for the
+     * model; {@code dropped}, items of the model's reply that named no fact offered.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ComoRagFactFilter")
+    record Filtering(String method, String fallback, List<String> dropped) {}
 
     @Schema(name = "ComoRagSeed")
     record Seed(String entity, double weight) {}

@@ -46,7 +46,10 @@ record ComoRagOptions(
         double fuseShare,
         String veridical,
         String tryAnswer,
-        String afterFailure) {
+        String afterFailure,
+        String factFilter,
+        boolean entitySeeds,
+        String noNewProbe) {
 
     static final String VERIDICAL = "veridical";
     static final String SEMANTIC = "semantic";
@@ -62,6 +65,10 @@ record ComoRagOptions(
     static final String EVIDENCE = "evidence";
     static final String SIGNAL = "signal";
     static final String TENTATIVE = "tentative";
+    static final String LLM = "llm";
+    static final String MARGIN = "margin";
+    static final String CONTINUE = "continue";
+    static final String STOP = "stop";
     private static final List<Double> PAPER_SPLIT = List.of(8.0, 2.0, 2.0, 1.0);
     private static final Set<String> OPTIONS = Set.of(
             "maxCycles",
@@ -76,7 +83,10 @@ record ComoRagOptions(
             "fuseShare",
             "veridical",
             "tryAnswer",
-            "afterFailure");
+            "afterFailure",
+            "factFilter",
+            "entitySeeds",
+            "noNewProbe");
 
     static ComoRagOptions of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -93,7 +103,10 @@ record ComoRagOptions(
                 options.doubleValue("fuseShare", 0.5, 0.0, 1.0),
                 options.stringValue("veridical", GRAPH, Set.of(GRAPH, FUSION)),
                 options.stringValue("tryAnswer", MEMORY, Set.of(MEMORY, EVIDENCE)),
-                options.stringValue("afterFailure", SIGNAL, Set.of(SIGNAL, TENTATIVE)));
+                options.stringValue("afterFailure", SIGNAL, Set.of(SIGNAL, TENTATIVE)),
+                options.stringValue("factFilter", LLM, Set.of(LLM, MARGIN)),
+                options.booleanValue("entitySeeds", false),
+                options.stringValue("noNewProbe", CONTINUE, Set.of(CONTINUE, STOP)));
     }
 
     private static List<Double> split(Object value) {
@@ -138,6 +151,11 @@ record ComoRagOptions(
 
     int historyTokens() {
         return memory ? tokensFor("history") : 0;
+    }
+
+    /** Whether each probe's veridical search asks the model which linked facts bear on it. */
+    boolean filtersFactsWithModel() {
+        return uses(VERIDICAL) && veridical.equals(GRAPH) && factFilter.equals(LLM);
     }
 
     /** The index stages this question cannot run without. */

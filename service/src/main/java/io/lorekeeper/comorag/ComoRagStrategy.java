@@ -71,7 +71,16 @@ class ComoRagStrategy extends SettingsStrategy<ComoRagOptions> {
     protected StrategyResult answer(QuestionContext context, ComoRagOptions options) {
         recordIndex(context, options);
         TriRetriever tri = new TriRetriever(
-                store, retriever, context.documents(), documents::text, graphs::load, options.veridical());
+                store,
+                retriever,
+                context.documents(),
+                documents::text,
+                graphs::load,
+                options.veridical(),
+                options.factFilter().equals(ComoRagOptions.LLM)
+                        ? FactFilter.withModel(context.llm())
+                        : FactFilter.marginOnly(),
+                options.entitySeeds());
         return new MetacognitiveLoop(context, options, tri, embeddings, store, documents::text).run();
     }
 

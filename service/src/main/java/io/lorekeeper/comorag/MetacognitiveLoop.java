@@ -135,16 +135,18 @@ final class MetacognitiveLoop {
     /** Self-Probe → Tri-Retrieve → Mem-Encode → Mem-Fuse → Try-Answer → Mem-Update. */
     private Cycle cycle(int cycle) {
         List<String> probes = options.probing() ? selfProbe(cycle) : List.of(context.question());
-        if (probes.isEmpty()) {
+        if (probes.isEmpty() && options.noNewProbe().equals(ComoRagOptions.STOP)) {
             context.trace().record(new ComoRagEvent.Stop(cycle, "self-probe found no new probe"));
             return new Cycle(true, null);
         }
-        List<Probed> found = retrieveAll(cycle, probes);
-        if (noNewEvidence(found)) {
+        // Algorithm 1 has no stop for want of a probe: the cycle retrieves nothing, fuses the pool and
+        // tries again, and the next cycle probes anew (noNewProbe: "continue")
+        List<Probed> found = probes.isEmpty() ? List.of() : retrieveAll(cycle, probes);
+        if (!probes.isEmpty() && noNewEvidence(found)) {
             context.trace().record(new ComoRagEvent.Stop(cycle, "no layer returned new evidence"));
             return new Cycle(true, null);
         }
-        List<MemoryUnit> units = options.memory() ? encode(cycle, found) : List.of();
+        List<MemoryUnit> units = options.memory() && !found.isEmpty() ? encode(cycle, found) : List.of();
         String history = options.memory() ? fuse(cycle) : "";
         TryAnswer.Outcome outcome = tryAnswer.attempt(cycle, found, history, units);
         if (outcome.answered()) {
@@ -169,7 +171,10 @@ final class MetacognitiveLoop {
         return found.stream().allMatch(p -> p.all().isEmpty());
     }
 
-    /** The calls one cycle makes at most: a probe, an encode per probe (and layer), a fuse and a try. */
+    /**
+     * The calls one cycle makes at most: a probe, a fact filter per probe (when the model filters the
+     * linked facts), an encode per probe (and layer), a fuse and a try.
+     */
     private int callsPerCycle() {
         int layers = (int) ComoRagOptions.LAYERS.stream().filter(options::uses).count();
         int encodes = !options.memory()
@@ -177,7 +182,8 @@ final class MetacognitiveLoop {
                 : options.encode().equals(ComoRagOptions.PER_PROBE)
                         ? options.maxProbes()
                         : options.maxProbes() * Math.max(1, layers);
-        return (options.probing() ? 1 : 0) + encodes + (options.memory() ? 1 : 0) + 1;
+        int filters = options.filtersFactsWithModel() ? options.maxProbes() : 0;
+        return (options.probing() ? 1 : 0) + filters + encodes + (options.memory() ? 1 : 0) + 1;
     }
 
     /**

@@ -40,7 +40,6 @@ final class TriRetriever {
     static final double ENTITY_LINK_SIMILARITY = 0.8;
     static final double DAMPING = 0.5;
     static final double PASSAGE_WEIGHT = 0.05;
-    static final double FACT_MARGIN = 0.1;
     private static final int SEEDS_TRACED = 10;
 
     private final ComoRagStore store;
@@ -49,18 +48,35 @@ final class TriRetriever {
     private final Function<UUID, String> texts;
     private final Function<UUID, java.util.Optional<EntityGraph>> graphLoader;
     private final String mode;
+    private final FactFilter factFilter;
+    private final boolean entitySeeds;
 
     TriRetriever(ComoRagStore store, Retriever retriever, List<DocumentInfo> documents, Function<UUID, String> texts) {
-        this(store, retriever, documents, texts, id -> java.util.Optional.empty(), ComoRagOptions.FUSION);
+        this(
+                store,
+                retriever,
+                documents,
+                texts,
+                id -> java.util.Optional.empty(),
+                ComoRagOptions.FUSION,
+                FactFilter.marginOnly(),
+                false);
     }
 
+    /**
+     * @param facts       which linked facts seed the graph ranking ({@link FactFilter})
+     * @param entitySeeds whether the entities the query names, and those whose name embedding is close to it,
+     *                    are seeds too (the earlier behaviour; HippoRAG 2 seeds entities through facts only)
+     */
     TriRetriever(
             ComoRagStore store,
             Retriever retriever,
             List<DocumentInfo> documents,
             Function<UUID, String> texts,
             Function<UUID, java.util.Optional<EntityGraph>> graphLoader,
-            String mode) {
+            String mode,
+            FactFilter facts,
+            boolean entitySeeds) {
         // a question's probes all read the same graphs: each is loaded once per question
         Map<UUID, java.util.Optional<EntityGraph>> loaded = new java.util.concurrent.ConcurrentHashMap<>();
         this.graphLoader = id -> loaded.computeIfAbsent(id, graphLoader);
@@ -69,6 +85,8 @@ final class TriRetriever {
         this.retriever = retriever;
         this.documents = documents;
         this.texts = texts;
+        this.factFilter = facts;
+        this.entitySeeds = entitySeeds;
     }
 
     /** What one layer returned for one query: the items within its budget, and how they were found. */
@@ -181,16 +199,16 @@ final class TriRetriever {
     }
 
     /**
-     * HippoRAG 2's retrieval: the probe is linked to the {@value #LINK_FACTS} facts nearest to it,
-     * less those more than {@value #FACT_MARGIN} below the nearest (a stand-in for HippoRAG 2's LLM
-     * fact filter; each kept fact's subject and object become seeds weighted by the fact's
-     * similarity) and to the
-     * entities it names or whose name embedding is at least {@value #ENTITY_LINK_SIMILARITY} similar
-     * to it; an entity seed is divided by the number of units mentioning it (rarer entities say
-     * more). Every unit is also seeded with its min-max-normalised dense similarity times
-     * {@value #PASSAGE_WEIGHT}. A personalised PageRank (damping {@value #DAMPING}) over each
-     * document's graph then ranks the units by their mass. Without any linked fact or entity (no
-     * triples, no graph) the units are ranked by dense similarity.
+     * HippoRAG 2's retrieval: the probe is linked to the {@value #LINK_FACTS} facts nearest to it, and
+     * the fact filter ({@link FactFilter}: the model's recognition memory, or the margin rule) keeps
+     * those that bear on it; each kept fact's subject and object become seeds weighted by the fact's
+     * similarity. With {@code entitySeeds}, the entities the probe names or whose name embedding is at
+     * least {@value #ENTITY_LINK_SIMILARITY} similar to it are seeds too. An entity seed is divided by
+     * the number of units mentioning it (rarer entities say more). Every unit is also seeded with its
+     * min-max-normalised dense similarity times {@value #PASSAGE_WEIGHT}. A personalised PageRank
+     * (damping {@value #DAMPING}) over each document's graph then ranks the units by their mass.
+     * Without any seeded entity (no triples, no graph, no fact kept) the units are ranked by dense
+     * similarity, as HippoRAG 2 falls back to dense passage retrieval.
      */
     private Ranking graph(String query, float[] vector, Set<UnitKey> excluded) {
         List<UUID> ids = documentIds();
@@ -200,32 +218,40 @@ final class TriRetriever {
         Map<UnitKey, Unit> units = new HashMap<>();
         dense.forEach(s -> units.put(s.item().key(), s.item()));
         List<Scored<Fact>> nearest = seeds.graphs.isEmpty() ? List.of() : store.nearestFacts(ids, vector, LINK_FACTS);
-        // HippoRAG 2 lets an LLM drop the linked facts that do not bear on the query ("recognition
-        // memory"); without a model call per probe, the facts well below the best one are dropped
-        double best = nearest.stream().mapToDouble(Scored::score).max().orElse(0);
-        List<Scored<Fact>> facts =
-                nearest.stream().filter(f -> f.score() >= best - FACT_MARGIN).toList();
+        FactFilter.Filtered filtered = factFilter.keep(query, nearest);
+        List<Scored<Fact>> facts = filtered.kept();
         seeds.fromFacts(facts);
-        seeds.fromNamedEntities(query);
-        if (!seeds.graphs.isEmpty()) {
-            seeds.fromSimilarEntities(store.nearestEntities(ids, vector, LINK_ENTITIES));
+        if (entitySeeds) {
+            seeds.fromNamedEntities(query);
+            if (!seeds.graphs.isEmpty()) {
+                seeds.fromSimilarEntities(store.nearestEntities(ids, vector, LINK_ENTITIES));
+            }
         }
         List<String> matched = facts.stream().map(f -> f.item().text()).toList();
         List<ComoRagEvent.LinkedFact> linked = nearest.stream()
-                .map(f -> new ComoRagEvent.LinkedFact(
-                        f.item().text(), ComoRagEvent.round4(f.score()), f.score() >= best - FACT_MARGIN))
+                .map(f ->
+                        new ComoRagEvent.LinkedFact(f.item().text(), ComoRagEvent.round4(f.score()), facts.contains(f)))
                 .toList();
+        ComoRagEvent.Filtering filterTrace = nearest.isEmpty()
+                ? null
+                : new ComoRagEvent.Filtering(
+                        filtered.method(),
+                        filtered.fallback(),
+                        filtered.dropped().isEmpty() ? null : filtered.dropped());
         if (seeds.entities.isEmpty()) {
             Map<UnitKey, Double> scores = new HashMap<>();
             dense.stream()
                     .filter(s -> !excluded.contains(s.item().key()))
                     .forEach(s -> scores.put(s.item().key(), s.score()));
-            String fallback = seeds.graphs.isEmpty() ? "dense: no graph (no triples)" : "dense: nothing linked";
+            String fallback = seeds.graphs.isEmpty()
+                    ? "dense: no graph (no triples)"
+                    : nearest.isEmpty() ? "dense: nothing linked" : "dense: no linked fact kept";
             return new Ranking(
                     sorted(scores),
                     units,
                     matched,
-                    new ComoRagEvent.Ranking(ComoRagOptions.GRAPH, linked, fallback, null, null, null, null));
+                    new ComoRagEvent.Ranking(
+                            ComoRagOptions.GRAPH, linked, filterTrace, fallback, null, null, null, null));
         }
         Map<UnitKey, Double> passageSeeds = seeds.fromPassages(dense);
         long started = System.nanoTime();
@@ -241,6 +267,7 @@ final class TriRetriever {
                 new ComoRagEvent.Ranking(
                         ComoRagOptions.GRAPH,
                         linked,
+                        filterTrace,
                         null,
                         seeds.strongest(),
                         passageSeeds.size(),

@@ -29,20 +29,26 @@ import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.platform.Failures;
 
 /**
- * The {@code triples} stage (ComoRAG's veridical layer, after HippoRAGv2's open information
- * extraction): one MEMORIZER call per unit lists its named entities and the facts about them as
- * triples; each fact string is embedded, so a probe can reach the unit that states it. A unit's
- * entities and triples are stored together as soon as they are extracted, so a stopped job resumes
- * at the units still without them. A unit whose reply stays unusable after the gateway's repair is
- * left without them and reported as a gap ({@link StageRun#itemFailed}); the stage still ends DONE,
- * and its next run tries that unit again. Once the units are done, the stage builds the document's
- * veridical graph from all of its triples ({@link GraphIndex}, no model call).
+ * The {@code triples} stage (ComoRAG's veridical layer, after HippoRAG 2's open information
+ * extraction). By default in HippoRAG 2's two steps: one MEMORIZER call names the unit's entities
+ * (NER), a second writes the facts about them as triples given those entities (OpenIE); with
+ * {@code lorekeeper.comorag.triples.extraction: single}, one call does both. Each fact string is
+ * embedded, so a probe can reach the unit that states it. A unit's entities and triples are stored
+ * together as soon as both steps are done, so a stopped job resumes at the units still without them
+ * (a unit stopped between its two steps names its entities again). A unit whose reply to either
+ * step stays unusable after the gateway's repair is left without them and reported as a gap
+ * ({@link StageRun#itemFailed}); the stage still ends DONE, and its next run tries that unit again.
+ * Once the units are done, the stage builds the document's veridical graph from all of its triples
+ * ({@link GraphIndex}, no model call).
  */
 @Component
 class TripleStage extends IndexStage {
 
     static final String NAME = "triples";
     static final String TEMPLATE = "comorag/triples";
+    static final String NER = "comorag/ner";
+    /** What the triples prompt is told when no NER step ran before it. */
+    static final String NO_ENTITIES_GIVEN = "(none given: name them yourself)";
     /** Longer parts are a model quoting whole sentences into a triple; they make poor facts. */
     private static final int MAX_PART_CHARS = 200;
 
@@ -53,6 +59,7 @@ class TripleStage extends IndexStage {
     private final Embeddings embeddings;
     private final ComoRagSettings settings;
     private final GraphIndex graphs;
+    private final TripleSettings extraction;
 
     TripleStage(
             ComoRagStore store,
@@ -60,8 +67,10 @@ class TripleStage extends IndexStage {
             Documents documents,
             Embeddings embeddings,
             ComoRagSettings settings,
-            GraphIndex graphs) {
+            GraphIndex graphs,
+            TripleSettings extraction) {
         super(NAME, StageOrder.COMORAG_TRIPLES, gateway);
+        this.extraction = extraction;
         this.store = store;
         this.graphs = graphs;
         this.documents = documents;
@@ -90,8 +99,7 @@ class TripleStage extends IndexStage {
         Parallel.map(pending, settings.buildParallelism(), unit -> {
             TripleReply reply;
             try {
-                reply = llm.structured(
-                        Role.MEMORIZER, TEMPLATE, Map.of("unit", unit.span().of(text)), TripleReply.class);
+                reply = extract(llm, unit.span().of(text));
             } catch (UnusableReplyException unusable) {
                 // the unit stays without triples (a gap the next run tries again); the others go on
                 gaps.incrementAndGet();
@@ -117,6 +125,37 @@ class TripleStage extends IndexStage {
                 pending.size() - gaps.get(),
                 facts.get(),
                 gaps.get());
+    }
+
+    /**
+     * One unit's entities and triples: NER, then OpenIE given the entities (HippoRAG 2), or one call
+     * for both. The entities stored are those the NER step named and any more the OpenIE step listed.
+     */
+    private TripleReply extract(LlmSession llm, String unit) {
+        if (!extraction.twoSteps()) {
+            return llm.structured(
+                    Role.MEMORIZER, TEMPLATE, Map.of("unit", unit, "entities", NO_ENTITIES_GIVEN), TripleReply.class);
+        }
+        List<String> named =
+                llm.structured(Role.MEMORIZER, NER, Map.of("unit", unit), NerReply.class).entityList().stream()
+                        .filter(e -> e != null && !e.isBlank())
+                        .map(TripleStage::normalise)
+                        .distinct()
+                        .toList();
+        TripleReply facts = llm.structured(
+                Role.MEMORIZER, TEMPLATE, Map.of("unit", unit, "entities", entityList(named)), TripleReply.class);
+        List<String> entities = new ArrayList<>(named);
+        facts.entityList().stream()
+                .filter(e -> e != null && !named.contains(normalise(e)))
+                .forEach(entities::add);
+        return new TripleReply(entities, facts.triples());
+    }
+
+    /** The NER step's entities as the OpenIE prompt reads them: a JSON list of strings. */
+    static String entityList(List<String> entities) {
+        return entities.stream()
+                .map(e -> "\"" + e.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
     record Extracted(List<String> entities, List<Fact> facts) {}

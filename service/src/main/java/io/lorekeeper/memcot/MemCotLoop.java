@@ -150,6 +150,30 @@ final class MemCotLoop {
         }
         String action = judgement.action() == null ? "none" : judgement.action().name();
         NextQueries.Next next = nextQueries(step, queries, judgement, action);
+        // the authors' code asks the judge again while its queries only repeat failed ones
+        for (int ask = 1; next.queries().isEmpty() && ask <= settings.reasks(); ask++) {
+            if (!mayStart(step, "judge", 1)) {
+                return end(Stop.BUDGET);
+            }
+            Judgement again = judge(
+                    step,
+                    queries,
+                    units.inDocumentOrder(read.candidates()),
+                    read.zoomIn().missingInformation(),
+                    lastAction,
+                    refused(judgement, next));
+            if (again == null) {
+                break;
+            }
+            if (again.canAnswer()) {
+                memory.add(units.select(again.usefulIds(), read.candidates()).units());
+                lastThinking = again.thinking();
+                return end(Stop.ANSWERABLE);
+            }
+            judgement = again;
+            action = judgement.action() == null ? "none" : judgement.action().name();
+            next = nextQueries(step, queries, judgement, action);
+        }
         if (next.queries().isEmpty()) {
             return end(Stop.NO_NEW_QUERIES);
         }
@@ -323,9 +347,23 @@ final class MemCotLoop {
     /** A reader's perception, and why its reply was unusable (null when it was usable). */
     private record Perceived(Perception reply, String failed) {}
 
+    /** What the judge is told when asked again: the queries of its last verdict that were searched before, in vain. */
+    private static String refused(Judgement judgement, NextQueries.Next next) {
+        List<String> proposed = next.repeats().isEmpty() ? judgement.newQueries() : next.repeats();
+        return "\n\nYour last reply proposed no search that has not already failed"
+                + (proposed.isEmpty() ? " (it proposed none)" : ": " + String.join(" | ", proposed))
+                + ". Propose different queries: other words, a single keyword or phrase, a related person, event or date.";
+    }
+
     /** The judge's verdict, or null when its reply had nothing usable. */
     private Judgement judge(int step, List<String> queries, List<Unit> candidates, String missing, String lastAction) {
+        return judge(step, queries, candidates, missing, lastAction, "");
+    }
+
+    private Judgement judge(
+            int step, List<String> queries, List<Unit> candidates, String missing, String lastAction, String retry) {
         Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("retry", retry);
         vars.put("question", context.question());
         vars.put("queries", numbered(queries));
         vars.put("memory", units.render(memory.evidence(), "(nothing yet)"));

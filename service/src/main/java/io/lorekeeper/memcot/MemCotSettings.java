@@ -17,6 +17,10 @@ import io.lorekeeper.strategy.QuestionOptions;
  * @param wholeDocumentFallback when the judge never says the memory is enough, the responder reads the
  *                              whole conversation (the authors' code), where it fits the answerer's
  *                              context window and the budget; false answers from the memory, unsure
+ * @param noNewQueries          what happens when the judge proposes nothing that has not already failed:
+ *                              {@code re-ask}, the judge is asked again, told which of its queries failed
+ *                              before, up to {@value #REASKS} times (the authors' code), or {@code stop}, the
+ *                              loop ends (the service's earlier rule)
  */
 record MemCotSettings(
         int k,
@@ -26,12 +30,18 @@ record MemCotSettings(
         int maxQueries,
         double perceptionTemperature,
         double responderTemperature,
-        boolean wholeDocumentFallback) {
+        boolean wholeDocumentFallback,
+        String noNewQueries) {
 
     static final int CONVERSATION_WINDOW = 4;
     static final int TEXT_WINDOW = 1;
     /** The perception agents' and the responder's temperature in the paper (Appendix C). */
     static final double PAPER_TEMPERATURE = 1.0;
+
+    static final String RE_ASK = "re-ask";
+    static final String STOP = "stop";
+    /** How often the judge is asked again for queries that have not failed (the authors' code: five asks in all). */
+    static final int REASKS = 4;
 
     private static final Set<String> OPTIONS = Set.of(
             "k",
@@ -41,7 +51,8 @@ record MemCotSettings(
             "maxQueries",
             "perceptionTemperature",
             "responderTemperature",
-            "wholeDocumentFallback");
+            "wholeDocumentFallback",
+            "noNewQueries");
 
     static MemCotSettings of(QuestionOptions options) {
         options.allowOnly(OPTIONS);
@@ -54,7 +65,13 @@ record MemCotSettings(
                 options.intValue("maxQueries", 3, 1, 10),
                 options.doubleValue("perceptionTemperature", PAPER_TEMPERATURE, 0.0, 2.0),
                 options.doubleValue("responderTemperature", PAPER_TEMPERATURE, 0.0, 2.0),
-                options.booleanValue("wholeDocumentFallback", true));
+                options.booleanValue("wholeDocumentFallback", true),
+                options.stringValue("noNewQueries", RE_ASK, Set.of(RE_ASK, STOP)));
+    }
+
+    /** How often the judge is asked again when it proposes nothing new: {@value #REASKS}, or none with {@code stop}. */
+    int reasks() {
+        return noNewQueries.equals(RE_ASK) ? REASKS : 0;
     }
 
     int windowFor(DocumentKind kind) {

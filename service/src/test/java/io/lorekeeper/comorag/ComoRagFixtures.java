@@ -155,8 +155,17 @@ final class ComoRagFixtures {
         return String.join(" ", s);
     }
 
-    /** Scripts the three index builders: one fact per unit, and summaries that are long enough to fill a small share. */
+    /** Scripts the index builders: the entities and one fact per unit, and summaries that are long enough to fill a small share. */
     static void scriptIndex(ScriptedChatModel model) {
+        model.on("comorag/ner").reply(call -> {
+            Matcher lives = LIVES.matcher(group(PASSAGE, call.user()));
+            List<String> entities = new ArrayList<>();
+            while (lives.find()) {
+                entities.add(lives.group(1));
+                entities.add(lives.group(2));
+            }
+            return json(Map.of("entities", entities));
+        });
         model.on("comorag/triples").reply(call -> {
             String unit = group(PASSAGE, call.user());
             Matcher lives = LIVES.matcher(unit);

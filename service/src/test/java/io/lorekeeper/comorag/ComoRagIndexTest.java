@@ -762,10 +762,24 @@ class ComoRagIndexTest {
                 TokenCounter.count(text),
                 0);
         float[] vector = embeddings.query(probe);
-        TriRetriever graph =
-                new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, ComoRagOptions.GRAPH);
-        TriRetriever fusion =
-                new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, ComoRagOptions.FUSION);
+        TriRetriever graph = new TriRetriever(
+                store,
+                retriever,
+                List.of(info),
+                documents::text,
+                graphs::load,
+                ComoRagOptions.GRAPH,
+                FactFilter.marginOnly(),
+                false);
+        TriRetriever fusion = new TriRetriever(
+                store,
+                retriever,
+                List.of(info),
+                documents::text,
+                graphs::load,
+                ComoRagOptions.FUSION,
+                FactFilter.marginOnly(),
+                false);
         TriRetriever.LayerResult byGraph = graph.veridical(probe, vector, 100_000, Set.of());
         TriRetriever.LayerResult byFusion = fusion.veridical(probe, vector, 100_000, Set.of());
 
@@ -804,7 +818,14 @@ class ComoRagIndexTest {
         DocumentInfo bareInfo = new DocumentInfo(
                 bare, UUID.randomUUID(), "Two chapters", DocumentKind.TEXT, "default", DocumentStatus.READY, 1, 1, 0);
         TriRetriever.LayerResult dense = new TriRetriever(
-                        store, retriever, List.of(bareInfo), documents::text, graphs::load, ComoRagOptions.GRAPH)
+                        store,
+                        retriever,
+                        List.of(bareInfo),
+                        documents::text,
+                        graphs::load,
+                        ComoRagOptions.GRAPH,
+                        FactFilter.marginOnly(),
+                        false)
                 .veridical(probe, vector, 100_000, Set.of());
         assertThat(dense.items()).isNotEmpty();
         assertThat(dense.ranking().fallback()).startsWith("dense");

@@ -43,6 +43,9 @@ class ComoRagOverHttpTest {
         fake.onTask("gam/memo", completion("{\"memo\": \"A note.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"Two neighbours talk.\"}"));
         fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
+        fake.onTask("comorag/ner", completion(json(Map.of("entities", List.of("Ines", "Tomas")))));
+        // the recognition memory keeps both linked facts (each unit states that Ines keeps a lamp)
+        fake.onTask("comorag/fact-filter", completion(json(Map.of("relevant", List.of("F1", "F2")))));
         fake.onTask(
                 "comorag/triples",
                 completion(json(Map.of(
@@ -136,15 +139,17 @@ class ComoRagOverHttpTest {
                 .param(id)
                 .query(String.class)
                 .list();
-        // step 0: try, three cues; cycle 1: probe, a cue for the one layer with new evidence (the other session), fuse,
-        // try
+        // step 0: the fact filter, try, three cues; cycle 1: probe, its fact filter, a cue for the one layer with new
+        // evidence (the other session), fuse, try
         assertThat(templates)
                 .containsExactly(
+                        "comorag/fact-filter",
                         "comorag/answer",
                         "comorag/encode",
                         "comorag/encode",
                         "comorag/encode",
                         "comorag/probe",
+                        "comorag/fact-filter",
                         "comorag/encode",
                         "comorag/fuse",
                         "comorag/answer");

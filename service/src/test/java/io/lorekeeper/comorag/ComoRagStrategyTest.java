@@ -336,8 +336,13 @@ class ComoRagStrategyTest {
         model.on("comorag/probe").cutOnce(cutProbe).cutOnce(cutProbe);
         model.on("last-resort/answer").reply("Bartholomew.");
 
-        // the earlier behaviour after failure: the last resort over what the loop saw
-        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "afterFailure", "tentative"), null, succeedAt(0));
+        // the earlier behaviour after failure: the last resort over what the loop saw; and the earlier rule that a
+        // cycle without a new probe ends the loop (by default it goes on, see ComoRagVeridicalTest)
+        JsonNode answer = ask(
+                QUESTION,
+                Map.of("contextTokens", 1000, "afterFailure", "tentative", "noNewProbe", "stop"),
+                null,
+                succeedAt(0));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(events(answer, "step.failed"))
@@ -420,7 +425,7 @@ class ComoRagStrategyTest {
     }
 
     @Test
-    void probesNeverRepeatTheQuestionOrEarlierProbesAndTheLoopStopsWhenNoneIsNew() {
+    void probesNeverRepeatTheQuestionOrEarlierProbesAndTheLoopStopsWhenNoneIsNewIfAskedTo() {
         model.on("comorag/probe")
                 .once(json(Map.of(
                         "probes",
@@ -435,7 +440,8 @@ class ComoRagStrategyTest {
                 .once(json(Map.of("probes", List.of("the ruling family?", "  "))));
         scriptEncodeAndFuse();
 
-        JsonNode answer = ask(QUESTION, SMALL, null, succeedAt(99));
+        // noNewProbe: "stop", the earlier rule (by default a cycle without a new probe goes on to fuse and try)
+        JsonNode answer = ask(QUESTION, Map.of("contextTokens", 1000, "noNewProbe", "stop"), null, succeedAt(99));
 
         List<JsonNode> probes = events(answer, "comorag.probe");
         assertThat(probes).hasSize(3);
@@ -508,14 +514,17 @@ class ComoRagStrategyTest {
         scriptEncodeAndFuse();
 
         JsonNode answer =
-                ask(QUESTION, Map.of("contextTokens", 1000, "budget", Map.of("maxCalls", 5)), null, succeedAt(99));
+                ask(QUESTION, Map.of("contextTokens", 1000, "budget", Map.of("maxCalls", 6)), null, succeedAt(99));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(answer.get("budgetLimited").asBoolean()).isTrue();
         assertThat(questionCalls())
                 .extracting(ScriptedChatModel.Call::template)
-                .as("a cycle of up to 12 calls does not fit the 4 calls left before the answer's")
+                .as(
+                        "after the fact filter, the try and three encodes, a cycle of up to 15 calls does not fit the one call"
+                                + " left before the answer's")
                 .containsExactly("comorag/answer", "comorag/encode", "comorag/encode", "comorag/encode");
+        assertThat(model.calls("comorag/fact-filter")).hasSize(1);
         assertThat(events(answer, "step.budget")).hasSize(1);
         assertThat(events(answer, "step.budget").getFirst().get("reason").asString())
                 .contains("calls");
@@ -537,7 +546,7 @@ class ComoRagStrategyTest {
                 .once(json(Map.of("canAnswer", false, "answer", "", "confidence", 0.1)))
                 .reply(call -> {
                     String[] passages = passages(call.user());
-                    String otherPassage = ComoRagFixtures.firstSentence(passages[1]);
+                    String otherPassage = sentenceOnlyIn(passages[1], passages[0]);
                     String underSummary = summaryQuote(call.user());
                     List<Map<String, String>> evidence = new ArrayList<>();
                     evidence.add(Map.of("item", "V1", "quote", otherPassage)); // copied from V2, named V1
@@ -832,6 +841,16 @@ class ComoRagStrategyTest {
             out.add(m.group(1));
         }
         return out.toArray(String[]::new);
+    }
+
+    /** The first sentence of {@code passage} that {@code other} does not hold (chapters share some sentences). */
+    private static String sentenceOnlyIn(String passage, String other) {
+        for (String sentence : passage.split("(?<=\\.) ")) {
+            if (sentence.endsWith(".") && !other.contains(sentence.strip())) {
+                return sentence.strip();
+            }
+        }
+        throw new AssertionError("no sentence of V2 that V1 lacks");
     }
 
     /** The scripted summaries quote their first member's first sentence after "Theme: ". */

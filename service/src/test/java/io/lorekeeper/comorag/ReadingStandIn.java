@@ -28,6 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * from the text the service sent ({@link FakeOpenAi#onTask(String, Function)}), none is written for
  * a particular document or question.
  * <ul>
+ * <li>{@code comorag/ner}: the passage's names, as for triples;</li>
+ * <li>{@code comorag/fact-filter}: the offered facts that share a word of four letters or more with the
+ * query;</li>
  * <li>{@code comorag/triples}: the passage's names (capitalised words, runs of them, with a title such
  * as "Mr." or "Miss"; a word that only ever starts a sentence or a quotation is not a name) and, for
  * each sentence, a triple per pair of names next to each other in it: the words between them as the
@@ -73,7 +76,9 @@ final class ReadingStandIn {
         fake.onTask("gam/memo", completion("{\"memo\": \"A stretch of the story.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"A page of the story.\"}"));
         fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
+        reply(fake, "comorag/ner", user -> Map.of("entities", List.copyOf(names(group(PLAIN_PASSAGE, user)))));
         reply(fake, "comorag/triples", ReadingStandIn::triples);
+        reply(fake, "comorag/fact-filter", ReadingStandIn::factFilter);
         reply(fake, "comorag/semantic-summary", ReadingStandIn::summary);
         reply(fake, "comorag/episodic-summary", ReadingStandIn::summary);
         reply(fake, "comorag/probe", ReadingStandIn::probe);
@@ -89,6 +94,30 @@ final class ReadingStandIn {
     }
 
     // ---------------------------------------------------------------- index
+
+    private static final Pattern QUERY = Pattern.compile("<query>\\n(.*?)\\n</query>", Pattern.DOTALL);
+    private static final Pattern FACT = Pattern.compile("^(F\\d+)\\. \\((.*)\\)$", Pattern.MULTILINE);
+
+    /** The fact filter: the facts that share a word of four letters or more with the query. */
+    static Map<String, Object> factFilter(String user) {
+        Set<String> words = new HashSet<>();
+        Matcher w = WORD.matcher(group(QUERY, user).toLowerCase(Locale.ROOT));
+        while (w.find()) {
+            words.add(w.group());
+        }
+        List<String> kept = new ArrayList<>();
+        Matcher f = FACT.matcher(user);
+        while (f.find()) {
+            Matcher fw = WORD.matcher(f.group(2).toLowerCase(Locale.ROOT));
+            while (fw.find()) {
+                if (words.contains(fw.group())) {
+                    kept.add(f.group(1));
+                    break;
+                }
+            }
+        }
+        return Map.of("relevant", kept);
+    }
 
     static Map<String, Object> triples(String user) {
         String passage = group(PLAIN_PASSAGE, user);

@@ -131,8 +131,30 @@ class VeridicalModesRecallTest {
                     0);
             Map<String, TriRetriever> modes = new LinkedHashMap<>();
             for (String mode : List.of(ComoRagOptions.GRAPH, ComoRagOptions.FUSION)) {
-                modes.put(mode, new TriRetriever(store, retriever, List.of(info), documents::text, graphs::load, mode));
+                modes.put(
+                        mode,
+                        new TriRetriever(
+                                store,
+                                retriever,
+                                List.of(info),
+                                documents::text,
+                                graphs::load,
+                                mode,
+                                FactFilter.marginOnly(),
+                                false));
             }
+            // the earlier seeds: the entities the question names and those close to it by name embedding
+            modes.put(
+                    "graph+names",
+                    new TriRetriever(
+                            store,
+                            retriever,
+                            List.of(info),
+                            documents::text,
+                            graphs::load,
+                            ComoRagOptions.GRAPH,
+                            FactFilter.marginOnly(),
+                            true));
             for (EvalItem item : conversation) {
                 if (!CATEGORIES.contains(item.category())) {
                     continue;

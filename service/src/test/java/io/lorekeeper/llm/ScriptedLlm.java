@@ -22,7 +22,14 @@ public class ScriptedLlm {
         // the MindGraph "graph" stage: an empty shared graph unless a test scripts the builder
         model.byDefault("mindgraph/build").reply("{\"operations\": []}");
         // ComoRAG's on-demand index stages, should a test build them without scripting them
+        model.byDefault("comorag/ner").reply("{\"entities\": []}");
         model.byDefault("comorag/triples").reply("{\"entities\": [], \"triples\": []}");
+        // the fact filter of ComoRAG's graph retrieval: the linked facts that share a word with the probe
+        model.byDefault("comorag/fact-filter")
+                .reply(call -> JsonMapper.builder()
+                        .build()
+                        .writeValueAsString(
+                                java.util.Map.of("relevant", SimulatedComoRag.factsSharingAWord(call.user()))));
         model.byDefault("comorag/semantic-summary").reply("{\"summary\": \"A group of related passages.\"}");
         model.byDefault("comorag/episodic-summary").reply("{\"summary\": \"A stretch of the plot.\"}");
         return model;

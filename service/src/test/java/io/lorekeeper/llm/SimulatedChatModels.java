@@ -356,6 +356,8 @@ class SimulatedChatModels implements ChatModelProvider {
                                     : "simulated: the reference is missing");
                 }
                 case "comorag/triples",
+                        "comorag/ner",
+                        "comorag/fact-filter",
                         "comorag/semantic-summary",
                         "comorag/episodic-summary",
                         "comorag/probe",

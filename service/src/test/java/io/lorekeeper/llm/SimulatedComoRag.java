@@ -15,8 +15,10 @@ import java.util.regex.Pattern;
  * The simulated model's rules for ComoRAG's prompts (see {@link SimulatedChatModels}): fixed
  * functions of the prompt, so that a ComoRAG question runs one full cycle of its loop.
  * <ul>
+ * <li>{@code comorag/ner}: the capitalised words of the passage's first sentence;</li>
  * <li>{@code comorag/triples}: the capitalised words of the passage's first sentence as entities, and
  * one triple (first entity, "is mentioned in", the sentence);</li>
+ * <li>{@code comorag/fact-filter}: the facts that share a word of four letters or more with the query;</li>
  * <li>{@code comorag/semantic-summary}, {@code comorag/episodic-summary}: the first sentence of passage 1;</li>
  * <li>{@code comorag/probe}: one probe, "Background to: " + the question, while fewer than two probes have
  * been run; none after that (the loop then stops);</li>
@@ -43,6 +45,8 @@ final class SimulatedComoRag {
 
     static void reply(String template, String user, Map<String, Object> out) {
         switch (template) {
+            case "comorag/ner" -> out.put("entities", List.copyOf(capitalised(first(group(PLAIN_PASSAGE, user)))));
+            case "comorag/fact-filter" -> out.put("relevant", factsSharingAWord(user));
             case "comorag/triples" -> {
                 String first = first(group(PLAIN_PASSAGE, user));
                 Set<String> entities = new LinkedHashSet<>();
@@ -100,6 +104,40 @@ final class SimulatedComoRag {
             }
             default -> throw new IllegalStateException("not a ComoRAG template: " + template);
         }
+    }
+
+    private static Set<String> capitalised(String sentence) {
+        Set<String> entities = new LinkedHashSet<>();
+        Matcher m = CAPITALISED.matcher(sentence);
+        while (m.find() && entities.size() < 5) {
+            entities.add(m.group());
+        }
+        return entities;
+    }
+
+    private static final Pattern QUERY = Pattern.compile("<query>\\n(.*?)\\n</query>", Pattern.DOTALL);
+    private static final Pattern FACT = Pattern.compile("^F(\\d+)\\. \\((.*)\\)$", Pattern.MULTILINE);
+    private static final Pattern WORD = Pattern.compile("\\p{L}{4,}");
+
+    /** The labels of the fact filter's facts that share a word of four letters or more with its query. */
+    static List<String> factsSharingAWord(String user) {
+        Set<String> words = new LinkedHashSet<>();
+        Matcher w = WORD.matcher(group(QUERY, user).toLowerCase(java.util.Locale.ROOT));
+        while (w.find()) {
+            words.add(w.group());
+        }
+        List<String> kept = new java.util.ArrayList<>();
+        Matcher f = FACT.matcher(user);
+        while (f.find()) {
+            Matcher fw = WORD.matcher(f.group(2).toLowerCase(java.util.Locale.ROOT));
+            while (fw.find()) {
+                if (words.contains(fw.group())) {
+                    kept.add("F" + f.group(1));
+                    break;
+                }
+            }
+        }
+        return kept;
     }
 
     private static List<String> findings(String item) {

@@ -268,7 +268,7 @@ class MemCotStrategyTest {
                 .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
         model.on("memcot/answer").reply(answer("Probably blue; no passage names the colour.", 0.6));
 
-        JsonNode answer = ask(question, Map.of("wholeDocumentFallback", false));
+        JsonNode answer = ask(question, Map.of("wholeDocumentFallback", false, "noNewQueries", "stop"));
 
         assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
         assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
@@ -288,6 +288,128 @@ class MemCotStrategyTest {
         assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
                 .isEqualTo("no-new-queries");
     }
+
+    @Test
+    void aJudgeProposingOnlyFailedQueriesIsAskedAgainAsTheAuthorsCodeDoes() {
+        String question = "What colour is Melanie's car?";
+        model.on("memcot/zoom-in")
+                .reply(call -> call.user().contains("1. Melanie painting")
+                        ? perception("", idsOf(call.user(), SUNRISE))
+                        : perception("the car", new String[0]));
+        model.on("memcot/zoom-out").reply(perception("", new String[0]));
+        model.on("memcot/judge")
+                .reply(inTurn(
+                        call -> judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]),
+                        call -> judgement(false, "BREAK", List.of("  What colour is Melanie's car  "), new String[0]),
+                        call -> judgement(false, "BREAK", List.of("Melanie painting"), new String[0]),
+                        call -> judgement(true, null, List.of(), idsOf(call.user(), SUNRISE))));
+        model.on("memcot/answer").reply(answer("Not said; she painted a sunrise.", 0.4));
+
+        JsonNode answer = ask(question, Map.of("zoomOut", false));
+
+        assertThat(answer.get("status").asString()).as(answer.toString()).isEqualTo("DONE");
+        assertThat(memcotCalls())
+                .as("step 1's judge is asked twice more until it proposes a query that has not failed")
+                .containsExactly(
+                        "memcot/zoom-in",
+                        "memcot/judge",
+                        "memcot/judge",
+                        "memcot/judge",
+                        "memcot/zoom-in",
+                        "memcot/judge",
+                        "memcot/answer");
+        List<ScriptedChatModel.Call> judges = model.calls("memcot/judge");
+        assertThat(judges.get(0).user()).doesNotContain("Your last reply");
+        assertThat(judges.get(1).user())
+                .contains(
+                        "Your last reply proposed no search that has not already failed: what colour is melanie's car");
+        assertThat(judges.get(2).user()).contains("What colour is Melanie's car");
+        JsonNode queries = events(answer, "memcot.queries");
+        assertThat(strings(queries.get(1).get("queries"))).containsExactly("Melanie painting");
+        assertThat(events(answer, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("answerable");
+
+        // noNewQueries: "stop", the service's earlier rule: the loop ends at the first verdict with nothing new
+        model.reset();
+        model.on("memcot/zoom-in").reply(perception("the car", new String[0]));
+        model.on("memcot/judge")
+                .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
+        model.on("memcot/answer").reply(answer("Not said.", 0.4));
+        JsonNode stopped = ask(question, Map.of("noNewQueries", "stop", "wholeDocumentFallback", false));
+        assertThat(memcotCalls()).containsExactly("memcot/zoom-in", "memcot/judge", "memcot/answer");
+        assertThat(events(stopped, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("no-new-queries");
+
+        // a judge that never proposes anything new is asked at most four times more; then the loop stops
+        model.reset();
+        model.on("memcot/zoom-in").reply(perception("the car", new String[0]));
+        model.on("memcot/judge")
+                .reply(judgement(false, "BREAK", List.of("what colour is melanie's car"), new String[0]));
+        model.on("memcot/answer").reply(answer("Not said.", 0.4));
+        JsonNode stubborn = ask(question, Map.of("wholeDocumentFallback", false));
+        assertThat(model.calls("memcot/judge")).hasSize(1 + MemCotSettings.REASKS);
+        assertThat(events(stubborn, "memcot.context").get(0).get("stop").asString())
+                .isEqualTo("no-new-queries");
+    }
+
+    @Test
+    void aConversationTooLargeForTheAnswerersWindowIsNotReadWholeAndTheResponderAnswersFromTheMemory() {
+        model.on("memcot/zoom-in").reply(call -> perception("the dog", idOf(call.user(), PUPPY)));
+        model.on("memcot/judge")
+                .reply(call -> judgement(false, "BREAK", List.of("the dog's breed"), idOf(call.user(), PUPPY)));
+        model.on("memcot/answer").reply(call -> answer("a puppy", 0.9, evidence(idOf(call.user(), PUPPY), "")));
+        List<Object> events = new ArrayList<>();
+        io.lorekeeper.document.DocumentInfo info = documents
+                .find(io.lorekeeper.security.CurrentTenant.DEFAULT, chat)
+                .orElseThrow();
+        io.lorekeeper.strategy.QuestionContext context = new io.lorekeeper.strategy.QuestionContext(
+                UUID.randomUUID(),
+                "What breed is Caroline's dog?",
+                List.of(),
+                new io.lorekeeper.strategy.QuestionOptions(Map.of("maxSteps", 1, "zoomOut", false)),
+                List.of(info),
+                retriever,
+                gateway.open(
+                        io.lorekeeper.llm.CallScope.document(info.tenantId(), info.id()),
+                        io.lorekeeper.llm.Budget.unlimited()),
+                events::add,
+                io.lorekeeper.strategy.Cancellation.NEVER);
+        MemCotSettings settings = MemCotSettings.of(context.options());
+        Units units = new Units(context.documentIds(), retriever);
+        // a profile whose window holds less than the conversation's tokens once the reply and instructions are kept
+        io.lorekeeper.llm.ContextLimit small = new io.lorekeeper.llm.ContextLimit(
+                "small", Responder.PROMPT_ALLOWANCE + 500 + info.tokenCount() / 2, 500);
+
+        io.lorekeeper.strategy.StrategyResult result =
+                new Responder(context, settings, units, small).answer(new MemCotLoop(context, settings, units).run());
+
+        MemCotEvent.Context read = events.stream()
+                .filter(MemCotEvent.Context.class::isInstance)
+                .map(MemCotEvent.Context.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(read.stop()).isEqualTo("max-steps");
+        assertThat(read.wholeDocument()).isFalse();
+        assertThat(read.wholeDocumentRefused())
+                .contains("do not fit")
+                .contains("profile 'small'")
+                .contains("context-window " + small.contextWindow());
+        assertThat(read.units()).hasSize(1);
+        assertThat(passages(model.calls("memcot/answer").getFirst().user()))
+                .as("the short-term memory's one unit, not the conversation")
+                .hasSize(1);
+        assertThat(result.answer()).isEqualTo("a puppy");
+        assertThat(result.confidence()).isEqualTo(Responder.UNSURE_CONFIDENCE);
+    }
+
+    @Autowired
+    io.lorekeeper.document.Documents documents;
+
+    @Autowired
+    io.lorekeeper.retrieval.Retriever retriever;
+
+    @Autowired
+    io.lorekeeper.llm.LlmGateway gateway;
 
     @Test
     void whenTheJudgeNeverSaysItCanAnswerTheResponderReadsTheWholeConversationAsTheAuthorsCodeDoes() {

@@ -37,6 +37,8 @@ class OnDemandMemoryOverHttpTest {
         fake.onTask("gam/memo", completion("{\"memo\": \"The mill burned.\"}"));
         fake.onTask("gam/page-header", completion("{\"header\": \"Kilmory, 1902.\"}"));
         fake.onTask("mindgraph/build", completion("{\"operations\": []}"));
+        fake.onTask("comorag/ner", completion(json(Map.of("entities", List.of("Hector Munro", "the mill")))));
+        fake.onTask("comorag/fact-filter", completion(json(Map.of("relevant", List.of("F1")))));
         fake.onTask(
                 "comorag/triples",
                 completion(json(Map.of(
