@@ -86,6 +86,13 @@ final class SemanticMixture {
             return new Params(Reduction.UMAP, 3500, 0, threshold, seed);
         }
 
+        /** How many pieces the caps need {@code members} cut into, at least. */
+        int pieces(List<Integer> members, int[] tokens) {
+            int byTokens = (int) Math.ceil(tokensOf(members, tokens) / (double) maxTokens);
+            int bySize = maxSize > 0 ? (members.size() + maxSize - 1) / maxSize : 1;
+            return Math.max(1, Math.max(byTokens, bySize));
+        }
+
         boolean over(List<Integer> members, int[] tokens) {
             return members.size() > 1
                     && (tokensOf(members, tokens) > maxTokens || (maxSize > 0 && members.size() > maxSize));
@@ -200,7 +207,10 @@ final class SemanticMixture {
                 out.add(new Cluster(members, depth == 0 ? Origin.GLOBAL : Origin.RECLUSTERED));
                 return;
             }
-            List<List<Integer>> global = depth < MAX_DEPTH ? soft(members, members.size() - 1, true) : List.of(members);
+            // a cluster re-clustered for being over the cap must come apart: BIC chooses among
+            // mixtures of at least as many components as the cap needs pieces
+            int least = depth == 0 ? 1 : params.pieces(members, tokens);
+            List<List<Integer>> global = depth < MAX_DEPTH ? soft(members, true, least) : List.of(members);
             if (depth == 0) {
                 globalComponents = global.size();
             }
@@ -209,7 +219,7 @@ final class SemanticMixture {
                 List<List<Integer>> local = List.of(component);
                 if (component.size() > DIMENSIONS + 1 && depth < MAX_DEPTH) {
                     localPasses++;
-                    local = soft(component, LOCAL_NEIGHBOURS, false);
+                    local = soft(component, false, 1);
                 }
                 Origin origin = depth > 0 ? Origin.RECLUSTERED : local.size() > 1 ? Origin.LOCAL : Origin.GLOBAL;
                 local.forEach(c -> found.add(new Cluster(c, origin)));
@@ -227,15 +237,27 @@ final class SemanticMixture {
         }
 
         /** The soft clusters of the mixture with the lowest BIC over the members' reduced vectors. */
-        private List<List<Integer>> soft(List<Integer> members, int neighbours, boolean global) {
+        private List<List<Integer>> soft(List<Integer> members, boolean global, int least) {
             int n = members.size();
             List<float[]> own = members.stream().map(vectors::get).toList();
-            int d = dimensions(n);
-            // UMAP needs more points than its neighbours can describe; a handful of nodes is reduced linearly
-            double[][] reduced = params.reduction() == Reduction.UMAP && n > DIMENSIONS + 1
-                    ? Umap.embed(own, d, global ? (int) Math.sqrt(n - 1) : neighbours, params.seed())
-                    : reduce(own, d);
-            return SemanticMixture.soft(reduced, members, params.threshold(), params.seed());
+            int top = dimensions(n);
+            if (least > 1) {
+                // room for the components the cap needs, each with a full covariance
+                top = Math.max(1, Math.min(top, n / least - 1));
+            }
+            for (int d = top; d >= 1; d--) {
+                // UMAP needs more points than its neighbours can describe; a handful of nodes is reduced linearly
+                double[][] reduced = params.reduction() == Reduction.UMAP && n > DIMENSIONS + 1
+                        ? Umap.embed(own, d, global ? (int) Math.sqrt(n - 1) : LOCAL_NEIGHBOURS, params.seed())
+                        : reduce(own, d);
+                List<List<Integer>> found =
+                        SemanticMixture.soft(reduced, members, params.threshold(), params.seed(), least);
+                if (least <= 1 || found.size() > 1) {
+                    return found;
+                }
+                // a cluster that must come apart is fitted again in fewer dimensions before it is split
+            }
+            return List.of(members);
         }
 
         /** Splits members along their first principal axis into halves of equal text until each is under the caps. */
@@ -274,11 +296,16 @@ final class SemanticMixture {
 
     /** The soft clusters of the mixture with the lowest BIC over {@code reduced}, as lists of {@code members}. */
     static List<List<Integer>> soft(double[][] reduced, List<Integer> members, double threshold, long seed) {
+        return soft(reduced, members, threshold, seed, 1);
+    }
+
+    /** The same, BIC choosing among mixtures of at least {@code least} components (when any of them can be fitted). */
+    static List<List<Integer>> soft(double[][] reduced, List<Integer> members, double threshold, long seed, int least) {
         int n = members.size();
         int d = reduced[0].length;
         Fit best = null;
         int maxK = Math.min(MAX_COMPONENTS, n / (d + 1));
-        for (int k = 1; k <= maxK; k++) {
+        for (int k = Math.max(1, Math.min(least, maxK)); k <= maxK; k++) {
             Fit fit = fit(reduced, k, seed);
             if (fit != null && (best == null || fit.bic() < best.bic())) {
                 best = fit;

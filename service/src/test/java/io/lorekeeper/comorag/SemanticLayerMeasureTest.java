@@ -55,6 +55,17 @@ class SemanticLayerMeasureTest {
         }
         var units = store.unitVectors(id);
         String text = documents.text(id);
+        String dump = System.getProperty("lorekeeper.measure.semantic.dump");
+        if (dump != null) {
+            // tokens and vector of each unit, one a line, to try clusterings on without embedding the novel again
+            Files.write(
+                    Path.of(dump),
+                    units.stream()
+                            .map(u -> io.lorekeeper.text.TokenCounter.count(
+                                            u.item().span().of(text)) + "\t"
+                                    + java.util.Arrays.toString(u.vector()).replaceAll("[\\[\\] ]", ""))
+                            .toList());
+        }
         SemanticLevelReport.print(units, text);
 
         int[] tokens = units.stream()
