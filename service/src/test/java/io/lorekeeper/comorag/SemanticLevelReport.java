@@ -10,7 +10,7 @@ import io.lorekeeper.text.TokenCounter;
 
 /**
  * Prints the first level of the semantic layer of a document's units under each clustering (the
- * default RAPTOR clustering with UMAP, the same with PCA, PCA with the earlier 7-member cap, and
+ * default RAPTOR clustering with UMAP, the same with PCA, either with the earlier 7-member cap, and
  * Leiden): clusters by origin, sizes, memberships, the largest cluster's tokens and the time, on the
  * same vectors. The figures docs/benchmarks.md quotes.
  */

@@ -151,7 +151,7 @@ class SemanticMixtureTest {
         double[][] reduced = SemanticMixture.reduce(vectors, 2);
         List<Integer> all = IntStream.range(0, vectors.size()).boxed().toList();
 
-        List<List<Integer>> clusters = SemanticMixture.soft(reduced, all, 0.1, 0);
+        List<List<Integer>> clusters = SemanticMixture.soft(reduced, all, 0.01, 0);
 
         assertThat(clusters).hasSize(2);
         for (List<Integer> c : clusters) {
@@ -162,7 +162,7 @@ class SemanticMixtureTest {
             assertThat(majority).as("one theme per cluster").isGreaterThanOrEqualTo(38);
             assertThat(c.size()).as("few nodes in both").isLessThan(47);
         }
-        assertThat(SemanticMixture.soft(SemanticMixture.reduce(new ArrayList<>(vectors), 2), all, 0.1, 0))
+        assertThat(SemanticMixture.soft(SemanticMixture.reduce(new ArrayList<>(vectors), 2), all, 0.01, 0))
                 .isEqualTo(clusters);
         assertThat(SemanticMixture.of(List.of(new float[] {1, 0}), new int[] {10}, Params.raptor(0.01, 0))
                         .members())
