@@ -29,8 +29,10 @@ import org.apache.commons.math3.util.Pair;
  * in both). Then every global component of more than {@code DIMENSIONS + 1} members is reduced
  * again on its own (UMAP with 10 neighbours) and fitted again (RAPTOR's local pass); its local
  * components are the clusters. A cluster whose members' text exceeds the token cap (RAPTOR: 3,500)
- * is clustered again from the start on its own members (RAPTOR's recursion), and only when that
- * finds no structure is it split along its main axis into pieces under the cap. An optional member
+ * is clustered again from the start on its own members (RAPTOR's recursion; here BIC chooses among
+ * mixtures of at least the pieces the cap needs, in fewer dimensions if need be, where RAPTOR may
+ * pick one component again and recurse without end), and only when that finds no structure is it
+ * split along its main axis into pieces under the cap. An optional member
  * cap ({@code maxSize > 0}) counts as a cap too.
  *
  * <p>Each mixture is initialised by k-means++ under the seed (as scikit-learn's is) and UMAP is
