@@ -9,11 +9,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param unitTokens        the most tokens in a veridical unit (paper: 512-token chunks); a unit is a
  *                          run of consecutive chunks of one page, so a single longer chunk stays one unit
- * @param clusterMaxSize    the most members of one semantic cluster (about RAPTOR's 3,500-token cap
- *                          on a cluster's text with 512-token units)
+ * @param clusterMaxTokens  the most tokens of the members' text in one semantic cluster (RAPTOR's
+ *                          {@code max_length_in_cluster}, 3,500): a cluster over it is clustered again
+ * @param clusterMaxSize    the most members of one semantic cluster, a cap on top of the token cap
+ *                          (an engineering choice: fewer members per summary prompt); 0, the default,
+ *                          means none under {@code gmm}, and ⌈clusterMaxTokens / unitTokens⌉ (7) under
+ *                          {@code leiden}, whose communities need a member cap
  * @param clustering        how the semantic layer clusters: {@code gmm}, RAPTOR's Gaussian mixture on
  *                          reduced embeddings with soft assignment ({@link SemanticMixture}, the paper),
  *                          or {@code leiden}, Leiden communities of a kNN graph ({@link SemanticClusters})
+ * @param reduction         how {@code gmm} reduces the embeddings before each fit: {@code umap}
+ *                          (RAPTOR's, {@link Umap}) or {@code pca} (linear, the earlier reduction)
  * @param clusterThreshold  the posterior at or above which a node joins a mixture component (soft
  *                          assignment; a node may join several): the reference code's 0.01
  * @param clusterNeighbours k of the k-nearest-neighbour cosine graph of the {@code leiden} clustering
@@ -29,8 +35,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("lorekeeper.comorag")
 record ComoRagSettings(
         @DefaultValue("512") int unitTokens,
-        @DefaultValue("7") int clusterMaxSize,
+        @DefaultValue("3500") int clusterMaxTokens,
+        @DefaultValue("0") int clusterMaxSize,
         @DefaultValue("gmm") String clustering,
+        @DefaultValue("umap") String reduction,
         @DefaultValue("0.01") double clusterThreshold,
         @DefaultValue("10") int clusterNeighbours,
         @DefaultValue("0") long clusterSeed,
@@ -42,8 +50,11 @@ record ComoRagSettings(
     ComoRagSettings {
         if (unitTokens < 16
                 || !(GMM.equals(clustering) || LEIDEN.equals(clustering))
+                || !(UMAP.equals(reduction) || PCA.equals(reduction))
+                || clusterMaxTokens < 1
                 || !(clusterThreshold > 0 && clusterThreshold <= 1)
-                || clusterMaxSize < 2
+                || clusterMaxSize < 0
+                || clusterMaxSize == 1
                 || clusterNeighbours < 1
                 || semanticLevels < 1
                 || episodicStride < 0
@@ -55,15 +66,35 @@ record ComoRagSettings(
 
     static final String GMM = "gmm";
     static final String LEIDEN = "leiden";
+    static final String UMAP = "umap";
+    static final String PCA = "pca";
 
     static ComoRagSettings defaults() {
-        return new ComoRagSettings(512, 7, GMM, 0.01, 10, 0, 5, 0, 1, 4);
+        return new ComoRagSettings(512, 3500, 0, GMM, UMAP, 0.01, 10, 0, 5, 0, 1, 4);
     }
 
-    /** The clusters of one level of the semantic layer, by the configured method. */
-    java.util.List<java.util.List<Integer>> clusters(java.util.List<float[]> vectors) {
-        return LEIDEN.equals(clustering)
-                ? SemanticClusters.of(vectors, clusterNeighbours, clusterMaxSize, clusterSeed)
-                : SemanticMixture.of(vectors, clusterMaxSize, clusterThreshold, clusterSeed);
+    /**
+     * The clusters of one level of the semantic layer, by the configured method.
+     *
+     * @param tokens the tokens of each node's text, for the token cap
+     */
+    SemanticMixture.Clustering clusters(java.util.List<float[]> vectors, int[] tokens) {
+        if (LEIDEN.equals(clustering)) {
+            int cap =
+                    clusterMaxSize > 0 ? clusterMaxSize : Math.max(2, (clusterMaxTokens + unitTokens - 1) / unitTokens);
+            return SemanticMixture.Clustering.communities(
+                    SemanticClusters.of(vectors, clusterNeighbours, cap, clusterSeed));
+        }
+        return SemanticMixture.of(vectors, tokens, mixture());
+    }
+
+    /** The {@code gmm} clustering's parameters. */
+    SemanticMixture.Params mixture() {
+        return new SemanticMixture.Params(
+                PCA.equals(reduction) ? SemanticMixture.Reduction.PCA : SemanticMixture.Reduction.UMAP,
+                clusterMaxTokens,
+                clusterMaxSize,
+                clusterThreshold,
+                clusterSeed);
     }
 }

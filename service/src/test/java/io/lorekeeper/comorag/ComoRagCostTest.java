@@ -222,37 +222,7 @@ class ComoRagCostTest {
                 "ComoRAG graph retrieval over %d probes: PageRank %.3f ms per probe, whole veridical retrieval %.1f ms per probe%n",
                 runs, pagerank / runs, retrieval / runs);
 
-        List<float[]> vectors = store.unitVectors(id).stream()
-                .map(ComoRagStore.Vectored::vector)
-                .toList();
-        record Method(String name, java.util.function.Supplier<List<List<Integer>>> clusters) {}
-        for (Method m : List.of(
-                new Method("leiden", () -> SemanticClusters.of(vectors, 10, 7, 0)),
-                new Method("gmm 0.1", () -> SemanticMixture.of(vectors, 7, 0.1, 0)),
-                new Method("gmm 0.01", () -> SemanticMixture.of(vectors, 7, 0.01, 0)),
-                new Method("gmm 0.1 uncapped", () -> SemanticMixture.of(vectors, vectors.size(), 0.1, 0)),
-                new Method("gmm 0.01 uncapped", () -> SemanticMixture.of(vectors, vectors.size(), 0.01, 0)))) {
-            long t = System.nanoTime();
-            List<List<Integer>> clusters = m.clusters().get();
-            double ms = (System.nanoTime() - t) / 1e6;
-            int[] sizes = clusters.stream().mapToInt(List::size).sorted().toArray();
-            long memberships = clusters.stream().mapToLong(List::size).sum();
-            long multi = java.util.stream.IntStream.range(0, vectors.size())
-                    .filter(u -> clusters.stream().filter(c -> c.contains(u)).count() > 1)
-                    .count();
-            System.out.printf(
-                    "ComoRAG level-1 clusters, %s: %d clusters of %d units in %.0f ms; sizes min %d, median %d, max %d;"
-                            + " %d memberships, %d units in more than one cluster%n",
-                    m.name(),
-                    clusters.size(),
-                    vectors.size(),
-                    ms,
-                    sizes[0],
-                    sizes[sizes.length / 2],
-                    sizes[sizes.length - 1],
-                    memberships,
-                    multi);
-        }
+        SemanticLevelReport.print(store.unitVectors(id), documents.text(id));
     }
 
     /** Sums of calls, prompt and completion tokens over the questions, answered at {@code answerAt}. */

@@ -301,43 +301,6 @@ class ComoRagUnitTest {
     }
 
     @Test
-    void theMixtureFindsThemesPutsANodeBetweenTwoInBothAndIsDeterministicUnderASeed() {
-        // two themes of 100 nodes around (-3, 0) and (3, 0), and one node halfway
-        Random random = new Random(5);
-        List<float[]> vectors = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            float x = (i % 2 == 0 ? -3 : 3) + (float) random.nextGaussian();
-            vectors.add(new float[] {x, (float) random.nextGaussian()});
-        }
-        vectors.add(new float[] {0, 0});
-        int middle = vectors.size() - 1;
-
-        List<List<Integer>> clusters = SemanticMixture.of(vectors, 300, 0.1, 0);
-
-        assertThat(clusters).hasSize(2);
-        for (List<Integer> c : clusters) {
-            assertThat(c).as("the node between the themes is in both clusters").contains(middle);
-            long majority = c.stream()
-                    .filter(i -> i != middle && i % 2 == c.getFirst() % 2)
-                    .count();
-            assertThat(majority).as("one theme per cluster").isGreaterThanOrEqualTo(95);
-            assertThat(c.size()).as("few nodes in both").isLessThan(115);
-        }
-        for (int run = 0; run < 3; run++) {
-            assertThat(SemanticMixture.of(new ArrayList<>(vectors), 300, 0.1, 0))
-                    .isEqualTo(clusters);
-        }
-
-        // five themes of nine, capped at seven members: every node placed, no cluster too large, same under a seed
-        List<float[]> many = themes(5, 9, 42);
-        List<List<Integer>> capped = SemanticMixture.of(many, 7, 0.1, 0);
-        assertThat(capped).allSatisfy(c -> assertThat(c.size()).isLessThanOrEqualTo(7));
-        assertThat(capped.stream().flatMap(List::stream).distinct().count()).isEqualTo(45);
-        assertThat(SemanticMixture.of(many, 7, 0.1, 0)).isEqualTo(capped);
-        assertThat(SemanticMixture.of(List.of(new float[] {1, 0}), 7, 0.1, 0)).containsExactly(List.of(0));
-    }
-
-    @Test
     void optionsDefaultToThePapersValuesAndRejectBadOnes() {
         ComoRagOptions paper = ComoRagOptions.of(QuestionOptions.none());
 
@@ -361,11 +324,21 @@ class ComoRagUnitTest {
                 .isInstanceOfSatisfying(
                         ApiProblem.class, p -> assertThat(p.field()).isEqualTo("options.tryAnswer"));
         assertThat(ComoRagSettings.defaults().clustering()).isEqualTo("gmm");
-        assertThat(new ComoRagSettings(512, 7, "leiden", 0.1, 10, 0, 5, 0, 1, 4).clusters(themes(2, 5, 1)))
+        int[] tokens = {500, 500, 500, 500, 500, 500, 500, 500, 500, 500};
+        // Leiden without a member cap takes ⌈3,500 / 512⌉ = 7, its earlier cap
+        assertThat(new ComoRagSettings(512, 3500, 0, "leiden", "umap", 0.1, 10, 0, 5, 0, 1, 4)
+                        .clusters(themes(2, 5, 1), tokens)
+                        .members())
                 .isEqualTo(SemanticClusters.of(themes(2, 5, 1), 10, 7, 0));
-        assertThat(ComoRagSettings.defaults().clusters(themes(2, 5, 1)))
-                .isEqualTo(SemanticMixture.of(themes(2, 5, 1), 7, 0.01, 0));
-        assertThatThrownBy(() -> new ComoRagSettings(512, 7, "kmeans", 0.1, 10, 0, 5, 0, 1, 4))
+        assertThat(ComoRagSettings.defaults().reduction()).isEqualTo("umap");
+        assertThat(ComoRagSettings.defaults().mixture())
+                .isEqualTo(new SemanticMixture.Params(SemanticMixture.Reduction.UMAP, 3500, 0, 0.01, 0));
+        assertThat(ComoRagSettings.defaults().clusters(themes(2, 5, 1), tokens))
+                .isEqualTo(SemanticMixture.of(
+                        themes(2, 5, 1), tokens, ComoRagSettings.defaults().mixture()));
+        assertThatThrownBy(() -> new ComoRagSettings(512, 3500, 0, "kmeans", "umap", 0.1, 10, 0, 5, 0, 1, 4))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ComoRagSettings(512, 3500, 0, "gmm", "tsne", 0.1, 10, 0, 5, 0, 1, 4))
                 .isInstanceOf(IllegalArgumentException.class);
 
         ComoRagOptions ablated = ComoRagOptions.of(new QuestionOptions(Map.of(
