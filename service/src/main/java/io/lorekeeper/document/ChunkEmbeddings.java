@@ -53,17 +53,25 @@ public class ChunkEmbeddings {
         return jdbc.sql(
                         "SELECT id, text, context FROM chunk WHERE document_id = ? AND embedding IS NULL ORDER BY ordinal LIMIT ?")
                 .params(documentId, limit)
-                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context")))
+                .query(ChunkEmbeddings::asPending)
                 .list();
+    }
+
+    private static Pending asPending(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context"));
     }
 
     /** Stores the vectors of the chunks with these row ids, in one batch. */
     public void store(List<Long> chunkIds, List<float[]> vectors) {
+        storeInto("embedding", chunkIds, vectors);
+    }
+
+    private void storeInto(String column, List<Long> chunkIds, List<float[]> vectors) {
         List<Object[]> rows = new ArrayList<>(chunkIds.size());
         for (int i = 0; i < chunkIds.size(); i++) {
             rows.add(new Object[] {new PGvector(vectors.get(i)), chunkIds.get(i)});
         }
-        batch.batchUpdate("UPDATE chunk SET embedding = ? WHERE id = ?", rows);
+        batch.batchUpdate("UPDATE chunk SET " + column + " = ? WHERE id = ?", rows);
     }
 
     /** Forgets every vector of the document (a re-embed with another model). */
@@ -83,30 +91,18 @@ public class ChunkEmbeddings {
                         WHERE document_id = ? AND embedding IS NOT NULL AND embedding_next IS NULL
                         ORDER BY ordinal LIMIT ?""")
                 .params(documentId, limit)
-                .query((rs, n) -> new Pending(rs.getLong("id"), rs.getString("text"), rs.getString("context")))
+                .query(ChunkEmbeddings::asPending)
                 .list();
     }
 
     /** Stores the next vectors of the chunks with these row ids, in one batch. */
     public void storeNext(List<Long> chunkIds, List<float[]> vectors) {
-        List<Object[]> rows = new ArrayList<>(chunkIds.size());
-        for (int i = 0; i < chunkIds.size(); i++) {
-            rows.add(new Object[] {new PGvector(vectors.get(i)), chunkIds.get(i)});
-        }
-        batch.batchUpdate("UPDATE chunk SET embedding_next = ? WHERE id = ?", rows);
+        storeInto("embedding_next", chunkIds, vectors);
     }
 
     /** The mean of the next vectors of chunks {@code [first, last]} (see {@link #pendingNext}); empty when none has one. */
     public Optional<float[]> meanNext(UUID documentId, int first, int last) {
-        return jdbc
-                .sql("SELECT avg(embedding_next)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
-                .params(documentId, first, last)
-                .query((rs, n) -> rs.getString(1))
-                .list()
-                .stream()
-                .filter(java.util.Objects::nonNull)
-                .findFirst()
-                .map(VectorText::parse);
+        return meanOf("embedding_next", documentId, first, last);
     }
 
     /** Every document with chunks, oldest first: what an embedding change fills. */
@@ -119,8 +115,12 @@ public class ChunkEmbeddings {
 
     /** The mean of the vectors of chunks {@code [first, last]}; empty when none of them has one. */
     public Optional<float[]> mean(UUID documentId, int first, int last) {
+        return meanOf("embedding", documentId, first, last);
+    }
+
+    private Optional<float[]> meanOf(String column, UUID documentId, int first, int last) {
         return jdbc
-                .sql("SELECT avg(embedding)::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
+                .sql("SELECT avg(" + column + ")::text FROM chunk WHERE document_id = ? AND ordinal BETWEEN ? AND ?")
                 .params(documentId, first, last)
                 .query((rs, n) -> rs.getString(1))
                 .list()
