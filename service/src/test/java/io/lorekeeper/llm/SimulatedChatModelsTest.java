@@ -223,6 +223,7 @@ class SimulatedChatModelsTest {
                 "maxQueries",
                 3));
         judgeVars.put("candidates", PromptMarkup.of("<passage id=\"D1-C2\">\nAnn: one.\n</passage>"));
+        judgeVars.put("retry", "");
         JsonNode judge = rendered(models, "memcot/judge", judgeVars);
         assertThat(judge.path("canAnswer").asBoolean()).isTrue();
         assertThat(judge.path("usefulIds")).extracting(JsonNode::asString).containsExactly("D1-C2");
