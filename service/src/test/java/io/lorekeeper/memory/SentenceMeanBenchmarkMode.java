@@ -23,6 +23,11 @@ class SentenceMeanBenchmarkMode implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String name) {
-        return bean instanceof OnnxEmbeddingModel onnx ? new SentenceMeanEmbeddingModel(onnx, cachedSentences) : bean;
+        if (!(bean instanceof OnnxEmbeddingModel onnx)) {
+            return bean;
+        }
+        org.slf4j.LoggerFactory.getLogger(SentenceMeanBenchmarkMode.class)
+                .warn("Embedding mode sentence-mean (benchmarks only): chunk vectors are means of sentence vectors");
+        return new SentenceMeanEmbeddingModel(onnx, cachedSentences);
     }
 }
