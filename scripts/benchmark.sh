@@ -177,7 +177,10 @@ for phase in "${phases[@]}"; do
       bench embedding-ratio "$work/ingest.state" "$work/raw.log"
       ;;
     scale)
+      # sentence-mean is test code (SentenceMeanBenchmarkMode): this phase runs on the test class path
+      launcher=("${tools_service[@]}")
       start_service scale --lorekeeper.embedding.mode=sentence-mean
+      launcher=("${jar_service[@]}")
       bench scale "$base" "$novels" "${LK_BENCH_TIERS:-100K,1M,10M}" "${LK_BENCH_SEED:-42}" "$work/scale.state"
       stop_service
       cp "$work/scale.state" "$scale_state"
@@ -192,7 +195,9 @@ for phase in "${phases[@]}"; do
         settings=(--lorekeeper.embedding.mode=sentence-mean)
         [ "$path" = baseline ] && settings+=(--lorekeeper.search.keyword-index.enabled=false)
         [ "$salt" = 1 ] && jfr_begin throughput
+        launcher=("${tools_service[@]}")   # sentence-mean is test code, as in the scale phase
         launch_service "throughput-$path" "${settings[@]}"
+        launcher=("${jar_service[@]}")
         unset JAVA_TOOL_OPTIONS
         export LK_BENCH_SERVICE_PID=$pid   # the client reads the service's CPU time and memory from /proc
         bench throughput "$base" "$novels" "$scale_state" "$path" "${LK_BENCH_CLIENTS:-32}" "${LK_BENCH_SEED:-42}" "$salt" \

@@ -31,6 +31,8 @@ class ServiceJarIT {
             "io/lorekeeper/eval/Report",
             "io/lorekeeper/eval/ServiceClient",
             "io/lorekeeper/llm/Simulated",
+            // the scale benchmark's embedding mode (test code, run by scripts/benchmark.sh on the test class path)
+            "io/lorekeeper/memory/SentenceMean",
             "io/lorekeeper/memory/EmbeddingThroughputCommand",
             "io/lorekeeper/TestLorekeeperApplication");
 

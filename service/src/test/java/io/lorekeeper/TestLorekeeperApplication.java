@@ -11,8 +11,9 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
 /**
  * The service with its test-scope tools, which the service jar does not ship: the deterministic simulated chat
  * models ({@code io.lorekeeper.llm.SimulatedChatModels}, with {@code lorekeeper.llm.simulated.enabled=true}) and the
- * ingestion benchmark's {@code embedding-benchmark} command ({@code io.lorekeeper.memory.EmbeddingThroughputCommand}).
- * {@code scripts/eval.sh} (LK_EVAL_SIMULATED=1) and {@code scripts/benchmark.sh} (phases ingest and strategies) run
+ * ingestion benchmark's {@code embedding-benchmark} command ({@code io.lorekeeper.memory.EmbeddingThroughputCommand})
+ * and the scale benchmark's {@code sentence-mean} embedding mode ({@code io.lorekeeper.memory.SentenceMeanBenchmarkMode}).
+ * {@code scripts/eval.sh} (LK_EVAL_SIMULATED=1) and {@code scripts/benchmark.sh} (phases ingest, scale, throughput and strategies) run
  * it with the test class path ({@code java -cp test-classes:classes:<test dependencies>}); everything else is
  * {@link LorekeeperApplication} as the jar runs it.
  *
@@ -22,8 +23,10 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
 public final class TestLorekeeperApplication {
 
     /** The components taken from the test classes; every other class there is left out of the scan. */
-    static final Set<String> TOOLS =
-            Set.of("io.lorekeeper.llm.SimulatedChatModels", "io.lorekeeper.memory.EmbeddingThroughputCommand");
+    static final Set<String> TOOLS = Set.of(
+            "io.lorekeeper.llm.SimulatedChatModels",
+            "io.lorekeeper.memory.EmbeddingThroughputCommand",
+            "io.lorekeeper.memory.SentenceMeanBenchmarkMode");
 
     private TestLorekeeperApplication() {}
 

@@ -33,13 +33,6 @@ class EmbeddingConfig {
         OnnxEmbeddingModel onnx =
                 new OnnxEmbeddingModel(model.files(), model.poolingMode(), settings.effectiveThreads());
         log.info("Embedding model {} ({} dimensions)", onnx.name(), onnx.dimensions());
-        return switch (settings.mode()) {
-            case "passage" -> onnx;
-            case "sentence-mean" -> new SentenceMeanEmbeddingModel(onnx, settings.sentenceCacheSize());
-            default ->
-                throw new IllegalStateException(
-                        "lorekeeper.embedding.mode must be passage or sentence-mean (benchmarks only), not "
-                                + settings.mode());
-        };
+        return onnx;
     }
 }

@@ -7,9 +7,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param threads           parallel ONNX sessions; each runs one intra-op thread (see {@link OnnxEmbeddingModel})
  * @param batchSize         chunks embedded and written per checkpoint of the embed stage
  * @param queryPrefix       instruction bge-small-en-v1.5 expects in front of short search queries
- * @param mode              {@code passage} (every chunk embedded whole) or, for scale benchmarks only,
- *                          {@code sentence-mean} (see {@link SentenceMeanEmbeddingModel})
- * @param sentenceCacheSize sentences whose vectors {@code sentence-mean} keeps
  * @param queryThreads      platform threads that embed search queries (0: one per CPU core; -1: the
  *                          caller's own thread, as before 2026-11-25, for the benchmark's baseline)
  * @param queryCacheSize    query vectors kept for queries asked again (0: none)
@@ -25,8 +22,6 @@ record EmbeddingSettings(
         @DefaultValue("Represent this sentence for searching relevant passages: ")
         String queryPrefix,
 
-        @DefaultValue("passage") String mode,
-        @DefaultValue("200000") long sentenceCacheSize,
         @DefaultValue("0") int queryThreads,
         @DefaultValue("10000") long queryCacheSize,
         @DefaultValue("1s") java.time.Duration followInterval,

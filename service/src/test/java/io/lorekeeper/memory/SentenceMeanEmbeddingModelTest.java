@@ -84,4 +84,16 @@ class SentenceMeanEmbeddingModelTest {
         assertThat(vectors.get(1)).containsExactly(1f, 0f);
         assertThat(real.embedded).containsExactly("Pip ran home.", "The marsh was cold.");
     }
+
+    @Test
+    void theBenchmarkModeWrapsOnlyTheInProcessModel() throws Exception {
+        SentenceMeanBenchmarkMode mode = new SentenceMeanBenchmarkMode(100);
+        RecordingModel other = new RecordingModel();
+
+        assertThat(mode.postProcessAfterInitialization(other, "other")).isSameAs(other);
+        try (OnnxEmbeddingModel onnx = new OnnxEmbeddingModel(1)) {
+            assertThat(mode.postProcessAfterInitialization(onnx, "embeddingModel"))
+                    .isInstanceOf(SentenceMeanEmbeddingModel.class);
+        }
+    }
 }
