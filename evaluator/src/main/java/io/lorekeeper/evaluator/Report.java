@@ -51,7 +51,7 @@ public record Report(
      *                   (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens
      * @param brier Brier score of the strategy's confidence against its answers being right (see {@link Calibration});
      *              null when no answer came with a confidence
-     * @param selective how a strategy that answers with passages when unsure did; null when no answer said its kind
+     * @param selective how a strategy that answers with passages when unsure did; null when no answer was a span or passages
      */
     public record Row(
             String strategy,
@@ -243,8 +243,11 @@ public record Report(
     public record Selective(Double shortAnswers, Double shortRight, Double holdsAnswer, Double auroc) {
 
         static Selective of(List<ItemResult> cell) {
+            // a model's written answer (answerKind generated) is not a choice between a short answer and passages
             List<ItemResult> kinds = cell.stream()
-                    .filter(i -> "DONE".equals(i.reply().status()) && i.reply().answerKind() != null)
+                    .filter(i -> "DONE".equals(i.reply().status())
+                            && i.reply().answerKind() != null
+                            && !"generated".equals(i.reply().answerKind()))
                     .toList();
             if (kinds.isEmpty()) {
                 return null;

@@ -396,5 +396,16 @@ class ReportTest {
                         .getFirst()
                         .selective())
                 .isNull();
+        // nor one whose answers a model wrote
+        assertThat(Report.of(
+                                "t",
+                                List.of("extractive"),
+                                Instant.EPOCH,
+                                Instant.EPOCH,
+                                List.of(kind("f", "generated", 1.0, true, 0.9)))
+                        .summary()
+                        .getFirst()
+                        .selective())
+                .isNull();
     }
 }
