@@ -90,13 +90,14 @@ class Reranking {
     }
 
     List<SearchHit> reorder(String query, List<SearchHit> ranked, RerankScope scope) {
-        if ((reranker.isEmpty() && !byModel(scope)) || ranked.size() < 2) {
+        // decided once: another search's failed rerank may rest the model meanwhile
+        boolean model = byModel(scope);
+        if ((reranker.isEmpty() && !model) || ranked.size() < 2) {
             return ranked;
         }
-        int n = Math.min(ranked.size(), candidates(scope));
+        int n = Math.min(ranked.size(), model ? settings.llmCandidates() : settings.candidates());
         List<SearchHit> head = ranked.subList(0, n);
-        List<SearchHit> reordered =
-                new ArrayList<>(byModel(scope) ? byTheModel(query, head, scope) : rerank(query, head, n));
+        List<SearchHit> reordered = new ArrayList<>(model ? byTheModel(query, head, scope) : rerank(query, head, n));
         reordered.addAll(ranked.subList(n, ranked.size()));
         return reordered;
     }
