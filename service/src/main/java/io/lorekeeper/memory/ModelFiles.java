@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  *
  * @param name the model's name as the stored vectors record it: the folder's or base's name unless set
  */
-record ModelFiles(String name, Supplier<InputStream> model, Supplier<InputStream> tokenizer) {
+public record ModelFiles(String name, Supplier<InputStream> model, Supplier<InputStream> tokenizer) {
 
     static final String BUNDLED = "bge-small-en-v1.5";
     private static final String BUNDLED_BASE = "bge-small-en-v1.5-q";
@@ -32,19 +32,28 @@ record ModelFiles(String name, Supplier<InputStream> model, Supplier<InputStream
             String base = location.substring("classpath:".length());
             return onClassPath(base, named(name, base));
         }
-        Path folder = Path.of(location);
-        if (!Files.isDirectory(folder)) {
-            throw new IllegalStateException(
-                    "lorekeeper.embedding.model.location: " + folder.toAbsolutePath() + " is not a folder");
+        ModelFiles files = inFolder(location, "lorekeeper.embedding.model.location");
+        return new ModelFiles(named(name, files.name()), files.model(), files.tokenizer());
+    }
+
+    /**
+     * The model in {@code folder}, named by the folder; {@code property} is the setting that named the
+     * folder, for the message when it is not a model's folder.
+     */
+    public static ModelFiles inFolder(String folder, String property) {
+        Path path = Path.of(folder);
+        if (!Files.isDirectory(path)) {
+            throw new IllegalStateException(property + ": " + path.toAbsolutePath() + " is not a folder");
         }
-        Path model = only(folder, p -> p.toString().endsWith(".onnx"), "an .onnx model file");
-        Path tokenizer = Files.isRegularFile(folder.resolve("tokenizer.json"))
-                ? folder.resolve("tokenizer.json")
-                : only(folder, p -> p.getFileName().toString().matches(".*tokenizer.*\\.json"), "a tokenizer.json");
-        return new ModelFiles(
-                named(name, folder.toAbsolutePath().normalize().getFileName().toString()),
-                open(model),
-                open(tokenizer));
+        Path model = only(path, p -> p.toString().endsWith(".onnx"), "an .onnx model file", property);
+        Path tokenizer = Files.isRegularFile(path.resolve("tokenizer.json"))
+                ? path.resolve("tokenizer.json")
+                : only(
+                        path,
+                        p -> p.getFileName().toString().matches(".*tokenizer.*\\.json"),
+                        "a tokenizer.json",
+                        property);
+        return new ModelFiles(path.toAbsolutePath().normalize().getFileName().toString(), open(model), open(tokenizer));
     }
 
     private static String named(String name, String otherwise) {
@@ -75,7 +84,7 @@ record ModelFiles(String name, Supplier<InputStream> model, Supplier<InputStream
         };
     }
 
-    private static Path only(Path folder, java.util.function.Predicate<Path> wanted, String what) {
+    private static Path only(Path folder, java.util.function.Predicate<Path> wanted, String what, String property) {
         List<Path> found;
         try (Stream<Path> files = Files.list(folder)) {
             found = files.filter(Files::isRegularFile).filter(wanted).toList();
@@ -83,8 +92,8 @@ record ModelFiles(String name, Supplier<InputStream> model, Supplier<InputStream
             throw new UncheckedIOException(e);
         }
         if (found.size() != 1) {
-            throw new IllegalStateException("lorekeeper.embedding.model.location: " + folder.toAbsolutePath()
-                    + " must hold exactly one " + what + ", found " + found.size());
+            throw new IllegalStateException(property + ": " + folder.toAbsolutePath() + " must hold exactly one " + what
+                    + ", found " + found.size());
         }
         return found.getFirst();
     }
