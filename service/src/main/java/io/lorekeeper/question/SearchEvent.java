@@ -11,22 +11,25 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * What the search layer did for a question beyond the strategy's own steps: a rerank of a search's hits
- * by the model. The family lives here, as {@link LlmEvent} does, because retrieval may not depend on
+ * (by the model, an endpoint or an in-process cross-encoder). The family lives here, as {@link LlmEvent} does, because retrieval may not depend on
  * the strategy SPI that declares {@link TraceEvent}.
  */
 public sealed interface SearchEvent extends TraceEvent {
 
-    /** The model ordered a search's first-stage hits (or failed to, and the first-stage order stood). */
+    /** A reranker ordered a search's first-stage hits (or failed to, and the first-stage order stood). */
     @JsonTypeName("search.reranked")
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "SearchReranked")
     record Reranked(
+            @Schema(description = "What reranked: `llm`, or the endpoint's format and address, or `onnx` and the model")
+            String by,
+
             String query,
 
-            @Schema(description = "First-stage hits the model was shown")
+            @Schema(description = "First-stage hits the reranker was shown")
             int candidates,
 
-            @Schema(description = "The model's order: indexes into the first-stage ranking, best first")
+            @Schema(description = "The reranker's order: indexes into the first-stage ranking, best first")
             List<Integer> order,
 
             long promptTokens,
@@ -42,6 +45,13 @@ public sealed interface SearchEvent extends TraceEvent {
 
     static SearchEvent of(RerankScope.Reranked r) {
         return new Reranked(
-                r.query(), r.candidates(), r.order(), r.promptTokens(), r.completionTokens(), r.dropped(), r.skipped());
+                r.by(),
+                r.query(),
+                r.candidates(),
+                r.order(),
+                r.promptTokens(),
+                r.completionTokens(),
+                r.dropped(),
+                r.skipped());
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.lorekeeper.llm.LlmSession;
+import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.platform.Failures;
@@ -22,6 +23,7 @@ import io.lorekeeper.platform.Failures;
 final class LlmReranker {
 
     static final String TEMPLATE = "retrieval/rerank";
+    static final String BY = "llm";
 
     private final int maxChars;
 
@@ -41,11 +43,12 @@ final class LlmReranker {
             reply = llm.structured(
                     Role.RESEARCHER,
                     TEMPLATE,
-                    Map.of("question", query, "passages", PromptMarkup.of(numbered(passages))),
+                    Map.of("question", query, "passages", numbered(passages)),
                     Ranking.class);
         } catch (RuntimeException failed) {
             scope.report()
                     .accept(new RerankScope.Reranked(
+                            BY,
                             query,
                             passages.size(),
                             List.of(),
@@ -81,20 +84,17 @@ final class LlmReranker {
         }
         scope.report()
                 .accept(new RerankScope.Reranked(
-                        query, passages.size(), new ArrayList<>(order), prompt, completion, dropped, null));
+                        BY, query, passages.size(), new ArrayList<>(order), prompt, completion, dropped, null));
         return scores;
     }
 
-    private String numbered(List<String> passages) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < passages.size(); i++) {
-            String text = passages.get(i);
-            out.append("<passage n=\"")
-                    .append(i + 1)
-                    .append("\">\n")
-                    .append(PromptMarkup.data(text.length() > maxChars ? text.substring(0, maxChars) : text))
-                    .append("\n</passage>\n");
-        }
-        return out.toString();
+    private PromptMarkup numbered(List<String> passages) {
+        return NumberedMarkup.render(
+                "passage",
+                passages.stream()
+                        .map(text ->
+                                NumberedMarkup.Block.of(text.length() > maxChars ? text.substring(0, maxChars) : text))
+                        .toList(),
+                NumberedMarkup.Spacing.LINE_BREAK);
     }
 }

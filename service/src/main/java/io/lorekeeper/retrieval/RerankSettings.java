@@ -6,10 +6,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The reranking stage, under {@code lorekeeper.search.rerank}: off unless an endpoint is set.
+ * The reranking stage, under {@code lorekeeper.search.rerank}: off unless an endpoint or a model
+ * folder is set (or, for questions and searches where an LLM is configured, {@code llm}).
  *
  * @param url         the endpoint that scores passages against a query: a Text Embeddings Inference
  *                    server's {@code /rerank}, or a {@code /v1/rerank} (Cohere, Jina, vLLM); empty: off
+ * @param modelLocation a folder holding a cross-encoder exported to ONNX (one {@code .onnx} file and its
+ *                    {@code tokenizer.json}), run in-process; exclusive with {@code url}
+ * @param maxTokens   the cross-encoder's window in word pieces: query and passage together, the passage cut
  * @param format      {@code tei} ({@code texts}, answers {@code [{index, score}]}) or {@code cohere}
  *                    ({@code documents}, {@code model}, {@code top_n}, answers {@code {results: [{index,
  *                    relevance_score}]}}; Jina and vLLM speak it too)
@@ -28,6 +32,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("lorekeeper.search.rerank")
 record RerankSettings(
         @DefaultValue("") String url,
+        @DefaultValue("") String modelLocation,
+        @DefaultValue("512") int maxTokens,
         @DefaultValue("tei") String format,
         @DefaultValue("") String model,
         @DefaultValue("") String apiKey,
@@ -40,7 +46,22 @@ record RerankSettings(
         @DefaultValue("false") boolean llm,
         @DefaultValue("20") int llmCandidates) {
 
+    RerankSettings {
+        if (set(url) && set(modelLocation)) {
+            throw new IllegalStateException("lorekeeper.search.rerank: set url (an endpoint) or model-location (an"
+                    + " in-process cross-encoder), not both");
+        }
+    }
+
     boolean enabled() {
-        return url != null && !url.isBlank();
+        return set(url) || set(modelLocation);
+    }
+
+    boolean inProcess() {
+        return set(modelLocation);
+    }
+
+    private static boolean set(String value) {
+        return value != null && !value.isBlank();
     }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.IntFunction;
 
+import jakarta.annotation.PreDestroy;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,7 +41,7 @@ class Reranking {
 
     @Autowired
     Reranking(RerankSettings settings) {
-        this(settings, settings.enabled() ? Optional.of(new HttpReranker(settings)) : Optional.empty());
+        this(settings, configured(settings));
     }
 
     Reranking(RerankSettings settings, Optional<Reranker> reranker) {
@@ -53,13 +55,36 @@ class Reranking {
                 r -> log.info("Search hits are reranked by {} ({} candidates)", r.name(), settings.candidates()));
     }
 
+    private static Optional<Reranker> configured(RerankSettings settings) {
+        if (!settings.enabled()) {
+            return Optional.empty();
+        }
+        return Optional.of(settings.inProcess() ? new OnnxReranker(settings) : new HttpReranker(settings));
+    }
+
+    @PreDestroy
+    void close() throws Exception {
+        if (reranker.orElse(null) instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+
     boolean enabled() {
         return reranker.isPresent();
     }
 
     /** Whether searches in {@code scope} are reranked by the model. */
     private boolean byModel(RerankScope scope) {
-        return reranker.isEmpty() && settings.llm() && scope != null && System.nanoTime() - modelRestingUntil >= 0;
+        return reranker.isEmpty()
+                && settings.llm()
+                && scope != null
+                && scope.llm() != null
+                && System.nanoTime() - modelRestingUntil >= 0;
+    }
+
+    /** Whether a search for one request reranks by the model: an LLM rerank is set and no other reranker is. */
+    boolean modelReranks() {
+        return reranker.isEmpty() && settings.llm();
     }
 
     private int candidates(RerankScope scope) {
@@ -97,7 +122,8 @@ class Reranking {
         }
         int n = Math.min(ranked.size(), model ? settings.llmCandidates() : settings.candidates());
         List<SearchHit> head = ranked.subList(0, n);
-        List<SearchHit> reordered = new ArrayList<>(model ? byTheModel(query, head, scope) : rerank(query, head, n));
+        List<SearchHit> reordered =
+                new ArrayList<>(model ? byTheModel(query, head, scope) : rerank(query, head, n, scope));
         reordered.addAll(ranked.subList(n, ranked.size()));
         return reordered;
     }
@@ -116,10 +142,15 @@ class Reranking {
 
     /** The k best of {@code candidates} by the reranker's scores; the candidates' own order if it fails. */
     List<SearchHit> rerank(String query, List<SearchHit> candidates, int k) {
+        return rerank(query, candidates, k, null);
+    }
+
+    private List<SearchHit> rerank(String query, List<SearchHit> candidates, int k, RerankScope scope) {
         if (reranker.isEmpty() || candidates.size() < 2) {
             return candidates.stream().limit(k).toList();
         }
         if (System.nanoTime() - restingUntil < 0) {
+            report(scope, query, candidates.size(), null, "the reranker failed recently and is resting");
             return candidates.stream().limit(k).toList();
         }
         double[] scores;
@@ -129,9 +160,22 @@ class Reranking {
             // a reranker that is down would make every search wait out its retries: rest it a while
             restingUntil = System.nanoTime() + REST.toNanos();
             log.warn("reranking failed, the first-stage order stands for {} s: {}", REST.toSeconds(), e.getMessage());
+            report(scope, query, candidates.size(), null, "the reranker failed: " + e.getMessage());
             return candidates.stream().limit(k).toList();
         }
+        report(scope, query, candidates.size(), scores, null);
         return ordered(candidates, scores, k);
+    }
+
+    /** Tells the scope, where there is one, what the reranker did: the order its scores give, or why none. */
+    private void report(RerankScope scope, String query, int candidates, double[] scores, String skipped) {
+        if (scope == null) {
+            return;
+        }
+        List<Integer> order = scores == null ? List.of() : orderOf(scores);
+        scope.report()
+                .accept(new RerankScope.Reranked(
+                        reranker.orElseThrow().name(), query, candidates, order, 0, 0, 0, skipped));
     }
 
     /** The k best candidates by {@code scores}; the candidates' own order where there are none. */
@@ -146,15 +190,19 @@ class Reranking {
                 scores[i] = floor; // a passage the reply left out ranks below every scored one
             }
         }
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < candidates.size(); i++) {
-            order.add(i);
-        }
-        // ties keep the first stage's order
-        order.sort(Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(i -> i));
-        return order.stream()
+        return orderOf(scores).stream()
                 .limit(k)
                 .map(i -> candidates.get(i).withScore(scores[i]))
                 .toList();
+    }
+
+    /** Indexes by falling score; ties keep the first stage's order. */
+    private static List<Integer> orderOf(double[] scores) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < scores.length; i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(i -> i));
+        return order;
     }
 }

@@ -1,9 +1,12 @@
 package io.lorekeeper.retrieval;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -12,6 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.llm.Budget;
+import io.lorekeeper.llm.CallScope;
+import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
@@ -24,14 +30,22 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 @Tag(name = "Search", description = "The retrieval toolkit the strategies use, exposed directly")
 class SearchController {
 
+    /** One search's model rerank: one call, and no longer than a slow model's answer takes. */
+    private static final Duration MODEL_RERANK_TIME = Duration.ofMinutes(2);
+
     private final Retriever retriever;
     private final Documents documents;
     private final CurrentTenant tenant;
+    private final Reranking reranking;
+    private final LlmGateway gateway;
 
-    SearchController(Retriever retriever, Documents documents, CurrentTenant tenant) {
+    SearchController(
+            Retriever retriever, Documents documents, CurrentTenant tenant, Reranking reranking, LlmGateway gateway) {
         this.retriever = retriever;
         this.documents = documents;
         this.tenant = tenant;
+        this.reranking = reranking;
+        this.gateway = gateway;
     }
 
     record SearchRequest(
@@ -93,6 +107,40 @@ class SearchController {
     @Schema(description = "A wider span around a hit: the canonical text in [start, end)")
     record Context(int start, int end, String text) {}
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(
+            name = "SearchRerank",
+            description = "How the first-stage hits were reranked, when a reranker is configured")
+    record Rerank(
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    description = "`llm`, or the endpoint's format and address, or `onnx` and the model")
+            String by,
+
+            @Schema(description = "First-stage hits the reranker was shown")
+            int candidates,
+
+            @Schema(description = "The model's prompt tokens (a model rerank only)")
+            Long promptTokens,
+
+            @Schema(description = "The model's completion tokens (a model rerank only)")
+            Long completionTokens,
+
+            @Schema(description = "Why the first-stage order stood, when it did")
+            String skipped) {
+
+        static Rerank of(RerankScope.Reranked r) {
+            boolean model = LlmReranker.BY.equals(r.by());
+            return new Rerank(
+                    r.by(),
+                    r.candidates(),
+                    model ? r.promptTokens() : null,
+                    model ? r.completionTokens() : null,
+                    r.skipped());
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(description = "The hits, best first, and how they were ranked")
     record SearchResponse(
             @Schema(
@@ -110,7 +158,9 @@ class SearchController {
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             List<Hit> hits,
 
-            long tookMs) {}
+            long tookMs,
+
+            Rerank rerank) {}
 
     @PostMapping("/v1/search")
     @Operation(
@@ -141,7 +191,8 @@ class SearchController {
                 .map(d -> d.id())
                 .toList();
         long started = System.nanoTime();
-        List<SearchHit> found = retriever.search(ids, request.query(), mode, k);
+        AtomicReference<RerankScope.Reranked> reranked = new AtomicReference<>();
+        List<SearchHit> found = retriever.within(rerankScope(reranked::set)).search(ids, request.query(), mode, k);
         List<Hit> hits = new ArrayList<>();
         for (SearchHit h : found) {
             hits.add(new Hit(
@@ -156,7 +207,21 @@ class SearchController {
                     h.speakers().isEmpty() ? null : h.speakers(),
                     window == 0 ? null : context(h, window)));
         }
-        return new SearchResponse(mode.wireName(), k, hits, (System.nanoTime() - started) / 1_000_000);
+        return new SearchResponse(
+                mode.wireName(),
+                k,
+                hits,
+                (System.nanoTime() - started) / 1_000_000,
+                reranked.get() == null ? null : Rerank.of(reranked.get()));
+    }
+
+    /** Where the rerank of this search is reported, and, for a model rerank, the one call's session. */
+    private RerankScope rerankScope(Consumer<RerankScope.Reranked> report) {
+        if (!reranking.modelReranks() || !gateway.isConfigured()) {
+            return new RerankScope(null, report);
+        }
+        return new RerankScope(
+                gateway.open(CallScope.tenant(tenant.id()), new Budget(1, Long.MAX_VALUE, MODEL_RERANK_TIME)), report);
     }
 
     private Context context(SearchHit hit, int window) {

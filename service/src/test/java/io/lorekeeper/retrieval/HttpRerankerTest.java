@@ -110,7 +110,20 @@ class HttpRerankerTest {
 
     static RerankSettings settings(String format, String path, int batch, String model, String key) {
         return new RerankSettings(
-                server.baseUrl() + path, format, model, key, 30, batch, 2000, Duration.ofSeconds(5), 3, 2, false, 20);
+                server.baseUrl() + path,
+                "",
+                512,
+                format,
+                model,
+                key,
+                30,
+                batch,
+                2000,
+                Duration.ofSeconds(5),
+                3,
+                2,
+                false,
+                20);
     }
 
     private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder json(String body) {

@@ -124,9 +124,35 @@ class ModelRerankTest {
                 .isEqualTo(1);
     }
 
-    /** Last: after a failure the model rests from reranking for a while. */
     @Test
     @Order(2)
+    void theSearchApiIsRerankedByTheModelToo() {
+        model.on(LlmReranker.TEMPLATE)
+                .reply(call -> "{\"ranking\": [" + passageContaining(call.user(), "grey cat") + "]}");
+
+        JsonNode found = api.post(
+                        "/v1/search",
+                        Map.of("documentIds", List.of(lighthouse), "query", "the keeper polished the lens", "k", 3))
+                .json();
+
+        assertThat(model.calls(LlmReranker.TEMPLATE)).hasSize(1);
+        assertThat(found.get("hits").get(0).get("text").asString()).contains("grey cat");
+        JsonNode rerank = found.get("rerank");
+        assertThat(rerank.get("by").asString()).isEqualTo("llm");
+        assertThat(rerank.get("candidates").asInt()).isGreaterThan(3);
+        assertThat(rerank.get("promptTokens").asLong()).isPositive();
+        assertThat(jdbc.sql("SELECT count(*) FROM llm_call WHERE question_id IS NULL AND document_id IS NULL"
+                                + " AND template = ? AND outcome = 'ok'")
+                        .param(LlmReranker.TEMPLATE)
+                        .query(Integer.class)
+                        .single())
+                .as("the call is counted in the tenant's usage")
+                .isEqualTo(1);
+    }
+
+    /** Last: after a failure the model rests from reranking for a while. */
+    @Test
+    @Order(3)
     void aFailedRerankLeavesTheFirstStageOrder() {
         model.on(LlmReranker.TEMPLATE).fail(new IllegalStateException("the model is away"));
         model.on("rag/answer").reply("""

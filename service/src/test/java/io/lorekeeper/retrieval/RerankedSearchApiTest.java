@@ -102,6 +102,11 @@ class RerankedSearchApiTest {
                         .limit(hits.size() - 1)
                         .toList());
         assertThat(found.get("hits").get(0).get("score").asDouble()).isEqualTo(100.0);
+        assertThat(found.get("rerank").get("by").asString()).isEqualTo("tei " + reranker.baseUrl() + "/rerank");
+        assertThat(found.get("rerank").get("candidates").asInt()).isEqualTo(sent.size());
+        assertThat(found.get("rerank").has("promptTokens"))
+                .as("no model tokens")
+                .isFalse();
     }
 
     /** Scores 100 for a passage with "cat" in it, else minus its index: the first stage's order otherwise. */

@@ -99,7 +99,8 @@ class RerankingTest {
     }
 
     private static RerankSettings settings(int candidates) {
-        return new RerankSettings("", "tei", "", "", candidates, 32, 2000, Duration.ofSeconds(1), 1, 1, false, 20);
+        return new RerankSettings(
+                "", "", 512, "tei", "", "", candidates, 32, 2000, Duration.ofSeconds(1), 1, 1, false, 20);
     }
 
     private static SearchHit hit(int ordinal, String text) {
