@@ -62,7 +62,7 @@ class ModelCombinationMeasureTest {
     @Test
     void eachModelAndTheirCombinations() throws Exception {
         String jdbc = System.getProperty("lorekeeper.measure.jdbc", "jdbc:postgresql://localhost:55432/");
-        List<EvalItem> items = Datasets.load("jsonl", Path.of("..", "evaluator", "data", "novel-questions.jsonl"), 0);
+        List<EvalItem> items = Datasets.load("jsonl", Path.of("evaluator", "data", "novel-questions.jsonl"), 0);
         Map<String, Map<String, List<Integer>>> rankings = new HashMap<>(); // model -> item -> ordinals
         Map<String, Map<Integer, String>> texts = new HashMap<>(); // title -> ordinal -> text
         Map<String, double[]> latency = new LinkedHashMap<>();
@@ -88,14 +88,35 @@ class ModelCombinationMeasureTest {
                 latency.put(m.name(), millis);
             }
         }
-        List<List<String>> combinations = List.of(
+        List<List<String>> combinations = new ArrayList<>(List.of(
                 List.of("bge"),
                 List.of("e5"),
                 List.of("minilm"),
                 List.of("bge", "e5"),
                 List.of("bge", "minilm"),
                 List.of("e5", "minilm"),
-                List.of("bge", "e5", "minilm"));
+                List.of("bge", "e5", "minilm")));
+        // the service's own keyword ranking (BM25 over its index), dumped from its search API: with it, the
+        // combinations hybrid search could make (keyword + bge is hybrid search today)
+        String keyword = System.getProperty("lorekeeper.measure.keyword-rankings", "");
+        if (!keyword.isBlank()) {
+            Map<String, List<Integer>> byItem = new HashMap<>();
+            tools.jackson.databind.json.JsonMapper.builder()
+                    .build()
+                    .readTree(Path.of(keyword).toFile())
+                    .properties()
+                    .forEach(e -> byItem.put(
+                            e.getKey(),
+                            e.getValue().valueStream().map(n -> n.asInt()).toList()));
+            rankings.put("keyword", byItem);
+            combinations.addAll(List.of(
+                    List.of("keyword"),
+                    List.of("keyword", "bge"),
+                    List.of("keyword", "e5"),
+                    List.of("keyword", "bge", "e5"),
+                    List.of("keyword", "e5", "minilm"),
+                    List.of("keyword", "bge", "e5", "minilm")));
+        }
         System.out.println(
                 "| models | answer in context, 1,500 tokens: GE / PP / MD / all | answer in first 30 hits |");
         System.out.println("|---|---|---:|");
