@@ -31,6 +31,7 @@ public class Retriever {
     private final Documents documents;
     private final DeepSearch deep;
     private final Reranking reranking;
+    private final TermProximity proximity;
     /** The keyword half of a hybrid search; the caller's observation goes with it, so its span has the same parent. */
     private final Executor parallel;
 
@@ -46,10 +47,12 @@ public class Retriever {
             Documents documents,
             DeepSearch deep,
             Reranking reranking,
+            TermProximity proximity,
             ObservationRegistry observations) {
         this.observations = observations;
         this.chunks = chunks;
         this.reranking = reranking;
+        this.proximity = proximity;
         this.memos = memos;
         this.deep = deep;
         this.embeddings = embeddings;
@@ -64,6 +67,7 @@ public class Retriever {
         this.observations = shared.observations;
         this.chunks = shared.chunks;
         this.reranking = shared.reranking;
+        this.proximity = shared.proximity;
         this.memos = shared.memos;
         this.deep = shared.deep;
         this.embeddings = shared.embeddings;
@@ -152,7 +156,7 @@ public class Retriever {
                 CompletableFuture.supplyAsync(() -> keywordOnly(documentIds, query, depth), parallel);
         List<SearchHit> byVector = vectorOnly(documentIds, query, depth);
         List<SearchHit> keywordRanking = byKeyword.join();
-        List<SearchHit> fused = RankFusion.fuse(List.of(byVector, keywordRanking), depth);
+        List<SearchHit> fused = proximity.reorder(query, RankFusion.fuse(List.of(byVector, keywordRanking), depth));
         return new Hybrid(
                 SpeakerFocus.apply(reranking.reorder(query, fused, scope), query, k), keywordRanking, byVector);
     }

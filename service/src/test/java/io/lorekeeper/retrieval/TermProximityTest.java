@@ -1,0 +1,65 @@
+package io.lorekeeper.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+class TermProximityTest {
+
+    private static final UUID DOC = UUID.randomUUID();
+    private static final TermProximity RULE = new TermProximity(new TermProximity.Settings(true, 45, 30));
+
+    @Test
+    void thePassageWhereTheQuestionsWordsMeetComesFirst() {
+        List<SearchHit> fused = List.of(
+                hit(
+                        0,
+                        "Miss Havisham sat in the dark room. Miss Havisham rose. "
+                                + "The candles burned low. ".repeat(20) + "Later we went back to the house."),
+                hit(1, "Miss Havisham stopped the clocks long ago."),
+                hit(2, "Her house, which was called Satis House, stood near Miss Havisham's brewery."));
+
+        List<SearchHit> ordered = RULE.reorder("What is the name of Miss Havisham's house?", fused);
+
+        assertThat(ordered).extracting(SearchHit::chunkOrdinal).containsExactly(2, 0, 1);
+    }
+
+    @Test
+    void wordsThatShapeTheQuestionAreNotCounted() {
+        Set<String> terms = Set.of("miss", "havisham", "hous");
+        assertThat(TermProximity.together(terms, "Miss Havisham's house", 30)).isEqualTo(1.0);
+        assertThat(TermProximity.together(terms, "Miss Havisham and the name of what", 30))
+                .isEqualTo(2.0 / 3);
+        assertThat(TermProximity.together(terms, "the house", 30))
+                .as("one term alone is no meeting")
+                .isZero();
+        // the same two words, too far apart
+        assertThat(TermProximity.together(terms, "Havisham " + "word ".repeat(40) + "house", 30))
+                .isZero();
+    }
+
+    @Test
+    void conversationsAndADisabledRuleKeepTheFusedOrder() {
+        List<SearchHit> turns = List.of(
+                new SearchHit(DOC, 0, 0, 0, 10, "Caroline went home.", List.of("D1:1"), List.of("Mel"), 0.5),
+                new SearchHit(
+                        DOC, 1, 0, 10, 20, "Caroline's home is by the sea.", List.of("D1:2"), List.of("Mel"), 0.4));
+        assertThat(RULE.reorder("Where is Caroline's home by the sea?", turns)).isEqualTo(turns);
+
+        List<SearchHit> texts = List.of(hit(0, "Caroline went out."), hit(1, "Caroline's home is by the sea."));
+        TermProximity off = new TermProximity(new TermProximity.Settings(false, 45, 30));
+        assertThat(off.reorder("Where is Caroline's home by the sea?", texts)).isEqualTo(texts);
+        assertThat(RULE.reorder("Where is Caroline's home by the sea?", texts))
+                .extracting(SearchHit::chunkOrdinal)
+                .containsExactly(1, 0);
+    }
+
+    private static SearchHit hit(int ordinal, String text) {
+        return new SearchHit(
+                DOC, ordinal, 0, ordinal * 100, ordinal * 100 + text.length(), text, List.of(), List.of(), 1);
+    }
+}
