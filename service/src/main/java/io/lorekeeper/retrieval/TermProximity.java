@@ -45,6 +45,9 @@ final class TermProximity {
     /** Letters a word must share with a query term before it is stemmed: most words are not. */
     private static final int PREFIX = 4;
 
+    private static final int MAX_STEMS = 200_000;
+    private static final Map<String, String> STEMS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Settings settings;
 
     TermProximity(Settings settings) {
@@ -96,32 +99,52 @@ final class TermProximity {
                 i++;
             }
             if (i > start) {
-                String word = text.substring(start, i).toLowerCase(java.util.Locale.ROOT);
-                if (startsWithAny(word, prefixes)) {
-                    for (String stem : Terms.of(word)) {
-                        int id = ids.indexOf(stem);
-                        if (id >= 0) {
-                            found.add(new int[] {position, id});
-                        }
+                // most words share no prefix with a query term: tested in place, without a copy
+                if (startsWithAny(text, start, i, prefixes)) {
+                    int id = ids.indexOf(stem(text.substring(start, i).toLowerCase(java.util.Locale.ROOT)));
+                    if (id >= 0) {
+                        found.add(new int[] {position, id});
                     }
                 }
                 position++;
             }
         }
+        // a window sliding over the matches, counting the distinct terms inside it
+        int[] inside = new int[ids.size()];
+        int distinct = 0;
         int best = 0;
-        for (int from = 0; from < found.size(); from++) {
-            Set<Integer> within = new HashSet<>();
-            for (int to = from; to < found.size() && found.get(to)[0] - found.get(from)[0] <= window; to++) {
-                within.add(found.get(to)[1]);
+        for (int to = 0, from = 0; to < found.size(); to++) {
+            if (inside[found.get(to)[1]]++ == 0) {
+                distinct++;
             }
-            best = Math.max(best, within.size());
+            while (found.get(to)[0] - found.get(from)[0] > window) {
+                if (--inside[found.get(from++)[1]] == 0) {
+                    distinct--;
+                }
+            }
+            best = Math.max(best, distinct);
         }
         return best < 2 ? 0 : (double) best / terms.size();
     }
 
-    private static boolean startsWithAny(String word, Set<String> prefixes) {
+    /** The word's term ("" for a stop word), remembered: analysing a word costs far more than looking it up. */
+    private static String stem(String word) {
+        String known = STEMS.get(word);
+        if (known != null) {
+            return known;
+        }
+        if (STEMS.size() > MAX_STEMS) {
+            STEMS.clear(); // a vocabulary this large is mostly one-off tokens: start again rather than track use
+        }
+        List<String> terms = Terms.of(word);
+        String stem = terms.isEmpty() ? "" : terms.getFirst();
+        STEMS.put(word, stem);
+        return stem;
+    }
+
+    private static boolean startsWithAny(String text, int start, int end, Set<String> prefixes) {
         for (String prefix : prefixes) {
-            if (word.startsWith(prefix)) {
+            if (end - start >= prefix.length() && text.regionMatches(true, start, prefix, 0, prefix.length())) {
                 return true;
             }
         }

@@ -58,6 +58,33 @@ class TermProximityTest {
                 .containsExactly(1, 0);
     }
 
+    /** What the rule costs a search: 45 passages of Great Expectations of about 256 tokens, read for one question. */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "lorekeeper.measure.proximity", matches = "true")
+    void costPerSearch() throws Exception {
+        String novel = java.nio.file.Files.readString(
+                io.lorekeeper.support.SharedData.require("novels/great_expectations_pg1400.txt"));
+        List<String> questions = List.of(
+                "What is the name of Miss Havisham's house?",
+                "Who paid for Pip's education in London?",
+                "Which convict did Pip help on the marshes?");
+        int searches = 2_000;
+        long started = 0;
+        for (int s = -200; s < searches; s++) { // the first 200 warm up
+            if (s == 0) {
+                started = System.nanoTime();
+            }
+            int at = 20_000 + Math.floorMod(s * 7919, 900_000);
+            List<SearchHit> fused = new java.util.ArrayList<>();
+            for (int i = 0; i < 45; i++) {
+                fused.add(hit(i, novel.substring(at + i * 1_100, at + (i + 1) * 1_100)));
+            }
+            RULE.reorder(questions.get(Math.floorMod(s, questions.size())), fused);
+        }
+        System.out.printf(
+                "term proximity: %.3f ms per search of 45 passages%n", (System.nanoTime() - started) / 1e6 / searches);
+    }
+
     private static SearchHit hit(int ordinal, String text) {
         return new SearchHit(
                 DOC, ordinal, 0, ordinal * 100, ordinal * 100 + text.length(), text, List.of(), List.of(), 1);
