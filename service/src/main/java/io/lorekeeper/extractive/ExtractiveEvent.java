@@ -141,4 +141,33 @@ sealed interface ExtractiveEvent extends TraceEvent {
             String withheld,
             double withheldConfidence)
             implements ExtractiveEvent {}
+
+    /**
+     * The reader's reading ({@code lorekeeper.extractive.reader}): the model, each passage read with the best
+     * span in it and its no-answer score, the span chosen ({@code chosen}, null when no passage had one) with
+     * its score, the no-answer score it was compared with (the least over the passages), its probability,
+     * whether it was given as the answer ({@code answered}; otherwise the passages are), and the spans that
+     * outscored it but were dropped as headings.
+     */
+    @JsonTypeName("extractive.read")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ExtractiveRead")
+    record Read(
+            String model,
+            List<ReadPassage> passages,
+            ReadSpan chosen,
+            double noAnswerScore,
+            double probability,
+            boolean answered,
+            List<ReadSpan> droppedHeadings)
+            implements ExtractiveEvent {}
+
+    /** One passage the reader read: where it is, its best span (null when none) and its no-answer score. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "ExtractiveReadPassage")
+    record ReadPassage(UUID documentId, int start, int end, ReadSpan best, double noAnswerScore) {}
+
+    /** A span the reader scored: its text, absolute offsets and score (start plus end logit). */
+    @Schema(name = "ExtractiveReadSpan")
+    record ReadSpan(String text, int start, int end, double score) {}
 }

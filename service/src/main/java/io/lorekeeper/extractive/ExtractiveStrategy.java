@@ -55,13 +55,14 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     private static final int MAX_RECORDED_PIECES = 120;
 
     private static final Set<String> OPTIONS =
-            Set.of("k", "hops", "maxSpans", "maxSentences", "shortAnswerConfidence", "passages");
+            Set.of("k", "hops", "maxSpans", "maxSentences", "shortAnswerConfidence", "passages", "reader");
 
     private final Embeddings embeddings;
     private final SentenceVectors stored;
     private final ExtractiveSettings defaults;
+    private final ReaderModel reader;
 
-    ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored, ExtractiveSettings defaults) {
+    ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored, ExtractiveSettings defaults, ReaderModel reader) {
         super(
                 NAME,
                 StrategyRequirements.of(
@@ -72,9 +73,18 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         this.embeddings = embeddings;
         this.stored = stored;
         this.defaults = defaults;
+        this.reader = reader;
     }
 
-    record Settings(int k, int hops, int maxSpans, int maxSentences, double shortAnswerConfidence, int passages) {
+    /** @param reader whether the configured reader picks the short answer (option {@code reader}; false: the rules do) */
+    record Settings(
+            int k,
+            int hops,
+            int maxSpans,
+            int maxSentences,
+            double shortAnswerConfidence,
+            int passages,
+            boolean reader) {
         static Settings of(QuestionOptions options, ExtractiveSettings defaults) {
             options.allowOnly(OPTIONS);
             return new Settings(
@@ -83,7 +93,8 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
                     options.intValue("maxSpans", 3, 1, 10),
                     options.intValue("maxSentences", 400, 10, 2000),
                     options.doubleValue("shortAnswerConfidence", defaults.shortAnswerConfidence(), 0, 1),
-                    options.intValue("passages", defaults.passages(), 1, 10));
+                    options.intValue("passages", defaults.passages(), 1, 10),
+                    options.booleanValue("reader", true));
         }
     }
 
@@ -111,6 +122,18 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         List<String> alternatives = ClosedQuestions.alternatives(context.question());
         if (!alternatives.isEmpty()) {
             return alternative(context, alternatives, scored, candidates, found.list());
+        }
+        if (reader.isOn() && settings.reader() && !ClosedQuestions.isYesNo(context.question())) {
+            return ReaderAnswer.of(
+                    context,
+                    reader,
+                    settings.shortAnswerConfidence(),
+                    settings.passages(),
+                    defaults.passageSentences(),
+                    scored,
+                    candidates,
+                    hits.chunks(),
+                    kinds);
         }
         return answerFrom(context, settings, kinds, type, scored, candidates, hits.chunks());
     }

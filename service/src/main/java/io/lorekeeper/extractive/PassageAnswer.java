@@ -85,6 +85,11 @@ final class PassageAnswer {
         return new Passages(passages, features, passages.isEmpty() ? 0.01 : FITTED.probability(features));
     }
 
+    /** The passages' confidence from {@code features} (those the model does not name weigh nothing). */
+    static double confidence(Map<String, Double> features) {
+        return FITTED.probability(features);
+    }
+
     /**
      * The sentence at {@code at} and up to {@code around} neighbours on each side that follow on from it in
      * its chunk: a heading left out between two sentences ends the passage there.
