@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
@@ -54,11 +55,17 @@ class SearchControllerTest {
     @Autowired
     CurrentTenant tenant;
 
+    /** Off: no reranker is configured in the slice. */
+    @MockitoBean
+    Reranking reranking;
+
     private final UUID document = UUID.randomUUID();
 
     @BeforeEach
     void caller() {
         when(tenant.id()).thenReturn(TENANT);
+        // each request searches within its own rerank scope; the mock stands for both
+        when(retriever.within(any())).thenReturn(retriever);
     }
 
     @Test
