@@ -12,6 +12,7 @@ import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.Terms;
+import io.lorekeeper.text.WordProximity;
 
 /**
  * The answer when no short answer is certain enough to give: the best-scored sentences, each with
@@ -135,6 +136,9 @@ final class PassageAnswer {
      * What the confidence model reads: the best sentence's score and its lead over the runner-up, whether
      * it holds the kind of answer asked for, and how many of the question's terms the passages contain.
      */
+    /** The words within which the question's terms count as together, as hybrid search counts them. */
+    private static final int PROXIMITY_WINDOW = 30;
+
     static Map<String, Double> features(String question, List<SentenceScorer.Scored> scored, List<Citation> passages) {
         Map<String, Double> f = new LinkedHashMap<>();
         if (scored.isEmpty()) {
@@ -154,6 +158,14 @@ final class PassageAnswer {
                 asked.isEmpty()
                         ? 0
                         : (double) asked.stream().filter(found::contains).count() / asked.size());
+        // where the question's words meet in one passage, it most often answers (what hybrid search orders by)
+        Set<String> terms = WordProximity.questionTerms(question);
+        f.put(
+                "passageTogether",
+                passages.stream()
+                        .mapToDouble(p -> WordProximity.together(terms, p.quote(), PROXIMITY_WINDOW))
+                        .max()
+                        .orElse(0));
         return f;
     }
 }

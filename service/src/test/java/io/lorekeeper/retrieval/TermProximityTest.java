@@ -3,7 +3,6 @@ package io.lorekeeper.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -26,20 +25,6 @@ class TermProximityTest {
         List<SearchHit> ordered = RULE.reorder("What is the name of Miss Havisham's house?", fused);
 
         assertThat(ordered).extracting(SearchHit::chunkOrdinal).containsExactly(2, 0, 1);
-    }
-
-    @Test
-    void wordsThatShapeTheQuestionAreNotCounted() {
-        Set<String> terms = Set.of("miss", "havisham", "hous");
-        assertThat(TermProximity.together(terms, "Miss Havisham's house", 30)).isEqualTo(1.0);
-        assertThat(TermProximity.together(terms, "Miss Havisham and the name of what", 30))
-                .isEqualTo(2.0 / 3);
-        assertThat(TermProximity.together(terms, "the house", 30))
-                .as("one term alone is no meeting")
-                .isZero();
-        // the same two words, too far apart
-        assertThat(TermProximity.together(terms, "Havisham " + "word ".repeat(40) + "house", 30))
-                .isZero();
     }
 
     @Test
