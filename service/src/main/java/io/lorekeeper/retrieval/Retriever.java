@@ -176,7 +176,8 @@ public class Retriever {
         return SearchObservation.observe(
                 observations,
                 SearchMode.DEEP.wireName(),
-                () -> reranking.top(query, k, n -> deep.search(documentIds, query, n), scope));
+                () -> reranking.top(
+                        query, k, n -> proximity.reorder(query, deep.search(documentIds, query, n)), scope));
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
