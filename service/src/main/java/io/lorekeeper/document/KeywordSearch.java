@@ -42,38 +42,27 @@ class KeywordSearch {
 
     private final JdbcClient jdbc;
     private final int candidateBudget;
-    private final boolean textLast;
     private final KeywordIndex index;
 
     /**
      * On the search database (a read replica when one is configured).
      *
-     * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
-     *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
-     * @param inMemory false: every search scored in SQL, as before 2026-11-27
+     * <p>With {@code lorekeeper.search.keyword-index.enabled} false every search is scored in SQL, as
+     * before 2026-11-27 (a deployment that cannot spare the index's memory; see docs/operations.md).
      */
     @Autowired
     KeywordSearch(SearchDatabase database, KeywordIndex index, KeywordSettings settings) {
-        this(
-                database.jdbc(),
-                CANDIDATE_BUDGET,
-                settings.keywordTextLast(),
-                settings.keywordIndex().enabled() ? index : null);
+        this(database.jdbc(), CANDIDATE_BUDGET, settings.keywordIndex().enabled() ? index : null);
     }
 
     /** Scored in SQL. @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
-        this(jdbc, candidateBudget, true);
+        this(jdbc, candidateBudget, null);
     }
 
-    KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
-        this(jdbc, candidateBudget, textLast, null);
-    }
-
-    private KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast, KeywordIndex index) {
+    private KeywordSearch(JdbcClient jdbc, int candidateBudget, KeywordIndex index) {
         this.jdbc = jdbc;
         this.candidateBudget = candidateBudget;
-        this.textLast = textLast;
         this.index = index;
     }
 
@@ -135,11 +124,8 @@ class KeywordSearch {
                 GROUP BY c.id""";
         // The k best ids first, their rows after: grouping every candidate with its text (a thousand
         // or more across 10M stored tokens) copied the texts through the aggregate only to drop them.
-        String sql = textLast
-                ? "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
-                        + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id"
-                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",")
-                        + " ORDER BY score DESC, c.id LIMIT :k";
+        String sql = "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
+                + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id";
         return jdbc.sql(sql)
                 .param("k1", K1)
                 .param("b", B)

@@ -424,8 +424,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         candidates.forEach(c ->
                 spans.computeIfAbsent(c.documentId(), d -> new ArrayList<>()).add(c.span()));
         Map<UUID, Map<io.lorekeeper.text.Span, float[]>> byDocument = new java.util.HashMap<>();
-        spans.forEach((document, list) -> byDocument.put(
-                document, defaults.storedSentences() ? stored.stored(document, Set.copyOf(list)) : Map.of()));
+        spans.forEach((document, list) -> byDocument.put(document, stored.stored(document, Set.copyOf(list))));
         List<String> missing = candidates.stream()
                 .filter(c -> !byDocument.get(c.documentId()).containsKey(c.span()))
                 .map(Candidate::text)

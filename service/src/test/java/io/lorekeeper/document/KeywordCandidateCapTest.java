@@ -98,14 +98,4 @@ class KeywordCandidateCapTest {
     void theRarestTermSelectsEvenWhenItAloneExceedsTheCap() {
         assertThat(entries(search(1))).containsExactly(ENTRIES.get(3), ENTRIES.get(7));
     }
-
-    @Test
-    void rankingTheIdsBeforeReadingTheRowsChangesNoHitNorScore() {
-        for (int k : List.of(1, 3, 10)) {
-            List<ChunkHit> textLast = new KeywordSearch(jdbc, 4000, true).search(List.of(notes), QUERY, k);
-            List<ChunkHit> textWhileScoring = new KeywordSearch(jdbc, 4000, false).search(List.of(notes), QUERY, k);
-
-            assertThat(textLast).as("k=" + k).hasSize(Math.min(k, 7)).isEqualTo(textWhileScoring);
-        }
-    }
 }
