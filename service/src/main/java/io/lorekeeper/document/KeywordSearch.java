@@ -66,7 +66,7 @@ class KeywordSearch {
         this.index = index;
     }
 
-    List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
+    List<SearchHit> search(List<UUID> documentIds, String query, int k) {
         if (index != null) {
             return index.search(documentIds, query, List.of(), k);
         }
@@ -82,7 +82,7 @@ class KeywordSearch {
      * BM25 of the query's own terms plus feedback terms (the deep search's second pass): each
      * feedback term scores its BM25 times its weight, and selects candidates like a query term.
      */
-    List<ChunkHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+    List<SearchHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
         if (index != null) {
             return index.search(documentIds, query, feedback, k);
         }
@@ -108,7 +108,7 @@ class KeywordSearch {
                 .single();
     }
 
-    private List<ChunkHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
+    private List<SearchHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
         if (terms.isEmpty()) {
             return List.of();
         }
@@ -144,14 +144,15 @@ class KeywordSearch {
      * each and its IDF over the searched documents: the material for feedback terms. Lexemes of the
      * query itself are left out.
      */
-    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<ChunkHit.Key> chunks, String query) {
+    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<SearchHit.ChunkKey> chunks, String query) {
         UUID[] ids = documentIds.toArray(UUID[]::new);
         CorpusStats stats = stats(ids);
         if (stats.chunks() == 0 || chunks.isEmpty()) {
             return List.of();
         }
-        UUID[] chunkDocuments = chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new);
-        Integer[] ordinals = chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new);
+        UUID[] chunkDocuments =
+                chunks.stream().map(SearchHit.ChunkKey::documentId).toArray(UUID[]::new);
+        Integer[] ordinals = chunks.stream().map(SearchHit.ChunkKey::ordinal).toArray(Integer[]::new);
         return jdbc
                 .sql("""
                         SELECT f.lexeme, f.chunks, f.tf,

@@ -14,10 +14,10 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
