@@ -1,6 +1,6 @@
 /**
  * Documents: intake over HTTP, the canonical text every citation points into, segmentation into
- * chunks and pages, and the ingestion job that runs every {@link io.lorekeeper.document.IngestionStage}
+ * chunks and pages, and the ingestion job that runs every {@link io.lorekeeper.document.stage.IngestionStage}
  * in order with progress and resumption.
  *
  * <p>Persistence: a document with its ingestion stages is the {@code Document} aggregate (JPA,
@@ -23,7 +23,7 @@
  * changes of the same document conflict and retry for nothing).
  *
  * <p>An LLM-built memory degrades per item: an item whose model reply stays unusable after the
- * gateway's repair is reported through {@link io.lorekeeper.document.StageRun#itemFailed}, counted on
+ * gateway's repair is reported through {@link io.lorekeeper.document.stage.StageRun#itemFailed}, counted on
  * its stage, and left as a gap; the stage still ends DONE, and a reindex without stages (or appended
  * sessions) runs it again for its gaps only. {@link io.lorekeeper.document.MemoryBuilds} lets a
  * question start building an on-demand memory its strategy needs, as a reindex naming it would.
