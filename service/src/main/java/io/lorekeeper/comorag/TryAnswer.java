@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 import io.lorekeeper.comorag.ComoRagStore.Unit;
 import io.lorekeeper.comorag.ComoRagStore.UnitKey;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;

@@ -16,6 +16,7 @@
 @org.springframework.modulith.ApplicationModule(
         allowedDependencies = {
             "document",
+            "document::search",
             "document::stage",
             "llm",
             "memory",

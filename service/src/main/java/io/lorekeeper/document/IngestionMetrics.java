@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * What ingestion has left to do: stages by status across all documents (the backlog; read from the
  * database, so every replica reports the same numbers: aggregate with {@code max}). Stage durations
  * and failures are the timer of {@link StageObservation}; what the keyword index holds, the gauges of
- * {@link KeywordIndexMetrics}.
+ * {@code search.KeywordIndexMetrics}.
  */
 @Component
 class IngestionMetrics {

@@ -36,8 +36,10 @@
  * <p>Owns the document's tables: the document row and its canonical text, its ingestion stages,
  * conversation sessions and turns, an uploaded file's record and its pages and sections, and its
  * segmentation, chunks, pages and per-document lexeme statistics, because this module writes them when it segments. Others read and annotate them only
- * through its public API: {@link io.lorekeeper.document.ChunkIndex} (vector and BM25 search, chunks
- * by ordinal, pages) for retrieval, {@link io.lorekeeper.document.ChunkEmbeddings} and
+ * through its public API: the base package, the named interface {@code document::search}
+ * ({@link io.lorekeeper.document.search.ChunkIndex}: vector and BM25 search, chunks by ordinal, pages) for
+ * retrieval and the strategies, the named interface {@code document::stage} (the ingestion stage SPI) for
+ * modules that build a memory, {@link io.lorekeeper.document.ChunkEmbeddings} and
  * {@link io.lorekeeper.document.PageHeaders} for the memory stages that compute vectors and headers.
  * Keeping the search SQL here rather than giving the search tables to retrieval keeps one writer
  * per table and no cycle (retrieval needs documents' text; documents need nothing of retrieval).

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.lorekeeper.document.PageText;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.PageText;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.Retriever;

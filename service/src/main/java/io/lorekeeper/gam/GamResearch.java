@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
-import io.lorekeeper.document.PageText;
+import io.lorekeeper.document.search.PageText;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.PromptMarkup;

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.PromptMarkup;

@@ -12,7 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.retrieval.Retriever;
 import io.micrometer.context.ContextExecutorService;
 import io.micrometer.context.ContextSnapshotFactory;

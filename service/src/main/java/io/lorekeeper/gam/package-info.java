@@ -5,5 +5,5 @@
  * pages they came from. Settings: {@link io.lorekeeper.gam.GamSettings}.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "retrieval", "strategy", "text"})
+        allowedDependencies = {"document::search", "llm", "retrieval", "strategy", "text"})
 package io.lorekeeper.gam;

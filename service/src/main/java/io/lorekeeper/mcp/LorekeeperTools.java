@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentCatalog;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.question.Questions;

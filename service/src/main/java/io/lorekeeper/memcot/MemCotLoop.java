@@ -8,7 +8,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import io.lorekeeper.document.DocumentKind;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.NumberedMarkup;

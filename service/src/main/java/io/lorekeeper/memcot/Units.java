@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.Retriever;

@@ -3,7 +3,7 @@ package io.lorekeeper.rag;
 import java.util.List;
 import java.util.Map;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 

@@ -10,10 +10,10 @@ import java.util.concurrent.Executors;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.FeedbackLexeme;
-import io.lorekeeper.document.KeywordTerm;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.FeedbackLexeme;
+import io.lorekeeper.document.search.KeywordTerm;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 
 /**

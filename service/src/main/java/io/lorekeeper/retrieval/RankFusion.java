@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 /**
  * Reciprocal-rank fusion: a chunk scores the sum of 1 / (c + rank) over the rankings that contain

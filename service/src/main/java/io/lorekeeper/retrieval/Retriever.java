@@ -9,9 +9,9 @@ import java.util.concurrent.Executors;
 
 import org.springframework.stereotype.Service;
 
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.PageText;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.PageText;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.Memos;
 import io.micrometer.context.ContextExecutorService;

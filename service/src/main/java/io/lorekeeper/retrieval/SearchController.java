@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;

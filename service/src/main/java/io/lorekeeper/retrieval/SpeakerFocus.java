@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 /**
  * In a conversation, what a question says about one of its speakers ("What does Melanie do to

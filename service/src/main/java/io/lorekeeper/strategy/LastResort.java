@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.document.PageText;
+import io.lorekeeper.document.search.PageText;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.support.Api;

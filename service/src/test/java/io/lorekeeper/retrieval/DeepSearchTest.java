@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.KeywordTerm;
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.KeywordTerm;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 class RankFusionTest {
 

@@ -10,7 +10,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.document.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 class RerankingTest {
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import static io.lorekeeper.support.TestDocuments.aConversation;
 import static io.lorekeeper.support.TestDocuments.aText;

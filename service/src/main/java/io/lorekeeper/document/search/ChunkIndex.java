@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.util.List;
 import java.util.Optional;
@@ -6,6 +6,8 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.Documents;
 
 /**
  * The read side of a document's segmentation for the retrieval toolkit: vector and BM25 search over

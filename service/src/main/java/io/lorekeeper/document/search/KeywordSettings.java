@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 
 import com.pgvector.PGvector;
 
+import io.lorekeeper.document.VectorText;
 import io.lorekeeper.platform.SearchDatabase;
 
 /**
