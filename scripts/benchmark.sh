@@ -27,7 +27,7 @@
 #               p50/p95 of each burst and the cold/warm p95 ratio.
 #
 # Each phase resets its own database of scripts/pg-local.sh (never the lorekeeper one), starts the
-# service from a private copy of the jar (ingest's embedding benchmark, scale, throughput, strategies and extractive: of the test classes, where the
+# service from a private copy of the jar (ingest's embedding benchmark, scale, throughput, strategies and the extractive questions: of the test classes, where the
 # embedding-benchmark command, the simulated LLM and the benchmark baselines live) on a free port (18080 upward) with the phase's settings,
 # runs the client in scripts/bench (plain JDK 21+ sources, compiled here) and stops the service.
 #
