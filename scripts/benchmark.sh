@@ -18,7 +18,7 @@
 #   extractive  the whole novel LK_BENCH_NOVEL (retrieval-only) READY with its sentences memory, then extractive questions:
 #               one client's p50/p95 over forty questions, and questions/s with LK_BENCH_EXTRACTIVE_CLIENTS (16) clients
 #               asking distinct questions for 30 s; for the current path, the previous one (every candidate sentence
-#               embedded per question, --lorekeeper.extractive.stored-sentences=false) and the current one again
+#               embedded per question, --lorekeeper.benchmark.extractive-baseline=every-sentence-embedded, test code) and the current one again
 #               (LK_BENCH_EXTRACTIVE_PATHS, e.g. "current"; LK_BENCH_EXTRACTIVE_BASELINE replaces the baseline's
 #               settings, e.g. --lorekeeper.search.keyword-index.enabled=false). LK_BENCH_REUSE=1 asks the novel stored by an earlier
 #               extractive run on the same LK_BENCH_DB instead of ingesting it again.
@@ -27,8 +27,8 @@
 #               p50/p95 of each burst and the cold/warm p95 ratio.
 #
 # Each phase resets its own database of scripts/pg-local.sh (never the lorekeeper one), starts the
-# service from a private copy of the jar (ingest's embedding benchmark and strategies: of the test classes, where the
-# embedding-benchmark command and the simulated LLM live) on a free port (18080 upward) with the phase's settings,
+# service from a private copy of the jar (ingest's embedding benchmark, scale, throughput, strategies and the extractive questions: of the test classes, where the
+# embedding-benchmark command, the simulated LLM and the benchmark baselines live) on a free port (18080 upward) with the phase's settings,
 # runs the client in scripts/bench (plain JDK 21+ sources, compiled here) and stops the service.
 #
 # Environment: LK_BENCH_NOVELS (the novels to ingest and the scale corpus: a folder of .txt files,
@@ -239,9 +239,12 @@ for phase in "${phases[@]}"; do
         run=$((run + 1))
         settings=()
         # shellcheck disable=SC2206 # the baseline's settings are words on purpose
-        [ "$path" = baseline ] && settings+=(${LK_BENCH_EXTRACTIVE_BASELINE:---lorekeeper.extractive.stored-sentences=false})
+        [ "$path" = baseline ] && settings+=(${LK_BENCH_EXTRACTIVE_BASELINE:---lorekeeper.benchmark.extractive-baseline=every-sentence-embedded})
         [ "$run" = 1 ] && jfr_begin extractive
+        # the baseline is test code (EverySentenceEmbeddedBaseline): every path runs on the test class path, alike
+        launcher=("${tools_service[@]}")
         launch_service "extractive-$path" "${settings[@]}"
+        launcher=("${jar_service[@]}")
         unset JAVA_TOOL_OPTIONS
         export LK_BENCH_SERVICE_PID=$pid
         bench extractive "$base" "$novel" "$work/extractive.state" "$path" "${LK_BENCH_EXTRACTIVE_CLIENTS:-16}" \

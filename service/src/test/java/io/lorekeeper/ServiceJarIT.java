@@ -34,6 +34,8 @@ class ServiceJarIT {
             // the scale benchmark's embedding mode (test code, run by scripts/benchmark.sh on the test class path)
             "io/lorekeeper/memory/SentenceMean",
             "io/lorekeeper/memory/EmbeddingThroughputCommand",
+            // the extractive benchmark's baseline (every candidate sentence embedded per question)
+            "io/lorekeeper/memory/EverySentenceEmbedded",
             "io/lorekeeper/TestLorekeeperApplication");
 
     @Test

@@ -12,8 +12,10 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
  * The service with its test-scope tools, which the service jar does not ship: the deterministic simulated chat
  * models ({@code io.lorekeeper.llm.SimulatedChatModels}, with {@code lorekeeper.llm.simulated.enabled=true}) and the
  * ingestion benchmark's {@code embedding-benchmark} command ({@code io.lorekeeper.memory.EmbeddingThroughputCommand})
- * and the scale benchmark's {@code sentence-mean} embedding mode ({@code io.lorekeeper.memory.SentenceMeanBenchmarkMode}).
- * {@code scripts/eval.sh} (LK_EVAL_SIMULATED=1) and {@code scripts/benchmark.sh} (phases ingest, scale, throughput and strategies) run
+ * and the scale benchmark's {@code sentence-mean} embedding mode ({@code io.lorekeeper.memory.SentenceMeanBenchmarkMode})
+ * and the extractive benchmark's baseline ({@code io.lorekeeper.memory.EverySentenceEmbeddedBaseline}).
+ * {@code scripts/eval.sh} (LK_EVAL_SIMULATED=1) and {@code scripts/benchmark.sh} (phases ingest, scale, throughput, strategies
+ * and extractive) run
  * it with the test class path ({@code java -cp test-classes:classes:<test dependencies>}); everything else is
  * {@link LorekeeperApplication} as the jar runs it.
  *
@@ -26,7 +28,8 @@ public final class TestLorekeeperApplication {
     static final Set<String> TOOLS = Set.of(
             "io.lorekeeper.llm.SimulatedChatModels",
             "io.lorekeeper.memory.EmbeddingThroughputCommand",
-            "io.lorekeeper.memory.SentenceMeanBenchmarkMode");
+            "io.lorekeeper.memory.SentenceMeanBenchmarkMode",
+            "io.lorekeeper.memory.EverySentenceEmbeddedBaseline");
 
     private TestLorekeeperApplication() {}
 

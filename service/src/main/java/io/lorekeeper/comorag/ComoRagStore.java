@@ -18,8 +18,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.pgvector.PGvector;
 
 import io.lorekeeper.document.ChunkEmbeddings;
-import io.lorekeeper.document.ChunkIndex;
 import io.lorekeeper.document.VectorText;
+import io.lorekeeper.document.search.ChunkIndex;
 import io.lorekeeper.text.Span;
 
 /**

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import io.lorekeeper.comorag.ComoRagStore.Summary;
 import io.lorekeeper.comorag.ComoRagStore.Unit;
 import io.lorekeeper.comorag.ComoRagStore.Vectored;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 import io.lorekeeper.comorag.ComoRagStore.Summary;
 import io.lorekeeper.comorag.ComoRagStore.Vectored;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.StageOrder;
+import io.lorekeeper.document.stage.StageOrder;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.text.TokenCounter;

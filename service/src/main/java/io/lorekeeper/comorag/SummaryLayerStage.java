@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import io.lorekeeper.comorag.ComoRagStore.Vectored;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
 
 import io.lorekeeper.comorag.ComoRagStore.Unit;
 import io.lorekeeper.comorag.ComoRagStore.UnitKey;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;

@@ -6,8 +6,8 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.comorag.ComoRagStore.ChunkRow;
-import io.lorekeeper.document.StageOrder;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
 /**

@@ -14,5 +14,15 @@
     "comorag_entity"
 })
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "memory", "platform", "retrieval", "strategy", "text"})
+        allowedDependencies = {
+            "document",
+            "document::search",
+            "document::stage",
+            "llm",
+            "memory",
+            "platform",
+            "retrieval",
+            "strategy",
+            "text"
+        })
 package io.lorekeeper.comorag;

@@ -13,18 +13,15 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * What ingestion has left to do and what it holds in memory: stages by status across all documents
- * (the backlog; read from the database, so every replica reports the same numbers: aggregate with
- * {@code max}), and this replica's keyword index (documents, postings and an estimate of their heap).
- * Stage durations and failures are the timer of {@link StageObservation}.
+ * What ingestion has left to do: stages by status across all documents (the backlog; read from the
+ * database, so every replica reports the same numbers: aggregate with {@code max}). Stage durations
+ * and failures are the timer of {@link StageObservation}; what the keyword index holds, the gauges of
+ * {@code search.KeywordIndexMetrics}.
  */
 @Component
 class IngestionMetrics {
 
     static final String STAGES = "lorekeeper.ingestion.stages";
-    static final String KEYWORD_DOCUMENTS = "lorekeeper.keyword.index.documents";
-    static final String KEYWORD_POSTINGS = "lorekeeper.keyword.index.postings";
-    static final String KEYWORD_BYTES = "lorekeeper.keyword.index.memory";
     private static final Duration FRESH = Duration.ofSeconds(10);
     /** The states a stage waits or works in, or failed in: the ones worth a series. */
     private static final List<StageStatus> SHOWN =
@@ -34,7 +31,7 @@ class IngestionMetrics {
     private volatile Map<String, Long> snapshot = Map.of();
     private volatile Instant readAt = Instant.MIN;
 
-    IngestionMetrics(JdbcClient jdbc, MeterRegistry registry, IngestionPipeline pipeline, KeywordIndex keywords) {
+    IngestionMetrics(JdbcClient jdbc, MeterRegistry registry, IngestionPipeline pipeline) {
         this.jdbc = jdbc;
         for (String stage : pipeline.stageNames()) {
             for (StageStatus status : SHOWN) {
@@ -46,17 +43,6 @@ class IngestionMetrics {
                         .register(registry);
             }
         }
-        Gauge.builder(KEYWORD_DOCUMENTS, keywords, KeywordIndex::heldDocuments)
-                .description("documents whose keyword postings this replica holds in memory")
-                .register(registry);
-        Gauge.builder(KEYWORD_POSTINGS, keywords, KeywordIndex::heldPostings)
-                .description("keyword postings this replica holds in memory (the budget is"
-                        + " lorekeeper.search.keyword-index.max-postings)")
-                .register(registry);
-        Gauge.builder(KEYWORD_BYTES, keywords, KeywordIndex::estimatedBytes)
-                .description("estimated heap of the keyword postings this replica holds")
-                .baseUnit("bytes")
-                .register(registry);
     }
 
     private synchronized Map<String, Long> read() {

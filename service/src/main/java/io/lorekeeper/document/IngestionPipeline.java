@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.stage.IngestionStage;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.Failures;
 import io.lorekeeper.platform.IllegalTransitionException;

@@ -5,6 +5,10 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.stage.IngestionStage;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
+
 /**
  * First ingestion stage: cuts the canonical text into chunks and pages. The keyword index needs no
  * stage of its own: PostgreSQL derives each chunk's text-search vector as the chunk is written.

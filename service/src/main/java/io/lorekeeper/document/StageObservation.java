@@ -1,5 +1,7 @@
 package io.lorekeeper.document;
 
+import io.lorekeeper.document.stage.IngestionStage;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.platform.RetryLaterException;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

@@ -1,6 +1,6 @@
 /**
  * Documents: intake over HTTP, the canonical text every citation points into, segmentation into
- * chunks and pages, and the ingestion job that runs every {@link io.lorekeeper.document.IngestionStage}
+ * chunks and pages, and the ingestion job that runs every {@link io.lorekeeper.document.stage.IngestionStage}
  * in order with progress and resumption.
  *
  * <p>Persistence: a document with its ingestion stages is the {@code Document} aggregate (JPA,
@@ -23,7 +23,7 @@
  * changes of the same document conflict and retry for nothing).
  *
  * <p>An LLM-built memory degrades per item: an item whose model reply stays unusable after the
- * gateway's repair is reported through {@link io.lorekeeper.document.StageRun#itemFailed}, counted on
+ * gateway's repair is reported through {@link io.lorekeeper.document.stage.StageRun#itemFailed}, counted on
  * its stage, and left as a gap; the stage still ends DONE, and a reindex without stages (or appended
  * sessions) runs it again for its gaps only. {@link io.lorekeeper.document.MemoryBuilds} lets a
  * question start building an on-demand memory its strategy needs, as a reindex naming it would.
@@ -36,8 +36,10 @@
  * <p>Owns the document's tables: the document row and its canonical text, its ingestion stages,
  * conversation sessions and turns, an uploaded file's record and its pages and sections, and its
  * segmentation, chunks, pages and per-document lexeme statistics, because this module writes them when it segments. Others read and annotate them only
- * through its public API: {@link io.lorekeeper.document.ChunkIndex} (vector and BM25 search, chunks
- * by ordinal, pages) for retrieval, {@link io.lorekeeper.document.ChunkEmbeddings} and
+ * through its public API: the base package, the named interface {@code document::search}
+ * ({@link io.lorekeeper.document.search.ChunkIndex}: vector and BM25 search, chunks by ordinal, pages) for
+ * retrieval and the strategies, the named interface {@code document::stage} (the ingestion stage SPI) for
+ * modules that build a memory, {@link io.lorekeeper.document.ChunkEmbeddings} and
  * {@link io.lorekeeper.document.PageHeaders} for the memory stages that compute vectors and headers.
  * Keeping the search SQL here rather than giving the search tables to retrieval keeps one writer
  * per table and no cycle (retrieval needs documents' text; documents need nothing of retrieval).

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.lorekeeper.document.DocumentKind;
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.text.ChunkSentences;
 import io.lorekeeper.text.Span;
 

@@ -14,8 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param passages              the most passages a passage answer quotes (5 with one sentence either side: about
  *                              330 words on the novels; 10 hold the answer more often and read twice as long)
  * @param passageSentences      sentences kept on each side of a passage's best sentence
- * @param storedSentences       false: every candidate sentence embedded at question time, as before the
- *                              {@code sentences} memory (the benchmark's same-run baseline)
  * @param reader                an extractive question-answering model that picks the short answer inside the
  *                              passages ({@link Reader}); off unless its folder is set
  */
@@ -24,7 +22,6 @@ record ExtractiveSettings(
         @DefaultValue("0.5") double shortAnswerConfidence,
         @DefaultValue("5") int passages,
         @DefaultValue("1") int passageSentences,
-        @DefaultValue("true") boolean storedSentences,
         @DefaultValue Reader reader) {
 
     /**

@@ -14,10 +14,10 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.SentenceVectors;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
@@ -447,8 +447,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         candidates.forEach(c ->
                 spans.computeIfAbsent(c.documentId(), d -> new ArrayList<>()).add(c.span()));
         Map<UUID, Map<io.lorekeeper.text.Span, float[]>> byDocument = new java.util.HashMap<>();
-        spans.forEach((document, list) -> byDocument.put(
-                document, defaults.storedSentences() ? stored.stored(document, Set.copyOf(list)) : Map.of()));
+        spans.forEach((document, list) -> byDocument.put(document, stored.stored(document, Set.copyOf(list))));
         List<String> missing = candidates.stream()
                 .filter(c -> !byDocument.get(c.documentId()).containsKey(c.span()))
                 .map(Candidate::text)

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.text.Span;
 import io.lorekeeper.text.Terms;

@@ -8,8 +8,8 @@ import java.util.UUID;
 import java.util.function.IntPredicate;
 
 import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.OnnxPairModel;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.Citation;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.StrategyResult;

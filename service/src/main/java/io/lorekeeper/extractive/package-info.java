@@ -3,5 +3,5 @@
  * hybrid retrieval, entity bridging and sentence scoring, with no LLM at all.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "memory", "retrieval", "strategy", "text"})
+        allowedDependencies = {"document", "document::search", "memory", "retrieval", "strategy", "text"})
 package io.lorekeeper.extractive;

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.lorekeeper.document.search.PageText;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
-import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.text.Terms;
 import io.lorekeeper.text.TokenCounter;
 

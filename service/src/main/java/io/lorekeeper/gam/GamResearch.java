@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.lorekeeper.document.search.PageText;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
-import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.StepEvent;

@@ -8,12 +8,12 @@ import java.util.Set;
 
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.AnswerParts;
 import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;

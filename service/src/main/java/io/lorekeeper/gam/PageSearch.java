@@ -12,8 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 import io.micrometer.context.ContextExecutorService;
 import io.micrometer.context.ContextSnapshotFactory;
 

@@ -4,5 +4,6 @@
  * suffice, for a few rounds; an answerer then writes the short answer from the notes and cites the
  * pages they came from. Settings: {@link io.lorekeeper.gam.GamSettings}.
  */
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"llm", "retrieval", "strategy", "text"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document::search", "llm", "retrieval", "strategy", "text"})
 package io.lorekeeper.gam;

@@ -15,11 +15,11 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentCatalog;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.question.Questions;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.retrieval.SearchMode;
 import io.lorekeeper.retrieval.SearchQuery;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;

@@ -4,5 +4,5 @@
  * tenant, with the same validation as the REST API.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "platform", "question", "retrieval", "security"})
+        allowedDependencies = {"document", "document::search", "platform", "question", "retrieval", "security"})
 package io.lorekeeper.mcp;

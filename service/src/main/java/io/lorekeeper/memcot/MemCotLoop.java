@@ -8,13 +8,13 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import io.lorekeeper.document.DocumentKind;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.BudgetExhaustedException;
 import io.lorekeeper.llm.LlmSession;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
 import io.lorekeeper.llm.UnusableReplyException;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.strategy.BudgetGate;
 import io.lorekeeper.strategy.QuestionContext;
 import io.lorekeeper.strategy.StepEvent;

@@ -3,7 +3,7 @@ package io.lorekeeper.memcot;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.strategy.Citation;
 
 /**

@@ -12,10 +12,10 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.retrieval.Retriever;
-import io.lorekeeper.retrieval.SearchHit;
 
 /**
  * Names chunks for one question's prompts and reads the names back from the model's replies.

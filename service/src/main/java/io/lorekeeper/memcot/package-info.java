@@ -4,5 +4,5 @@
  * round, with a responder answering from the memory. Settings: {@link io.lorekeeper.memcot.MemCotSettings}.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "retrieval", "strategy", "text"})
+        allowedDependencies = {"document", "document::search", "llm", "retrieval", "strategy", "text"})
 package io.lorekeeper.memcot;

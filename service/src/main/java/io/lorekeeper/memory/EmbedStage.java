@@ -6,9 +6,9 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.ChunkEmbeddings;
-import io.lorekeeper.document.IngestionStage;
-import io.lorekeeper.document.StageOrder;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.IngestionStage;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
 
 /**
  * Embeds every chunk of a document, one batch per checkpoint: each batch is written before the

@@ -7,8 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param threads           parallel ONNX sessions; each runs one intra-op thread (see {@link OnnxEmbeddingModel})
  * @param batchSize         chunks embedded and written per checkpoint of the embed stage
  * @param queryPrefix       instruction bge-small-en-v1.5 expects in front of short search queries
- * @param queryThreads      platform threads that embed search queries (0: one per CPU core; -1: the
- *                          caller's own thread, as before 2026-11-25, for the benchmark's baseline)
+ * @param queryThreads      platform threads that embed search queries (0 or less: one per CPU core)
  * @param queryCacheSize    query vectors kept for queries asked again (0: none)
  * @param followInterval    how often a replica reads which model the stored vectors are (an embedding change
  *                          switching them tells every replica this way)
@@ -32,8 +31,6 @@ record EmbeddingSettings(
     }
 
     int effectiveQueryThreads() {
-        return queryThreads > 0
-                ? queryThreads
-                : queryThreads == 0 ? Runtime.getRuntime().availableProcessors() : 0;
+        return queryThreads > 0 ? queryThreads : Runtime.getRuntime().availableProcessors();
     }
 }

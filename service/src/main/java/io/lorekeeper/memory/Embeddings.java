@@ -88,12 +88,9 @@ public class Embeddings {
         this.queries = settings.queryCacheSize() > 0
                 ? Caffeine.newBuilder().maximumSize(settings.queryCacheSize()).build()
                 : null;
-        int threads = settings.effectiveQueryThreads();
-        this.queryThreads = threads > 0
-                ? Executors.newFixedThreadPool(
-                        threads,
-                        Thread.ofPlatform().name("embed-query-", 0).daemon().factory())
-                : null;
+        this.queryThreads = Executors.newFixedThreadPool(
+                settings.effectiveQueryThreads(),
+                Thread.ofPlatform().name("embed-query-", 0).daemon().factory());
     }
 
     /** The name of the model in use and the generation of the vectors it made. */
@@ -152,9 +149,7 @@ public class Embeddings {
 
     @PreDestroy
     void close() {
-        if (queryThreads != null) {
-            queryThreads.shutdownNow();
-        }
+        queryThreads.shutdownNow();
     }
 
     /** The query's vector; callers must not modify it (it is shared with later callers of the same query). */
@@ -168,9 +163,6 @@ public class Embeddings {
     private float[] embedQuery(Active model, String query) {
         String text = model.choice().queryPrefix() + query;
         EmbeddingModel embedder = model.choice().model();
-        if (queryThreads == null) {
-            return meter.query(text, () -> embedder.embed(text));
-        }
         try {
             return CompletableFuture.supplyAsync(() -> meter.query(text, () -> embedder.embed(text)), queryThreads)
                     .join();

@@ -10,8 +10,8 @@ import jakarta.validation.constraints.NotBlank;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.StageOrder;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 
 /**

@@ -1,7 +1,7 @@
 package io.lorekeeper.memory;
 
 import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.EnrichmentStage;
+import io.lorekeeper.document.stage.EnrichmentStage;
 import io.lorekeeper.llm.LlmGateway;
 
 /**

@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;

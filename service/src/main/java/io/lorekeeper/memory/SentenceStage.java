@@ -8,9 +8,9 @@ import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.ChunkEmbeddings;
 import io.lorekeeper.document.DocumentKind;
-import io.lorekeeper.document.EnrichmentStage;
-import io.lorekeeper.document.StageOrder;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.EnrichmentStage;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.text.ChunkSentences;
 import io.lorekeeper.text.Span;
 

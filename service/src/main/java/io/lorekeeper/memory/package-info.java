@@ -15,5 +15,6 @@
     "embedding_change",
     "embedding_change_document"
 })
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document", "llm", "platform", "text"})
+@org.springframework.modulith.ApplicationModule(
+        allowedDependencies = {"document", "document::stage", "llm", "platform", "text"})
 package io.lorekeeper.memory;

@@ -5,9 +5,9 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentInfo;
-import io.lorekeeper.document.EnrichmentStage;
-import io.lorekeeper.document.StageOrder;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.EnrichmentStage;
+import io.lorekeeper.document.stage.StageOrder;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;

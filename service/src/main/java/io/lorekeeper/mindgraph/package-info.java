@@ -8,5 +8,5 @@
  */
 @io.lorekeeper.platform.OwnsTables({"graph", "graph_node", "graph_edge", "graph_summary"})
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "platform", "security", "strategy", "text"})
+        allowedDependencies = {"document", "document::stage", "llm", "platform", "security", "strategy", "text"})
 package io.lorekeeper.mindgraph;

@@ -3,9 +3,9 @@ package io.lorekeeper.rag;
 import java.util.List;
 import java.util.Map;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
-import io.lorekeeper.retrieval.SearchHit;
 
 /**
  * Numbers retrieved passages for a prompt. A conversation passage carries its session's date line

@@ -10,10 +10,10 @@ import java.util.concurrent.Executors;
 
 import org.springframework.stereotype.Component;
 
-import io.lorekeeper.document.ChunkHit;
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.FeedbackLexeme;
-import io.lorekeeper.document.KeywordTerm;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.FeedbackLexeme;
+import io.lorekeeper.document.search.KeywordTerm;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 
 /**
@@ -72,31 +72,29 @@ class DeepSearch {
     List<SearchHit> search(List<UUID> documentIds, String query, int k, Settings settings) {
         int depth = Math.max(30, 3 * k);
         // the keyword hits' speakers say which names the embedded query leaves out (the hybrid search keeps them)
-        List<SearchHit> byKeywordFirst = Retriever.hits(chunks.keyword(documentIds, query, depth));
+        List<SearchHit> byKeywordFirst = chunks.keyword(documentIds, query, depth);
         float[] queryVector = embeddings.query(SpeakerFocus.withoutNamedSpeakers(query, byKeywordFirst));
-        List<SearchHit> byVector = Retriever.hits(chunks.nearest(documentIds, queryVector, depth));
+        List<SearchHit> byVector = chunks.nearest(documentIds, queryVector, depth);
         List<SearchHit> first =
                 SpeakerFocus.apply(RankFusion.fuse(List.of(byVector, byKeywordFirst), depth), query, depth);
         if (first.isEmpty()) {
             return first;
         }
-        List<ChunkHit.Key> feedback = first.stream()
+        List<SearchHit.ChunkKey> feedback = first.stream()
                 .limit(settings.feedbackChunks())
-                .map(hit -> new ChunkHit.Key(hit.documentId(), hit.chunkOrdinal()))
+                .map(hit -> new SearchHit.ChunkKey(hit.documentId(), hit.chunkOrdinal()))
                 .toList();
 
         CompletableFuture<List<SearchHit>> expanded = CompletableFuture.supplyAsync(
                 () -> {
                     List<KeywordTerm> terms = feedbackTerms(documentIds, feedback, query, settings);
-                    return terms.isEmpty()
-                            ? List.<SearchHit>of()
-                            : Retriever.hits(chunks.keyword(documentIds, query, terms, depth));
+                    return terms.isEmpty() ? List.<SearchHit>of() : chunks.keyword(documentIds, query, terms, depth);
                 },
                 parallel);
         List<SearchHit> moved = settings.rocchio() <= 0
                 ? List.of()
-                : Retriever.hits(chunks.nearest(
-                        documentIds, rocchio(queryVector, chunks.vectorsOf(feedback), settings.rocchio()), depth));
+                : chunks.nearest(
+                        documentIds, rocchio(queryVector, chunks.vectorsOf(feedback), settings.rocchio()), depth);
         double w = settings.secondPassWeight();
         List<SearchHit> fused = RankFusion.fuse(
                 List.of(byVector, byKeywordFirst, moved, expanded.join()), new double[] {1, 1, w, w}, depth);
@@ -108,7 +106,7 @@ class DeepSearch {
      * documents; the query's own terms and terms too common to bridge left out.
      */
     List<KeywordTerm> feedbackTerms(
-            List<UUID> documentIds, List<ChunkHit.Key> feedback, String query, Settings settings) {
+            List<UUID> documentIds, List<SearchHit.ChunkKey> feedback, String query, Settings settings) {
         List<FeedbackLexeme> lexemes = new ArrayList<>(chunks.feedbackLexemes(documentIds, feedback, query));
         lexemes.removeIf(l -> l.share() > settings.maxShare());
         lexemes.sort(Comparator.comparingDouble((FeedbackLexeme l) -> l.chunks() * l.idf())

@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.lorekeeper.document.search.SearchHit;
+
 /**
  * Reciprocal-rank fusion: a chunk scores the sum of 1 / (c + rank) over the rankings that contain
  * it. Rank-based, so cosine similarities and BM25 scores need no common scale.

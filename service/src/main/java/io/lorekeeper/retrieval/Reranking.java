@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.search.SearchHit;
+
 /**
  * The stage between first-stage retrieval and whoever asked: when a reranker is configured, a search
  * for k hits takes the first {@link RerankSettings#candidates} (at least k) from its first stage, has

@@ -9,9 +9,9 @@ import java.util.concurrent.Executors;
 
 import org.springframework.stereotype.Service;
 
-import io.lorekeeper.document.ChunkHit;
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.PageText;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 import io.lorekeeper.memory.Memos;
 import io.micrometer.context.ContextExecutorService;
@@ -28,7 +28,6 @@ public class Retriever {
     private final ChunkIndex chunks;
     private final Memos memos;
     private final Embeddings embeddings;
-    private final Documents documents;
     private final DeepSearch deep;
     private final Reranking reranking;
     private final TermProximity proximity;
@@ -44,7 +43,6 @@ public class Retriever {
             ChunkIndex chunks,
             Memos memos,
             Embeddings embeddings,
-            Documents documents,
             DeepSearch deep,
             Reranking reranking,
             TermProximity proximity,
@@ -56,7 +54,6 @@ public class Retriever {
         this.memos = memos;
         this.deep = deep;
         this.embeddings = embeddings;
-        this.documents = documents;
         this.scope = null;
         this.parallel = ContextExecutorService.wrap(
                 Executors.newVirtualThreadPerTaskExecutor(),
@@ -71,7 +68,6 @@ public class Retriever {
         this.memos = shared.memos;
         this.deep = shared.deep;
         this.embeddings = shared.embeddings;
-        this.documents = shared.documents;
         this.scope = scope;
         this.parallel = shared.parallel;
     }
@@ -82,23 +78,6 @@ public class Retriever {
      */
     public Retriever within(RerankScope scope) {
         return new Retriever(this, scope);
-    }
-
-    static SearchHit hit(ChunkHit chunk) {
-        return new SearchHit(
-                chunk.documentId(),
-                chunk.ordinal(),
-                chunk.pageOrdinal(),
-                chunk.start(),
-                chunk.end(),
-                chunk.text(),
-                chunk.turnIds(),
-                chunk.speakers(),
-                chunk.score());
-    }
-
-    static List<SearchHit> hits(List<ChunkHit> found) {
-        return found.stream().map(Retriever::hit).toList();
     }
 
     public List<SearchHit> search(List<UUID> documentIds, String query, SearchMode mode, int k) {
@@ -125,11 +104,11 @@ public class Retriever {
     }
 
     private List<SearchHit> vectorOnly(List<UUID> documentIds, String query, int k) {
-        return hits(chunks.nearest(documentIds, embeddings.query(query), k));
+        return chunks.nearest(documentIds, embeddings.query(query), k);
     }
 
     private List<SearchHit> keywordOnly(List<UUID> documentIds, String query, int k) {
-        return hits(chunks.keyword(documentIds, query, k));
+        return chunks.keyword(documentIds, query, k);
     }
 
     /**
@@ -182,7 +161,7 @@ public class Retriever {
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
     public List<SearchHit> chunks(UUID documentId, int from, int to) {
-        return hits(chunks.chunks(documentId, from, to));
+        return chunks.chunks(documentId, from, to);
     }
 
     /** Zoom-out: the chunks within {@code window} ordinals of a chunk, in document order (the chunk included). */
@@ -196,22 +175,11 @@ public class Retriever {
      * Empty when the document has no such chunk.
      */
     public List<SearchHit> neighboursInPage(UUID documentId, int chunkOrdinal, int window) {
-        return hits(chunks.chunksInPage(documentId, chunkOrdinal, window));
+        return chunks.chunksInPage(documentId, chunkOrdinal, window);
     }
 
     public Optional<PageText> page(UUID documentId, int ordinal) {
-        return chunks.page(documentId, ordinal)
-                .map(page -> new PageText(
-                        documentId,
-                        ordinal,
-                        page.firstChunk(),
-                        page.lastChunk(),
-                        page.start(),
-                        page.end(),
-                        page.tokenCount(),
-                        page.sessionId(),
-                        page.header(),
-                        documents.text(documentId).substring(page.start(), page.end())));
+        return chunks.page(documentId, ordinal);
     }
 
     /**

@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.Budget;
 import io.lorekeeper.llm.CallScope;
 import io.lorekeeper.llm.LlmGateway;

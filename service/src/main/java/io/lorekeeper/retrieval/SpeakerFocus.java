@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.lorekeeper.document.search.SearchHit;
+
 /**
  * In a conversation, what a question says about one of its speakers ("What does Melanie do to
  * destress?") is mostly in that speaker's own turns, while the other speaker's turns that mention

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.text.WordProximity;
 
 /**

@@ -4,9 +4,9 @@
  * full-text vectors: the document module's {@code KeywordIndex}), reciprocal-rank fusion of both,
  * zoom-out to neighbouring chunks, and pages by ordinal; all confined to the documents a caller names.
  *
- * <p>Owns no table: it fuses and shapes what the document module's {@link io.lorekeeper.document.ChunkIndex}
+ * <p>Owns no table: it fuses and shapes what the document module's {@link io.lorekeeper.document.search.ChunkIndex}
  * and memory's {@link io.lorekeeper.memory.Memos} find, so the SQL stays with the tables' writers.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "memory", "platform", "security"})
+        allowedDependencies = {"document", "document::search", "llm", "memory", "platform", "security"})
 package io.lorekeeper.retrieval;

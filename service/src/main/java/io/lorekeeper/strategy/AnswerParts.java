@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 /**
  * The pieces every generating strategy's answer step shares: how multiple choice is put to the

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.llm.NumberedMarkup;
 import io.lorekeeper.llm.PromptMarkup;
 import io.lorekeeper.llm.Role;
-import io.lorekeeper.retrieval.SearchHit;
 import io.lorekeeper.text.TokenCounter;
 
 /**

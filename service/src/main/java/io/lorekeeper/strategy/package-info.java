@@ -7,5 +7,5 @@
  * last-resort answer and Leiden clustering.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "llm", "platform", "retrieval", "text"})
+        allowedDependencies = {"document", "document::search", "llm", "platform", "retrieval", "text"})
 package io.lorekeeper.strategy;

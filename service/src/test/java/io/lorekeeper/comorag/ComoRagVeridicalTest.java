@@ -21,7 +21,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.Documents;
-import io.lorekeeper.document.StageRun;
+import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.llm.LlmGateway;
 import io.lorekeeper.llm.ScriptedChatModel;
 import io.lorekeeper.memory.Embeddings;

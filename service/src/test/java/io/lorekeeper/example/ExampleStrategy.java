@@ -2,7 +2,7 @@ package io.lorekeeper.example;
 
 import java.util.List;
 
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.strategy.AnswerStrategy;
 import io.lorekeeper.strategy.Aptitude;
 import io.lorekeeper.strategy.Citation;

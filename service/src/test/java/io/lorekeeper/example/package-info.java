@@ -3,5 +3,5 @@
  * {@code auto} routes to one from its declaration alone. It is a module like the deployed strategies
  * (the module test verifies it) and is registered only in the context of its own test.
  */
-@org.springframework.modulith.ApplicationModule(allowedDependencies = {"retrieval", "strategy"})
+@org.springframework.modulith.ApplicationModule(allowedDependencies = {"document::search", "retrieval", "strategy"})
 package io.lorekeeper.example;

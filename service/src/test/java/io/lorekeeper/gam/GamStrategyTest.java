@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.search.PageText;
 import io.lorekeeper.llm.ScriptedChatModel;
-import io.lorekeeper.retrieval.PageText;
 import io.lorekeeper.retrieval.Retriever;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.LlmIntegrationTest;

@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.retrieval.SearchHit;
+import io.lorekeeper.document.search.SearchHit;
 
 /**
  * MemCoT's loop decisions without a model or a database: how the judge's action makes the next

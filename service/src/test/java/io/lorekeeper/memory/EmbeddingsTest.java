@@ -56,7 +56,7 @@ class EmbeddingsTest {
         Embeddings embeddings = new Embeddings(
                 model,
                 new EmbeddingSettings(
-                        1, 64, "q: ", -1, 0, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60)));
+                        1, 64, "q: ", 1, 0, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60)));
         List<String> sentences = List.of("Pip met a convict.", "Joe was a smith.", "Estella was cold.");
         int callers = 8;
         CyclicBarrier start = new CyclicBarrier(callers);

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
-import io.lorekeeper.document.ChunkHit;
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.KeywordTerm;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.KeywordTerm;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;
@@ -89,8 +89,8 @@ class DeepSearchTest {
         List<SearchHit> first = retriever.hybrid(List.of(notes), QUESTION, 1);
         assertThat(first.getFirst().text()).contains(BRIDGE);
 
-        ChunkHit.Key top =
-                new ChunkHit.Key(first.getFirst().documentId(), first.getFirst().chunkOrdinal());
+        SearchHit.ChunkKey top = new SearchHit.ChunkKey(
+                first.getFirst().documentId(), first.getFirst().chunkOrdinal());
         List<KeywordTerm> terms =
                 deepSearch.feedbackTerms(List.of(notes), List.of(top), QUESTION, DeepSearch.Settings.DEFAULT);
 

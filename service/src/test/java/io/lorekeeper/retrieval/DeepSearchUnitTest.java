@@ -17,10 +17,10 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.document.ChunkHit;
-import io.lorekeeper.document.ChunkIndex;
-import io.lorekeeper.document.FeedbackLexeme;
-import io.lorekeeper.document.KeywordTerm;
+import io.lorekeeper.document.search.ChunkIndex;
+import io.lorekeeper.document.search.FeedbackLexeme;
+import io.lorekeeper.document.search.KeywordTerm;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.memory.Embeddings;
 
 /**
@@ -37,12 +37,12 @@ class DeepSearchUnitTest {
     private final Embeddings embeddings = mock(Embeddings.class);
     private final DeepSearch deep = new DeepSearch(chunks, embeddings);
 
-    private static ChunkHit chunk(int ordinal) {
-        return new ChunkHit(
+    private static SearchHit chunk(int ordinal) {
+        return new SearchHit(
                 DOC, ordinal, 0, ordinal * 10, ordinal * 10 + 9, "chunk " + ordinal, List.of(), List.of(), 0.5);
     }
 
-    private void firstPass(List<ChunkHit> byVector, List<ChunkHit> byKeyword) {
+    private void firstPass(List<SearchHit> byVector, List<SearchHit> byKeyword) {
         when(embeddings.query(QUERY)).thenReturn(new float[] {1, 0});
         when(chunks.nearest(eq(DOCS), eq(new float[] {1, 0}), anyInt())).thenReturn(byVector);
         when(chunks.keyword(eq(DOCS), eq(QUERY), anyInt())).thenReturn(byKeyword);
@@ -65,8 +65,9 @@ class DeepSearchUnitTest {
 
         List<SearchHit> hits = deep.search(DOCS, QUERY, 5);
 
-        verify(chunks).feedbackLexemes(DOCS, List.of(new ChunkHit.Key(DOC, 1), new ChunkHit.Key(DOC, 2)), QUERY);
-        verify(chunks).vectorsOf(List.of(new ChunkHit.Key(DOC, 1), new ChunkHit.Key(DOC, 2)));
+        verify(chunks)
+                .feedbackLexemes(DOCS, List.of(new SearchHit.ChunkKey(DOC, 1), new SearchHit.ChunkKey(DOC, 2)), QUERY);
+        verify(chunks).vectorsOf(List.of(new SearchHit.ChunkKey(DOC, 1), new SearchHit.ChunkKey(DOC, 2)));
         assertThat(hits).extracting(SearchHit::chunkOrdinal).containsExactly(1, 2, 3);
         assertThat(hits.get(0).score()).isCloseTo(2.0 / 61, within(1e-12));
         assertThat(hits.get(1).score()).isCloseTo(2.0 / 62, within(1e-12));
@@ -167,9 +168,9 @@ class DeepSearchUnitTest {
     @Test
     void theQuestionItEmbedsLeavesOutTheSpeakerItNamesWhichTheKeywordSearchStillReads() {
         String named = "What does Melanie do to destress?";
-        ChunkHit caroline =
-                new ChunkHit(DOC, 1, 0, 0, 9, "Melanie, that's great!", List.of("D1:1"), List.of("Caroline"), 1);
-        ChunkHit melanie = new ChunkHit(DOC, 2, 0, 10, 19, "I run.", List.of("D1:2"), List.of("Melanie"), 1);
+        SearchHit caroline =
+                new SearchHit(DOC, 1, 0, 0, 9, "Melanie, that's great!", List.of("D1:1"), List.of("Caroline"), 1);
+        SearchHit melanie = new SearchHit(DOC, 2, 0, 10, 19, "I run.", List.of("D1:2"), List.of("Melanie"), 1);
         when(chunks.keyword(eq(DOCS), eq(named), anyInt())).thenReturn(List.of(caroline, melanie));
         when(embeddings.query("What does they do to destress?")).thenReturn(new float[] {1, 0});
         when(chunks.nearest(eq(DOCS), eq(new float[] {1, 0}), anyInt())).thenReturn(List.of(melanie));

@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.document.search.SearchHit;
+
 class RankFusionTest {
 
     private static final UUID DOC_A = new UUID(0, 1);

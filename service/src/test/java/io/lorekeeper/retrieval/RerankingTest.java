@@ -10,6 +10,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.document.search.SearchHit;
+
 class RerankingTest {
 
     private static final UUID DOC = UUID.randomUUID();

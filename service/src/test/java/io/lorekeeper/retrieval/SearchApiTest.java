@@ -16,6 +16,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.Api.Response;
 import io.lorekeeper.support.IntegrationTest;

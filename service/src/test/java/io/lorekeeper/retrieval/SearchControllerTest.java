@@ -26,6 +26,7 @@ import io.lorekeeper.document.DocumentInfo;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.document.DocumentStatus;
 import io.lorekeeper.document.Documents;
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.ControllerSlice;

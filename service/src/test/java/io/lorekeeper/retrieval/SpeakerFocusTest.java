@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.document.search.SearchHit;
+
 class SpeakerFocusTest {
 
     private static final UUID DOC = UUID.fromString("00000000-0000-0000-0000-000000000001");

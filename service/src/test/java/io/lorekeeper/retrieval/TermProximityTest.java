@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import io.lorekeeper.document.search.SearchHit;
+
 class TermProximityTest {
 
     private static final UUID DOC = UUID.randomUUID();

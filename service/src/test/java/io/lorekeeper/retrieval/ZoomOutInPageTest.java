@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.search.SearchHit;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import static io.lorekeeper.support.TestDocuments.aConversation;
 import static io.lorekeeper.support.TestDocuments.aText;
@@ -137,15 +137,15 @@ class KeywordIndexTest {
     }
 
     /** The SQL with a budget nothing here reaches: every chunk holding a query term is a candidate. */
-    private List<ChunkHit> sql(List<UUID> documents, String query, List<KeywordTerm> feedback, int k) {
+    private List<SearchHit> sql(List<UUID> documents, String query, List<KeywordTerm> feedback, int k) {
         return new KeywordSearch(jdbc, 1_000_000).search(documents, query, feedback, k);
     }
 
-    private static void assertSameRanking(List<ChunkHit> memory, List<ChunkHit> sql, String query) {
+    private static void assertSameRanking(List<SearchHit> memory, List<SearchHit> sql, String query) {
         assertThat(memory)
                 .as(query)
-                .extracting(ChunkHit::key)
-                .containsExactlyElementsOf(sql.stream().map(ChunkHit::key).toList());
+                .extracting(SearchHit::key)
+                .containsExactlyElementsOf(sql.stream().map(SearchHit::key).toList());
         for (int i = 0; i < sql.size(); i++) {
             assertThat(memory.get(i).score()).as(query).isCloseTo(sql.get(i).score(), Offset.offset(1e-9));
             assertThat(memory.get(i).text()).isEqualTo(sql.get(i).text());
@@ -161,7 +161,7 @@ class KeywordIndexTest {
             List<UUID> documents = q % 4 == 0 ? List.of(corpus.get(q % 3)) : corpus;
             int k = 1 + random.nextInt(20);
 
-            List<ChunkHit> memory = index.search(documents, query, List.of(), k);
+            List<SearchHit> memory = index.search(documents, query, List.of(), k);
 
             assertThat(memory).as(query).isNotEmpty();
             assertSameRanking(memory, sql(documents, query, List.of(), k), query);
@@ -174,13 +174,13 @@ class KeywordIndexTest {
                 List.of(new KeywordTerm("narwhal", 3, 2.5, 0.4), new KeywordTerm("oilskin", 5, 2.0, 0.3));
         String query = "Did the keeper see the storm from the lighthouse?";
 
-        List<ChunkHit> memory = index.search(corpus, query, feedback, 12);
+        List<SearchHit> memory = index.search(corpus, query, feedback, 12);
 
         assertSameRanking(memory, sql(corpus, query, feedback, 12), query);
         assertThat(memory)
-                .extracting(ChunkHit::score)
+                .extracting(SearchHit::score)
                 .isNotEqualTo(index.search(corpus, query, List.of(), 12).stream()
-                        .map(ChunkHit::score)
+                        .map(SearchHit::score)
                         .toList());
     }
 
@@ -190,9 +190,9 @@ class KeywordIndexTest {
         KeywordIndex roomy = new KeywordIndex(database, 1_000_000);
         String query = "the captain and the harbour bell";
 
-        List<ChunkHit> first = small.search(corpus, query, List.of(), 10);
-        List<ChunkHit> again = small.search(corpus, query, List.of(), 10);
-        List<ChunkHit> held = roomy.search(corpus, query, List.of(), 10);
+        List<SearchHit> first = small.search(corpus, query, List.of(), 10);
+        List<SearchHit> again = small.search(corpus, query, List.of(), 10);
+        List<SearchHit> held = roomy.search(corpus, query, List.of(), 10);
 
         assertThat(small.heldPostings()).isZero();
         assertThat(roomy.heldPostings()).isPositive();
@@ -225,7 +225,7 @@ class KeywordIndexTest {
         api.awaitDocument(log, "READY", Duration.ofMinutes(1));
 
         for (KeywordIndex replica : List.of(index, otherReplica)) {
-            List<ChunkHit> found = replica.search(List.of(log), "periscope", List.of(), 5);
+            List<SearchHit> found = replica.search(List.of(log), "periscope", List.of(), 5);
             assertThat(found).isNotEmpty();
             assertThat(found.getFirst().text()).contains("periscope");
             assertSameRanking(found, sql(List.of(log), "periscope", List.of(), 5), "periscope");

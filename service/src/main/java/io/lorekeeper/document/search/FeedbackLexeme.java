@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 /**
  * A lexeme of the chunks a deep search feeds back: in how many of them, how often in all, its

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,42 +42,31 @@ class KeywordSearch {
 
     private final JdbcClient jdbc;
     private final int candidateBudget;
-    private final boolean textLast;
     private final KeywordIndex index;
 
     /**
      * On the search database (a read replica when one is configured).
      *
-     * @param textLast false: rows selected with their text while scoring, as before 2026-11-25 (the
-     *                 benchmark's same-run baseline, {@code lorekeeper.search.keyword-text-last})
-     * @param inMemory false: every search scored in SQL, as before 2026-11-27
+     * <p>With {@code lorekeeper.search.keyword-index.enabled} false every search is scored in SQL, as
+     * before 2026-11-27 (a deployment that cannot spare the index's memory; see docs/operations.md).
      */
     @Autowired
     KeywordSearch(SearchDatabase database, KeywordIndex index, KeywordSettings settings) {
-        this(
-                database.jdbc(),
-                CANDIDATE_BUDGET,
-                settings.keywordTextLast(),
-                settings.keywordIndex().enabled() ? index : null);
+        this(database.jdbc(), CANDIDATE_BUDGET, settings.keywordIndex().enabled() ? index : null);
     }
 
     /** Scored in SQL. @param candidateBudget how many chunks the selecting terms may match together (tests use a small one) */
     KeywordSearch(JdbcClient jdbc, int candidateBudget) {
-        this(jdbc, candidateBudget, true);
+        this(jdbc, candidateBudget, null);
     }
 
-    KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast) {
-        this(jdbc, candidateBudget, textLast, null);
-    }
-
-    private KeywordSearch(JdbcClient jdbc, int candidateBudget, boolean textLast, KeywordIndex index) {
+    private KeywordSearch(JdbcClient jdbc, int candidateBudget, KeywordIndex index) {
         this.jdbc = jdbc;
         this.candidateBudget = candidateBudget;
-        this.textLast = textLast;
         this.index = index;
     }
 
-    List<ChunkHit> search(List<UUID> documentIds, String query, int k) {
+    List<SearchHit> search(List<UUID> documentIds, String query, int k) {
         if (index != null) {
             return index.search(documentIds, query, List.of(), k);
         }
@@ -93,7 +82,7 @@ class KeywordSearch {
      * BM25 of the query's own terms plus feedback terms (the deep search's second pass): each
      * feedback term scores its BM25 times its weight, and selects candidates like a query term.
      */
-    List<ChunkHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+    List<SearchHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
         if (index != null) {
             return index.search(documentIds, query, feedback, k);
         }
@@ -119,7 +108,7 @@ class KeywordSearch {
                 .single();
     }
 
-    private List<ChunkHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
+    private List<SearchHit> score(UUID[] ids, CorpusStats stats, List<KeywordTerm> terms, int k) {
         if (terms.isEmpty()) {
             return List.of();
         }
@@ -135,11 +124,8 @@ class KeywordSearch {
                 GROUP BY c.id""";
         // The k best ids first, their rows after: grouping every candidate with its text (a thousand
         // or more across 10M stored tokens) copied the texts through the aggregate only to drop them.
-        String sql = textLast
-                ? "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
-                        + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id"
-                : scored.replace("SELECT c.id,", "SELECT " + ChunkRows.COLUMNS + ",")
-                        + " ORDER BY score DESC, c.id LIMIT :k";
+        String sql = "WITH scored AS (" + scored + " ORDER BY score DESC, c.id LIMIT :k) SELECT " + ChunkRows.COLUMNS
+                + ", s.score FROM scored s JOIN chunk c ON c.id = s.id ORDER BY s.score DESC, c.id";
         return jdbc.sql(sql)
                 .param("k1", K1)
                 .param("b", B)
@@ -158,14 +144,15 @@ class KeywordSearch {
      * each and its IDF over the searched documents: the material for feedback terms. Lexemes of the
      * query itself are left out.
      */
-    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<ChunkHit.Key> chunks, String query) {
+    List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<SearchHit.ChunkKey> chunks, String query) {
         UUID[] ids = documentIds.toArray(UUID[]::new);
         CorpusStats stats = stats(ids);
         if (stats.chunks() == 0 || chunks.isEmpty()) {
             return List.of();
         }
-        UUID[] chunkDocuments = chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new);
-        Integer[] ordinals = chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new);
+        UUID[] chunkDocuments =
+                chunks.stream().map(SearchHit.ChunkKey::documentId).toArray(UUID[]::new);
+        Integer[] ordinals = chunks.stream().map(SearchHit.ChunkKey::ordinal).toArray(Integer[]::new);
         return jdbc
                 .sql("""
                         SELECT f.lexeme, f.chunks, f.tf,

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.util.List;
 import java.util.Optional;
@@ -6,6 +6,8 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+
+import io.lorekeeper.document.Documents;
 
 /**
  * The read side of a document's segmentation for the retrieval toolkit: vector and BM25 search over
@@ -21,19 +23,22 @@ public class ChunkIndex {
     private final KeywordSearch keywords;
     private final JdbcClient jdbc;
 
-    ChunkIndex(VectorSearch vectors, KeywordSearch keywords, JdbcClient jdbc) {
+    private final Documents documents;
+
+    ChunkIndex(VectorSearch vectors, KeywordSearch keywords, JdbcClient jdbc, Documents documents) {
         this.vectors = vectors;
         this.keywords = keywords;
         this.jdbc = jdbc;
+        this.documents = documents;
     }
 
     /** The k chunks nearest to the query vector (cosine), best first; only embedded chunks. */
-    public List<ChunkHit> nearest(List<UUID> documentIds, float[] query, int k) {
+    public List<SearchHit> nearest(List<UUID> documentIds, float[] query, int k) {
         return vectors.search(documentIds, query, k);
     }
 
     /** The k best chunks by BM25 over the query's terms, best first. */
-    public List<ChunkHit> keyword(List<UUID> documentIds, String query, int k) {
+    public List<SearchHit> keyword(List<UUID> documentIds, String query, int k) {
         return keywords.search(documentIds, query, k);
     }
 
@@ -41,22 +46,22 @@ public class ChunkIndex {
      * BM25 of the query's own terms plus feedback terms (a deep search's second pass): each feedback
      * term scores its BM25 times its weight and selects candidates like a query term.
      */
-    public List<ChunkHit> keyword(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+    public List<SearchHit> keyword(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
         return keywords.search(documentIds, query, feedback, k);
     }
 
     /** The lexemes of the given chunks with their statistics over the searched documents; the query's own left out. */
-    public List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<ChunkHit.Key> chunks, String query) {
+    public List<FeedbackLexeme> feedbackLexemes(List<UUID> documentIds, List<SearchHit.ChunkKey> chunks, String query) {
         return keywords.feedbackLexemes(documentIds, chunks, query);
     }
 
     /** The stored vectors of the given chunks (those never embedded are left out). */
-    public List<float[]> vectorsOf(List<ChunkHit.Key> chunks) {
+    public List<float[]> vectorsOf(List<SearchHit.ChunkKey> chunks) {
         return vectors.vectorsOf(chunks);
     }
 
     /** The chunks of a document with ordinals in {@code [from, to]}, in order. */
-    public List<ChunkHit> chunks(UUID documentId, int from, int to) {
+    public List<SearchHit> chunks(UUID documentId, int from, int to) {
         return jdbc.sql("SELECT " + ChunkRows.COLUMNS
                         + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")
                 .params(documentId, from, to)
@@ -65,7 +70,7 @@ public class ChunkIndex {
     }
 
     /** The chunks within {@code window} ordinals of a chunk that are in its page, in order; empty when there is no such chunk. */
-    public List<ChunkHit> chunksInPage(UUID documentId, int chunkOrdinal, int window) {
+    public List<SearchHit> chunksInPage(UUID documentId, int chunkOrdinal, int window) {
         return jdbc.sql(
                         "SELECT " + ChunkRows.COLUMNS
                                 + " FROM chunk c WHERE c.document_id = ? AND c.ordinal BETWEEN ? AND ?"
@@ -87,12 +92,13 @@ public class ChunkIndex {
                 .list();
     }
 
-    public Optional<StoredPage> page(UUID documentId, int ordinal) {
+    /** The page with its text (read through the documents' text cache); empty when the document has no such page. */
+    public Optional<PageText> page(UUID documentId, int ordinal) {
+        record Row(
+                int firstChunk, int lastChunk, int start, int end, int tokenCount, String sessionId, String header) {}
         return jdbc.sql("SELECT * FROM page WHERE document_id = ? AND ordinal = ?")
                 .params(documentId, ordinal)
-                .query((rs, n) -> new StoredPage(
-                        documentId,
-                        ordinal,
+                .query((rs, n) -> new Row(
                         rs.getInt("first_chunk"),
                         rs.getInt("last_chunk"),
                         rs.getInt("start_offset"),
@@ -100,7 +106,18 @@ public class ChunkIndex {
                         rs.getInt("token_count"),
                         rs.getString("session_id"),
                         rs.getString("header")))
-                .optional();
+                .optional()
+                .map(page -> new PageText(
+                        documentId,
+                        ordinal,
+                        page.firstChunk(),
+                        page.lastChunk(),
+                        page.start(),
+                        page.end(),
+                        page.tokenCount(),
+                        page.sessionId(),
+                        page.header(),
+                        documents.text(documentId).substring(page.start(), page.end())));
     }
 
     public int pageCount(UUID documentId) {

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -14,11 +14,11 @@ final class ChunkRows {
 
     private ChunkRows() {}
 
-    static ChunkHit hit(ResultSet rs, double score) throws SQLException {
+    static SearchHit hit(ResultSet rs, double score) throws SQLException {
         Array turns = rs.getArray("turn_ids");
         List<String> turnIds = turns == null ? List.of() : List.of((String[]) turns.getArray());
         Array speakers = rs.getArray("speakers");
-        return new ChunkHit(
+        return new SearchHit(
                 rs.getObject("document_id", UUID.class),
                 rs.getInt("ordinal"),
                 rs.getInt("page_ordinal"),

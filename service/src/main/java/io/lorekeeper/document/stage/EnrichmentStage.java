@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.stage;
 
 /**
  * What every enrichment stage (memos, page headers, sentence vectors, graphs, ComoRAG's layers)

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import static io.lorekeeper.support.TestDocuments.aText;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,12 +83,12 @@ class VectorSearchTest {
                 query[i] = random.nextFloat() - 0.5f;
             }
 
-            List<ChunkHit> hits = vectors.search(List.of(small), query, k);
+            List<SearchHit> hits = vectors.search(List.of(small), query, k);
 
             assertThat(hits)
                     .hasSize(k)
                     .allSatisfy(hit -> assertThat(hit.documentId()).isEqualTo(small));
-            assertThat(hits).extracting(ChunkHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+            assertThat(hits).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
         }
         // both documents together: the crowd's random vectors come first
         float[] query = new float[384];

@@ -1,4 +1,7 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.stage;
+
+import io.lorekeeper.document.DocumentInfo;
+import io.lorekeeper.document.IndexProfiles;
 
 /**
  * One step of building a document's memory after intake (segmentation, embeddings, and later the

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -6,17 +6,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Keyword search's settings under {@code lorekeeper.search}.
  *
- * @param keywordTextLast false: rows selected with their text while scoring, as before 2026-11-25 (the
- *                        benchmark's same-run baseline)
- * @param keywordIndex    the postings each replica keeps in memory
+ * @param keywordIndex the postings each replica keeps in memory
  */
 @ConfigurationProperties("lorekeeper.search")
-record KeywordSettings(
-        @DefaultValue("true") boolean keywordTextLast,
-        @DefaultValue Index keywordIndex) {
+record KeywordSettings(@DefaultValue Index keywordIndex) {
 
     /**
-     * @param enabled     false: every search scored in SQL, as before 2026-11-27
+     * @param enabled     false: every search scored in SQL, as before 2026-11-27, with no postings held (an
+     *                    operational choice for a replica short of memory: see docs/operations.md)
      * @param maxPostings postings held at most; past it the documents least recently searched are dropped
      */
     record Index(

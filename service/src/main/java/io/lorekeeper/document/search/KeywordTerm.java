@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 /**
  * A term of a BM25 search: a query lexeme, its document frequency in the searched chunks, its IDF

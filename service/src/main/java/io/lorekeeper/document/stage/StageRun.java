@@ -1,4 +1,6 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.stage;
+
+import io.lorekeeper.document.DocumentInfo;
 
 /** What a running {@link IngestionStage} gets: its document, and a way to report progress. */
 public interface StageRun {

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 
 import com.pgvector.PGvector;
 
+import io.lorekeeper.document.VectorText;
 import io.lorekeeper.platform.SearchDatabase;
 
 /**
@@ -33,7 +34,7 @@ class VectorSearch {
     }
 
     /** The stored vectors of the given chunks (those never embedded are left out). */
-    List<float[]> vectorsOf(List<ChunkHit.Key> chunks) {
+    List<float[]> vectorsOf(List<SearchHit.ChunkKey> chunks) {
         if (chunks.isEmpty()) {
             return List.of();
         }
@@ -43,13 +44,13 @@ class VectorSearch {
                           ON c.document_id = k.document_id AND c.ordinal = k.ordinal
                         WHERE c.embedding IS NOT NULL""")
                 .params(
-                        chunks.stream().map(ChunkHit.Key::documentId).toArray(UUID[]::new),
-                        chunks.stream().map(ChunkHit.Key::ordinal).toArray(Integer[]::new))
+                        chunks.stream().map(SearchHit.ChunkKey::documentId).toArray(UUID[]::new),
+                        chunks.stream().map(SearchHit.ChunkKey::ordinal).toArray(Integer[]::new))
                 .query((rs, n) -> VectorText.parse(rs.getString(1)))
                 .list();
     }
 
-    List<ChunkHit> search(List<UUID> documentIds, float[] query, int k) {
+    List<SearchHit> search(List<UUID> documentIds, float[] query, int k) {
         PGvector vector = new PGvector(query);
         // The scan's settings and the scan in one statement, so one round trip: PostgreSQL runs the
         // statements of one message in one implicit transaction, which set_config(..., true) is local
@@ -60,7 +61,7 @@ class VectorSearch {
                         + "SELECT " + ChunkRows.COLUMNS + ", c.embedding <=> ? AS distance FROM chunk c "
                         + "WHERE c.document_id = ANY(?) AND c.embedding IS NOT NULL "
                         + "ORDER BY c.embedding <=> ? LIMIT ?",
-                (PreparedStatementCallback<List<ChunkHit>>) statement -> {
+                (PreparedStatementCallback<List<SearchHit>>) statement -> {
                     statement.setString(1, String.valueOf(Math.max(40, 2 * k)));
                     statement.setObject(2, vector);
                     statement.setObject(3, documentIds.toArray(UUID[]::new));
@@ -70,14 +71,14 @@ class VectorSearch {
                     if (!statement.getMoreResults()) {
                         throw new IllegalStateException("the vector search returned no rows");
                     }
-                    List<ChunkHit> hits = new ArrayList<>();
+                    List<SearchHit> hits = new ArrayList<>();
                     try (ResultSet rows = statement.getResultSet()) {
                         while (rows.next()) {
                             hits.add(ChunkRows.hit(rows, 1.0 - rows.getDouble("distance")));
                         }
                     }
                     // relaxed order: the iterative scan may return a few out of order
-                    hits.sort(Comparator.comparingDouble(ChunkHit::score).reversed());
+                    hits.sort(Comparator.comparingDouble(SearchHit::score).reversed());
                     return hits;
                 });
     }

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.sql.Array;
 import java.sql.SQLException;
@@ -73,7 +73,7 @@ class KeywordIndex {
      * The k best chunks of the documents by BM25 over the query's lexemes and the feedback terms
      * (each counting its IDF times its weight, as given), best first.
      */
-    List<ChunkHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
+    List<SearchHit> search(List<UUID> documentIds, String query, List<KeywordTerm> feedback, int k) {
         if (documentIds.isEmpty() || k <= 0) {
             return List.of();
         }
@@ -318,13 +318,13 @@ class KeywordIndex {
     }
 
     /** The ranked chunks' rows, in rank order (a chunk deleted in between is left out). */
-    private List<ChunkHit> rows(List<MaxScore.Ranked> ranked) {
+    private List<SearchHit> rows(List<MaxScore.Ranked> ranked) {
         if (ranked.isEmpty()) {
             return List.of();
         }
         Map<Long, Double> scores = new HashMap<>();
         ranked.forEach(r -> scores.put(r.chunkId(), r.score()));
-        Map<Long, ChunkHit> byId = new HashMap<>();
+        Map<Long, SearchHit> byId = new HashMap<>();
         jdbc.sql("SELECT c.id, " + ChunkRows.COLUMNS + " FROM chunk c WHERE c.id = ANY(?)")
                 .param(scores.keySet().toArray(Long[]::new))
                 .query(rs -> {

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import java.util.Map;
 import java.util.UUID;

@@ -1,12 +1,13 @@
-package io.lorekeeper.retrieval;
+package io.lorekeeper.document.search;
 
 import java.util.List;
 import java.util.UUID;
 
 /**
- * A chunk found by a search: where it is ({@code [start, end)} of the document's canonical text),
- * its text, the page it belongs to, the conversation turns it covers and who speaks in them, and its
- * score under the mode that found it (cosine similarity, BM25, or fused reciprocal rank).
+ * A stored chunk as searches and zoom-outs return it: where it is ({@code [start, end)} of the
+ * document's canonical text), its text, the page it belongs to, the conversation turns it covers and
+ * who speaks in them, and its score under the mode that found it (cosine similarity, BM25, or fused
+ * reciprocal rank; 0 for a chunk read by ordinal).
  */
 public record SearchHit(
         UUID documentId,

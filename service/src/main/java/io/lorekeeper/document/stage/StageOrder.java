@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.stage;
 
 /**
  * Where each ingestion stage runs, in one list: a stage reads only what stages at lower positions

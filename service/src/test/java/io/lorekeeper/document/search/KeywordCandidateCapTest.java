@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.search;
 
 import static io.lorekeeper.support.TestDocuments.aConversation;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,11 +54,11 @@ class KeywordCandidateCapTest {
         notes = api.ingest(conversation.build());
     }
 
-    private List<ChunkHit> search(int candidateBudget) {
+    private List<SearchHit> search(int candidateBudget) {
         return new KeywordSearch(jdbc, candidateBudget).search(List.of(notes), QUERY, 10);
     }
 
-    private static List<String> entries(List<ChunkHit> hits) {
+    private static List<String> entries(List<SearchHit> hits) {
         return hits.stream()
                 .map(h ->
                         ENTRIES.stream().filter(h.text()::contains).findFirst().orElseThrow())
@@ -67,7 +67,7 @@ class KeywordCandidateCapTest {
 
     @Test
     void withinTheCapEveryQueryTermSelectsCandidates() {
-        List<ChunkHit> hits = search(4000);
+        List<SearchHit> hits = search(4000);
 
         assertThat(entries(hits)).hasSize(7).doesNotContain(ENTRIES.get(6)).startsWith(ENTRIES.get(3));
         // 2 + 6 candidates fit a cap of exactly 8
@@ -76,16 +76,16 @@ class KeywordCandidateCapTest {
 
     @Test
     void pastTheCapTheFrequentTermNoLongerSelectsButStillScores() {
-        List<ChunkHit> all = search(4000);
-        ChunkHit both = all.getFirst();
+        List<SearchHit> all = search(4000);
+        SearchHit both = all.getFirst();
 
-        List<ChunkHit> capped = search(7);
+        List<SearchHit> capped = search(7);
 
         // only chunks with the rare term are candidates: the six lantern-only entries are gone
         assertThat(entries(capped)).containsExactly(ENTRIES.get(3), ENTRIES.get(7));
         // and the entry with both terms keeps the score "lantern" adds to it
         assertThat(capped.getFirst().score()).isCloseTo(both.score(), Offset.offset(1e-9));
-        ChunkHit rareOnly = all.stream()
+        SearchHit rareOnly = all.stream()
                 .filter(h -> h.text().contains(ENTRIES.get(7)))
                 .findFirst()
                 .orElseThrow();
@@ -97,15 +97,5 @@ class KeywordCandidateCapTest {
     @Test
     void theRarestTermSelectsEvenWhenItAloneExceedsTheCap() {
         assertThat(entries(search(1))).containsExactly(ENTRIES.get(3), ENTRIES.get(7));
-    }
-
-    @Test
-    void rankingTheIdsBeforeReadingTheRowsChangesNoHitNorScore() {
-        for (int k : List.of(1, 3, 10)) {
-            List<ChunkHit> textLast = new KeywordSearch(jdbc, 4000, true).search(List.of(notes), QUERY, k);
-            List<ChunkHit> textWhileScoring = new KeywordSearch(jdbc, 4000, false).search(List.of(notes), QUERY, k);
-
-            assertThat(textLast).as("k=" + k).hasSize(Math.min(k, 7)).isEqualTo(textWhileScoring);
-        }
     }
 }
