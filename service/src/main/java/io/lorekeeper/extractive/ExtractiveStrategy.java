@@ -61,6 +61,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
     private final SentenceVectors stored;
     private final ExtractiveSettings defaults;
     private final ReaderModel reader;
+    private final ChoiceAnswers choices;
 
     ExtractiveStrategy(Embeddings embeddings, SentenceVectors stored, ExtractiveSettings defaults, ReaderModel reader) {
         super(
@@ -74,6 +75,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         this.stored = stored;
         this.defaults = defaults;
         this.reader = reader;
+        this.choices = new ChoiceAnswers(embeddings);
     }
 
     /** @param reader whether the configured reader picks the short answer (option {@code reader}; false: the rules do) */
@@ -117,11 +119,11 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         AnswerType type = AnswerType.of(context.question());
         List<SentenceScorer.Scored> scored = score(context, type, candidates, found);
         if (context.isMultipleChoice()) {
-            return choose(context, candidates, found.list());
+            return choices.choose(context, candidates, found.list());
         }
         List<String> alternatives = ClosedQuestions.alternatives(context.question());
         if (!alternatives.isEmpty()) {
-            return alternative(context, alternatives, scored, candidates, found.list());
+            return choices.alternative(context, alternatives, scored, candidates, found.list());
         }
         if (reader.isOn() && settings.reader() && !ClosedQuestions.isYesNo(context.question())) {
             return ReaderAnswer.of(
@@ -462,99 +464,13 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
         return new Vectors(out, candidates.size() - missing.size(), missing.size());
     }
 
-    private StrategyResult choose(QuestionContext context, List<Candidate> candidates, List<float[]> vectors) {
-        ChoicePicker.Pick pick =
-                ChoicePicker.pick(context.question(), context.choices(), candidates, vectors, embeddings);
-        Map<String, Double> supports = new LinkedHashMap<>();
-        for (int i = 0; i < context.choices().size(); i++) {
-            supports.put(context.choices().get(i), round(pick.supports()[i]));
-        }
-        context.trace()
-                .record(new ExtractiveEvent.Choices(
-                        supports, pick.choice(), pick.evidence().text()));
-        return new StrategyResult(
-                context.choices().get(pick.choice()),
-                StrategyResult.EXTRACTIVE,
-                List.of(citation(pick.evidence())),
-                pick.confidence(),
-                pick.choice(),
-                false);
-    }
-
-    /**
-     * "Who is older, A or B?": the question's own alternatives are the choices. A comparison in time
-     * is decided by the year each alternative's best sentence gives (a birth or founding date);
-     * otherwise, or when a year is missing, by which alternative the evidence supports best. The
-     * answer is the alternative's text, cited from the sentence that decided it.
-     */
-    private StrategyResult alternative(
-            QuestionContext context,
-            List<String> alternatives,
-            List<SentenceScorer.Scored> scored,
-            List<Candidate> candidates,
-            List<float[]> vectors) {
-        int direction = ClosedQuestions.timeDirection(context.question());
-        Optional<StrategyResult> byYears =
-                direction == 0 ? Optional.empty() : byYears(context, alternatives, scored, direction);
-        if (byYears.isPresent()) {
-            return byYears.get();
-        }
-        ChoicePicker.Pick pick = ChoicePicker.pick(context.question(), alternatives, candidates, vectors, embeddings);
-        String chosen = alternatives.get(pick.choice());
-        context.trace()
-                .record(new ExtractiveEvent.Alternatives(
-                        alternatives, null, chosen, pick.evidence().text()));
-        return new StrategyResult(
-                chosen, StrategyResult.EXTRACTIVE, List.of(citation(pick.evidence())), pick.confidence(), null, false);
-    }
-
-    /**
-     * A comparison in time decided by the year each alternative's best sentence gives (the first
-     * sentence naming it with a year); empty when a year is missing or both are the same.
-     *
-     * @param direction below zero when the earlier year wins ("older", "first"), above when the later does
-     */
-    private static Optional<StrategyResult> byYears(
-            QuestionContext context, List<String> alternatives, List<SentenceScorer.Scored> scored, int direction) {
-        Candidate[] evidence = new Candidate[alternatives.size()];
-        Integer[] years = new Integer[alternatives.size()];
-        for (int i = 0; i < alternatives.size(); i++) {
-            String name = alternatives.get(i).toLowerCase(java.util.Locale.ROOT);
-            for (SentenceScorer.Scored s : scored) {
-                Optional<Integer> year = ClosedQuestions.firstYear(s.candidate().text());
-                if (s.candidate().text().toLowerCase(java.util.Locale.ROOT).contains(name) && year.isPresent()) {
-                    evidence[i] = s.candidate();
-                    years[i] = year.get();
-                    break;
-                }
-            }
-        }
-        if (years[0] == null || years[1] == null || years[0].equals(years[1])) {
-            return Optional.empty();
-        }
-        String chosen = alternatives.get((years[0] < years[1]) == (direction < 0) ? 0 : 1);
-        context.trace()
-                .record(new ExtractiveEvent.Alternatives(alternatives, List.of(years[0], years[1]), chosen, null));
-        Map<String, Double> features = Map.of("kind_choice", 1.0, "typeMatch", 1.0);
-        double confidence = Confidence.of(features);
-        // recorded like every other answer's, so that a fit sees how often a decision by years is right
-        context.trace().record(new ExtractiveEvent.Answer(chosen, confidence, 2, features));
-        return Optional.of(new StrategyResult(
-                chosen,
-                StrategyResult.EXTRACTIVE,
-                List.of(citation(evidence[0]), citation(evidence[1])),
-                confidence,
-                null,
-                false));
-    }
-
     private static Optional<Citation> sessionHeader(Retriever retriever, Candidate candidate) {
         return retriever
                 .sessionHeader(candidate.documentId(), candidate.pageOrdinal())
                 .map(h -> Citation.of(h.documentId(), h.start(), h.end(), h.text()));
     }
 
-    private static Citation citation(Candidate c) {
+    static Citation citation(Candidate c) {
         return Citation.of(c.documentId(), c.span().start(), c.span().end(), c.text());
     }
 
@@ -578,7 +494,7 @@ class ExtractiveStrategy extends SettingsStrategy<ExtractiveStrategy.Settings> {
                 .toList();
     }
 
-    private static double round(double d) {
+    static double round(double d) {
         return Math.round(d * 10000) / 10000.0;
     }
 

@@ -8,5 +8,5 @@
  * and memory's {@link io.lorekeeper.memory.Memos} find, so the SQL stays with the tables' writers.
  */
 @org.springframework.modulith.ApplicationModule(
-        allowedDependencies = {"document", "document::search", "llm", "memory", "platform", "security"})
+        allowedDependencies = {"document", "document::search", "llm", "memory", "platform", "security", "text"})
 package io.lorekeeper.retrieval;
