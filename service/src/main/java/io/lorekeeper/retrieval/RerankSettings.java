@@ -11,13 +11,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param url         the endpoint that scores passages against a query: a Text Embeddings Inference
  *                    server's {@code /rerank}, or a {@code /v1/rerank} (Cohere, Jina, vLLM); empty: off
- * @param modelLocation a folder holding a cross-encoder exported to ONNX (one {@code .onnx} file and its
- *                    {@code tokenizer.json}), run in-process; exclusive with {@code url}
- * @param maxTokens   the cross-encoder's window in word pieces: query and passage together, the passage cut
  * @param format      {@code tei} ({@code texts}, answers {@code [{index, score}]}) or {@code cohere}
  *                    ({@code documents}, {@code model}, {@code top_n}, answers {@code {results: [{index,
  *                    relevance_score}]}}; Jina and vLLM speak it too)
  * @param model       the model to name in a {@code cohere} request
+ * @param modelLocation a folder holding a cross-encoder exported to ONNX (one {@code .onnx} file and its
+ *                    {@code tokenizer.json}), run in-process; exclusive with {@code url}
+ * @param maxTokens   the cross-encoder's window in word pieces: query and passage together, the passage cut
  * @param apiKey      sent as a bearer token when set
  * @param candidates  first-stage hits reranked per search (more cost, more chance the answer is among them)
  * @param batchSize   passages per request (TEI refuses more than its {@code --max-client-batch-size}, 32 by default)
@@ -25,8 +25,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout     one request's limit
  * @param maxAttempts tries of a request that fails with 429, 5xx or a broken connection
  * @param concurrency requests in flight at once from this replica
- * @param llm         with no endpoint set: the configured LLM reranks the hits of questions' searches (one
- *                    listwise call per search, on the question's budget, recorded in its trace)
+ * @param llm         with no endpoint or model set: the configured LLM reranks the hits of questions' searches
+ *                    (one listwise call per search, on the question's budget, recorded in its trace) and of the
+ *                    search API's (one call per request, in the tenant's usage)
  * @param llmCandidates first-stage hits the LLM is shown per search
  */
 @ConfigurationProperties("lorekeeper.search.rerank")

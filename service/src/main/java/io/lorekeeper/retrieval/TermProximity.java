@@ -29,7 +29,7 @@ import io.lorekeeper.text.WordProximity;
 final class TermProximity {
 
     /**
-     * @param enabled whether hybrid and deep searches over texts reorder their head so
+     * @param enabled whether hybrid and deep searches over texts order their first hits by term proximity
      * @param depth   how many of the fused hits are reordered (the rest keep their place after them)
      * @param window  the span of words within which the question's terms count as together
      */
