@@ -4,7 +4,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-import io.lorekeeper.document.ExtractionWorker;
+import io.lorekeeper.document.FileExtractionProcess;
 
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -12,8 +12,8 @@ public class LorekeeperApplication {
 
     public static void main(String[] args) throws Exception {
         // the executable jar has one main: the same command starts a file's extraction process
-        if (ExtractionWorker.requested(args)) {
-            ExtractionWorker.main(args);
+        if (FileExtractionProcess.requested(args)) {
+            FileExtractionProcess.run(args);
             return;
         }
         SpringApplication.run(LorekeeperApplication.class, args);

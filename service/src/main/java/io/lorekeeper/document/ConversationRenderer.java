@@ -9,6 +9,7 @@ import io.lorekeeper.document.DocumentRequests.Session;
 import io.lorekeeper.document.DocumentRequests.Turn;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TextNormalizer;
 
 /**
  * Renders conversation sessions into canonical text, one header line per session and one

@@ -31,6 +31,8 @@ import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
 import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
+import io.lorekeeper.document.files.FileExtractor;
+import io.lorekeeper.document.files.FileName;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.LocationResponse;

@@ -13,10 +13,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.IngestionJob.IngestionScheduler;
+import io.lorekeeper.document.files.ExtractedText;
+import io.lorekeeper.document.files.FileExtractor;
+import io.lorekeeper.document.files.FileName;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.StorableText;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantQuotas;
+import io.lorekeeper.text.TextNormalizer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

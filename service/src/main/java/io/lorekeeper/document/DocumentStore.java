@@ -25,6 +25,7 @@ import io.lorekeeper.document.CanonicalText.RenderedSession;
 import io.lorekeeper.document.CanonicalText.RenderedTurn;
 import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.document.files.ExtractedText;
 import io.lorekeeper.document.stage.StageRun;
 import io.lorekeeper.platform.Transitions;
 import io.lorekeeper.text.Span;

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import io.lorekeeper.document.files.FileLimits;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.FilterRefusal;
 import tools.jackson.databind.json.JsonMapper;

@@ -10,6 +10,8 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 
+import io.lorekeeper.document.files.FileLimits;
+
 /**
  * What DocumentController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as
  * mocks, and the file limits its upload filter ({@link UploadAdmission}) reads, bound from the real configuration.

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.langchain4j.model.embedding.onnx.HuggingFaceTokenCountEstimator;
 import io.lorekeeper.support.SharedData;
+import io.lorekeeper.text.TextNormalizer;
 import io.lorekeeper.text.TokenCounter;
 
 /**

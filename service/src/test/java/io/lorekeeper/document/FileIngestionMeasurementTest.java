@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.files.FileExtractor;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.IntegrationTest;
 import io.lorekeeper.support.TestFiles;

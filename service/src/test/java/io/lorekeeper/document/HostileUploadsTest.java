@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import io.lorekeeper.document.files.ExtractionProcess;
+import io.lorekeeper.document.files.FileExtractor;
+import io.lorekeeper.document.files.FileLimits;
 import io.lorekeeper.support.Api;
 import io.lorekeeper.support.HostileFiles;
 import io.lorekeeper.support.SecuredIntegrationTest;

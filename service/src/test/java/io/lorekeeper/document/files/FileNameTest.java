@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

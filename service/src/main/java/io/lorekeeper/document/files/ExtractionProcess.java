@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -37,11 +37,11 @@ import io.lorekeeper.platform.ApiProblem;
  * the call returns only after the process has exited, so the caller's slot is taken until the work
  * has really ended.
  */
-final class ExtractionProcess {
+public final class ExtractionProcess {
 
     private static final Logger log = LoggerFactory.getLogger(ExtractionProcess.class);
     /** How long past its own deadline the process gets to say it timed out before it is killed. */
-    static final Duration GRACE = Duration.ofSeconds(2);
+    public static final Duration GRACE = Duration.ofSeconds(2);
 
     private static final int STDERR_TAIL = 8 * 1024;
 

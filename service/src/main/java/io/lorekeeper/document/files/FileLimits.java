@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.time.Duration;
 
@@ -24,7 +24,7 @@ import org.springframework.util.unit.DataSize;
  *                             are held in memory, so this times the request size bounds that memory
  */
 @ConfigurationProperties("lorekeeper.documents.files")
-record FileLimits(
+public record FileLimits(
         @DefaultValue("20MB") DataSize maxFileSize,
         @DefaultValue("60s") Duration maxExtractionTime,
         @DefaultValue("200") int maxEmbeddedDocuments,

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,7 @@ import org.apache.tika.parser.pdf.PDFParserConfig;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
 
-import io.lorekeeper.document.FileExtractor.Format;
+import io.lorekeeper.document.files.FileExtractor.Format;
 import io.lorekeeper.platform.ApiProblem;
 
 /**

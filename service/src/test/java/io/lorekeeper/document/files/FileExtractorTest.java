@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,8 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
-import io.lorekeeper.document.ExtractedText.Section;
-import io.lorekeeper.document.FileExtractor.Format;
+import io.lorekeeper.document.files.ExtractedText.Section;
+import io.lorekeeper.document.files.FileExtractor.Format;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.support.TestFiles;
 
@@ -25,7 +25,7 @@ class FileExtractorTest {
     static FileExtractor extractor(Duration time, int threads) {
         return new FileExtractor(
                 new FileLimits(DataSize.ofMegabytes(20), time, 20, threads, DataSize.ofMegabytes(256), 8),
-                new DocumentLimits(DataSize.ofMegabytes(20), 500, 5000, 5000, DataSize.ofKilobytes(16)));
+                DataSize.ofMegabytes(20));
     }
 
     @AfterAll

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.lorekeeper.document.StructuredTextHandler.Kind;
-import io.lorekeeper.document.StructuredTextHandler.RawPart;
+import io.lorekeeper.document.files.StructuredTextHandler.Kind;
+import io.lorekeeper.document.files.StructuredTextHandler.RawPart;
 import io.lorekeeper.text.Span;
+import io.lorekeeper.text.TextNormalizer;
 
 /**
  * The canonical text of an uploaded file and its pages and sections, each a span of it. The text is
@@ -21,13 +22,13 @@ import io.lorekeeper.text.Span;
  * break a parser put between the lines when the next one starts in lower case), trailing spaces go and
  * runs of blank lines become one. Parts are joined by a blank line.
  */
-record ExtractedText(String text, List<Section> sections) {
+public record ExtractedText(String text, List<Section> sections) {
 
     /**
      * A page (PDF; {@code page} is its 1-based number) or a section (a heading and what follows it up
      * to the next heading; {@code title} and {@code level} 1 to 6), as a span of the canonical text.
      */
-    record Section(int ordinal, String kind, Integer page, String title, Integer level, Span span) {
+    public record Section(int ordinal, String kind, Integer page, String title, Integer level, Span span) {
         static final String PAGE = "page";
         static final String SECTION = "section";
     }

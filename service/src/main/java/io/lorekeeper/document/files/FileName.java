@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 /**
  * An uploaded file's name as it is kept and shown: a display name, never a path. A client chooses the
@@ -8,13 +8,13 @@ package io.lorekeeper.document;
  * unpaired surrogate characters, with runs of white space as one space, and cut to
  * {@link #MAX_LENGTH} characters with its extension kept.
  */
-final class FileName {
+public final class FileName {
 
     static final int MAX_LENGTH = 255;
 
     private FileName() {}
 
-    static String display(String sent) {
+    public static String display(String sent) {
         if (sent == null) {
             return "";
         }

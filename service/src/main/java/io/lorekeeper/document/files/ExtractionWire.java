@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.lorekeeper.document.ExtractedText.Section;
-import io.lorekeeper.document.FileExtractor.Format;
+import io.lorekeeper.document.files.ExtractedText.Section;
+import io.lorekeeper.document.files.FileExtractor.Format;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.text.Span;
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.mime.MediaType;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.stereotype.Component;
+import org.springframework.util.unit.DataSize;
 
 import io.lorekeeper.platform.ApiProblem;
 
@@ -35,11 +35,10 @@ import io.lorekeeper.platform.ApiProblem;
  * The request's thread only waits, so no file can take the threads other requests run on. Every
  * refusal is a problem naming the field {@code file}; nothing is stored before extraction succeeds.
  */
-@Component
-class FileExtractor implements DisposableBean {
+public class FileExtractor implements DisposableBean {
 
     /** The formats an upload may have, with the extensions and declared part types each accepts. */
-    enum Format {
+    public enum Format {
         TEXT("text/plain", Set.of("txt", "text"), Set.of("text/plain")),
         MARKDOWN("text/markdown", Set.of("md", "markdown"), Set.of("text/markdown", "text/x-markdown", "text/plain")),
         PDF("application/pdf", Set.of("pdf"), Set.of("application/pdf", "application/x-pdf")),
@@ -75,7 +74,7 @@ class FileExtractor implements DisposableBean {
     }
 
     /** What an upload became: its text and structure, and what the bytes were detected as. */
-    record Extraction(Format format, String mediaType, ExtractedText text) {}
+    public record Extraction(Format format, String mediaType, ExtractedText text) {}
 
     static final String ACCEPTED = ".txt, .md, .pdf, .docx, .html (.htm) and .epub";
 
@@ -87,14 +86,16 @@ class FileExtractor implements DisposableBean {
             "application/epub+zip", Format.EPUB);
 
     private final FileLimits limits;
-    private final DocumentLimits documentLimits;
+    /** The most UTF-8 bytes of text a file may extract to: the limit on any document's text. */
+    private final DataSize maxTextSize;
+
     private final Detector detector = new DefaultDetector();
     private final ThreadPoolExecutor pool;
     private final ExtractionProcess process;
 
-    FileExtractor(FileLimits limits, DocumentLimits documentLimits) {
+    public FileExtractor(FileLimits limits, DataSize maxTextSize) {
         this.limits = limits;
-        this.documentLimits = documentLimits;
+        this.maxTextSize = maxTextSize;
         this.process = new ExtractionProcess(limits.extractionMemory());
         int threads = Math.max(1, limits.extractionThreads());
         AtomicInteger counter = new AtomicInteger();
@@ -112,7 +113,7 @@ class FileExtractor implements DisposableBean {
      * parameters), has: its extension must name an accepted format and the declared type be that
      * format's (or {@code application/octet-stream}), else 415.
      */
-    static Format formatOf(String fileName, String declaredType) {
+    public static Format formatOf(String fileName, String declaredType) {
         String name = fileName == null ? "" : fileName;
         String extension =
                 name.contains(".") ? name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
@@ -140,7 +141,7 @@ class FileExtractor implements DisposableBean {
      * Checks that the bytes are what the name says; for PDF, DOCX, HTML and EPUB extracts the text
      * and structure. Text formats come back without text (the caller reads them as UTF-8).
      */
-    Extraction extract(String fileName, Format format, byte[] content) {
+    public Extraction extract(String fileName, Format format, byte[] content) {
         if (content.length > limits.maxFileSize().toBytes()) {
             throw ApiProblem.tooLarge("file", "the file is larger than the limit of " + limits.maxFileSize());
         }
@@ -170,10 +171,7 @@ class FileExtractor implements DisposableBean {
         ExtractionWire.Request request = new ExtractionWire.Request(
                 fileName,
                 format,
-                new TikaParse.Bounds(
-                        documentLimits.maxTextSize().toBytes(),
-                        limits.maxEmbeddedDocuments(),
-                        limits.maxExtractionTime()),
+                new TikaParse.Bounds(maxTextSize.toBytes(), limits.maxEmbeddedDocuments(), limits.maxExtractionTime()),
                 limits.maxExtractionTime(),
                 content);
         Future<ExtractedText> future;
@@ -240,7 +238,7 @@ class FileExtractor implements DisposableBean {
     }
 
     /** Extraction processes that have not ended yet. */
-    int extractionsRunning() {
+    public int extractionsRunning() {
         return process.running();
     }
 

@@ -1,4 +1,4 @@
-package io.lorekeeper.document;
+package io.lorekeeper.document.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.lorekeeper.document.FileExtractor.Format;
+import io.lorekeeper.document.files.FileExtractor.Format;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.support.HostileFiles;
 import io.lorekeeper.support.TestFiles;
