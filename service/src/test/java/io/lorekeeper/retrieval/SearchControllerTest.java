@@ -18,7 +18,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
@@ -55,10 +54,6 @@ class SearchControllerTest {
 
     @Autowired
     CurrentTenant tenant;
-
-    /** Off: no reranker is configured in the slice. */
-    @MockitoBean
-    Reranking reranking;
 
     private final UUID document = UUID.randomUUID();
 

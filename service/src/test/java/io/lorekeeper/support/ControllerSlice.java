@@ -18,6 +18,7 @@ import io.lorekeeper.llm.LlmUsage;
 import io.lorekeeper.platform.PlatformControllerBeans;
 import io.lorekeeper.question.QuestionControllerBeans;
 import io.lorekeeper.retrieval.Retriever;
+import io.lorekeeper.retrieval.SearchControllerBeans;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TenantControllerBeans;
 import io.lorekeeper.security.TenantQuotas;
@@ -63,6 +64,7 @@ import io.lorekeeper.strategy.Strategies;
 @QuestionControllerBeans
 @EvaluationControllerBeans
 @TenantControllerBeans
+@SearchControllerBeans
 @PlatformControllerBeans
 public @interface ControllerSlice {
 
