@@ -159,11 +159,11 @@ final class PassageAnswer {
                         ? 0
                         : (double) asked.stream().filter(found::contains).count() / asked.size());
         // where the question's words meet in one passage, it most often answers (what hybrid search orders by)
-        Set<String> terms = WordProximity.questionTerms(question);
+        WordProximity terms = WordProximity.of(question);
         f.put(
                 "passageTogether",
                 passages.stream()
-                        .mapToDouble(p -> WordProximity.together(terms, p.quote(), PROXIMITY_WINDOW))
+                        .mapToDouble(p -> terms.together(p.quote(), PROXIMITY_WINDOW))
                         .max()
                         .orElse(0));
         return f;

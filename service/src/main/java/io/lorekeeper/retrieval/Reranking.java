@@ -1,6 +1,7 @@
 package io.lorekeeper.retrieval;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -152,7 +153,7 @@ class Reranking {
             return candidates.stream().limit(k).toList();
         }
         if (System.nanoTime() - restingUntil < 0) {
-            report(scope, query, candidates.size(), null, "the reranker failed recently and is resting");
+            report(scope, query, candidates.size(), List.of(), "the reranker failed recently and is resting");
             return candidates.stream().limit(k).toList();
         }
         double[] scores;
@@ -162,19 +163,19 @@ class Reranking {
             // a reranker that is down would make every search wait out its retries: rest it a while
             restingUntil = System.nanoTime() + REST.toNanos();
             log.warn("reranking failed, the first-stage order stands for {} s: {}", REST.toSeconds(), e.getMessage());
-            report(scope, query, candidates.size(), null, "the reranker failed: " + e.getMessage());
+            report(scope, query, candidates.size(), List.of(), "the reranker failed: " + e.getMessage());
             return candidates.stream().limit(k).toList();
         }
-        report(scope, query, candidates.size(), scores, null);
-        return ordered(candidates, scores, k);
+        List<Integer> order = orderOf(scores);
+        report(scope, query, candidates.size(), order, null);
+        return pick(candidates, scores, order, k);
     }
 
     /** Tells the scope, where there is one, what the reranker did: the order its scores give, or why none. */
-    private void report(RerankScope scope, String query, int candidates, double[] scores, String skipped) {
+    private void report(RerankScope scope, String query, int candidates, List<Integer> order, String skipped) {
         if (scope == null) {
             return;
         }
-        List<Integer> order = scores == null ? List.of() : orderOf(scores);
         scope.report()
                 .accept(new RerankScope.Reranked(
                         reranker.orElseThrow().name(), query, candidates, order, 0, 0, 0, skipped));
@@ -185,23 +186,27 @@ class Reranking {
         if (scores == null) {
             return candidates.stream().limit(k).toList();
         }
-        double floor =
-                java.util.Arrays.stream(scores).filter(Double::isFinite).min().orElse(0) - 1;
-        for (int i = 0; i < scores.length; i++) {
-            if (!Double.isFinite(scores[i])) {
-                scores[i] = floor; // a passage the reply left out ranks below every scored one
-            }
-        }
-        return orderOf(scores).stream()
+        return pick(candidates, scores, orderOf(scores), k);
+    }
+
+    private static List<SearchHit> pick(List<SearchHit> candidates, double[] scores, List<Integer> order, int k) {
+        return order.stream()
                 .limit(k)
                 .map(i -> candidates.get(i).withScore(scores[i]))
                 .toList();
     }
 
-    /** Indexes by falling score; ties keep the first stage's order. */
+    /**
+     * Indexes by falling score; ties keep the first stage's order. A score that is not a number (a
+     * passage the reply left out) is first set below every scored one.
+     */
     private static List<Integer> orderOf(double[] scores) {
+        double floor = Arrays.stream(scores).filter(Double::isFinite).min().orElse(0) - 1;
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < scores.length; i++) {
+            if (!Double.isFinite(scores[i])) {
+                scores[i] = floor;
+            }
             order.add(i);
         }
         order.sort(Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(i -> i));

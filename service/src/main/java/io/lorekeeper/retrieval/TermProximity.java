@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -55,13 +54,13 @@ final class TermProximity {
         if (head.stream().anyMatch(h -> !h.turnIds().isEmpty())) {
             return fused;
         }
-        Set<String> terms = WordProximity.questionTerms(query);
-        if (terms.size() < 2) {
+        WordProximity question = WordProximity.of(query);
+        if (question.size() < 2) {
             return fused;
         }
         Map<SearchHit, Double> together = new HashMap<>();
         for (SearchHit hit : head) {
-            together.put(hit, WordProximity.together(terms, hit.text(), settings.window()));
+            together.put(hit, question.together(hit.text(), settings.window()));
         }
         List<SearchHit> ordered = new ArrayList<>(head);
         // a stable sort: hits the rule cannot tell apart keep the fused order

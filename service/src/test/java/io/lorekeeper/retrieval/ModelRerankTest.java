@@ -1,9 +1,8 @@
 package io.lorekeeper.retrieval;
 
-import static io.lorekeeper.support.TestDocuments.aText;
+import static io.lorekeeper.support.TestDocuments.aLighthouseLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -67,13 +66,9 @@ class ModelRerankTest {
 
     @BeforeAll
     void ingest() {
-        List<String> facts = new ArrayList<>();
-        String filler = " The sea was calm and the rock was quiet.".repeat(40);
-        for (int i = 0; i < 8; i++) {
-            facts.add("The lighthouse keeper polished the great lens again on night " + i + "." + filler);
-        }
-        facts.add("A grey cat slept on the lighthouse stairs." + filler);
-        lighthouse = api.ingest(aText(String.join("\n\n", facts)).build());
+        lighthouse = api.ingest(aLighthouseLog(
+                        UUID.randomUUID().toString().substring(0, 8), 8, "A grey cat slept on the lighthouse stairs")
+                .build());
     }
 
     @BeforeEach
@@ -171,7 +166,7 @@ class ModelRerankTest {
         assertThat(reranked.get("skipped").asString()).contains("the rerank call failed");
         assertThat(model.calls("rag/answer").getFirst().user())
                 .as("the first stage's order: its first passage is the keeper's")
-                .containsPattern("<passage n=\"1\"[^>]*>\\n\\s*The lighthouse keeper polished");
+                .containsPattern("<passage n=\"1\"[^>]*>\\n\\s*The lighthouse keeper \\w+ polished");
     }
 
     private static int passageContaining(String prompt, String text) {

@@ -1,6 +1,6 @@
 package io.lorekeeper.retrieval;
 
-import static io.lorekeeper.support.TestDocuments.aText;
+import static io.lorekeeper.support.TestDocuments.aLighthouseLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -52,14 +52,9 @@ class OnnxRerankedSearchTest {
     @Test
     void hitsComeBackInTheCrossEncodersOrder() throws Exception {
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        String filler = " The sea was calm and the rock was quiet.".repeat(40);
-        List<String> paragraphs = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            paragraphs.add("The lighthouse keeper " + marker + " polished the great lens on night " + i + "." + filler);
-        }
-        paragraphs.add("A cat slept on the lighthouse stairs " + marker + "." + filler);
-        paragraphs.add("A kitten played by the lighthouse door " + marker + "." + filler);
-        UUID doc = api.ingest(aText(String.join("\n\n", paragraphs)).build());
+        UUID doc = api.ingest(aLighthouseLog(
+                        marker, 6, "A cat slept on the lighthouse stairs", "A kitten played by the lighthouse door")
+                .build());
 
         JsonNode found = api.post(
                         "/v1/search",

@@ -4,7 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
-import static io.lorekeeper.support.TestDocuments.aText;
+import static io.lorekeeper.support.TestDocuments.aLighthouseLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -62,15 +62,8 @@ class RerankedSearchApiTest {
     @Test
     void hitsComeBackInTheOrderTheRerankerScoresThem() throws Exception {
         String marker = UUID.randomUUID().toString().substring(0, 8);
-        List<String> facts = new ArrayList<>();
-        // each paragraph long enough to be a chunk of its own
-        String filler = " The sea was calm and the rock was quiet.".repeat(40);
-        for (int i = 0; i < 8; i++) {
-            facts.add(
-                    "The lighthouse keeper " + marker + " polished the great lens again on night " + i + "." + filler);
-        }
-        facts.add("A grey cat slept on the lighthouse stairs " + marker + "." + filler);
-        UUID doc = api.ingest(aText(String.join("\n\n", facts)).build());
+        UUID doc = api.ingest(aLighthouseLog(marker, 8, "A grey cat slept on the lighthouse stairs")
+                .build());
 
         JsonNode found = api.post(
                         "/v1/search",

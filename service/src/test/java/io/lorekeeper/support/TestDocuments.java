@@ -18,6 +18,23 @@ public final class TestDocuments {
         return new ConversationBuilder();
     }
 
+    /**
+     * A text of paragraphs long enough to be a chunk each: {@code nights} alike ones about a keeper
+     * polishing a lens, then one per {@code oddOne} sentence, every paragraph carrying {@code marker} so
+     * a search finds them; for tests where a reranker must lift an odd paragraph over the alike ones.
+     */
+    public static TextBuilder aLighthouseLog(String marker, int nights, String... oddOnes) {
+        String filler = " The sea was calm and the rock was quiet.".repeat(40);
+        List<String> paragraphs = new ArrayList<>();
+        for (int i = 0; i < nights; i++) {
+            paragraphs.add("The lighthouse keeper " + marker + " polished the great lens on night " + i + "." + filler);
+        }
+        for (String odd : oddOnes) {
+            paragraphs.add(odd + " " + marker + "." + filler);
+        }
+        return aText(String.join("\n\n", paragraphs));
+    }
+
     public static final class TextBuilder {
         private final Map<String, Object> body = new LinkedHashMap<>();
 

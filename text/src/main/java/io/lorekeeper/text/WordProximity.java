@@ -1,8 +1,10 @@
 package io.lorekeeper.text;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,23 +27,42 @@ public final class WordProximity {
     private static final int MAX_STEMS = 200_000;
     private static final Map<String, String> STEMS = new ConcurrentHashMap<>();
 
-    private WordProximity() {}
+    /** Each term's number, for counting the distinct terms inside a window. */
+    private final Map<String, Integer> ids = new HashMap<>();
 
-    /** The distinct terms of a question that say what it is about. */
-    public static Set<String> questionTerms(String question) {
-        Set<String> terms = new HashSet<>(Terms.of(question));
-        terms.removeAll(QUESTION_FORM);
-        return terms;
-    }
+    private final Set<String> prefixes = new HashSet<>();
 
-    /** The most of {@code terms} found within {@code window} consecutive words of {@code text}, as a share. */
-    public static double together(Set<String> terms, String text, int window) {
-        List<int[]> found = new ArrayList<>(); // [word position, term id]
-        List<String> ids = new ArrayList<>(terms);
-        Set<String> prefixes = new HashSet<>();
+    private WordProximity(Set<String> terms) {
         for (String term : terms) {
+            ids.put(term, ids.size());
             prefixes.add(term.substring(0, Math.min(PREFIX, term.length())));
         }
+    }
+
+    /** The distinct terms of a question that say what it is about, ready to be looked for in passages. */
+    public static WordProximity of(String question) {
+        Set<String> terms = new HashSet<>(Terms.of(question));
+        terms.removeAll(QUESTION_FORM);
+        return new WordProximity(terms);
+    }
+
+    /** Given terms as they are (already stemmed), for a caller that chose them itself. */
+    static WordProximity ofTerms(Set<String> terms) {
+        return new WordProximity(terms);
+    }
+
+    public Set<String> terms() {
+        return Set.copyOf(ids.keySet());
+    }
+
+    /** How many distinct terms the question has: with fewer than two nothing can stand together. */
+    public int size() {
+        return ids.size();
+    }
+
+    /** The most of the terms found within {@code window} consecutive words of {@code text}, as a share. */
+    public double together(String text, int window) {
+        List<int[]> found = new ArrayList<>(); // [word position, term id]
         int position = 0;
         int i = 0;
         while (i < text.length()) {
@@ -54,9 +75,9 @@ public final class WordProximity {
             }
             if (i > start) {
                 // most words share no prefix with a query term: tested in place, without a copy
-                if (startsWithAny(text, start, i, prefixes)) {
-                    int id = ids.indexOf(stem(text.substring(start, i).toLowerCase(java.util.Locale.ROOT)));
-                    if (id >= 0) {
+                if (startsWithAny(text, start, i)) {
+                    Integer id = ids.get(stem(text.substring(start, i).toLowerCase(Locale.ROOT)));
+                    if (id != null) {
                         found.add(new int[] {position, id});
                     }
                 }
@@ -78,7 +99,7 @@ public final class WordProximity {
             }
             best = Math.max(best, distinct);
         }
-        return best < 2 ? 0 : (double) best / terms.size();
+        return best < 2 ? 0 : (double) best / ids.size();
     }
 
     /** The word's term ("" for a stop word), remembered: analysing a word costs far more than looking it up. */
@@ -96,7 +117,7 @@ public final class WordProximity {
         return stem;
     }
 
-    private static boolean startsWithAny(String text, int start, int end, Set<String> prefixes) {
+    private boolean startsWithAny(String text, int start, int end) {
         for (String prefix : prefixes) {
             if (end - start >= prefix.length() && text.regionMatches(true, start, prefix, 0, prefix.length())) {
                 return true;

@@ -10,22 +10,22 @@ class WordProximityTest {
 
     @Test
     void wordsThatShapeTheQuestionAreNotCounted() {
-        Set<String> terms = Set.of("miss", "havisham", "hous");
-        assertThat(WordProximity.together(terms, "Miss Havisham's house", 30)).isEqualTo(1.0);
-        assertThat(WordProximity.together(terms, "Miss Havisham and the name of what", 30))
-                .isEqualTo(2.0 / 3);
-        assertThat(WordProximity.together(terms, "the house", 30))
+        WordProximity terms = WordProximity.ofTerms(Set.of("miss", "havisham", "hous"));
+        assertThat(terms.together("Miss Havisham's house", 30)).isEqualTo(1.0);
+        assertThat(terms.together("Miss Havisham and the name of what", 30)).isEqualTo(2.0 / 3);
+        assertThat(terms.together("the house", 30))
                 .as("one term alone is no meeting")
                 .isZero();
         // the same two words, too far apart
-        assertThat(WordProximity.together(terms, "Havisham " + "word ".repeat(40) + "house", 30))
+        assertThat(terms.together("Havisham " + "word ".repeat(40) + "house", 30))
                 .isZero();
     }
 
     @Test
     void aQuestionsTermsLeaveOutWhatShapesTheQuestion() {
-        assertThat(WordProximity.questionTerms("What is the name of Miss Havisham's house?"))
+        assertThat(WordProximity.of("What is the name of Miss Havisham's house?")
+                        .terms())
                 .containsExactlyInAnyOrder("miss", "havisham", "hous");
-        assertThat(WordProximity.questionTerms("Who did she marry?")).containsExactly("marri");
+        assertThat(WordProximity.of("Who did she marry?").terms()).containsExactly("marri");
     }
 }
