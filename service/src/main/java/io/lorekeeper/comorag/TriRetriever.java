@@ -232,22 +232,13 @@ final class TriRetriever {
                 .map(f ->
                         new ComoRagEvent.LinkedFact(f.item().text(), ComoRagEvent.round4(f.score()), facts.contains(f)))
                 .toList();
-        ComoRagEvent.Filtering filterTrace = nearest.isEmpty()
-                ? null
-                : new ComoRagEvent.Filtering(
-                        filtered.method(),
-                        filtered.fallback(),
-                        filtered.dropped().isEmpty() ? null : filtered.dropped());
+        ComoRagEvent.Filtering filterTrace = nearest.isEmpty() ? null : filtering(filtered);
         if (seeds.entities.isEmpty()) {
-            Map<UnitKey, Double> scores = new HashMap<>();
-            dense.stream()
-                    .filter(s -> !excluded.contains(s.item().key()))
-                    .forEach(s -> scores.put(s.item().key(), s.score()));
             String fallback = seeds.graphs.isEmpty()
                     ? "dense: no graph (no triples)"
                     : nearest.isEmpty() ? "dense: nothing linked" : "dense: no linked fact kept";
             return new Ranking(
-                    sorted(scores),
+                    byDenseSimilarity(dense, excluded),
                     units,
                     matched,
                     new ComoRagEvent.Ranking(
@@ -277,6 +268,20 @@ final class TriRetriever {
                                         unitId(e.getKey()), Math.round(e.getValue() * 1e6) / 1e6))
                                 .toList(),
                         Math.round(millis * 1000) / 1000.0));
+    }
+
+    private static ComoRagEvent.Filtering filtering(FactFilter.Filtered filtered) {
+        return new ComoRagEvent.Filtering(
+                filtered.method(), filtered.fallback(), filtered.dropped().isEmpty() ? null : filtered.dropped());
+    }
+
+    /** HippoRAG 2's fallback to dense passage retrieval, when nothing seeds the graph. */
+    private static List<Map.Entry<UnitKey, Double>> byDenseSimilarity(List<Scored<Unit>> dense, Set<UnitKey> excluded) {
+        Map<UnitKey, Double> scores = new HashMap<>();
+        dense.stream()
+                .filter(s -> !excluded.contains(s.item().key()))
+                .forEach(s -> scores.put(s.item().key(), s.score()));
+        return sorted(scores);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lorekeeper.comorag;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -223,44 +224,20 @@ final class Umap {
     private static void optimise(double[][] layout, double[][] graph, SplittableRandom random) {
         int n = graph.length;
         int dimensions = layout[0].length;
-        double maxWeight = 0;
-        for (double[] row : graph) {
-            for (double w : row) {
-                maxWeight = Math.max(maxWeight, w);
-            }
-        }
-        int edges = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (graph[i][j] >= maxWeight / EPOCHS && graph[i][j] > 0) {
-                    edges++;
-                }
-            }
-        }
-        int[] head = new int[edges];
-        int[] tail = new int[edges];
-        double[] epochsPerSample = new double[edges];
-        int e = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (graph[i][j] >= maxWeight / EPOCHS && graph[i][j] > 0) {
-                    head[e] = i;
-                    tail[e] = j;
-                    epochsPerSample[e] = maxWeight / graph[i][j];
-                    e++;
-                }
-            }
-        }
+        Edges edges = Edges.of(graph);
+        int[] head = edges.head();
+        int[] tail = edges.tail();
+        double[] epochsPerSample = edges.epochsPerSample();
         double[] nextSample = epochsPerSample.clone();
-        double[] epochsPerNegative = new double[edges];
-        double[] nextNegative = new double[edges];
-        for (int i = 0; i < edges; i++) {
+        double[] epochsPerNegative = new double[head.length];
+        double[] nextNegative = new double[head.length];
+        for (int i = 0; i < head.length; i++) {
             epochsPerNegative[i] = epochsPerSample[i] / NEGATIVE_SAMPLES;
             nextNegative[i] = epochsPerNegative[i];
         }
         for (int epoch = 0; epoch < EPOCHS; epoch++) {
             double alpha = 1.0 - (double) epoch / EPOCHS;
-            for (int i = 0; i < edges; i++) {
+            for (int i = 0; i < head.length; i++) {
                 if (nextSample[i] > epoch) {
                     continue;
                 }
@@ -290,6 +267,41 @@ final class Umap {
                 }
                 nextNegative[i] += negatives * epochsPerNegative[i];
             }
+        }
+    }
+
+    /**
+     * The graph's edges that get sampled, with how many epochs pass between two samples of each: the
+     * heaviest edge every epoch, a lighter one in proportion to its weight, and one of a hundredth of the
+     * heaviest or less never.
+     */
+    private record Edges(int[] head, int[] tail, double[] epochsPerSample) {
+
+        static Edges of(double[][] graph) {
+            double maxWeight = 0;
+            for (double[] row : graph) {
+                for (double w : row) {
+                    maxWeight = Math.max(maxWeight, w);
+                }
+            }
+            int n = graph.length;
+            List<int[]> kept = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (graph[i][j] >= maxWeight / EPOCHS && graph[i][j] > 0) {
+                        kept.add(new int[] {i, j});
+                    }
+                }
+            }
+            int[] head = new int[kept.size()];
+            int[] tail = new int[kept.size()];
+            double[] epochsPerSample = new double[kept.size()];
+            for (int e = 0; e < kept.size(); e++) {
+                head[e] = kept.get(e)[0];
+                tail[e] = kept.get(e)[1];
+                epochsPerSample[e] = maxWeight / graph[head[e]][tail[e]];
+            }
+            return new Edges(head, tail, epochsPerSample);
         }
     }
 

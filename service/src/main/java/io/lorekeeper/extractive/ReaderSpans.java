@@ -72,23 +72,33 @@ final class ReaderSpans {
 
     static Choice pick(
             List<Passage> passages, List<OnnxPairModel.Reading> readings, int maxPieces, HeadingLines headings) {
-        List<Found> perPassage = new ArrayList<>();
-        List<Double> noAnswers = new ArrayList<>();
-        List<Found> dropped = new ArrayList<>();
-        // log-sum-exp over every span and the no-answer score, kept stable by shifting by the running max
-        Softmax softmax = new Softmax();
-        Map<Span, Double> byWords = new HashMap<>(); // log-sum-exp of the spans that widen to these words
-        Found best = null;
-        double noAnswer = Double.POSITIVE_INFINITY;
+        if (passages.isEmpty()) {
+            return new Choice(null, List.of(), Double.NaN, List.of(), 0, 0, List.of());
+        }
+        Tally tally = new Tally();
         for (int p = 0; p < passages.size(); p++) {
-            Passage passage = passages.get(p);
-            OnnxPairModel.Reading reading = readings.get(p);
+            tally.read(p, passages.get(p), readings.get(p), maxPieces, headings.of(p));
+        }
+        return tally.choice();
+    }
+
+    /** What the passages read so far say: each one's best span, and the mass over all their spans. */
+    private static final class Tally {
+        private final List<Found> perPassage = new ArrayList<>();
+        private final List<Double> noAnswers = new ArrayList<>();
+        private final List<Found> dropped = new ArrayList<>();
+        // log-sum-exp over every span and the no-answer score, kept stable by shifting by the running max
+        private final Softmax softmax = new Softmax();
+        private final Map<Span, Double> byWords = new HashMap<>(); // log-sum-exp of the spans widening to these words
+        private Found best;
+        private double noAnswer = Double.POSITIVE_INFINITY;
+
+        void read(int p, Passage passage, OnnxPairModel.Reading reading, int maxPieces, IntPredicate onHeading) {
             float[] start = reading.output(ReaderModel.START);
             float[] end = reading.output(ReaderModel.END);
             CharSpan[] pieces = reading.secondSpans();
             noAnswers.add((double) start[0] + end[0]);
             noAnswer = Math.min(noAnswer, start[0] + end[0]);
-            IntPredicate onHeading = headings.of(p);
             boolean[] heading = new boolean[pieces.length];
             int[] from = new int[pieces.length];
             int[] to = new int[pieces.length];
@@ -131,22 +141,22 @@ final class ReaderSpans {
                 best = own;
             }
         }
-        if (passages.isEmpty()) {
-            return new Choice(null, List.of(), Double.NaN, List.of(), 0, 0, List.of());
+
+        Choice choice() {
+            softmax.add(noAnswer);
+            Found answer = best;
+            List<Found> outscoring = dropped.stream()
+                    .filter(h -> answer == null || h.score() > answer.score())
+                    .toList();
+            return new Choice(
+                    best,
+                    perPassage,
+                    noAnswer,
+                    noAnswers,
+                    best == null ? 0 : softmax.share(byWords.get(best.span())),
+                    softmax.share(noAnswer),
+                    outscoring);
         }
-        softmax.add(noAnswer);
-        Found answer = best;
-        List<Found> outscoring = dropped.stream()
-                .filter(h -> answer == null || h.score() > answer.score())
-                .toList();
-        return new Choice(
-                best,
-                perPassage,
-                noAnswer,
-                noAnswers,
-                best == null ? 0 : softmax.share(byWords.get(best.span())),
-                softmax.share(noAnswer),
-                outscoring);
     }
 
     private static Found found(int p, Passage passage, int from, int to, double score) {
