@@ -29,7 +29,6 @@ import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.DynamicUpdate;
 import org.springframework.data.domain.AbstractAggregateRoot;
 
-import io.lorekeeper.document.DocumentStore.StageDef;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.IllegalTransitionException;
 import io.lorekeeper.platform.JsonColumn;

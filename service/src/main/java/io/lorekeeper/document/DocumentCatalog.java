@@ -17,11 +17,11 @@ import io.lorekeeper.document.DocumentRequests.CreateDocument;
 public class DocumentCatalog {
 
     private final DocumentIntake intake;
-    private final DocumentStore store;
+    private final DocumentViews views;
 
-    DocumentCatalog(DocumentIntake intake, DocumentStore store) {
+    DocumentCatalog(DocumentIntake intake, DocumentViews views) {
         this.intake = intake;
-        this.store = store;
+        this.views = views;
     }
 
     /** A document as listed: enough to pick one and see whether it can be asked about yet. */
@@ -31,7 +31,7 @@ public class DocumentCatalog {
     public record Added(UUID id, DocumentStatus status, boolean created) {}
 
     public List<Entry> newest(UUID tenantId, int limit) {
-        return store.list(tenantId, 0, limit).stream()
+        return views.list(tenantId, 0, limit).stream()
                 .map(d -> new Entry(d.id(), d.title(), d.kind(), d.status(), d.charCount()))
                 .toList();
     }

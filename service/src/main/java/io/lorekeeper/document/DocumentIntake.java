@@ -31,38 +31,41 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 class DocumentIntake {
 
-    private final DocumentStore store;
+    private final DocumentChanges changes;
+    private final DocumentRows rows;
+    private final CanonicalTexts texts;
     private final DocumentLimits limits;
     private final IngestionPipeline pipeline;
     private final IngestionScheduler scheduler;
     private final CurrentTenant tenant;
     private final JsonMapper json;
-    private final Documents documents;
     private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
     private final FileExtractor extractor;
 
     DocumentIntake(
-            DocumentStore store,
+            DocumentChanges changes,
+            DocumentRows rows,
+            CanonicalTexts texts,
             DocumentLimits limits,
             IngestionPipeline pipeline,
             IngestionScheduler scheduler,
             CurrentTenant tenant,
             JsonMapper json,
-            Documents documents,
             TransactionTemplate transaction,
             TenantQuotas quotas,
             FileExtractor extractor) {
         this.extractor = extractor;
         this.transaction = transaction;
         this.quotas = quotas;
-        this.store = store;
+        this.changes = changes;
+        this.rows = rows;
+        this.texts = texts;
         this.limits = limits;
         this.pipeline = pipeline;
         this.scheduler = scheduler;
         this.tenant = tenant;
         this.json = json;
-        this.documents = documents;
     }
 
     Accepted create(CreateDocument request) {
@@ -148,7 +151,7 @@ class DocumentIntake {
             sections = extraction.text().sections();
             limits.checkTextSize("file", text);
         }
-        DocumentStore.SourceFile source = new DocumentStore.SourceFile(
+        CanonicalTexts.SourceFile source = new CanonicalTexts.SourceFile(
                 filename, extraction.mediaType(), content.length, ContentHash.sha256(content));
         String defaultTitle = title;
         if ((defaultTitle == null || defaultTitle.isBlank()) && filename != null) {
@@ -174,7 +177,7 @@ class DocumentIntake {
      */
     @Transactional
     void reindex(UUID id, List<String> stages) {
-        Document doc = store.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        Document doc = changes.lock(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         doc.requireNotIngesting("reindex once it is READY or FAILED");
         quotas.requireTokens();
         if (stages != null && !stages.isEmpty()) {
@@ -216,9 +219,9 @@ class DocumentIntake {
      */
     @Transactional
     List<String> buildOnDemand(UUID tenantId, UUID id, java.util.Collection<String> stages) {
-        Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        Document doc = changes.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         doc.requireNotIngesting("its memories can be built once it is READY");
-        DocumentInfo info = store.find(id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        DocumentInfo info = rows.find(id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         doc.defineStages(pipeline.definitions());
         List<String> start = doc.stages().stream()
                 .filter(s -> stages.contains(s.name()) && s.status() == StageStatus.SKIPPED)
@@ -235,8 +238,8 @@ class DocumentIntake {
     }
 
     boolean delete(UUID id) {
-        boolean deleted = store.delete(tenant.id(), id);
-        documents.evict(id);
+        boolean deleted = changes.delete(tenant.id(), id);
+        texts.evict(id);
         return deleted;
     }
 
@@ -246,10 +249,10 @@ class DocumentIntake {
             String profile,
             Map<String, Object> metadata,
             CanonicalText canonical,
-            DocumentStore.SourceFile source,
+            CanonicalTexts.SourceFile source,
             List<ExtractedText.Section> sections) {
         String hash = ContentHash.of(kind, canonical.text());
-        Optional<UUID> existing = store.findByContentHash(tenant.id(), hash);
+        Optional<UUID> existing = rows.findByContentHash(tenant.id(), hash);
         if (existing.isPresent()) {
             return accepted(existing.get(), false);
         }
@@ -259,18 +262,27 @@ class DocumentIntake {
         try {
             // the document and its ingestion job: both commit or neither does
             transaction.executeWithoutResult(status -> {
-                store.insert(
-                        new DocumentStore.NewDocument(id, tenantId, title, kind, profile, metadata, hash, canonical),
+                changes.insert(
+                        new DocumentChanges.NewDocument(
+                                id,
+                                tenantId,
+                                title,
+                                kind,
+                                profile,
+                                metadata,
+                                hash,
+                                canonical.text().length()),
                         pipeline.definitions());
+                texts.insert(id, canonical);
                 if (source != null) {
-                    store.insertSource(id, source, sections);
+                    texts.insertSource(id, source, sections);
                 }
                 scheduler.schedule(id);
             });
         } catch (DataIntegrityViolationException raced) {
             // Another request stored the same content between our lookup and insert (outside the failed transaction).
             // JPA reports the unique (tenant, content hash) key as a plain integrity violation, not a duplicate key.
-            Optional<UUID> stored = store.findByContentHash(tenantId, hash);
+            Optional<UUID> stored = rows.findByContentHash(tenantId, hash);
             if (stored.isEmpty()) {
                 throw raced;
             }
@@ -297,7 +309,7 @@ class DocumentIntake {
     }
 
     private Accepted accepted(UUID id, boolean created) {
-        return new Accepted(id, store.find(id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED), created);
+        return new Accepted(id, rows.find(id).map(DocumentInfo::status).orElse(DocumentStatus.QUEUED), created);
     }
 
     private String title(String given, String text, DocumentKind kind) {

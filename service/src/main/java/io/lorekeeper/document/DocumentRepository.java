@@ -9,8 +9,9 @@ import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
 
 /**
- * The document aggregates, for their state changes. Reads for the API and the bulk rows derived
- * from a document (text, conversation rows, chunks, pages, lexemes) stay on SQL in {@link DocumentStore}.
+ * The document aggregates, for their state changes. Reads ({@link DocumentRows}) and the bulk rows
+ * derived from a document (text, conversation rows, chunks, pages, lexemes) stay on plain SQL, each
+ * written by the concern that derives it.
  */
 interface DocumentRepository extends JpaRepository<Document, UUID> {
 

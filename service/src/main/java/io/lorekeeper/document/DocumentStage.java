@@ -32,7 +32,7 @@ import io.lorekeeper.platform.IllegalTransitionException;
  *
  * <p>Dynamic update: a change writes only the columns it changed, so it never writes back a stale
  * {@code done}/{@code total} over the progress a running stage records meanwhile (a bulk UPDATE
- * outside the aggregate, see {@link DocumentStore#stageProgress}).
+ * outside the aggregate, see {@link StageProgress#progress}).
  */
 @Entity
 @Table(name = "ingestion_stage")
@@ -65,7 +65,7 @@ class DocumentStage {
 
     /**
      * Items the latest run left without output: written beside the aggregate
-     * ({@link DocumentStore#itemFailed}, {@link DocumentStore#clearItemFailures}), read here only to know
+     * ({@link StageProgress#itemFailed}, {@link StageProgress#clearItemFailures}), read here only to know
      * which DONE stages have gaps for a resume to retry.
      */
     @Column(insertable = false, updatable = false)

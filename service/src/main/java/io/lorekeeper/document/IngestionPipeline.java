@@ -40,18 +40,24 @@ class IngestionPipeline {
     /** Sessions appended while the job ran reset stages; the job goes round again rather than leave them for later. */
     private static final int MAX_ROUNDS = 10;
 
-    private final DocumentStore store;
+    private final DocumentChanges changes;
+    private final DocumentRows rows;
+    private final StageProgress stageProgress;
     private final List<IngestionStage> stages;
     private final EnrichmentSettings enrichment;
     private final ObservationRegistry observations;
 
     IngestionPipeline(
-            DocumentStore store,
+            DocumentChanges changes,
+            DocumentRows rows,
+            StageProgress stageProgress,
             List<IngestionStage> stages,
             EnrichmentSettings enrichment,
             ObservationRegistry observations) {
         this.observations = observations;
-        this.store = store;
+        this.changes = changes;
+        this.rows = rows;
+        this.stageProgress = stageProgress;
         this.stages = stages.stream()
                 .sorted(Comparator.comparingInt(IngestionStage::position))
                 .toList();
@@ -62,10 +68,8 @@ class IngestionPipeline {
         return stages.stream().map(IngestionStage::name).toList();
     }
 
-    List<DocumentStore.StageDef> definitions() {
-        return stages.stream()
-                .map(s -> new DocumentStore.StageDef(s.name(), s.enrichment()))
-                .toList();
+    List<StageDef> definitions() {
+        return stages.stream().map(s -> new StageDef(s.name(), s.enrichment())).toList();
     }
 
     private IngestionStage stage(String name) {
@@ -121,12 +125,12 @@ class IngestionPipeline {
 
     void run(UUID documentId) {
         for (int round = 0; round < MAX_ROUNDS; round++) {
-            DocumentInfo document = store.find(documentId).orElse(null);
+            DocumentInfo document = rows.find(documentId).orElse(null);
             if (document == null) {
                 log.info("Document {} was deleted before ingestion finished", documentId);
                 return;
             }
-            store.change(documentId, d -> d.defineStages(definitions()));
+            changes.change(documentId, d -> d.defineStages(definitions()));
             Map<String, StageState> states = states(documentId);
             if (document.status() != DocumentStatus.READY || !retrievalDone(states)) {
                 document = runRetrieval(document, states);
@@ -148,7 +152,7 @@ class IngestionPipeline {
     }
 
     private Map<String, StageState> states(UUID documentId) {
-        return store.stages(documentId).stream().collect(Collectors.toMap(StageState::name, Function.identity()));
+        return rows.stages(documentId).stream().collect(Collectors.toMap(StageState::name, Function.identity()));
     }
 
     private boolean retrievalDone(Map<String, StageState> states) {
@@ -159,10 +163,10 @@ class IngestionPipeline {
 
     /** Sessions were appended (the document is QUEUED again) or a stage was reset while this round ran. */
     private boolean needsAnotherRound(UUID documentId) {
-        DocumentInfo now = store.find(documentId).orElse(null);
+        DocumentInfo now = rows.find(documentId).orElse(null);
         return now != null
                 && (now.status() != DocumentStatus.READY
-                        || store.stages(documentId).stream().anyMatch(s -> s.status() == StageStatus.PENDING));
+                        || rows.stages(documentId).stream().anyMatch(s -> s.status() == StageStatus.PENDING));
     }
 
     /**
@@ -173,7 +177,7 @@ class IngestionPipeline {
     private DocumentInfo runRetrieval(DocumentInfo document, Map<String, StageState> states) {
         UUID documentId = document.id();
         try {
-            if (!store.change(documentId, Document::startIngestion)) {
+            if (!changes.change(documentId, Document::startIngestion)) {
                 return deleted(documentId);
             }
         } catch (IllegalTransitionException settled) {
@@ -186,12 +190,12 @@ class IngestionPipeline {
             }
             IngestionStage.Applicability applicability = stage.applicability(document);
             if (!applicability.applies()) {
-                if (!store.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()))) {
+                if (!changes.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()))) {
                     return deleted(documentId);
                 }
                 continue;
             }
-            Integer generation = store.changeAndGet(documentId, d -> d.startStage(stage.name()))
+            Integer generation = changes.changeAndGet(documentId, d -> d.startStage(stage.name()))
                     .orElse(null);
             if (generation == null) {
                 return deleted(documentId);
@@ -200,7 +204,7 @@ class IngestionPipeline {
             try {
                 StageObservation.run(observations, stage, new Run(document, stage.name(), generation));
             } catch (RetryLaterException later) {
-                store.change(documentId, d -> {
+                changes.change(documentId, d -> {
                     d.finishStage(
                             stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
                     d.waitForRetry();
@@ -209,26 +213,27 @@ class IngestionPipeline {
             } catch (Exception e) {
                 String reason = stage.name() + " failed: " + Failures.describe(e);
                 log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
-                store.change(documentId, d -> {
+                changes.change(documentId, d -> {
                     d.finishStage(stage.name(), generation, StageStatus.FAILED, Failures.describe(e), null);
                     d.fail(reason);
                 });
                 return null;
             }
-            if (!store.change(documentId, d -> d.finishStage(stage.name(), generation, StageStatus.DONE, null, null))) {
+            if (!changes.change(
+                    documentId, d -> d.finishStage(stage.name(), generation, StageStatus.DONE, null, null))) {
                 return deleted(documentId);
             }
-            document = store.find(documentId).orElse(document);
+            document = rows.find(documentId).orElse(document);
             log.info(
                     "Stage {} of document {} done in {} ms",
                     stage.name(),
                     documentId,
                     (System.nanoTime() - started) / 1_000_000);
         }
-        if (!store.change(documentId, Document::ready)) {
+        if (!changes.change(documentId, Document::ready)) {
             return deleted(documentId);
         }
-        return store.find(documentId).orElse(document);
+        return rows.find(documentId).orElse(document);
     }
 
     private static DocumentInfo deleted(UUID documentId) {
@@ -257,7 +262,7 @@ class IngestionPipeline {
             }
             IngestionStage.Applicability applicability = applicability(stage, document, state);
             if (!applicability.applies()) {
-                store.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()));
+                changes.change(documentId, d -> d.skipStage(stage.name(), applicability.reason()));
                 continue;
             }
             Instant retry = runEnrichment(stage, document, state);
@@ -279,14 +284,14 @@ class IngestionPipeline {
     /** Runs one enrichment stage; a failure is recorded on the stage alone. Returns the retry time it scheduled, if any. */
     private Instant runEnrichment(IngestionStage stage, DocumentInfo document, StageState state) {
         UUID documentId = document.id();
-        Integer generation =
-                store.changeAndGet(documentId, d -> d.startStage(stage.name())).orElse(null);
+        Integer generation = changes.changeAndGet(documentId, d -> d.startStage(stage.name()))
+                .orElse(null);
         if (generation == null) {
             return null; // deleted
         }
         int attempt = state.attempts() + 1;
         long started = System.nanoTime();
-        store.clearItemFailures(documentId, stage.name(), generation);
+        stageProgress.clearItemFailures(documentId, stage.name(), generation);
         Run run = new Run(document, stage.name(), generation);
         try {
             StageObservation.run(observations, stage, run);
@@ -366,7 +371,7 @@ class IngestionPipeline {
             StageStatus outcome,
             String message,
             Instant retryAt) {
-        store.change(documentId, d -> d.finishStage(stage.name(), generation, outcome, message, retryAt));
+        changes.change(documentId, d -> d.finishStage(stage.name(), generation, outcome, message, retryAt));
     }
 
     private static String abbreviate(String failure) {
@@ -390,14 +395,14 @@ class IngestionPipeline {
             this.stage = stage;
             this.generation = generation;
             this.progress =
-                    new ForwardProgress((done, total) -> store.stageProgress(document.id(), stage, done, total));
+                    new ForwardProgress((done, total) -> stageProgress.progress(document.id(), stage, done, total));
         }
 
         @Override
         public void itemFailed(String item, String reason) {
             failed.incrementAndGet();
             log.warn("Stage {} of document {} left {} without output: {}", stage, document.id(), item, reason);
-            store.itemFailed(document.id(), stage, generation, abbreviate(item + ": " + reason));
+            stageProgress.itemFailed(document.id(), stage, generation, abbreviate(item + ": " + reason));
         }
 
         int failed() {

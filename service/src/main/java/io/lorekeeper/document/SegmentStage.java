@@ -24,11 +24,15 @@ class SegmentStage implements IngestionStage {
 
     static final String NAME = "segment";
 
-    private final DocumentStore store;
+    private final CanonicalTexts texts;
+    private final SegmentationStore segmentation;
+    private final DocumentRows rows;
     private final Segmenter segmenter = Segmenter.standard();
 
-    SegmentStage(DocumentStore store) {
-        this.store = store;
+    SegmentStage(CanonicalTexts texts, SegmentationStore segmentation, DocumentRows rows) {
+        this.texts = texts;
+        this.segmentation = segmentation;
+        this.rows = rows;
     }
 
     @Override
@@ -44,22 +48,22 @@ class SegmentStage implements IngestionStage {
     @Override
     public void run(StageRun run) {
         UUID id = run.document().id();
-        CanonicalText canonical = store.canonical(id);
+        CanonicalText canonical = texts.canonical(id);
         if (run.document().kind() == DocumentKind.CONVERSATION) {
-            store.appendSegmentation(id, segmenter.segmentConversation(canonical, store.segmentationEnd(id)));
+            segmentation.append(id, segmenter.segmentConversation(canonical, segmentation.end(id)));
         } else {
             // pages and sections of an uploaded file: GAM's pages break at them where they can
             List<Integer> boundaries =
-                    store.sections(id).stream().map(s -> s.span().start()).toList();
-            store.replaceSegmentation(id, segmenter.segment(canonical, boundaries));
+                    texts.sections(id).stream().map(s -> s.span().start()).toList();
+            segmentation.replace(id, segmenter.segment(canonical, boundaries));
         }
-        int chunks = store.find(id).map(DocumentInfo::chunkCount).orElse(0);
+        int chunks = rows.find(id).map(DocumentInfo::chunkCount).orElse(0);
         run.progress(chunks, chunks);
     }
 
     /** Rebuilding the segmentation starts from nothing, for conversations too. */
     @Override
     public void reset(UUID documentId) {
-        store.deleteSegmentation(documentId);
+        segmentation.delete(documentId);
     }
 }

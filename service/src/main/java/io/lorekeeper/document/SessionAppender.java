@@ -29,28 +29,28 @@ import io.lorekeeper.security.TenantQuotas;
 @Service
 class SessionAppender {
 
-    private final DocumentStore store;
+    private final DocumentChanges changes;
+    private final CanonicalTexts texts;
     private final DocumentLimits limits;
     private final IngestionScheduler scheduler;
     private final CurrentTenant tenant;
-    private final Documents documents;
     private final TransactionTemplate transaction;
     private final TenantQuotas quotas;
 
     SessionAppender(
-            DocumentStore store,
+            DocumentChanges changes,
+            CanonicalTexts texts,
             DocumentLimits limits,
             IngestionScheduler scheduler,
             CurrentTenant tenant,
-            Documents documents,
             TransactionTemplate transaction,
             TenantQuotas quotas) {
         this.quotas = quotas;
-        this.store = store;
+        this.changes = changes;
+        this.texts = texts;
         this.limits = limits;
         this.scheduler = scheduler;
         this.tenant = tenant;
-        this.documents = documents;
         this.transaction = transaction;
     }
 
@@ -77,12 +77,12 @@ class SessionAppender {
                     "another document of this tenant already holds exactly this conversation",
                     "sessions");
         }
-        documents.evict(id);
+        texts.evict(id);
         return appended;
     }
 
     private SessionsAppended appendLocked(UUID tenantId, UUID id, AppendSessions request) {
-        Document doc = store.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        Document doc = changes.lock(tenantId, id).orElseThrow(() -> ApiProblem.notFound("Document", id));
         if (doc.kind() != DocumentKind.CONVERSATION) {
             throw ApiProblem.conflict(
                     "not-a-conversation",
@@ -92,7 +92,7 @@ class SessionAppender {
                     null);
         }
         doc.requireNotIngesting("append once it is READY or FAILED");
-        CanonicalText before = store.canonical(id);
+        CanonicalText before = texts.canonical(id);
         CanonicalText after = ConversationRenderer.append(before, request.sessions(), limits);
         List<RenderedSession> newSessions = after.sessions()
                 .subList(before.sessions().size(), after.sessions().size());
@@ -103,11 +103,11 @@ class SessionAppender {
         }
         limits.checkTextSize("sessions", after.text());
         quotas.requireStorage(after.text().substring(before.text().length()), 0);
-        store.appendSessions(id, after.text().substring(before.text().length()), newSessions, newTurns);
+        texts.append(id, after.text().substring(before.text().length()), newSessions, newTurns);
         doc.appendSessions(
                 ContentHash.of(DocumentKind.CONVERSATION, after.text()),
                 after.text().length());
-        store.flush(); // now, so that a conversation another document already holds is refused here as a duplicate
+        changes.flush(); // now, so that a conversation another document already holds is refused here as a duplicate
         List<AppendedSession> sessions = new ArrayList<>();
         for (RenderedSession session : newSessions) {
             sessions.add(new AppendedSession(

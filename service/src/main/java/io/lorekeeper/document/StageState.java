@@ -36,18 +36,4 @@ record StageState(
     boolean enrichment() {
         return kind.equals("enrichment");
     }
-
-    DocumentResponses.StageView view() {
-        return new DocumentResponses.StageView(
-                name,
-                kind,
-                status.name(),
-                done,
-                total,
-                message,
-                attempts == 0 ? null : attempts,
-                retryAt,
-                failed == 0 ? null : failed,
-                failures.isEmpty() ? null : failures);
-    }
 }

@@ -11,7 +11,6 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.document.DocumentStore.StageDef;
 import io.lorekeeper.platform.IllegalTransitionException;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -19,7 +19,7 @@ import io.lorekeeper.document.files.FileLimits;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@MockitoBean(types = {DocumentIntake.class, DocumentStore.class, SessionAppender.class})
+@MockitoBean(types = {DocumentIntake.class, DocumentViews.class, SessionAppender.class})
 @Import(DocumentControllerBeans.Settings.class)
 public @interface DocumentControllerBeans {
 

@@ -21,7 +21,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.orm.ObjectOptimisticLockingFailureException;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import io.lorekeeper.document.DocumentStore.StageDef;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.IntegrationTest;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * An ingestion job and a request (or two replicas) racing on one document: both load it in the
  * same state and both change it, the job one of its stages, the request the document. A change to
  * a stage bumps the document's version too, so exactly one commits; the other's write is refused
- * instead of overwriting it, and a job that retries ({@link DocumentStore#change}) re-reads the
+ * instead of overwriting it, and a job that retries ({@link DocumentChanges#change}) re-reads the
  * winner's state, where its change is applied again or declined. Nothing the winner stored is lost.
  */
 @IntegrationTest
@@ -46,7 +45,10 @@ class DocumentRaceTest {
     DocumentRepository documents;
 
     @Autowired
-    DocumentStore store;
+    DocumentChanges changes;
+
+    @Autowired
+    StageProgress progress;
 
     @Autowired
     TransactionTemplate transaction;
@@ -101,14 +103,14 @@ class DocumentRaceTest {
     @Test
     void aJobWhoseStageWasResetWhileItRanRetriesOnTheFreshStateAndDeclinesCleanly() throws Exception {
         UUID id = ready();
-        int generation = store.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
+        int generation = changes.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
         CountDownLatch jobLoaded = new CountDownLatch(1);
         CountDownLatch appendCommitted = new CountDownLatch(1);
         AtomicInteger jobAttempts = new AtomicInteger();
         AtomicReference<Boolean> recorded = new AtomicReference<>();
 
         CompletableFuture<Void> job = CompletableFuture.runAsync(
-                () -> store.change(id, d -> {
+                () -> changes.change(id, d -> {
                     jobAttempts.incrementAndGet();
                     d.stages(); // the job read the stage before the other writer committed
                     jobLoaded.countDown();
@@ -119,7 +121,7 @@ class DocumentRaceTest {
         await(jobLoaded);
         // sessions appended meanwhile (a request on another replica): every stage pending, a new generation
         transaction.executeWithoutResult(
-                status -> store.lock(CurrentTenant.DEFAULT, id).orElseThrow().appendSessions("grown", 240));
+                status -> changes.lock(CurrentTenant.DEFAULT, id).orElseThrow().appendSessions("grown", 240));
         appendCommitted.countDown();
         job.get(30, TimeUnit.SECONDS);
 
@@ -140,14 +142,14 @@ class DocumentRaceTest {
     @Test
     void aChangeThatStillAppliesToTheFreshStateIsAppliedOnTheRetryKeepingTheWinnersChange() throws Exception {
         UUID id = ready();
-        int generation = store.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
+        int generation = changes.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
         CountDownLatch jobLoaded = new CountDownLatch(1);
         CountDownLatch reindexCommitted = new CountDownLatch(1);
         AtomicInteger jobAttempts = new AtomicInteger();
 
         // the job finishes memos while a reindex rebuilds page-headers: both legal on either state
         CompletableFuture<Void> job = CompletableFuture.runAsync(
-                () -> store.change(id, d -> {
+                () -> changes.change(id, d -> {
                     jobAttempts.incrementAndGet();
                     d.stages(); // the job read the stage before the other writer committed
                     jobLoaded.countDown();
@@ -157,7 +159,7 @@ class DocumentRaceTest {
                 threads);
         await(jobLoaded);
         transaction.executeWithoutResult(
-                status -> store.lock(CurrentTenant.DEFAULT, id).orElseThrow().rebuild(List.of("page-headers"), true));
+                status -> changes.lock(CurrentTenant.DEFAULT, id).orElseThrow().rebuild(List.of("page-headers"), true));
         reindexCommitted.countDown();
         job.get(30, TimeUnit.SECONDS);
 
@@ -175,12 +177,12 @@ class DocumentRaceTest {
     @Test
     void progressReportedWhileATransitionIsInFlightIsNotWrittenOver() throws Exception {
         UUID id = ready();
-        int generation = store.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
+        int generation = changes.changeAndGet(id, d -> d.startStage("memos")).orElseThrow();
         CountDownLatch loaded = new CountDownLatch(1);
         CountDownLatch progressed = new CountDownLatch(1);
 
         CompletableFuture<Void> finish = CompletableFuture.runAsync(
-                () -> store.change(id, d -> {
+                () -> changes.change(id, d -> {
                     d.stages();
                     loaded.countDown();
                     await(progressed);
@@ -188,7 +190,7 @@ class DocumentRaceTest {
                 }),
                 threads);
         await(loaded);
-        store.stageProgress(id, "memos", 12, 12);
+        progress.progress(id, "memos", 12, 12);
         progressed.countDown();
         finish.get(30, TimeUnit.SECONDS);
 
@@ -228,12 +230,12 @@ class DocumentRaceTest {
                 "hash-" + id,
                 120,
                 STAGES));
-        store.change(id, Document::startIngestion);
+        changes.change(id, Document::startIngestion);
         for (String stage : List.of("segment", "embed")) {
-            int generation = store.changeAndGet(id, d -> d.startStage(stage)).orElseThrow();
-            store.change(id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null));
+            int generation = changes.changeAndGet(id, d -> d.startStage(stage)).orElseThrow();
+            changes.change(id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null));
         }
-        store.change(id, Document::ready);
+        changes.change(id, Document::ready);
         return id;
     }
 

@@ -10,7 +10,6 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 
-import io.lorekeeper.document.DocumentStore.StageDef;
 import io.lorekeeper.platform.IllegalTransitionException;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -34,7 +34,7 @@ class SegmenterIncrementalTest {
         return new Session(null, dateTime, list);
     }
 
-    /** Where the stored segmentation ends, as DocumentStore reports it. */
+    /** Where the stored segmentation ends, as SegmentationStore reports it. */
     private static Segmenter.Continuation endOf(Segmentation stored) {
         if (stored.chunks().isEmpty()) {
             return Segmenter.Continuation.START;
