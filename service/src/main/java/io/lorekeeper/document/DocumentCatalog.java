@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
+import io.lorekeeper.document.intake.DocumentIntake;
 
 /**
  * The document operations other entry points (the MCP server) offer, with the same validation,

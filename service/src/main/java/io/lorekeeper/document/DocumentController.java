@@ -33,6 +33,8 @@ import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
 import io.lorekeeper.document.files.FileExtractor;
 import io.lorekeeper.document.files.FileName;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.intake.SessionAppender;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.LocationResponse;

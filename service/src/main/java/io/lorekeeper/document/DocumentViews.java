@@ -14,6 +14,9 @@ import org.springframework.stereotype.Repository;
 
 import io.lorekeeper.document.DocumentResponses.DocumentView;
 import io.lorekeeper.document.DocumentResponses.StageView;
+import io.lorekeeper.document.intake.CanonicalTexts;
+import io.lorekeeper.document.lifecycle.DocumentRows;
+import io.lorekeeper.document.lifecycle.StageState;
 import io.lorekeeper.text.Span;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;

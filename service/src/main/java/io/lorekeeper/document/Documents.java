@@ -11,6 +11,10 @@ import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
 
+import io.lorekeeper.document.intake.CanonicalTexts;
+import io.lorekeeper.document.lifecycle.DocumentRows;
+import io.lorekeeper.document.lifecycle.StageState;
+import io.lorekeeper.document.segmentation.SegmentationStore;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.text.Span;
 

@@ -12,6 +12,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.lorekeeper.document.ingestion.IngestionPipeline;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.lifecycle.DocumentRows;
+
 /**
  * Memories built on a reader's demand: a question whose strategy needs a memory that was skipped
  * because it is built only when asked for (ComoRAG's index layers, outside the {@code deep}

@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 
 import io.lorekeeper.document.files.FileLimits;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.intake.SessionAppender;
 
 /**
  * What DocumentController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as

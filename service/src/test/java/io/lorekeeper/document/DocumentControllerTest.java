@@ -32,6 +32,8 @@ import io.lorekeeper.document.DocumentRequests.AppendSessions;
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.intake.SessionAppender;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.ControllerSlice;

@@ -18,7 +18,13 @@ import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import io.lorekeeper.document.DocumentChanges.NewDocument;
+import io.lorekeeper.document.ingestion.IngestionPipeline;
+import io.lorekeeper.document.intake.CanonicalText;
+import io.lorekeeper.document.intake.CanonicalTexts;
+import io.lorekeeper.document.lifecycle.Document;
+import io.lorekeeper.document.lifecycle.DocumentChanges;
+import io.lorekeeper.document.lifecycle.DocumentChanges.NewDocument;
+import io.lorekeeper.document.lifecycle.DocumentRows;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TokenSpend;
 import io.lorekeeper.support.TestDatabaseInitializer;

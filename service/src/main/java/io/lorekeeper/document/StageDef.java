@@ -1,8 +1,0 @@
-package io.lorekeeper.document;
-
-/** A stage as the document records it: its name and whether it builds retrieval or an enrichment. */
-record StageDef(String name, boolean enrichment) {
-    String kind() {
-        return enrichment ? "enrichment" : "retrieval";
-    }
-}
