@@ -17,7 +17,7 @@ import io.lorekeeper.document.intake.SessionAppender;
 /**
  * What DocumentController needs in {@link io.lorekeeper.support.ControllerSlice}: the module's services behind it as
  * mocks, and the file limits its upload filter ({@link UploadAdmission}) reads, bound from the real configuration.
- * Declared here because those types are package-private.
+ * Declared here because some of those types ({@code DocumentViews}, {@code UploadAdmission}) are package-private.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
