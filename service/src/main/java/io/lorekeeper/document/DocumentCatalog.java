@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
+import io.lorekeeper.document.intake.DocumentIntake;
 
 /**
  * The document operations other entry points (the MCP server) offer, with the same validation,
@@ -17,11 +18,11 @@ import io.lorekeeper.document.DocumentRequests.CreateDocument;
 public class DocumentCatalog {
 
     private final DocumentIntake intake;
-    private final DocumentStore store;
+    private final DocumentViews views;
 
-    DocumentCatalog(DocumentIntake intake, DocumentStore store) {
+    DocumentCatalog(DocumentIntake intake, DocumentViews views) {
         this.intake = intake;
-        this.store = store;
+        this.views = views;
     }
 
     /** A document as listed: enough to pick one and see whether it can be asked about yet. */
@@ -31,7 +32,7 @@ public class DocumentCatalog {
     public record Added(UUID id, DocumentStatus status, boolean created) {}
 
     public List<Entry> newest(UUID tenantId, int limit) {
-        return store.list(tenantId, 0, limit).stream()
+        return views.list(tenantId, 0, limit).stream()
                 .map(d -> new Entry(d.id(), d.title(), d.kind(), d.status(), d.charCount()))
                 .toList();
     }

@@ -33,6 +33,8 @@ import io.lorekeeper.document.DocumentResponses.TextSpan;
 import io.lorekeeper.document.DocumentResponses.TurnSpan;
 import io.lorekeeper.document.files.FileExtractor;
 import io.lorekeeper.document.files.FileName;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.intake.SessionAppender;
 import io.lorekeeper.platform.ApiDocs;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.LocationResponse;
@@ -51,19 +53,19 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class DocumentController {
 
     private final DocumentIntake intake;
-    private final DocumentStore store;
+    private final DocumentViews views;
     private final Documents documents;
     private final CurrentTenant tenant;
     private final SessionAppender appender;
 
     DocumentController(
             DocumentIntake intake,
-            DocumentStore store,
+            DocumentViews views,
             Documents documents,
             CurrentTenant tenant,
             SessionAppender appender) {
         this.intake = intake;
-        this.store = store;
+        this.views = views;
         this.documents = documents;
         this.tenant = tenant;
         this.appender = appender;
@@ -204,7 +206,7 @@ class DocumentController {
     @ApiResponse(responseCode = "200", description = "The document")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     DocumentView get(@PathVariable UUID id) {
-        return store.view(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
+        return views.view(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
     }
 
     @GetMapping
@@ -240,7 +242,7 @@ class DocumentController {
         }
         // A long offset: page * size overflows int for a page far past the end, which is just empty.
         return new DocumentPage(
-                store.list(tenant.id(), (long) page * size, size), page, size, store.count(tenant.id()));
+                views.list(tenant.id(), (long) page * size, size), page, size, views.count(tenant.id()));
     }
 
     @DeleteMapping("/{id}")
@@ -302,7 +304,7 @@ class DocumentController {
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     List<TurnSpan> turns(@PathVariable UUID id) {
         documents.find(tenant.id(), id).orElseThrow(() -> ApiProblem.notFound("Document", id));
-        return store.turns(id);
+        return views.turns(id);
     }
 
     @PostMapping(path = "/{id}/sessions", consumes = MediaType.APPLICATION_JSON_VALUE)

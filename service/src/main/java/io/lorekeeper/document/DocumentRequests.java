@@ -8,7 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 
 /** Request bodies of the document API. */
-final class DocumentRequests {
+public final class DocumentRequests {
 
     private DocumentRequests() {}
 
@@ -18,11 +18,11 @@ final class DocumentRequests {
      * one record lets the intake name the field at fault when a body mixes them or lacks both.
      */
     @Schema(hidden = true)
-    record CreateDocument(
+    public record CreateDocument(
             String title, String text, List<Session> sessions, Map<String, Object> metadata, String profile) {}
 
     @Schema(description = "A text document: a book, a report, a transcript")
-    record CreateTextDocument(
+    public record CreateTextDocument(
             @Schema(description = "Title; defaults to the first line of the text", maxLength = 500)
             String title,
 
@@ -43,7 +43,7 @@ final class DocumentRequests {
             String profile) {}
 
     @Schema(description = "A conversation history: sessions of turns, rendered into one canonical text")
-    record CreateConversation(
+    public record CreateConversation(
             @Schema(description = "Title; defaults to the first line of the rendered text", maxLength = 500)
             String title,
 
@@ -65,7 +65,7 @@ final class DocumentRequests {
             String profile) {}
 
     @Schema(description = "One conversation session")
-    record Session(
+    public record Session(
             @Schema(description = "Session id; defaults to its 1-based position")
             String id,
 
@@ -81,7 +81,7 @@ final class DocumentRequests {
             List<Turn> turns) {}
 
     @Schema(description = "One turn of a session")
-    record Turn(
+    public record Turn(
             @Schema(description = "Turn id, unique in the document; defaults to D<session>:<turn>")
             String id,
 
@@ -92,7 +92,7 @@ final class DocumentRequests {
             String text) {}
 
     @Schema(description = "Sessions to add after the last one of a conversation document")
-    record AppendSessions(
+    public record AppendSessions(
             @ArraySchema(
                     arraySchema =
                             @Schema(
@@ -105,7 +105,7 @@ final class DocumentRequests {
     @Schema(
             description =
                     "What to rebuild; an absent body or empty list resumes unfinished stages and retries failed memories")
-    record Reindex(
+    public record Reindex(
             @Schema(
                     description =
                             "Stages to rebuild (a retrieval stage with every later stage; an enrichment stage alone)")

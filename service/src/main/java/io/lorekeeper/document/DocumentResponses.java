@@ -10,13 +10,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** Response bodies of the document API. */
-final class DocumentResponses {
+public final class DocumentResponses {
 
     private DocumentResponses() {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "Document", description = "A document, its ingestion progress per stage, and its metadata")
-    record DocumentView(
+    public record DocumentView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             UUID id,
 
@@ -59,7 +59,7 @@ final class DocumentResponses {
     @Schema(
             name = "DocumentFile",
             description = "The uploaded file the text was extracted from (its bytes are not kept)")
-    record SourceFileView(
+    public record SourceFileView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             String name,
 
@@ -76,7 +76,7 @@ final class DocumentResponses {
             name = "DocumentSection",
             description =
                     "A page or a section of an uploaded file: [start, end) of the canonical text in UTF-16 code units")
-    record SectionView(
+    public record SectionView(
             @Schema(
                     requiredMode = Schema.RequiredMode.REQUIRED,
                     allowableValues = {"page", "section"})
@@ -106,7 +106,7 @@ final class DocumentResponses {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(name = "DocumentStage", description = "One ingestion stage (memory) of a document")
-    record StageView(
+    public record StageView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             String name,
 
@@ -136,7 +136,7 @@ final class DocumentResponses {
             List<String> failures) {}
 
     @Schema(description = "One page of documents, newest first")
-    record DocumentPage(
+    public record DocumentPage(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             List<DocumentView> items,
 
@@ -145,7 +145,7 @@ final class DocumentResponses {
             long total) {}
 
     @Schema(description = "The canonical text in [start, end), offsets in UTF-16 code units")
-    record TextSpan(
+    public record TextSpan(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             UUID documentId,
 
@@ -156,7 +156,7 @@ final class DocumentResponses {
             String text) {}
 
     @Schema(name = "DocumentAccepted", description = "The document a create or upload stored (or found already stored)")
-    record Accepted(
+    public record Accepted(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             UUID id,
 
@@ -168,7 +168,7 @@ final class DocumentResponses {
 
     /** Where a conversation turn sits in the canonical text: {@code [start, end)}. */
     @Schema(description = "Where a conversation turn sits in the canonical text: [start, end) in UTF-16 code units")
-    record TurnSpan(
+    public record TurnSpan(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
             String turnId,
 
@@ -182,8 +182,8 @@ final class DocumentResponses {
             int end) {}
 
     /** The conversation's id and new status, and what each appended session became. */
-    record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {}
+    public record SessionsAppended(UUID id, DocumentStatus status, List<AppendedSession> sessions) {}
 
     /** @param number 1-based position in the conversation, as in the {@code [Session n]} line */
-    record AppendedSession(String id, int number, int start, int end, List<String> turnIds) {}
+    public record AppendedSession(String id, int number, int start, int end, List<String> turnIds) {}
 }

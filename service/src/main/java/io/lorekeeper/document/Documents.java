@@ -1,6 +1,5 @@
 package io.lorekeeper.document;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,9 +11,10 @@ import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
+import io.lorekeeper.document.intake.CanonicalTexts;
+import io.lorekeeper.document.lifecycle.DocumentRows;
+import io.lorekeeper.document.lifecycle.StageState;
+import io.lorekeeper.document.segmentation.SegmentationStore;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.text.Span;
 
@@ -26,19 +26,20 @@ import io.lorekeeper.text.Span;
 @Service
 public class Documents {
 
-    private final DocumentStore store;
-    private final Cache<UUID, String> texts = Caffeine.newBuilder()
-            .maximumWeight(256L * 1024 * 1024)
-            .weigher((UUID id, String text) -> 2 * text.length())
-            .expireAfterAccess(Duration.ofMinutes(30))
-            .build();
+    private final DocumentRows rows;
+    private final CanonicalTexts texts;
+    private final DocumentViews views;
+    private final SegmentationStore segmentation;
 
-    Documents(DocumentStore store) {
-        this.store = store;
+    Documents(DocumentRows rows, CanonicalTexts texts, DocumentViews views, SegmentationStore segmentation) {
+        this.rows = rows;
+        this.texts = texts;
+        this.views = views;
+        this.segmentation = segmentation;
     }
 
     public Optional<DocumentInfo> find(UUID tenantId, UUID id) {
-        return store.find(id).filter(d -> d.tenantId().equals(tenantId));
+        return rows.find(id).filter(d -> d.tenantId().equals(tenantId));
     }
 
     /**
@@ -55,7 +56,7 @@ public class Documents {
             }
         }
         List<UUID> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
-        Map<UUID, DocumentInfo> found = store.findAll(tenantId, distinct).stream()
+        Map<UUID, DocumentInfo> found = rows.findAll(tenantId, distinct).stream()
                 .collect(Collectors.toMap(DocumentInfo::id, Function.identity()));
         List<DocumentInfo> documents = new ArrayList<>();
         for (UUID id : distinct) {
@@ -89,7 +90,7 @@ public class Documents {
         if (documentIds.isEmpty() || stages.isEmpty()) {
             return List.of();
         }
-        Map<String, StageState> stored = store.stages(documentIds, stages).stream()
+        Map<String, StageState> stored = rows.stages(documentIds, stages).stream()
                 .collect(Collectors.toMap(s -> s.documentId() + "/" + s.name(), Function.identity()));
         List<MemoryState> states = new ArrayList<>();
         for (UUID id : documentIds) {
@@ -111,18 +112,12 @@ public class Documents {
     }
 
     /**
-     * The canonical text every offset of the document points into. A conversation's text grows when
-     * sessions are appended, possibly through another replica whose eviction this cache never sees;
-     * the text only ever grows, so a cached copy is current exactly when its length is the stored one.
+     * The canonical text every offset of the document points into (cached: a cached copy is used while
+     * its length is the stored one, since the text only ever grows).
      */
     public String text(UUID documentId) {
-        Integer length = store.charCount(documentId).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
-        String text = texts.getIfPresent(documentId);
-        if (text == null || text.length() != length) {
-            text = store.text(documentId).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
-            texts.put(documentId, text);
-        }
-        return text;
+        int length = rows.charCount(documentId).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
+        return texts.text(documentId, length).orElseThrow(() -> ApiProblem.notFound("Document", documentId));
     }
 
     /**
@@ -131,7 +126,7 @@ public class Documents {
      * chunk context).
      */
     public void refreshKeywordStatistics(UUID documentId) {
-        store.refreshCounts(documentId);
+        segmentation.refreshCounts(documentId);
     }
 
     /**
@@ -142,10 +137,6 @@ public class Documents {
 
     /** Where the span lies, when the document has turns, pages or sections; empty for plain text. */
     public Optional<Place> placeOf(UUID documentId, Span span) {
-        return store.placeOf(documentId, span);
-    }
-
-    void evict(UUID documentId) {
-        texts.invalidate(documentId);
+        return views.placeOf(documentId, span);
     }
 }

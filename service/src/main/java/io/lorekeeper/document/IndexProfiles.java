@@ -20,7 +20,8 @@ public final class IndexProfiles {
 
     private IndexProfiles() {}
 
-    static String validate(String profile) {
+    /** The profile named, or {@link #STANDARD} when none is; a problem naming {@code profile} for an unknown one. */
+    public static String validate(String profile) {
         if (profile == null || profile.isBlank()) {
             return STANDARD;
         }

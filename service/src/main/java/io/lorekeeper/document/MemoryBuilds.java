@@ -12,6 +12,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.lorekeeper.document.ingestion.IngestionPipeline;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.lifecycle.DocumentRows;
+
 /**
  * Memories built on a reader's demand: a question whose strategy needs a memory that was skipped
  * because it is built only when asked for (ComoRAG's index layers, outside the {@code deep}
@@ -23,16 +27,16 @@ public class MemoryBuilds {
 
     private final ObjectProvider<DocumentIntake> intake;
     private final IngestionPipeline pipeline;
-    private final DocumentStore store;
+    private final DocumentRows rows;
 
     /**
      * The intake comes through a provider: it schedules jobs, the job scheduler knows every job, and the
      * answer job asks this class, so a direct reference would close a cycle.
      */
-    MemoryBuilds(ObjectProvider<DocumentIntake> intake, IngestionPipeline pipeline, DocumentStore store) {
+    MemoryBuilds(ObjectProvider<DocumentIntake> intake, IngestionPipeline pipeline, DocumentRows rows) {
         this.intake = intake;
         this.pipeline = pipeline;
-        this.store = store;
+        this.rows = rows;
     }
 
     /**
@@ -45,7 +49,7 @@ public class MemoryBuilds {
         if (memory.status() != StageStatus.SKIPPED) {
             return false;
         }
-        return store.find(memory.documentId())
+        return rows.find(memory.documentId())
                 .filter(d -> d.status() == DocumentStatus.READY)
                 .map(d -> pipeline.buildable(d, memory.stage()))
                 .orElse(false);

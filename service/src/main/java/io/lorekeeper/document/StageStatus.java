@@ -1,6 +1,6 @@
 package io.lorekeeper.document;
 
-/** Where one ingestion stage (one memory) of one document stands; see {@link DocumentStage} for the moves between them. */
+/** Where one ingestion stage (one memory) of one document stands; see {@code lifecycle.DocumentStage} for the moves between them. */
 public enum StageStatus {
     PENDING,
     RUNNING,

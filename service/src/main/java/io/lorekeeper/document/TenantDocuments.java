@@ -5,6 +5,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
+import io.lorekeeper.document.ingestion.IngestionJob;
 import io.lorekeeper.security.StoredContent;
 
 /**

@@ -32,6 +32,8 @@ import io.lorekeeper.document.DocumentRequests.AppendSessions;
 import io.lorekeeper.document.DocumentRequests.CreateDocument;
 import io.lorekeeper.document.DocumentResponses.Accepted;
 import io.lorekeeper.document.DocumentResponses.SessionsAppended;
+import io.lorekeeper.document.intake.DocumentIntake;
+import io.lorekeeper.document.intake.SessionAppender;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.support.ControllerSlice;
@@ -55,7 +57,7 @@ class DocumentControllerTest {
     DocumentIntake intake;
 
     @Autowired
-    DocumentStore store;
+    DocumentViews views;
 
     @Autowired
     Documents documents;
@@ -75,13 +77,13 @@ class DocumentControllerTest {
 
     @Test
     void aDocumentNotFoundForTheCallersTenantIs404() {
-        when(store.view(TENANT, id)).thenReturn(Optional.empty());
+        when(views.view(TENANT, id)).thenReturn(Optional.empty());
 
         JsonNode problem = assertProblem(mvc.get().uri("/v1/documents/{id}", id).exchange(), 404, "not-found", null);
 
         assertThat(problem.path("title").asString()).isEqualTo("Document not found");
         assertThat(problem.path("detail").asString()).contains(id.toString());
-        verify(store).view(TENANT, id);
+        verify(views).view(TENANT, id);
     }
 
     @Test
@@ -90,7 +92,7 @@ class DocumentControllerTest {
         assertProblem(mvc.get().uri("/v1/documents/{id}/text", "12345").exchange(), 400, "invalid-request", "id");
         assertProblem(mvc.delete().uri("/v1/documents/{id}", "x").exchange(), 400, "invalid-request", "id");
 
-        verifyNoInteractions(store, documents, intake);
+        verifyNoInteractions(views, documents, intake);
     }
 
     @Test
@@ -100,13 +102,13 @@ class DocumentControllerTest {
         assertProblem(mvc.get().uri("/v1/documents?size=0").exchange(), 400, "invalid-request", "size");
         assertProblem(mvc.get().uri("/v1/documents?size=201").exchange(), 400, "invalid-request", "size");
 
-        verify(store, never()).list(any(), anyLong(), anyInt());
+        verify(views, never()).list(any(), anyLong(), anyInt());
     }
 
     @Test
     void aPageFarPastTheEndAsksForItsOffsetWithoutOverflowing() {
-        when(store.list(eq(TENANT), anyLong(), eq(200))).thenReturn(List.of());
-        when(store.count(TENANT)).thenReturn(3L);
+        when(views.list(eq(TENANT), anyLong(), eq(200))).thenReturn(List.of());
+        when(views.count(TENANT)).thenReturn(3L);
 
         MvcTestResult result =
                 mvc.get().uri("/v1/documents?page=2147483647&size=200").exchange();
@@ -114,7 +116,7 @@ class DocumentControllerTest {
         assertThat(result).hasStatusOk();
         assertThat(json(result).path("total").asLong()).isEqualTo(3);
         assertThat(json(result).path("page").asInt()).isEqualTo(Integer.MAX_VALUE);
-        verify(store).list(TENANT, 2147483647L * 200, 200);
+        verify(views).list(TENANT, 2147483647L * 200, 200);
     }
 
     @Test
@@ -151,7 +153,7 @@ class DocumentControllerTest {
         assertProblem(mvc.get().uri("/v1/documents/{id}/turns", id).exchange(), 404, "not-found", null);
 
         verify(documents, never()).text(any());
-        verify(store, never()).turns(any());
+        verify(views, never()).turns(any());
     }
 
     @Test

@@ -16,8 +16,15 @@ import org.springframework.modulith.test.ApplicationModuleTest.BootstrapMode;
 import org.springframework.modulith.test.Scenario;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 
-import io.lorekeeper.document.DocumentStore.NewDocument;
+import io.lorekeeper.document.ingestion.IngestionPipeline;
+import io.lorekeeper.document.intake.CanonicalText;
+import io.lorekeeper.document.intake.CanonicalTexts;
+import io.lorekeeper.document.lifecycle.Document;
+import io.lorekeeper.document.lifecycle.DocumentChanges;
+import io.lorekeeper.document.lifecycle.DocumentChanges.NewDocument;
+import io.lorekeeper.document.lifecycle.DocumentRows;
 import io.lorekeeper.security.CurrentTenant;
 import io.lorekeeper.security.TokenSpend;
 import io.lorekeeper.support.TestDatabaseInitializer;
@@ -45,7 +52,16 @@ class DocumentModuleTest {
     }
 
     @Autowired
-    DocumentStore store;
+    DocumentChanges changes;
+
+    @Autowired
+    DocumentRows rows;
+
+    @Autowired
+    CanonicalTexts texts;
+
+    @Autowired
+    TransactionTemplate transaction;
 
     @Autowired
     IngestionPipeline pipeline;
@@ -69,13 +85,13 @@ class DocumentModuleTest {
     void aDocumentWhoseRetrievalStagesAreDoneTellsTheOtherModulesItIsReady(Scenario scenario) {
         UUID id = stored();
         scenario.stimulate(() -> {
-                    store.change(id, Document::startIngestion);
+                    changes.change(id, Document::startIngestion);
                     for (String stage : pipeline.stageNames()) {
-                        store.changeAndGet(id, d -> d.startStage(stage))
-                                .ifPresent(generation -> store.change(
+                        changes.changeAndGet(id, d -> d.startStage(stage))
+                                .ifPresent(generation -> changes.change(
                                         id, d -> d.finishStage(stage, generation, StageStatus.DONE, null, null)));
                     }
-                    store.change(id, Document::ready);
+                    changes.change(id, Document::ready);
                 })
                 .andWaitForEventOfType(DocumentReady.class)
                 .matching(ready -> ready.documentId().equals(id))
@@ -85,28 +101,32 @@ class DocumentModuleTest {
     @Test
     void deletingADocumentTellsTheOtherModules(Scenario scenario) {
         UUID id = stored();
-        scenario.stimulate(() -> store.delete(CurrentTenant.DEFAULT, id))
+        scenario.stimulate(() -> changes.delete(CurrentTenant.DEFAULT, id))
                 .andWaitForEventOfType(DocumentDeleted.class)
                 .matching(deleted -> deleted.documentId().equals(id))
                 .toArriveAndVerify((deleted, wasDeleted) -> {
                     assertThat(wasDeleted).isTrue();
-                    assertThat(store.find(id)).isEmpty();
+                    assertThat(rows.find(id)).isEmpty();
                 });
     }
 
     private UUID stored() {
         UUID id = UUID.randomUUID();
-        store.insert(
-                new NewDocument(
-                        id,
-                        CurrentTenant.DEFAULT,
-                        "Kilmory",
-                        DocumentKind.TEXT,
-                        IndexProfiles.STANDARD,
-                        Map.of(),
-                        "module-test-" + id,
-                        CanonicalText.plain("The old mill of Kilmory burned down in 1902.")),
-                pipeline.definitions());
+        CanonicalText text = CanonicalText.plain("The old mill of Kilmory burned down in 1902.");
+        transaction.executeWithoutResult(status -> {
+            changes.insert(
+                    new NewDocument(
+                            id,
+                            CurrentTenant.DEFAULT,
+                            "Kilmory",
+                            DocumentKind.TEXT,
+                            IndexProfiles.STANDARD,
+                            Map.of(),
+                            "module-test-" + id,
+                            text.text().length()),
+                    pipeline.definitions());
+            texts.insert(id, text);
+        });
         return id;
     }
 }

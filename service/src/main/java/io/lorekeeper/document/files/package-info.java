@@ -4,6 +4,7 @@
  * {@link io.lorekeeper.document.files.ExtractionProcess} → {@link io.lorekeeper.document.files.ExtractionWorker},
  * over {@link io.lorekeeper.document.files.ExtractionWire}), its pages and headings kept as sections, hostile
  * files refused ({@link io.lorekeeper.document.files.RepeatedParts}), the file's name made safe to show. An
- * internal package: only the document module's base package uses it.
+ * internal package: the document module's base package (the controller, the upload filter, the entry point of
+ * {@code main}) and its intake use it.
  */
 package io.lorekeeper.document.files;
