@@ -210,22 +210,7 @@ public class IngestionPipeline {
                 return deleted(documentId);
             }
             long started = System.nanoTime();
-            try {
-                StageObservation.run(observations, stage, new Run(document, stage.name(), generation));
-            } catch (RetryLaterException later) {
-                changes.change(documentId, d -> {
-                    d.finishStage(
-                            stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
-                    d.waitForRetry();
-                });
-                throw later;
-            } catch (Exception e) {
-                String reason = stage.name() + " failed: " + Failures.describe(e);
-                log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
-                changes.change(documentId, d -> {
-                    d.finishStage(stage.name(), generation, StageStatus.FAILED, Failures.describe(e), null);
-                    d.fail(reason);
-                });
+            if (!runStage(document, stage, generation)) {
                 return null;
             }
             if (!changes.change(
@@ -243,6 +228,32 @@ public class IngestionPipeline {
             return deleted(documentId);
         }
         return rows.find(documentId).orElse(document);
+    }
+
+    /**
+     * Runs one retrieval stage; false when it failed, the document then FAILED with the stage's reason.
+     * A stage waiting out a rate limit leaves the document QUEUED and its job re-queued.
+     */
+    private boolean runStage(DocumentInfo document, IngestionStage stage, int generation) {
+        UUID documentId = document.id();
+        try {
+            StageObservation.run(observations, stage, new Run(document, stage.name(), generation));
+            return true;
+        } catch (RetryLaterException later) {
+            changes.change(documentId, d -> {
+                d.finishStage(stage.name(), generation, StageStatus.PENDING, "waiting: " + later.getMessage(), null);
+                d.waitForRetry();
+            });
+            throw later;
+        } catch (Exception e) {
+            String reason = stage.name() + " failed: " + Failures.describe(e);
+            log.warn("Ingestion of {} stopped: {}", documentId, reason, e);
+            changes.change(documentId, d -> {
+                d.finishStage(stage.name(), generation, StageStatus.FAILED, Failures.describe(e), null);
+                d.fail(reason);
+            });
+            return false;
+        }
     }
 
     private static DocumentInfo deleted(UUID documentId) {
