@@ -450,28 +450,4 @@ public class EvalRunner {
             }
         }
     }
-
-    static Scores score(EvalItem item, String answer, Integer choice) {
-        if (item.dataset().equals("locomo")) {
-            int category = Integer.parseInt(item.category());
-            String gold = item.answers().isEmpty() ? "" : item.answers().getFirst();
-            return new Scores(
-                    Metrics.locomoF1(answer, gold, category),
-                    Metrics.locomoExactMatch(answer, gold, category),
-                    category == 5 ? null : Metrics.rougeL(answer, gold),
-                    null);
-        }
-        if (item.dataset().equals("ruler")) {
-            return new Scores(null, null, null, Metrics.rulerStringMatchAll(answer, item.answers()));
-        }
-        Double accuracy = item.answerIndex() != null ? Metrics.choiceAccuracy(choice, item.answerIndex()) : null;
-        if (item.answers().isEmpty()) {
-            return new Scores(null, null, null, accuracy);
-        }
-        return new Scores(
-                Metrics.squadF1(answer, item.answers()),
-                Metrics.squadExactMatch(answer, item.answers()),
-                Metrics.rougeL(answer, item.answers()),
-                accuracy);
-    }
 }

@@ -1,7 +1,6 @@
 package io.lorekeeper.evaluator;
 
 import static io.lorekeeper.evaluator.EvalRunner.SEARCH_PREFIX;
-import static io.lorekeeper.evaluator.EvalRunner.score;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -200,5 +199,33 @@ final class QuestionAsker {
         List<String> quotes = new ArrayList<>();
         view.path("citations").forEach(c -> quotes.add(c.path("quote").asString("")));
         return quotes;
+    }
+
+    /**
+     * The answer's scores against the item's gold answers, as its dataset scores them; {@link SpanRankerFit} scores
+     * each answer candidate with it too.
+     */
+    static Scores score(EvalItem item, String answer, Integer choice) {
+        if (item.dataset().equals("locomo")) {
+            int category = Integer.parseInt(item.category());
+            String gold = item.answers().isEmpty() ? "" : item.answers().getFirst();
+            return new Scores(
+                    Metrics.locomoF1(answer, gold, category),
+                    Metrics.locomoExactMatch(answer, gold, category),
+                    category == 5 ? null : Metrics.rougeL(answer, gold),
+                    null);
+        }
+        if (item.dataset().equals("ruler")) {
+            return new Scores(null, null, null, Metrics.rulerStringMatchAll(answer, item.answers()));
+        }
+        Double accuracy = item.answerIndex() != null ? Metrics.choiceAccuracy(choice, item.answerIndex()) : null;
+        if (item.answers().isEmpty()) {
+            return new Scores(null, null, null, accuracy);
+        }
+        return new Scores(
+                Metrics.squadF1(answer, item.answers()),
+                Metrics.squadExactMatch(answer, item.answers()),
+                Metrics.rougeL(answer, item.answers()),
+                accuracy);
     }
 }
