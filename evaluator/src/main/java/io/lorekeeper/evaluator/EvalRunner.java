@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
-import io.lorekeeper.evaluator.Metrics.DocSpan;
 import io.lorekeeper.text.TokenCounter;
 import tools.jackson.databind.JsonNode;
 
@@ -38,6 +37,9 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>With a {@link Grader}, every answer that came back DONE is also graded by the LLM judge. A run
  * can resume: results passed in as already done are kept and their questions not asked again.
+ *
+ * <p>Here: the result's records (what report.json and the service's {@code evaluation_result} rows hold), the
+ * ingestion and the scheduling; one question is asked and scored by {@link QuestionAsker}.
  */
 public class EvalRunner {
 
@@ -297,11 +299,9 @@ public class EvalRunner {
         Listener NONE = (done, total) -> {};
     }
 
-    /** @param tokens the text's tokens, the denominator of compaction */
-    private record Doc(String id, String text, int tokens, Map<String, ServiceClient.TurnSpan> turns) {}
-
     private final ServiceClient client;
     private final Grader judge;
+    private final QuestionAsker asker;
 
     public EvalRunner(ServiceClient client) {
         this(client, null);
@@ -311,6 +311,7 @@ public class EvalRunner {
     public EvalRunner(ServiceClient client, Grader judge) {
         this.client = client;
         this.judge = judge;
+        this.asker = new QuestionAsker(client, judge);
     }
 
     /** Runs the evaluation; {@code progress} gets (done, total) after each question. */
@@ -335,9 +336,9 @@ public class EvalRunner {
         if (!results.isEmpty()) {
             log.info("evaluation: resuming with {}/{} questions already done", results.size(), total);
         }
-        Map<String, Doc> docs = ingest(request, pending);
+        Map<String, IngestedDocument> docs = ingest(request, pending);
         // Locating gold evidence can scan the whole document (approximate matches): once per item, not per strategy.
-        Map<String, Gold> golds = new ConcurrentHashMap<>();
+        Map<String, GoldEvidence> golds = new ConcurrentHashMap<>();
         Semaphore slots = new Semaphore(request.concurrency());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
@@ -349,13 +350,13 @@ public class EvalRunner {
                     slots.acquire();
                     futures.add(pool.submit(() -> {
                         try {
-                            Doc doc = docs.get(item.documentKey());
-                            ItemResult result = runOne(
+                            IngestedDocument doc = docs.get(item.documentKey());
+                            ItemResult result = asker.ask(
                                     request,
                                     item,
                                     strategy,
                                     doc,
-                                    golds.computeIfAbsent(item.id(), id -> Gold.of(item, doc)));
+                                    golds.computeIfAbsent(item.id(), id -> GoldEvidence.of(item, doc)));
                             listener.finished(result);
                             results.add(result);
                             int d = done.incrementAndGet();
@@ -412,10 +413,10 @@ public class EvalRunner {
         return sorted;
     }
 
-    private Map<String, Doc> ingest(Request request, List<EvalItem> items) throws InterruptedException {
+    private Map<String, IngestedDocument> ingest(Request request, List<EvalItem> items) throws InterruptedException {
         Map<String, EvalItem> firsts = new LinkedHashMap<>();
         items.forEach(i -> firsts.putIfAbsent(i.documentKey(), i));
-        Map<String, Doc> docs = new ConcurrentHashMap<>();
+        Map<String, IngestedDocument> docs = new ConcurrentHashMap<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, Math.max(1, firsts.size())))) {
             List<Future<?>> futures = new ArrayList<>();
             for (var entry : firsts.entrySet()) {
@@ -426,7 +427,7 @@ public class EvalRunner {
                         client.turns(id).forEach(t -> turns.put(t.turnId(), t));
                     }
                     String text = client.text(id);
-                    docs.put(entry.getKey(), new Doc(id, text, TokenCounter.count(text), turns));
+                    docs.put(entry.getKey(), new IngestedDocument(id, text, TokenCounter.count(text), turns));
                     log.info("evaluation: document {} ready as {}", entry.getKey(), id);
                     return null;
                 }));
@@ -448,217 +449,5 @@ public class EvalRunner {
                 throw new IllegalStateException(failure + e.getCause().getMessage(), e.getCause());
             }
         }
-    }
-
-    /** An item's gold evidence located in its document; {@code unresolved} counts evidence that could not be. */
-    private record Gold(List<DocSpan> spans, int unresolved) {
-
-        static Gold of(EvalItem item, Doc doc) {
-            List<DocSpan> spans = new ArrayList<>();
-            int unresolved = 0;
-            for (String e : item.evidence()) {
-                DocSpan span = goldSpan(item, doc, e);
-                if (span == null) {
-                    unresolved++;
-                } else {
-                    spans.add(span);
-                }
-            }
-            return new Gold(List.copyOf(spans), unresolved);
-        }
-    }
-
-    /** One question with one strategy; any failure but an interrupt becomes the result's error. */
-    private ItemResult runOne(Request request, EvalItem item, String strategy, Doc doc, Gold evidence)
-            throws InterruptedException {
-        List<DocSpan> gold = evidence.spans();
-        int unresolved = evidence.unresolved();
-        long started = System.nanoTime();
-        try {
-            if (strategy.startsWith(SEARCH_PREFIX)) {
-                return probe(request, item, strategy, doc, gold, unresolved, started);
-            }
-            JsonNode view = client.ask(
-                    List.of(doc.id()),
-                    item.question(),
-                    strategy,
-                    item.choices(),
-                    request.options().get(strategy),
-                    request.questionTimeout());
-            return answered(item, strategy, doc, evidence, view, (System.nanoTime() - started) / 1_000_000);
-        } catch (RuntimeException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                // Stopped, not failed (the replica is shutting down): no result, so a resume asks again.
-                throw new InterruptedException("evaluation interrupted");
-            }
-            long latency = (System.nanoTime() - started) / 1_000_000;
-            return new ItemResult(
-                    Asked.of(item, strategy),
-                    Reply.failed(null, "ERROR", String.valueOf(e.getMessage())),
-                    Scores.NONE,
-                    new Evidence(null, gold.size(), unresolved, 0, null, null),
-                    Cost.UNKNOWN,
-                    new Timings(latency, null));
-        }
-    }
-
-    /** Scores an answered question against its gold answer and evidence, from the answer and its trace. */
-    private ItemResult answered(EvalItem item, String strategy, Doc doc, Gold evidence, JsonNode view, long latency) {
-        List<DocSpan> gold = evidence.spans();
-        int unresolved = evidence.unresolved();
-        String questionId = view.path("id").asString();
-        String status = view.path("status").asString();
-        JsonNode trace = client.trace(questionId);
-        List<DocSpan> context = new ArrayList<>(TraceSpans.context(trace, doc.id()));
-        for (JsonNode c : view.path("citations")) {
-            context.add(new DocSpan(
-                    c.path("documentId").asString(doc.id()),
-                    c.path("start").asInt(),
-                    c.path("end").asInt()));
-        }
-        Cost cost = Cost.of(view, trace);
-        int contextTokens = Compaction.contextTokens(doc.text(), doc.id(), context);
-        Double compaction = Compaction.ratio(TraceSpans.compaction(trace, doc.id()), contextTokens, doc.tokens());
-        Long runMs = view.path("timings").has("runMs")
-                ? view.path("timings").path("runMs").asLong()
-                : null;
-        Asked asked = Asked.of(item, strategy);
-        Evidence seen = new Evidence(null, gold.size(), unresolved, context.size(), contextTokens, compaction);
-        Timings timings = new Timings(latency, runMs);
-        if (!status.equals("DONE")) {
-            return new ItemResult(
-                    asked,
-                    Reply.failed(questionId, status, view.path("failureReason").asString(status)),
-                    Scores.NONE,
-                    seen,
-                    cost,
-                    timings);
-        }
-        String answer = view.path("answer").asString("");
-        Integer choice =
-                view.hasNonNull("choiceIndex") ? view.get("choiceIndex").asInt() : null;
-        ItemResult result = new ItemResult(
-                asked,
-                new Reply(
-                        questionId,
-                        status,
-                        answer,
-                        choice,
-                        null,
-                        view.hasNonNull("confidence") ? view.get("confidence").asDouble() : null,
-                        TraceSpans.confidenceFeatures(trace),
-                        TraceSpans.answerCandidates(trace),
-                        view.path("answerKind").asString(null),
-                        item.answers().isEmpty() ? null : Metrics.holdsAnswer(item.answers(), answer, quotes(view)),
-                        TraceSpans.passageFeatures(trace),
-                        withheld(item, trace)),
-                score(item, answer, choice),
-                new Evidence(
-                        Metrics.evidenceRecall(gold, context),
-                        gold.size(),
-                        unresolved,
-                        context.size(),
-                        contextTokens,
-                        compaction,
-                        Metrics.answerInContext(item.answers(), Metrics.texts(doc.text(), doc.id(), context))),
-                cost,
-                timings);
-        return judge != null && Grader.applies(item) ? result.judged(judge.grade(item, answer)) : result;
-    }
-
-    private ItemResult probe(
-            Request request,
-            EvalItem item,
-            String strategy,
-            Doc doc,
-            List<DocSpan> gold,
-            int unresolved,
-            long started) {
-        String mode = strategy.substring(SEARCH_PREFIX.length());
-        JsonNode found = client.search(List.of(doc.id()), item.question(), mode, request.searchK());
-        long latency = (System.nanoTime() - started) / 1_000_000;
-        List<DocSpan> context = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        int tokens = 0;
-        for (JsonNode hit : found.path("hits")) {
-            String text = hit.path("text").asString("");
-            int more = TokenCounter.count(text);
-            if (request.searchTokens() > 0 && tokens + more > request.searchTokens()) {
-                break; // a budget, not a target: the context a caller with this many tokens would pass on
-            }
-            context.add(new DocSpan(
-                    hit.path("documentId").asString(doc.id()),
-                    hit.path("start").asInt(),
-                    hit.path("end").asInt()));
-            texts.add(text);
-            tokens += more;
-        }
-        return new ItemResult(
-                Asked.of(item, strategy),
-                new Reply(null, "DONE", null, null, null, null, null, null),
-                Scores.NONE,
-                new Evidence(
-                        Metrics.evidenceRecall(gold, context),
-                        gold.size(),
-                        unresolved,
-                        context.size(),
-                        tokens,
-                        Compaction.ratio(null, tokens, doc.tokens()),
-                        Metrics.answerInContext(item.answers(), texts)),
-                Cost.NONE,
-                new Timings(latency, null));
-    }
-
-    /** The short answer a passage answer withheld, scored as the answer would have been; null when none was. */
-    private static Reply.Withheld withheld(EvalItem item, JsonNode trace) {
-        JsonNode event = TraceSpans.payload(trace, "extractive.passages");
-        if (event == null || !event.hasNonNull("withheld")) {
-            return null;
-        }
-        String text = event.get("withheld").asString();
-        return new Reply.Withheld(
-                text,
-                event.path("withheldConfidence").asDouble(),
-                score(item, text, null).f1());
-    }
-
-    /** The quotes of the question's citations. */
-    private static List<String> quotes(JsonNode view) {
-        List<String> quotes = new ArrayList<>();
-        view.path("citations").forEach(c -> quotes.add(c.path("quote").asString("")));
-        return quotes;
-    }
-
-    private static DocSpan goldSpan(EvalItem item, Doc doc, String evidence) {
-        if (item.conversation()) {
-            ServiceClient.TurnSpan turn = doc.turns().get(evidence);
-            return turn == null ? null : new DocSpan(doc.id(), turn.start(), turn.end());
-        }
-        int[] span = TextLocator.find(doc.text(), evidence);
-        return span == null ? null : new DocSpan(doc.id(), span[0], span[1]);
-    }
-
-    static Scores score(EvalItem item, String answer, Integer choice) {
-        if (item.dataset().equals("locomo")) {
-            int category = Integer.parseInt(item.category());
-            String gold = item.answers().isEmpty() ? "" : item.answers().getFirst();
-            return new Scores(
-                    Metrics.locomoF1(answer, gold, category),
-                    Metrics.locomoExactMatch(answer, gold, category),
-                    category == 5 ? null : Metrics.rougeL(answer, gold),
-                    null);
-        }
-        if (item.dataset().equals("ruler")) {
-            return new Scores(null, null, null, Metrics.rulerStringMatchAll(answer, item.answers()));
-        }
-        Double accuracy = item.answerIndex() != null ? Metrics.choiceAccuracy(choice, item.answerIndex()) : null;
-        if (item.answers().isEmpty()) {
-            return new Scores(null, null, null, accuracy);
-        }
-        return new Scores(
-                Metrics.squadF1(answer, item.answers()),
-                Metrics.squadExactMatch(answer, item.answers()),
-                Metrics.rougeL(answer, item.answers()),
-                accuracy);
     }
 }

@@ -6,10 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -22,6 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * An evaluation's result: every item, and a summary per strategy and category (plus "overall").
  * Averages skip items where a metric does not apply; {@code failed} counts questions that did not
  * finish DONE (they score 0 in F1/EM/accuracy and with the judge, since a failure is a wrong answer).
+ * Here: the records (report.json) and the summary's figures; report.md is laid out by {@link ReportMarkdown}, the
+ * chart by {@link ScoreTokensChart}.
  *
  * @param judging what the LLM judge did and cost, when the run was judged; else null
  * @param ownWording LoCoMo only: adversarial questions scored with this service's own way of declining
@@ -360,264 +359,13 @@ public record Report(
         }
     }
 
+    /** report.md (see {@link ReportMarkdown}). */
     public String markdown() {
-        StringBuilder out = new StringBuilder();
-        out.append("## Evaluation: ")
-                .append(dataset)
-                .append("\n\n")
-                .append(startedAt)
-                .append(" to ")
-                .append(finishedAt)
-                .append(", ")
-                .append(items.stream().map(i -> i.asked().itemId()).distinct().count())
-                .append(" questions, strategies ")
-                .append(String.join(", ", strategies))
-                .append("\n\n");
-        // The judge column only when some answer was actually graded: no empty column in unjudged runs.
-        boolean judgeColumn = items.stream().anyMatch(i -> i.graded().judge() != null);
-        for (String strategy : strategies) {
-            strategyTable(out, strategy, judgeColumn);
-        }
-        out.append(
-                "Evidence recall: share of gold evidence turns/sentences at least half inside the context the strategy used "
-                        + "(retrieved/context spans of the trace plus the citations); in parentheses the number of questions with resolvable gold "
-                        + "evidence when fewer than n. Answer in context: share of questions one of whose gold answers appears, as whole "
-                        + "words, in that context.\n\n"
-                        + "Cost, per question: LLM calls include answers from the service's response cache (cache hits); LLM tokens and "
-                        + "prompt / completion are the tokens the provider billed, so a cache hit adds none. Context tokens: tokens of that "
-                        + "context, overlaps once. Compaction: the share of the document put before the model, as the strategy measures it in "
-                        + "its trace (MindGraph: graph tokens ÷ document tokens), else context tokens ÷ document tokens.\n");
-        appendNotes(out);
-        return out.toString();
+        return ReportMarkdown.of(this);
     }
 
-    /** One strategy's table: a row per category, then the overall row. */
-    private void strategyTable(StringBuilder out, String strategy, boolean judgeColumn) {
-        out.append("### ")
-                .append(strategy)
-                .append("\n\n")
-                .append("| category | n | failed | F1 | EM | ROUGE-L | accuracy | ")
-                .append(judgeColumn ? "judge | " : "")
-                .append(
-                        "evidence recall | answer in context | LLM calls | LLM tokens | prompt / completion | cache hits | context tokens | compaction | ")
-                .append("p50 latency ms | p95 latency ms |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|")
-                .append(judgeColumn ? "---:|" : "")
-                .append("---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Row r : summary) {
-            if (r.strategy().equals(strategy)) {
-                row(out, r, judgeColumn);
-            }
-        }
-        out.append('\n');
-    }
-
-    private static void row(StringBuilder out, Row r, boolean judgeColumn) {
-        out.append("| ")
-                .append(r.category().equals(OVERALL) ? "**overall**" : r.category())
-                .append(" | ")
-                .append(r.n())
-                .append(" | ")
-                .append(r.failed())
-                .append(" | ")
-                .append(fmt(r.f1()))
-                .append(" | ")
-                .append(fmt(r.em()))
-                .append(" | ")
-                .append(fmt(r.rougeL()))
-                .append(" | ")
-                .append(fmt(r.accuracy()))
-                .append(" | ")
-                .append(judgeColumn ? fmt(r.judge()) + " | " : "")
-                .append(fmt(r.evidenceRecall()))
-                .append(r.evidenceItems() < r.n() && r.evidenceRecall() != null ? " (" + r.evidenceItems() + ")" : "")
-                .append(" | ")
-                .append(fmt(r.answerInContext()))
-                .append(" | ")
-                .append(String.format(Locale.ROOT, "%.1f", r.llmCalls()))
-                .append(" | ")
-                .append(String.format(Locale.ROOT, "%.0f", r.llmTokens()))
-                .append(" | ")
-                .append(
-                        r.promptTokens() == null
-                                ? ""
-                                : String.format(Locale.ROOT, "%.0f / %.0f", r.promptTokens(), r.completionTokens()))
-                .append(" | ")
-                .append(r.cacheHits() == null ? "" : String.format(Locale.ROOT, "%.1f", r.cacheHits()))
-                .append(" | ")
-                .append(r.contextTokens() == null ? "" : String.format(Locale.ROOT, "%.0f", r.contextTokens()))
-                .append(" | ")
-                .append(r.compaction() == null ? "" : String.format(Locale.ROOT, "%.4f", r.compaction()))
-                .append(" | ")
-                .append(r.p50LatencyMs())
-                .append(" | ")
-                .append(r.p95LatencyMs())
-                .append(" |\n");
-    }
-
-    /** What the judge did, adversarial questions in the service's own words, and the calibration. */
-    private void appendNotes(StringBuilder out) {
-        if (judging != null) {
-            out.append("\nJudge: the LLM judge (role judge) graded ")
-                    .append(judging.judged())
-                    .append(" answers as correct (1) or incorrect (0)")
-                    .append(
-                            judging.failed() > 0
-                                    ? "; it could not grade " + judging.failed() + " (left out of the judge mean)"
-                                    : "")
-                    .append(". Judging took ")
-                    .append(judging.calls())
-                    .append(" LLM calls and ")
-                    .append(String.format(Locale.ROOT, "%,d", judging.tokens()))
-                    .append(" tokens, not counted in the LLM columns above.\n");
-        }
-        if (ownWording != null && !ownWording.isEmpty()) {
-            out.append(
-                    "\nAdversarial questions (category 5) are scored as LoCoMo scores them: correct only when the answer contains "
-                            + "\"no information available\" or \"not mentioned\". This service declines in its own words (\"the information is "
-                            + "not available\"), which that match does not accept; counting those as well (not comparable with published "
-                            + "numbers): ");
-            out.append(String.join(
-                            ", ",
-                            ownWording.stream()
-                                    .map(w -> String.format(
-                                            Locale.ROOT,
-                                            "%s %.3f (official %.3f, n=%d)",
-                                            w.strategy(),
-                                            w.ownWording(),
-                                            w.official(),
-                                            w.n()))
-                                    .toList()))
-                    .append(".\n");
-        }
-        List<Row> calibrated = summary.stream()
-                .filter(r -> r.category().equals(OVERALL) && r.brier() != null)
-                .toList();
-        if (!calibrated.isEmpty()) {
-            out.append(
-                    "\nConfidence calibration (Brier score of the reported confidence against the answer being right: the judge's "
-                            + "verdict, else a score of at least 0.5; 0 is perfect, 0.25 is a constant 0.5): ");
-            out.append(String.join(
-                            ", ",
-                            calibrated.stream()
-                                    .map(r -> r.strategy() + " " + String.format(Locale.ROOT, "%.3f", r.brier()))
-                                    .toList()))
-                    .append(".\n");
-        }
-        selective(summary, out);
-    }
-
-    private static void selective(List<Row> summary, StringBuilder out) {
-        // every category: figures chosen on one (a novel, a fold) are reported on the others
-        List<Row> selective =
-                summary.stream().filter(r -> r.selective() != null).toList();
-        if (selective.isEmpty()) {
-            return;
-        }
-        out.append("\nSelective answering (a short answer only when certain enough, else the passages to read): ");
-        out.append(String.join(
-                        "; ",
-                        selective.stream()
-                                .map(r -> String.format(
-                                        Locale.ROOT,
-                                        "%s (%s, n=%d): short answers %s of questions, right %s; answer or passages"
-                                                + " hold it %s; confidence AUROC %s",
-                                        r.strategy(),
-                                        r.category(),
-                                        r.n(),
-                                        fmt(r.selective().shortAnswers()),
-                                        fmt(r.selective().shortRight()),
-                                        fmt(r.selective().holdsAnswer()),
-                                        fmt(r.selective().auroc())))
-                                .toList()))
-                .append(".\n");
-    }
-
-    private static String fmt(Double d) {
-        return d == null ? "" : String.format(Locale.ROOT, "%.3f", d);
-    }
-
-    /**
-     * Accuracy (overall score) against LLM tokens per question, one point per strategy. One method:
-     * the SVG's elements are written in drawing order, axes first, so it reads top to bottom.
-     */
+    /** accuracy-vs-tokens.svg (see {@link ScoreTokensChart}). */
     public String svg() {
-        Map<String, Row> overall = new LinkedHashMap<>();
-        summary.stream()
-                .filter(r -> r.category().equals(OVERALL) && r.score() != null)
-                .forEach(r -> overall.put(r.strategy(), r));
-        int width = 640;
-        int height = 400;
-        int left = 70;
-        int right = 30;
-        int top = 40;
-        int bottom = 60;
-        double maxTokens = Math.max(
-                        1,
-                        overall.values().stream()
-                                .mapToDouble(Row::llmTokens)
-                                .max()
-                                .orElse(1))
-                * 1.1;
-        StringBuilder out = new StringBuilder();
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(width)
-                .append("\" height=\"")
-                .append(height)
-                .append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
-                .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n")
-                .append("<text x=\"")
-                .append(width / 2)
-                .append("\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">")
-                .append(escape(dataset))
-                .append(": score vs LLM tokens per question</text>\n");
-        int plotW = width - left - right;
-        int plotH = height - top - bottom;
-        out.append(line(left, top + plotH, left + plotW, top + plotH)).append(line(left, top, left, top + plotH));
-        for (int i = 0; i <= 5; i++) {
-            double v = i / 5.0;
-            int y = (int) (top + plotH - v * plotH);
-            out.append(line(left - 4, y, left, y))
-                    .append(text(left - 8, y + 4, String.format(Locale.ROOT, "%.1f", v), "end"));
-            double t = maxTokens * i / 5.0;
-            int x = (int) (left + plotW * i / 5.0);
-            out.append(line(x, top + plotH, x, top + plotH + 4))
-                    .append(text(x, top + plotH + 18, String.format(Locale.ROOT, "%.0f", t), "middle"));
-        }
-        out.append(text(left + plotW / 2, height - 15, "LLM tokens per question (mean)", "middle"));
-        out.append("<text x=\"18\" y=\"")
-                .append(top + plotH / 2)
-                .append("\" text-anchor=\"middle\" transform=\"rotate(-90 18 ")
-                .append(top + plotH / 2)
-                .append(")\">score (F1 or accuracy, overall)</text>\n");
-        String[] colours = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-        int c = 0;
-        for (Row r : overall.values()) {
-            int x = (int) (left + plotW * r.llmTokens() / maxTokens);
-            int y = (int) (top + plotH - Math.max(0, Math.min(1, r.score())) * plotH);
-            String colour = colours[c++ % colours.length];
-            out.append("<circle cx=\"")
-                    .append(x)
-                    .append("\" cy=\"")
-                    .append(y)
-                    .append("\" r=\"6\" fill=\"")
-                    .append(colour)
-                    .append("\"/>\n")
-                    .append(text(
-                            x + 9, y - 8, r.strategy() + String.format(Locale.ROOT, " (%.3f)", r.score()), "start"));
-        }
-        return out.append("</svg>\n").toString();
-    }
-
-    private static String line(int x1, int y1, int x2, int y2) {
-        return "<line x1=\"" + x1 + "\" y1=\"" + y1 + "\" x2=\"" + x2 + "\" y2=\"" + y2 + "\" stroke=\"black\"/>\n";
-    }
-
-    private static String text(int x, int y, String s, String anchor) {
-        return "<text x=\"" + x + "\" y=\"" + y + "\" text-anchor=\"" + anchor + "\">" + escape(s) + "</text>\n";
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return ScoreTokensChart.of(this);
     }
 }

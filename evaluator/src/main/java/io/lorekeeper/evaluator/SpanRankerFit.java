@@ -82,7 +82,7 @@ public final class SpanRankerFit {
     }
 
     /**
-     * The item as a ranking example, its candidates scored with the dataset's metric ({@link EvalRunner#score});
+     * The item as a ranking example, its candidates scored with the dataset's metric ({@link QuestionAsker#score});
      * null when its answer was not one of its candidates.
      */
     static Example example(String dataset, ItemResult r) {
@@ -111,7 +111,7 @@ public final class SpanRankerFit {
         for (int i = 0; i < f1.length; i++) {
             AnswerCandidates.AnswerCandidate candidate = c.candidates().get(i);
             features.add(candidate.features());
-            Double score = EvalRunner.score(item, candidate.text(), null).f1();
+            Double score = QuestionAsker.score(item, candidate.text(), null).f1();
             f1[i] = score == null ? 0 : score;
         }
         double reported = r.scores().f1() == null ? 0 : r.scores().f1();

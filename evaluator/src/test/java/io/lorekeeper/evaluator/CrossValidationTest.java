@@ -72,7 +72,7 @@ class CrossValidationTest {
     void aFeatureThatMarksTheRightCandidateIsLearnedAndPicksItOnHeldOutConversations() {
         List<ItemResult> items = items(30, (conv, right) -> Map.of("marks", right ? 1.0 : 0.0));
 
-        CrossValidation.AnswerF1 f1 = CrossValidation.answerF1("locomo", CONVERSATIONS, items);
+        CrossValidation.AnswerF1 f1 = RankerCrossValidation.answerF1("locomo", CONVERSATIONS, items);
 
         assertThat(f1.n()).isEqualTo(90);
         assertThat(f1.withCandidates()).isEqualTo(90);
@@ -95,7 +95,7 @@ class CrossValidationTest {
         // each conversation has its own marker: learnable in-sample, useless on a conversation never trained on
         List<ItemResult> items = items(30, (conv, right) -> Map.of("only_" + conv, right ? 1.0 : 0.0));
 
-        CrossValidation.AnswerF1 f1 = CrossValidation.answerF1("locomo", CONVERSATIONS, items);
+        CrossValidation.AnswerF1 f1 = RankerCrossValidation.answerF1("locomo", CONVERSATIONS, items);
 
         assertThat(f1.dev()).isEqualTo(1.0);
         assertThat(f1.crossValidated()).isLessThan(0.5);
@@ -126,7 +126,7 @@ class CrossValidationTest {
                 new Timings(1, null));
         items.add(yesNo.apply("conv-a/99", false));
 
-        CrossValidation.AnswerF1 f1 = CrossValidation.answerF1("locomo", CONVERSATIONS, items);
+        CrossValidation.AnswerF1 f1 = RankerCrossValidation.answerF1("locomo", CONVERSATIONS, items);
 
         assertThat(f1.n()).isEqualTo(31);
         assertThat(f1.withCandidates()).isEqualTo(30);
@@ -149,7 +149,7 @@ class CrossValidationTest {
         }
 
         CrossValidation.EvidenceRecall recall =
-                CrossValidation.recall("locomo", CONVERSATIONS, List.of("search:hybrid", "search:deep"), items);
+                ProbeCrossValidation.recall("locomo", CONVERSATIONS, List.of("search:hybrid", "search:deep"), items);
 
         assertThat(recall.categories()).containsExactly("1", "2", "overall");
         Map<String, Double> hybrid = recall.rows().get(0).recall();
@@ -213,12 +213,11 @@ class CrossValidationTest {
         List<String> folds = Folds.names(
                 "hotpotqa", items.stream().map(i -> i.asked().itemId()).toList());
         SpanRankerFit.Settings settings = new SpanRankerFit.Settings(0.01);
-        java.util.function.Function<String, List<Double>> rounds = without -> CrossValidation.answerF1(
+        java.util.function.Function<String, List<Double>> rounds = without -> RankerCrossValidation.answerF1(
                         "hotpotqa", folds, items, List.of(), without, settings, Folds.ROUNDS)
                 .rounds();
 
-        List<CrossValidation.Ablation> ablations =
-                CrossValidation.ablations("hotpotqa", folds, items, List.of(), settings);
+        List<CrossValidation.Ablation> ablations = CandidateAblations.of("hotpotqa", folds, items, List.of(), settings);
 
         assertThat(rounds.apply(null)).hasSize(Folds.ROUNDS);
         assertThat(new java.util.HashSet<>(rounds.apply(null))).hasSizeGreaterThan(1);

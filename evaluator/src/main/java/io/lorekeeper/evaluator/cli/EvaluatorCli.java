@@ -122,6 +122,11 @@ public final class EvaluatorCli {
         if (!o.get("cross-validate").isBlank()) {
             return crossValidate(o);
         }
+        return evaluate(o);
+    }
+
+    /** Evaluates the dataset against the service and writes the report; 2 when more than half the questions failed. */
+    private static int evaluate(Map<String, String> o) throws InterruptedException {
         if (Boolean.parseBoolean(o.get("judge"))) {
             throw new IllegalArgumentException("the command line has no LLM to judge with: start the evaluation on the "
                     + "service (POST /v1/evaluations with \"judge\": true), which grades with its judge role");
