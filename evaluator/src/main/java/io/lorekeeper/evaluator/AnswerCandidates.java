@@ -1,7 +1,9 @@
 package io.lorekeeper.evaluator;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The answer spans the {@code extractive} strategy weighed for one question (its trace's
@@ -28,7 +30,8 @@ public record AnswerCandidates(List<AnswerCandidate> candidates, int chosen, boo
     public record AnswerCandidate(String text, String source, Map<String, Double> features) {
 
         public AnswerCandidate {
-            features = features == null ? Map.of() : Map.copyOf(features);
+            // sorted by name: report.json then writes the same bytes for the same run (Map.copyOf's order is per JVM)
+            features = features == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(features));
         }
     }
 
