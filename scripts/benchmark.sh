@@ -13,6 +13,8 @@
 #               client's latency, with distinct queries, for the current search path, the previous
 #               one (BM25 scored in SQL, --lorekeeper.search.keyword-index.enabled=false) and the current one
 #               again, each in a fresh service process: a baseline measured in the same run.
+#               LK_BENCH_THROUGHPUT_BASELINE replaces the baseline's settings (e.g.
+#               --lorekeeper.search.proximity.enabled=false: hybrid without term proximity).
 #   strategies  questions/s and serving overhead per strategy with the simulated LLM sleeping a
 #               fixed latency per call; ratios against the model time and the rag baseline.
 #   extractive  the whole novel LK_BENCH_NOVEL (retrieval-only) READY with its sentences memory, then extractive questions:
@@ -193,7 +195,8 @@ for phase in "${phases[@]}"; do
       for path in current baseline current; do
         salt=$((salt + 1))
         settings=(--lorekeeper.embedding.mode=sentence-mean)
-        [ "$path" = baseline ] && settings+=(--lorekeeper.search.keyword-index.enabled=false)
+        # shellcheck disable=SC2206 # the baseline's settings are words on purpose
+        [ "$path" = baseline ] && settings+=(${LK_BENCH_THROUGHPUT_BASELINE:---lorekeeper.search.keyword-index.enabled=false})
         [ "$salt" = 1 ] && jfr_begin throughput
         launcher=("${tools_service[@]}")   # sentence-mean is test code, as in the scale phase
         launch_service "throughput-$path" "${settings[@]}"

@@ -1,8 +1,8 @@
 // Hybrid search under load: searches/s with 32 clients across every stored document, and the
 // latency of one client alone, for one service configuration at a time. scripts/benchmark.sh runs
 // it in the scale phase after the last tier, once per configuration on the same database (the
-// current search path, then the previous one behind lorekeeper.search.baseline=true, then the
-// current one again), so the table compares figures of the same run on the same data.
+// current search path, then a baseline (BM25 scored in SQL unless LK_BENCH_THROUGHPUT_BASELINE says
+// otherwise), then the current one again), so the table compares figures of the same run on the same data.
 //
 // Queries are distinct: word runs of 6-14 words from random sentences of the novels (seeded), so
 // no query repeats within a run and a cache of query embeddings cannot flatter the figures.
