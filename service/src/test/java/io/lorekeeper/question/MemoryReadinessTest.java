@@ -59,7 +59,7 @@ class MemoryReadinessTest {
         model.on("gam/page-header").reply("{\"header\": \"Caroline and Melanie.\"}");
         UUID doc = UUID.fromString(
                 api.post("/v1/documents", chat("Wren")).json().get("id").asString());
-        awaitStatus(doc, "READY");
+        api.awaitReadyBeforeItsMemories(doc, Duration.ofSeconds(60));
 
         Response asked = api.post(
                 "/v1/questions",
@@ -105,7 +105,7 @@ class MemoryReadinessTest {
         model.on("gam/page-header").reply("{\"header\": \"Caroline and Melanie.\"}");
         UUID doc = UUID.fromString(
                 api.post("/v1/documents", chat("Snipe")).json().get("id").asString());
-        awaitStatus(doc, "READY");
+        api.awaitReadyBeforeItsMemories(doc, Duration.ofSeconds(60));
         Map<String, Object> ask = Map.of(
                 "documentIds",
                 List.of(doc),
@@ -149,7 +149,7 @@ class MemoryReadinessTest {
                 .failOnce(new IllegalStateException("the memorizer endpoint is unplugged again"));
         UUID second = UUID.fromString(
                 api.post("/v1/documents", chat("Dunlin")).json().get("id").asString());
-        awaitStatus(second, "READY");
+        api.awaitReadyBeforeItsMemories(second, Duration.ofSeconds(60));
         Response waiting = api.post(
                 "/v1/questions",
                 Map.of(
@@ -232,16 +232,6 @@ class MemoryReadinessTest {
             }
         }
         throw new AssertionError("no strategy " + name);
-    }
-
-    private void awaitStatus(UUID doc, String status) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!api.get("/v1/documents/" + doc).json().get("status").asString().equals(status)) {
-            assertThat(System.nanoTime())
-                    .as("document " + doc + " not " + status + " in time")
-                    .isLessThan(deadline);
-            sleep();
-        }
     }
 
     /** Waits until the question waits for a memory in the given state. */

@@ -142,6 +142,20 @@ public class Api {
         throw new AssertionError("document " + id + " not " + status + " in time: " + doc);
     }
 
+    /** Waits for READY alone, whatever its enrichment stages (memories built after it) are doing. */
+    public JsonNode awaitReadyBeforeItsMemories(UUID id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode doc;
+        do {
+            doc = get("/v1/documents/" + id).json();
+            if (doc.get("status").asString().equals("READY")) {
+                return doc;
+            }
+            sleep(50);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("document " + id + " not READY in time: " + doc);
+    }
+
     /** No stage is pending or running. */
     public static boolean settled(JsonNode document) {
         for (JsonNode stage : document.get("stages")) {

@@ -33,6 +33,7 @@ import io.lorekeeper.document.DocumentDeleted;
 import io.lorekeeper.document.DocumentKind;
 import io.lorekeeper.document.DocumentReady;
 import io.lorekeeper.document.DocumentStatus;
+import io.lorekeeper.document.MemoryBuilt;
 import io.lorekeeper.document.StageStatus;
 import io.lorekeeper.platform.ApiProblem;
 import io.lorekeeper.platform.IllegalTransitionException;
@@ -251,9 +252,13 @@ public class Document extends AbstractAggregateRoot<Document> {
 
     /** Records how a stage's run ended; false when the stage was reset meanwhile (see {@link DocumentStage#finish}). */
     public boolean finishStage(String name, int generation, StageStatus outcome, String message, Instant retryAt) {
-        boolean recorded = stage(name).finish(generation, outcome, message, retryAt);
+        DocumentStage stage = stage(name);
+        boolean recorded = stage.finish(generation, outcome, message, retryAt);
         if (recorded) {
             touch();
+            if (outcome == StageStatus.DONE && stage.enrichment()) {
+                registerEvent(new MemoryBuilt(id, tenantId, name));
+            }
         }
         return recorded;
     }
