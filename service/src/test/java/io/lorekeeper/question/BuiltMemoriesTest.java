@@ -36,11 +36,7 @@ class BuiltMemoriesTest {
         model.reset();
         model.on("gam/memo").delay(Duration.ofMillis(3000)).reply("{\"memo\": \"Tamsin adopted Biscuit.\"}");
         model.on("gam/page-header").reply("{\"header\": \"Tamsin and Orla.\"}");
-        model.on("gam/plan").reply("""
-                {"informationNeeds": ["the dog"], "keywordQueries": ["puppy"], "vectorQueries": [], "pages": []}""");
-        model.on("gam/integrate").reply("{\"summary\": \"Tamsin adopted a puppy named Biscuit.\", \"facts\": []}");
-        model.on("gam/reflect").reply("{\"enough\": true, \"followUps\": []}");
-        model.on("gam/answer").reply("{\"answer\": \"Biscuit\", \"evidence\": [], \"confidence\": 0.7}");
+        MemoryReadinessTest.scriptGamResearch(model);
         // posted, not ingested: Api.ingest would wait for the memos too
         UUID doc = UUID.fromString(api.post(
                         "/v1/documents",

@@ -34,6 +34,11 @@ class MemoryReadinessTest {
     @BeforeEach
     void scriptResearch() {
         model.reset();
+        scriptGamResearch(model);
+    }
+
+    /** GAM's research about the puppy, answered at once: for tests that are about what happens before it. */
+    static void scriptGamResearch(ScriptedChatModel model) {
         model.on("gam/plan").reply("""
                 {"informationNeeds": ["the dog"], "keywordQueries": ["puppy"], "vectorQueries": [], "pages": []}""");
         model.on("gam/integrate").reply("{\"summary\": \"Caroline adopted a puppy named Biscuit.\", \"facts\": []}");
